@@ -1,0 +1,115 @@
+# Standalone build against Debian bookworm's installed ns-3 3.37.
+#
+# Provides build_lib() and build_lib_example() with the same arguments as ns-3's own macros,
+# so CMakeLists.txt is shared verbatim with the in-tree (contrib/) build, and adds what ns-3's
+# tree would otherwise provide: a test runner, CTest registration and GoogleTest.
+
+if(NOT CMAKE_BUILD_TYPE)
+  set(CMAKE_BUILD_TYPE Release CACHE STRING "Build type" FORCE)
+endif()
+set(CMAKE_CXX_STANDARD 17)
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+set(CMAKE_CXX_EXTENSIONS OFF)
+set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
+set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+
+find_package(ns3 3.37 EXACT REQUIRED)
+find_package(GTest REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+include(CTest)
+include(GoogleTest)
+
+# Module variables in ns-3's naming, so the shared lists can say ${libcore}.
+foreach(module core network point-to-point stats applications)
+  set(lib${module} ns3::lib${module})
+endforeach()
+
+# Our headers are included as "ns3/<file>.h", as in an ns-3 tree: mirror them there.
+set(PR_INCLUDE_DIR ${CMAKE_BINARY_DIR}/include)
+file(MAKE_DIRECTORY ${PR_INCLUDE_DIR}/ns3)
+
+# Debian's g++ links with --as-needed, which would drop a library whose only use is static
+# registration (TypeIds, TestSuites). ns-3 links its own modules this way for that reason.
+function(pr_link_module target)
+  target_link_libraries(${target} PRIVATE -Wl,--no-as-needed ${ARGN} -Wl,--as-needed)
+endfunction()
+
+function(pr_compile_options target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wno-unused-parameter)
+  target_compile_definitions(${target} PRIVATE NS3_LOG_ENABLE
+                                               $<$<CONFIG:Debug>:NS3_ASSERT_ENABLE>)
+  target_include_directories(${target} PRIVATE ${PR_INCLUDE_DIR})
+endfunction()
+
+function(build_lib)
+  cmake_parse_arguments(BLIB "" "LIBNAME"
+                        "SOURCE_FILES;HEADER_FILES;LIBRARIES_TO_LINK;TEST_SOURCES" ${ARGN})
+  set(module_header_body "")
+  foreach(header ${BLIB_HEADER_FILES})
+    get_filename_component(name ${header} NAME)
+    configure_file(${CMAKE_CURRENT_SOURCE_DIR}/${header} ${PR_INCLUDE_DIR}/ns3/${name} COPYONLY)
+    string(APPEND module_header_body "#include \"ns3/${name}\"\n")
+  endforeach()
+  file(WRITE ${PR_INCLUDE_DIR}/ns3/${BLIB_LIBNAME}-module.h
+       "#ifndef PHOTONIC_RAILS_MODULE_H\n#define PHOTONIC_RAILS_MODULE_H\n"
+       "${module_header_body}#endif\n")
+
+  add_library(${BLIB_LIBNAME} SHARED ${BLIB_SOURCE_FILES})
+  add_library(ns3::lib${BLIB_LIBNAME} ALIAS ${BLIB_LIBNAME})
+  set_target_properties(${BLIB_LIBNAME} PROPERTIES OUTPUT_NAME ns3-${BLIB_LIBNAME})
+  pr_compile_options(${BLIB_LIBNAME})
+  target_include_directories(${BLIB_LIBNAME} INTERFACE ${PR_INCLUDE_DIR})
+  target_compile_definitions(${BLIB_LIBNAME} INTERFACE NS3_LOG_ENABLE)
+  target_link_libraries(${BLIB_LIBNAME} PUBLIC ${BLIB_LIBRARIES_TO_LINK}
+                                               nlohmann_json::nlohmann_json)
+
+  # ns-3 TestSuites: our own runner, one CTest entry per suite. Each file
+  # test/<suite>-test-suite.cc defines exactly the suite <suite>; a check entry proves
+  # that the runner knows exactly these suites, so none can be silently skipped.
+  add_executable(test-runner test/test-runner.cc ${BLIB_TEST_SOURCES})
+  pr_compile_options(test-runner)
+  pr_link_module(test-runner ${BLIB_LIBNAME} ${BLIB_LIBRARIES_TO_LINK})
+  set(suites "")
+  foreach(source ${BLIB_TEST_SOURCES})
+    get_filename_component(name ${source} NAME)
+    string(REGEX REPLACE "-test-suite\\.cc$" "" suite ${name})
+    list(APPEND suites ${suite})
+    add_test(NAME suite.${suite} COMMAND test-runner --suite=${suite})
+  endforeach()
+  list(SORT suites)
+  add_test(NAME suite-list
+           COMMAND ${CMAKE_COMMAND} -DRUNNER=$<TARGET_FILE:test-runner> "-DEXPECTED=${suites}"
+                   -P ${PROJECT_SOURCE_DIR}/test/check-suite-list.cmake)
+  set(PR_MODULE_LIBRARIES ${BLIB_LIBRARIES_TO_LINK} PARENT_SCOPE)
+
+  add_subdirectory(${CMAKE_CURRENT_SOURCE_DIR}/examples)
+endfunction()
+
+function(build_lib_example)
+  cmake_parse_arguments(BLIB_EXAMPLE "" "NAME" "SOURCE_FILES;HEADER_FILES;LIBRARIES_TO_LINK"
+                        ${ARGN})
+  add_executable(${BLIB_EXAMPLE_NAME} ${BLIB_EXAMPLE_SOURCE_FILES})
+  pr_compile_options(${BLIB_EXAMPLE_NAME})
+  pr_link_module(${BLIB_EXAMPLE_NAME} photonic-rails ${BLIB_EXAMPLE_LIBRARIES_TO_LINK})
+endfunction()
+
+# Registered after build_lib: GoogleTest for pure logic, example smoke runs, and the proof
+# that wscript lists the same files as CMakeLists.txt.
+function(photonic_rails_standalone_tests)
+  file(GLOB gtest_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/test/gtest/*-test.cc)
+  if(gtest_sources)
+    add_executable(photonic-rails-gtest ${gtest_sources})
+    pr_compile_options(photonic-rails-gtest)
+    pr_link_module(photonic-rails-gtest photonic-rails ${PR_MODULE_LIBRARIES})
+    target_link_libraries(photonic-rails-gtest PRIVATE GTest::gtest_main)
+    target_compile_definitions(photonic-rails-gtest
+                               PRIVATE PR_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+    gtest_discover_tests(photonic-rails-gtest TEST_PREFIX gtest. DISCOVERY_TIMEOUT 60)
+  endif()
+
+  add_test(NAME wscript-lists
+           COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+                   -P ${PROJECT_SOURCE_DIR}/test/check-wscript-lists.cmake)
+
+  include(${PROJECT_SOURCE_DIR}/test/example-smoke-tests.cmake)
+endfunction()

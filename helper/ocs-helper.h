@@ -1,0 +1,3 @@
+#ifndef OCS_HELPER_H
+#define OCS_HELPER_H
+#endif

@@ -1,0 +1,1 @@
+#include "ocs-technology.h"

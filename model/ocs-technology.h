@@ -1,0 +1,3 @@
+#ifndef OCS_TECHNOLOGY_H
+#define OCS_TECHNOLOGY_H
+#endif

@@ -1,0 +1,1 @@
+#include "optical-circuit-switch.h"

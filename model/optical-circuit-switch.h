@@ -1,0 +1,3 @@
+#ifndef OPTICAL_CIRCUIT_SWITCH_H
+#define OPTICAL_CIRCUIT_SWITCH_H
+#endif

@@ -1,0 +1,1 @@
+#include "workload-phase-log.h"

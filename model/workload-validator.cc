@@ -1,0 +1,1 @@
+#include "workload-validator.h"

@@ -1,0 +1,45 @@
+# -*- Mode: python; py-indent-offset: 4; indent-tabs-mode: nil; coding: utf-8; -*-
+# Legacy waf build for ns-3 <= 3.35 trees. ns-3.36+ read CMakeLists.txt instead.
+# These lists must equal CMakeLists.txt's: test/check-wscript-lists.cmake checks it.
+
+
+def build(bld):
+    module = bld.create_ns3_module('photonic-rails', ['core', 'network'])
+    module.source = [
+        'model/ocs-technology.cc',
+        'model/optical-circuit-switch.cc',
+        'model/ocs-net-device.cc',
+        'helper/ocs-helper.cc',
+        'model/workload-dag.cc',
+        'model/workload-json.cc',
+        'model/workload-validator.cc',
+        'model/workload-model-spec.cc',
+        'model/workload-generator.cc',
+        'model/workload-windows.cc',
+        'model/workload-phase-log.cc',
+    ]
+
+    module_test = bld.create_ns3_module_test_library('photonic-rails')
+    module_test.source = [
+        'test/ocs-circuit-test-suite.cc',
+        'test/ocs-reconfiguration-test-suite.cc',
+    ]
+
+    headers = bld(features='ns3header')
+    headers.module = 'photonic-rails'
+    headers.source = [
+        'model/ocs-technology.h',
+        'model/optical-circuit-switch.h',
+        'model/ocs-net-device.h',
+        'helper/ocs-helper.h',
+        'model/workload-dag.h',
+        'model/workload-json.h',
+        'model/workload-validator.h',
+        'model/workload-model-spec.h',
+        'model/workload-generator.h',
+        'model/workload-windows.h',
+        'model/workload-phase-log.h',
+    ]
+
+    if bld.env.ENABLE_EXAMPLES:
+        bld.recurse('examples')
