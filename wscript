@@ -17,6 +17,11 @@ def build(bld):
         'model/workload-generator.cc',
         'model/workload-windows.cc',
         'model/workload-phase-log.cc',
+        'model/workload-error.cc',
+        'model/workload-pipeline-schedule.cc',
+        'model/workload-timeline.cc',
+        'model/workload-estimator.cc',
+        'model/workload-summary.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('photonic-rails')
@@ -39,6 +44,11 @@ def build(bld):
         'model/workload-generator.h',
         'model/workload-windows.h',
         'model/workload-phase-log.h',
+        'model/workload-error.h',
+        'model/workload-pipeline-schedule.h',
+        'model/workload-timeline.h',
+        'model/workload-estimator.h',
+        'model/workload-summary.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

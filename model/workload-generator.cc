@@ -1,1 +1,1002 @@
 #include "workload-generator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Dimension indices into WorkloadGenerator's stride vector.
+enum Dim : uint32_t
+{
+    DIM_TP = 0,
+    DIM_CP = 1,
+    DIM_PP = 2,
+    DIM_DP = 3,
+};
+
+const std::vector<std::string> g_dimNames = {"tp", "cp", "pp", "dp"};
+
+uint64_t
+CeilDiv(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/// Which pass a layer is emitted for (labels and mirrored collectives depend on it).
+enum class Pass
+{
+    FWD,
+    RECOMPUTE,
+    BWD,
+};
+
+std::string
+PassName(Pass pass)
+{
+    return pass == Pass::FWD ? "fwd" : pass == Pass::BWD ? "bwd" : "recompute";
+}
+
+/**
+ * \brief Communication groups of the job and, for each rank, the name of its group along
+ *        each dimension (empty when the dimension is not used).
+ */
+struct GroupTable
+{
+    WorkloadDag::GroupMap groups;                           //!< every group
+    std::map<std::string, std::vector<std::string>> ofRank; //!< kind -> rank -> name
+
+    /**
+     * \brief Adds the groups of one kind; members(rank) lists the rank's group sorted.
+     *
+     * Groups are numbered by their lowest member, so names are stable and readable.
+     */
+    template <typename Members>
+    void Add(const std::string& kind, uint32_t ranks, Members members)
+    {
+        std::vector<std::string>& names = ofRank[kind];
+        names.assign(ranks, "");
+        uint32_t index = 0;
+        for (uint32_t rank = 0; rank < ranks; ++rank)
+        {
+            std::vector<uint32_t> group = members(rank);
+            if (group.front() != rank)
+            {
+                continue; // named when its lowest member was visited
+            }
+            std::string name = kind + std::to_string(index++);
+            for (uint32_t member : group)
+            {
+                names[member] = name;
+            }
+            groups[name] = std::move(group);
+        }
+    }
+
+    const std::string& Of(const std::string& kind, uint32_t rank) const
+    {
+        static const std::string none;
+        auto it = ofRank.find(kind);
+        return it == ofRank.end() ? none : it->second[rank];
+    }
+};
+
+/**
+ * \brief Appends one rank's ops, assigning ids, the iteration and the iteration gate.
+ */
+class RankEmitter
+{
+  public:
+    RankEmitter(uint32_t rank, std::vector<WorkloadOp>& out) : m_rank(rank), m_out(out) {}
+
+    /// Starts an iteration; its first op on every stream waits for `gate` (if any).
+    void BeginIteration(uint32_t iteration, std::optional<uint32_t> gate)
+    {
+        m_iteration = iteration;
+        m_gate = gate;
+        m_streamsInIteration.clear();
+    }
+
+    uint32_t Emit(WorkloadOp op, std::vector<uint32_t> deps)
+    {
+        op.rank = m_rank;
+        op.id = m_nextId++;
+        op.iteration = m_iteration;
+        if (op.stream.empty())
+        {
+            op.stream = WorkloadDefaultStream(op.type);
+        }
+        if (m_gate && m_streamsInIteration.insert(op.stream).second)
+        {
+            deps.push_back(*m_gate);
+        }
+        std::sort(deps.begin(), deps.end());
+        deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+        op.deps = std::move(deps);
+        m_tail[op.stream] = op.id;
+        m_out.push_back(std::move(op));
+        return m_out.back().id;
+    }
+
+    /// \return the last op of every stream so far
+    std::vector<uint32_t> Tails() const
+    {
+        std::vector<uint32_t> tails;
+        for (const auto& entry : m_tail)
+        {
+            tails.push_back(entry.second);
+        }
+        return tails;
+    }
+
+  private:
+    uint32_t m_rank;
+    std::vector<WorkloadOp>& m_out;
+    uint32_t m_nextId{0};
+    uint32_t m_iteration{0};
+    std::optional<uint32_t> m_gate;
+    std::set<std::string> m_streamsInIteration;
+    std::map<std::string, uint32_t> m_tail;
+};
+
+/**
+ * \brief Emits the whole program of one rank: iterations of pipeline actions, each made of
+ *        FSDP gathers, layer computations with their TP/CP/EP collectives, PP send/recv,
+ *        gradient synchronization and the optimizer step.
+ *
+ * The "cursor" is the last op on the rank's critical path: compute and blocking collectives
+ * (TP, CP, EP) chain on it; FSDP gathers, gradient reductions and sends hang off it on
+ * their own streams so that they overlap compute, as FSDP and PyTorch pipelining do.
+ */
+class RankProgram
+{
+  public:
+    RankProgram(const WorkloadGenerator& generator,
+                const GroupTable& groups,
+                uint32_t rank,
+                std::vector<WorkloadOp>& out)
+        : m_gen(generator),
+          m_cfg(generator.GetConfig()),
+          m_groups(groups),
+          m_rank(rank),
+          m_at(generator.GetCoordinates(rank)),
+          m_emit(rank, out),
+          m_schedule(m_cfg.schedule, m_cfg.pp, generator.GetMicroBatches(), m_cfg.virtualStages)
+    {
+        const WorkloadModelSpec& m = m_cfg.model;
+        m_tokens = uint64_t(m_cfg.microBatchSize) * m_cfg.seqLen / m_cfg.cp;
+        m_fsdp = m_cfg.dp > 1 && m_cfg.dpMode == WorkloadGeneratorConfig::FSDP;
+        m_ddp = m_cfg.dp > 1 && m_cfg.dpMode == WorkloadGeneratorConfig::DDP;
+        m_ep = m.IsMoe() && m_cfg.ep > 1;
+        m_edp = m_cfg.dp / m_cfg.ep;
+        m_emitTp = m_cfg.tp > 1 && !m_cfg.foldTp;
+        m_lastStage = m_cfg.pp * m_cfg.virtualStages - 1;
+    }
+
+    void Run()
+    {
+        std::optional<uint32_t> gate;
+        for (uint32_t it = 0; it < m_cfg.iterations; ++it)
+        {
+            m_emit.BeginIteration(it, gate);
+            m_syncs.clear();
+            std::vector<WorkloadPipelineAction> actions = m_schedule.GetActions(m_at.pp);
+            for (std::size_t i = 0; i < actions.size(); ++i)
+            {
+                if (actions[i].forward)
+                {
+                    EmitForward(actions[i]);
+                }
+                else
+                {
+                    EmitBackward(actions[i], IsLastBackward(actions, i));
+                }
+            }
+            gate = EmitOptimizer();
+        }
+    }
+
+  private:
+    // ---- sizes -------------------------------------------------------------------------
+
+    uint32_t GlobalStage(uint32_t chunk) const
+    {
+        return chunk * m_cfg.pp + m_at.pp;
+    }
+
+    /// Dense (non-expert) parameters of a block held by this rank before FSDP sharding.
+    uint64_t DenseBlockParams() const
+    {
+        const WorkloadModelSpec& m = m_cfg.model;
+        uint64_t expert = m_ep ? uint64_t(m.experts) * m.ExpertParams() : 0;
+        return CeilDiv(m.LayerParams() - expert, m_cfg.tp);
+    }
+
+    /// Expert parameters of a block held by this rank (only when EP splits them).
+    uint64_t ExpertBlockParams() const
+    {
+        const WorkloadModelSpec& m = m_cfg.model;
+        return m_ep ? CeilDiv(uint64_t(m.experts) * m.ExpertParams(), uint64_t(m_cfg.ep) * m_cfg.tp)
+                    : 0;
+    }
+
+    double Us(double flops) const
+    {
+        return m_gen.ComputeUs(flops);
+    }
+
+    /// Forward FLOPs of one rank for the attention half of a block.
+    double AttentionFlops() const
+    {
+        const WorkloadModelSpec& m = m_cfg.model;
+        // Projections 2 T P_attn; causal scores and values 4 h T (S/2) = 2 h T S.
+        double projections = 2.0 * m_tokens * m.AttentionParams();
+        double core = 2.0 * m.hidden * double(m_tokens) * m_cfg.seqLen;
+        return (projections + core) / m_cfg.tp;
+    }
+
+    /// Forward FLOPs of one rank for the MLP (or MoE) half of a block.
+    double MlpFlops() const
+    {
+        const WorkloadModelSpec& m = m_cfg.model;
+        return 2.0 * m_tokens * (double(m.topK) * m.ExpertParams() + m.RouterParams()) / m_cfg.tp;
+    }
+
+    /// Bytes of the activations of one micro-batch on one rank, sequence-sharded by TP.
+    uint64_t ActivationShardBytes() const
+    {
+        return CeilDiv(m_tokens * m_cfg.model.hidden, m_cfg.tp) * m_cfg.activationBytes;
+    }
+
+    /// Time of one TP AllGather + ReduceScatter pair when folded into compute.
+    double FoldedTpUs() const
+    {
+        if (m_cfg.tp <= 1 || !m_cfg.foldTp)
+        {
+            return 0.0;
+        }
+        double bytes = double(m_tokens) * m_cfg.model.hidden * m_cfg.activationBytes;
+        double oneWay = (m_cfg.tp - 1.0) / m_cfg.tp * bytes / (m_cfg.gpu.scaleUpGBps * 1e9);
+        return 2.0 * oneWay * 1e6;
+    }
+
+    // ---- emission helpers --------------------------------------------------------------
+
+    std::vector<uint32_t> Chain(std::vector<uint32_t> extra = {}) const
+    {
+        if (m_cursor)
+        {
+            extra.push_back(*m_cursor);
+        }
+        return extra;
+    }
+
+    uint32_t Compute(double us, const std::string& label, std::vector<uint32_t> extra = {})
+    {
+        WorkloadOp op;
+        op.type = WorkloadOpType::COMPUTE;
+        op.durationUs = std::round(us * 1000.0) / 1000.0; // ns resolution keeps files short
+        op.label = label;
+        m_cursor = m_emit.Emit(std::move(op), Chain(std::move(extra)));
+        return *m_cursor;
+    }
+
+    uint32_t Collective(WorkloadOpType type,
+                        const std::string& kind,
+                        uint64_t bytes,
+                        const std::string& stream,
+                        const std::string& label,
+                        std::vector<uint32_t> deps)
+    {
+        WorkloadOp op;
+        op.type = type;
+        op.group = m_groups.Of(kind, m_rank);
+        op.bytes = std::max<uint64_t>(bytes, 1);
+        op.stream = stream;
+        op.label = label;
+        return m_emit.Emit(std::move(op), std::move(deps));
+    }
+
+    /// A collective on the critical path (TP, CP, EP): waits for the cursor, becomes it.
+    void Blocking(WorkloadOpType type,
+                  const std::string& kind,
+                  uint64_t bytes,
+                  const std::string& label,
+                  std::vector<uint32_t> extra = {})
+    {
+        m_cursor = Collective(type, kind, bytes, kind, label, Chain(std::move(extra)));
+    }
+
+    uint32_t PointToPoint(WorkloadOpType type,
+                          uint32_t peer,
+                          bool forward,
+                          const std::string& label)
+    {
+        WorkloadOp op;
+        op.type = type;
+        op.peer = peer;
+        op.bytes = ActivationShardBytes();
+        op.tag = forward ? 0 : 1; // activations and gradients never match each other
+        op.stream = std::string("pp.") + (type == WorkloadOpType::SEND ? "send" : "recv") +
+                    (forward ? ".fwd" : ".bwd");
+        op.label = label;
+        return m_emit.Emit(std::move(op), Chain());
+    }
+
+    /// Rank holding global stage g (same tp, cp, dp coordinates).
+    uint32_t StageRank(uint32_t globalStage) const
+    {
+        WorkloadGenerator::Coordinates c = m_at;
+        c.pp = globalStage % m_cfg.pp;
+        return m_gen.GetRank(c);
+    }
+
+    std::string Suffix(const WorkloadPipelineAction& a) const
+    {
+        return ".mb" + std::to_string(a.microBatch) +
+               (m_cfg.virtualStages > 1 ? ".chunk" + std::to_string(a.chunk) : "");
+    }
+
+    static bool IsLastBackward(const std::vector<WorkloadPipelineAction>& actions, std::size_t i)
+    {
+        for (std::size_t j = i + 1; j < actions.size(); ++j)
+        {
+            if (!actions[j].forward && actions[j].chunk == actions[i].chunk)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- FSDP --------------------------------------------------------------------------
+
+    /// Gathers a unit's parameters (dense part on dp, expert part on edp); returns the ids.
+    std::vector<uint32_t> Gather(const std::string& unit,
+                                 uint64_t denseParams,
+                                 uint64_t expertParams,
+                                 const std::string& suffix,
+                                 std::vector<uint32_t> deps)
+    {
+        std::vector<uint32_t> ids;
+        if (!m_fsdp)
+        {
+            return ids;
+        }
+        std::string label = "fsdp.allgather." + unit + suffix;
+        if (denseParams > 0)
+        {
+            uint64_t shard = CeilDiv(denseParams, m_cfg.dp);
+            ids.push_back(Collective(
+                WorkloadOpType::ALLGATHER, "dp", shard * m_cfg.paramBytes, "fsdp.ag", label, deps));
+        }
+        if (expertParams > 0 && m_edp > 1)
+        {
+            uint64_t shard = CeilDiv(expertParams, m_edp);
+            ids.push_back(Collective(WorkloadOpType::ALLGATHER,
+                                     "edp",
+                                     shard * m_cfg.paramBytes,
+                                     "fsdp.ag",
+                                     label + ".experts",
+                                     deps));
+        }
+        return ids;
+    }
+
+    /// Reduces a unit's gradients once per iteration, after its last backward.
+    void Synchronize(const std::string& unit, uint64_t denseParams, uint64_t expertParams)
+    {
+        if (denseParams > 0)
+        {
+            SynchronizeGroup("dp", m_cfg.dp, unit, denseParams);
+        }
+        if (expertParams > 0)
+        {
+            SynchronizeGroup("edp", m_edp, unit + ".experts", expertParams);
+        }
+    }
+
+    void SynchronizeGroup(const std::string& kind,
+                          uint32_t size,
+                          const std::string& unit,
+                          uint64_t params)
+    {
+        if (size <= 1 || (!m_fsdp && !m_ddp))
+        {
+            return;
+        }
+        if (m_fsdp)
+        {
+            // Input is the full (padded) gradient: output is this rank's shard.
+            uint64_t bytes = CeilDiv(params, size) * size * m_cfg.gradBytes;
+            m_syncs.push_back(Collective(WorkloadOpType::REDUCESCATTER,
+                                         kind,
+                                         bytes,
+                                         "fsdp.rs",
+                                         "fsdp.reducescatter." + unit,
+                                         Chain()));
+        }
+        else
+        {
+            m_syncs.push_back(Collective(WorkloadOpType::ALLREDUCE,
+                                         kind,
+                                         params * m_cfg.gradBytes,
+                                         "dp",
+                                         "ddp.allreduce." + unit,
+                                         Chain()));
+        }
+    }
+
+    /// Dependencies of the i-th gather of a pass: FSDP2-style prefetch of one unit ahead,
+    /// i.e. unit i is gathered once unit i-2 has been computed.
+    std::vector<uint32_t> PrefetchDeps(const std::vector<uint32_t>& unitEnds,
+                                       std::optional<uint32_t> gate) const
+    {
+        std::size_t i = unitEnds.size();
+        if (i >= 2)
+        {
+            return {unitEnds[i - 2]};
+        }
+        return gate ? std::vector<uint32_t>{*gate} : std::vector<uint32_t>{};
+    }
+
+    // ---- layers ------------------------------------------------------------------------
+
+    std::string BlockLabel(uint32_t layer, const std::string& part, Pass pass) const
+    {
+        return ".block" + std::to_string(layer) + "." + part + "." + PassName(pass);
+    }
+
+    void TpGather(uint32_t layer,
+                  const std::string& part,
+                  Pass pass,
+                  const std::string& mb,
+                  std::vector<uint32_t> extra)
+    {
+        if (m_emitTp)
+        {
+            Blocking(WorkloadOpType::ALLGATHER,
+                     "tp",
+                     ActivationShardBytes(),
+                     "tp.allgather" + BlockLabel(layer, part, pass) + mb,
+                     std::move(extra));
+        }
+    }
+
+    void TpScatter(uint32_t layer, const std::string& part, Pass pass, const std::string& mb)
+    {
+        if (m_emitTp)
+        {
+            Blocking(WorkloadOpType::REDUCESCATTER,
+                     "tp",
+                     ActivationShardBytes() * m_cfg.tp,
+                     "tp.reducescatter" + BlockLabel(layer, part, pass) + mb);
+        }
+    }
+
+    uint64_t KvBytes() const
+    {
+        const WorkloadModelSpec& m = m_cfg.model;
+        uint64_t kvPerRank = CeilDiv(m.kvHeads, m_cfg.tp);
+        return m_tokens * 2 * kvPerRank * m.HeadDim() * m_cfg.activationBytes;
+    }
+
+    uint64_t AllToAllBytes() const
+    {
+        return CeilDiv(m_tokens, m_cfg.tp) * m_cfg.model.topK * m_cfg.model.hidden *
+               m_cfg.activationBytes;
+    }
+
+    void AllToAll(const std::string& what, uint32_t layer, Pass pass, const std::string& mb)
+    {
+        if (m_ep)
+        {
+            Blocking(WorkloadOpType::ALLTOALL,
+                     "ep",
+                     AllToAllBytes(),
+                     "ep.alltoall." + what + BlockLabel(layer, "mlp", pass) + mb);
+        }
+    }
+
+    /// Forward (or recomputed forward) of one block; `extra` gates its first op.
+    void LayerForward(uint32_t layer, Pass pass, const std::string& mb, std::vector<uint32_t> extra)
+    {
+        const std::string computeLabel = "compute";
+        TpGather(layer, "attn", pass, mb, extra);
+        if (m_cfg.cp > 1)
+        {
+            Blocking(WorkloadOpType::ALLGATHER,
+                     "cp",
+                     KvBytes(),
+                     "cp.allgather.kv" + BlockLabel(layer, "attn", pass) + mb,
+                     m_emitTp ? std::vector<uint32_t>{} : extra);
+        }
+        bool gated = !m_emitTp && m_cfg.cp <= 1;
+        Compute(Us(AttentionFlops()) + FoldedTpUs(),
+                computeLabel + BlockLabel(layer, "attn", pass) + mb,
+                gated ? extra : std::vector<uint32_t>{});
+        TpScatter(layer, "attn", pass, mb);
+        TpGather(layer, "mlp", pass, mb, {});
+        AllToAll("dispatch", layer, pass, mb);
+        Compute(Us(MlpFlops()) + FoldedTpUs(), computeLabel + BlockLabel(layer, "mlp", pass) + mb);
+        AllToAll("combine", layer, pass, mb);
+        TpScatter(layer, "mlp", pass, mb);
+    }
+
+    /// Backward of one block (after its recomputation when enabled), mirrored collectives.
+    void LayerBackward(uint32_t layer, const std::string& mb, std::vector<uint32_t> extra)
+    {
+        if (m_cfg.recompute)
+        {
+            LayerForward(layer, Pass::RECOMPUTE, mb, extra);
+            extra.clear();
+        }
+        const Pass pass = Pass::BWD;
+        TpGather(layer, "mlp", pass, mb, extra);
+        AllToAll("combine", layer, pass, mb);
+        Compute(2.0 * Us(MlpFlops()) + FoldedTpUs(),
+                "compute" + BlockLabel(layer, "mlp", pass) + mb,
+                m_emitTp ? std::vector<uint32_t>{} : extra);
+        AllToAll("dispatch", layer, pass, mb);
+        TpScatter(layer, "mlp", pass, mb);
+        TpGather(layer, "attn", pass, mb, {});
+        Compute(2.0 * Us(AttentionFlops()) + FoldedTpUs(),
+                "compute" + BlockLabel(layer, "attn", pass) + mb);
+        if (m_cfg.cp > 1)
+        {
+            Blocking(WorkloadOpType::REDUCESCATTER,
+                     "cp",
+                     KvBytes() * m_cfg.cp,
+                     "cp.reducescatter.dkv" + BlockLabel(layer, "attn", pass) + mb);
+        }
+        TpScatter(layer, "attn", pass, mb);
+    }
+
+    double HeadUs() const
+    {
+        const WorkloadModelSpec& m = m_cfg.model;
+        return Us(2.0 * m_tokens * m.hidden * double(m.vocab) / m_cfg.tp);
+    }
+
+    // ---- pipeline actions --------------------------------------------------------------
+
+    void EmitForward(const WorkloadPipelineAction& a)
+    {
+        uint32_t g = GlobalStage(a.chunk);
+        const std::string mb = Suffix(a);
+        if (g > 0)
+        {
+            m_cursor =
+                PointToPoint(WorkloadOpType::RECV, StageRank(g - 1), true, "pp.recv.fwd" + mb);
+        }
+        std::optional<uint32_t> gate = m_cursor;
+        std::vector<uint32_t> unitEnds;
+        std::vector<uint32_t> rootGather;
+        uint64_t root = CeilDiv(m_gen.GetRootParams(g), m_cfg.tp);
+        if (root > 0)
+        {
+            rootGather = Gather("root", root, 0, ".fwd" + mb, PrefetchDeps(unitEnds, gate));
+            if (g == 0)
+            {
+                // Embedding lookup: no matmul, modelled as instantaneous.
+                Compute(0.0, "compute.fwd.embedding" + mb, rootGather);
+            }
+            unitEnds.push_back(m_cursor.value_or(0));
+        }
+        auto [first, last] = m_gen.GetStageLayers(g);
+        for (uint32_t layer = first; layer < last; ++layer)
+        {
+            std::vector<uint32_t> gather = Gather("block" + std::to_string(layer),
+                                                  DenseBlockParams(),
+                                                  ExpertBlockParams(),
+                                                  ".fwd" + mb,
+                                                  PrefetchDeps(unitEnds, gate));
+            LayerForward(layer, Pass::FWD, mb, gather);
+            unitEnds.push_back(*m_cursor);
+        }
+        if (g == m_lastStage)
+        {
+            Compute(HeadUs(), "compute.fwd.head" + mb, rootGather);
+        }
+        else
+        {
+            PointToPoint(WorkloadOpType::SEND, StageRank(g + 1), true, "pp.send.fwd" + mb);
+        }
+    }
+
+    void EmitBackward(const WorkloadPipelineAction& a, bool lastBackward)
+    {
+        uint32_t g = GlobalStage(a.chunk);
+        const std::string mb = Suffix(a);
+        if (g < m_lastStage)
+        {
+            m_cursor =
+                PointToPoint(WorkloadOpType::RECV, StageRank(g + 1), false, "pp.recv.bwd" + mb);
+        }
+        else
+        {
+            Compute(2.0 * HeadUs(), "compute.bwd.head" + mb);
+        }
+        std::optional<uint32_t> gate = m_cursor;
+        std::vector<uint32_t> unitEnds;
+        auto [first, last] = m_gen.GetStageLayers(g);
+        for (uint32_t layer = last; layer-- > first;)
+        {
+            // The root unit is not resharded after forward, so only blocks are re-gathered.
+            std::string unit = "block" + std::to_string(layer);
+            std::vector<uint32_t> gather = Gather(unit,
+                                                  DenseBlockParams(),
+                                                  ExpertBlockParams(),
+                                                  ".bwd" + mb,
+                                                  PrefetchDeps(unitEnds, gate));
+            LayerBackward(layer, mb, gather);
+            unitEnds.push_back(*m_cursor);
+            if (lastBackward)
+            {
+                Synchronize(unit, DenseBlockParams(), ExpertBlockParams());
+            }
+        }
+        if (g == 0)
+        {
+            Compute(0.0, "compute.bwd.embedding" + mb);
+        }
+        uint64_t root = CeilDiv(m_gen.GetRootParams(g), m_cfg.tp);
+        if (lastBackward && root > 0)
+        {
+            Synchronize("root" + std::string(m_cfg.virtualStages > 1
+                                                 ? ".chunk" + std::to_string(a.chunk)
+                                                 : ""),
+                        root,
+                        0);
+        }
+        if (g > 0)
+        {
+            PointToPoint(WorkloadOpType::SEND, StageRank(g - 1), false, "pp.send.bwd" + mb);
+        }
+    }
+
+    /// Optimizer step: small AllReduces (grad norm, ...) once every gradient is reduced, then
+    /// the update. Returns the step's id, which gates the next iteration.
+    uint32_t EmitOptimizer()
+    {
+        std::vector<uint32_t> deps = Chain(m_syncs);
+        if (m_cfg.dp > 1)
+        {
+            for (uint32_t i = 0; i < m_cfg.optimizerAllReduces; ++i)
+            {
+                deps.push_back(Collective(WorkloadOpType::ALLREDUCE,
+                                          "dp",
+                                          m_cfg.optimizerAllReduceBytes,
+                                          "dp",
+                                          "optimizer.allreduce." + std::to_string(i),
+                                          deps));
+                deps = {deps.back()};
+            }
+        }
+        std::vector<uint32_t> tails = m_emit.Tails();
+        deps.insert(deps.end(), tails.begin(), tails.end());
+        // Adam: about 10 FLOPs per local parameter; a rough, small term.
+        double params = double(m_cfg.model.TotalParams()) /
+                        (double(m_cfg.tp) * m_cfg.pp * (m_fsdp ? m_cfg.dp : 1));
+        m_cursor = std::nullopt;
+        return Compute(Us(10.0 * params), "optimizer.step", deps);
+    }
+
+    const WorkloadGenerator& m_gen;
+    const WorkloadGeneratorConfig& m_cfg;
+    const GroupTable& m_groups;
+    uint32_t m_rank;
+    WorkloadGenerator::Coordinates m_at;
+    RankEmitter m_emit;
+    WorkloadPipelineSchedule m_schedule;
+    uint64_t m_tokens{0};
+    bool m_fsdp{false};
+    bool m_ddp{false};
+    bool m_ep{false};
+    uint32_t m_edp{1};
+    bool m_emitTp{false};
+    uint32_t m_lastStage{0};
+    std::optional<uint32_t> m_cursor;
+    std::vector<uint32_t> m_syncs;
+};
+
+} // namespace
+
+WorkloadGenerator::WorkloadGenerator(const WorkloadGeneratorConfig& config)
+    : m_config(config),
+      m_ranks(0)
+{
+    CheckConfig();
+}
+
+void
+WorkloadGenerator::CheckConfig()
+{
+    WorkloadGeneratorConfig& c = m_config;
+    c.model.Check();
+    auto fail = [](const std::string& what) {
+        throw std::invalid_argument(what);
+    };
+    if (c.tp == 0 || c.cp == 0 || c.pp == 0 || c.dp == 0 || c.ep == 0)
+    {
+        fail("tp, cp, pp, dp and ep must be >= 1");
+    }
+    uint64_t ranks = uint64_t(c.tp) * c.cp * c.pp * c.dp;
+    if (ranks > (1u << 20))
+    {
+        fail("tp x cp x pp x dp = " + std::to_string(ranks) + " ranks is too many (max 1048576)");
+    }
+    m_ranks = static_cast<uint32_t>(ranks);
+    if (!(c.mfu > 0.0 && c.mfu <= 1.0) || !(c.gpu.peakTflops > 0.0))
+    {
+        fail("mfu must be in (0, 1] and the GPU peak > 0");
+    }
+    if (c.gpusPerServer == 0 || c.seqLen == 0 || c.microBatchSize == 0 || c.iterations == 0)
+    {
+        fail("gpusPerServer, seqLen, microBatchSize and iterations must be >= 1");
+    }
+    if (c.paramBytes == 0 || c.gradBytes == 0 || c.activationBytes == 0)
+    {
+        fail("parameter, gradient and activation sizes must be >= 1 byte");
+    }
+    if (c.seqLen % c.cp != 0)
+    {
+        fail("seqLen (" + std::to_string(c.seqLen) + ") must be a multiple of cp (" +
+             std::to_string(c.cp) + ")");
+    }
+    if (c.model.heads % c.tp != 0)
+    {
+        fail("the model's heads (" + std::to_string(c.model.heads) +
+             ") must be a multiple of tp (" + std::to_string(c.tp) + ")");
+    }
+    if (c.ep > 1 && (!c.model.IsMoe() || c.dp % c.ep != 0 || c.model.experts % c.ep != 0))
+    {
+        fail("ep > 1 needs a mixture-of-experts model, ep dividing dp and the expert count");
+    }
+    if (c.microBatches == 0)
+    {
+        uint64_t perStep = uint64_t(c.microBatchSize) * c.dp;
+        if (c.globalBatch > 0 && c.globalBatch % perStep != 0)
+        {
+            fail("globalBatch (" + std::to_string(c.globalBatch) +
+                 ") must be a multiple of microBatchSize x dp (" + std::to_string(perStep) + ")");
+        }
+        c.microBatches =
+            c.globalBatch > 0 ? static_cast<uint32_t>(c.globalBatch / perStep) : 2 * c.pp;
+    }
+    // Throws on impossible schedules (e.g. interleaved with M not a multiple of P).
+    WorkloadPipelineSchedule(c.schedule, c.pp, c.microBatches, c.virtualStages);
+    if (c.model.layers < c.pp * c.virtualStages)
+    {
+        fail("the model's " + std::to_string(c.model.layers) + " layers cannot fill " +
+             std::to_string(c.pp * c.virtualStages) + " pipeline stages");
+    }
+    c.order = ParseOrder([&c] {
+        std::string text;
+        for (const auto& dim : c.order)
+        {
+            text += (text.empty() ? "" : ",") + dim;
+        }
+        return text;
+    }());
+    m_stride.assign(4, 1);
+    const uint32_t sizes[4] = {c.tp, c.cp, c.pp, c.dp};
+    uint32_t stride = 1;
+    for (const auto& dim : c.order)
+    {
+        auto index = std::find(g_dimNames.begin(), g_dimNames.end(), dim) - g_dimNames.begin();
+        m_stride[index] = stride;
+        stride *= sizes[index];
+    }
+    CheckScaleUp();
+}
+
+void
+WorkloadGenerator::CheckScaleUp() const
+{
+    const WorkloadGeneratorConfig& c = m_config;
+    if (c.tp <= 1)
+    {
+        return;
+    }
+    // A TP group is {base + i * stride}: it fits iff its first and last ranks share a server.
+    uint32_t stride = m_stride[DIM_TP];
+    for (uint32_t rank = 0; rank < m_ranks; ++rank)
+    {
+        if (GetCoordinates(rank).tp != 0)
+        {
+            continue;
+        }
+        uint32_t last = rank + (c.tp - 1) * stride;
+        if (rank / c.gpusPerServer != last / c.gpusPerServer)
+        {
+            throw std::invalid_argument(
+                "tp=" + std::to_string(c.tp) + " does not fit in a scale-up domain of " +
+                std::to_string(c.gpusPerServer) + " GPUs: the TP group of rank " +
+                std::to_string(rank) + " spans ranks " + std::to_string(rank) + ".." +
+                std::to_string(last) + " on servers " + std::to_string(rank / c.gpusPerServer) +
+                " and " + std::to_string(last / c.gpusPerServer) +
+                " (TP must stay inside a server: tp innermost and a divisor of gpusPerServer)");
+        }
+    }
+}
+
+void
+WorkloadGenerator::SetProgressCallback(std::function<void(uint32_t, uint32_t)> callback)
+{
+    m_progress = std::move(callback);
+}
+
+const WorkloadGeneratorConfig&
+WorkloadGenerator::GetConfig() const
+{
+    return m_config;
+}
+
+uint32_t
+WorkloadGenerator::GetRankCount() const
+{
+    return m_ranks;
+}
+
+uint32_t
+WorkloadGenerator::GetMicroBatches() const
+{
+    return m_config.microBatches;
+}
+
+WorkloadGenerator::Coordinates
+WorkloadGenerator::GetCoordinates(uint32_t rank) const
+{
+    const WorkloadGeneratorConfig& c = m_config;
+    Coordinates at;
+    at.tp = (rank / m_stride[DIM_TP]) % c.tp;
+    at.cp = (rank / m_stride[DIM_CP]) % c.cp;
+    at.pp = (rank / m_stride[DIM_PP]) % c.pp;
+    at.dp = (rank / m_stride[DIM_DP]) % c.dp;
+    return at;
+}
+
+uint32_t
+WorkloadGenerator::GetRank(const Coordinates& c) const
+{
+    return c.tp * m_stride[DIM_TP] + c.cp * m_stride[DIM_CP] + c.pp * m_stride[DIM_PP] +
+           c.dp * m_stride[DIM_DP];
+}
+
+std::pair<uint32_t, uint32_t>
+WorkloadGenerator::GetStageLayers(uint32_t globalStage) const
+{
+    // Even split; the first (layers mod stages) stages take one layer more.
+    uint32_t stages = m_config.pp * m_config.virtualStages;
+    uint32_t base = m_config.model.layers / stages;
+    uint32_t extra = m_config.model.layers % stages;
+    uint32_t first = globalStage * base + std::min(globalStage, extra);
+    return {first, first + base + (globalStage < extra ? 1 : 0)};
+}
+
+uint64_t
+WorkloadGenerator::GetRootParams(uint32_t globalStage) const
+{
+    uint32_t last = m_config.pp * m_config.virtualStages - 1;
+    uint64_t params = 0;
+    if (globalStage == 0)
+    {
+        params += m_config.model.EmbeddingParams();
+    }
+    if (globalStage == last)
+    {
+        params += m_config.model.HeadParams();
+    }
+    return params;
+}
+
+double
+WorkloadGenerator::ComputeUs(double flops) const
+{
+    double us = flops / (m_config.gpu.peakTflops * 1e12 * m_config.mfu) * 1e6;
+    return std::round(us * 1000.0) / 1000.0;
+}
+
+std::vector<std::string>
+WorkloadGenerator::ParseOrder(const std::string& text)
+{
+    std::vector<std::string> order;
+    std::string item;
+    for (std::size_t i = 0; i <= text.size(); ++i)
+    {
+        if (i == text.size() || text[i] == ',')
+        {
+            order.push_back(item);
+            item.clear();
+        }
+        else if (text[i] != ' ' && text[i] != '[' && text[i] != ']')
+        {
+            item += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+        }
+    }
+    std::vector<std::string> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<std::string> expected = g_dimNames;
+    std::sort(expected.begin(), expected.end());
+    if (sorted != expected)
+    {
+        throw std::invalid_argument("order '" + text +
+                                    "' must list tp, cp, pp and dp once each, innermost first");
+    }
+    return order;
+}
+
+WorkloadDag
+WorkloadGenerator::Generate() const
+{
+    const WorkloadGeneratorConfig& c = m_config;
+    GroupTable table;
+    auto along = [this](uint32_t dim, uint32_t size) {
+        return [this, dim, size](uint32_t rank) {
+            Coordinates at = GetCoordinates(rank);
+            uint32_t* coordinate[4] = {&at.tp, &at.cp, &at.pp, &at.dp};
+            std::vector<uint32_t> members;
+            for (uint32_t i = 0; i < size; ++i)
+            {
+                *coordinate[dim] = i;
+                members.push_back(GetRank(at));
+            }
+            return members;
+        };
+    };
+    const uint32_t sizes[4] = {c.tp, c.cp, c.pp, c.dp};
+    for (uint32_t dim = 0; dim < 4; ++dim)
+    {
+        bool used = sizes[dim] > 1 && !(dim == DIM_TP && c.foldTp);
+        if (used)
+        {
+            table.Add(g_dimNames[dim], m_ranks, along(dim, sizes[dim]));
+        }
+    }
+    if (c.model.IsMoe() && c.ep > 1)
+    {
+        // EP groups are blocks of ep consecutive DP indices; expert-data-parallel (edp)
+        // groups join the ranks holding the same experts (same DP index modulo ep).
+        auto dpMembers = [this](uint32_t rank, bool expertGroup) {
+            Coordinates at = GetCoordinates(rank);
+            uint32_t ep = m_config.ep;
+            std::vector<uint32_t> members;
+            for (uint32_t d = 0; d < m_config.dp; ++d)
+            {
+                bool same = expertGroup ? d / ep == at.dp / ep : d % ep == at.dp % ep;
+                if (same)
+                {
+                    Coordinates other = at;
+                    other.dp = d;
+                    members.push_back(GetRank(other));
+                }
+            }
+            return members;
+        };
+        table.Add("ep", m_ranks, [&dpMembers](uint32_t r) { return dpMembers(r, true); });
+        if (c.dp / c.ep > 1)
+        {
+            table.Add("edp", m_ranks, [&dpMembers](uint32_t r) { return dpMembers(r, false); });
+        }
+    }
+    std::vector<WorkloadOp> ops;
+    for (uint32_t rank = 0; rank < m_ranks; ++rank)
+    {
+        RankProgram(*this, table, rank, ops).Run();
+        if (m_progress)
+        {
+            m_progress(rank + 1, m_ranks);
+        }
+    }
+    return WorkloadDag(m_ranks, std::move(table.groups), std::move(ops));
+}
+
+} // namespace ns3

@@ -1,0 +1,510 @@
+// The JSON DAG format: parsing, writing, round trips, determinism and every validation
+// error, plus fuzz-style tests that feed truncated and corrupted files.
+#include "ns3/workload-dag.h"
+#include "ns3/workload-error.h"
+#include "ns3/workload-generator.h"
+#include "ns3/workload-json.h"
+#include "ns3/workload-validator.h"
+
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A DAG file with the given ranks, groups (JSON object text) and ops (JSON object texts).
+std::string
+Dag(uint32_t ranks, const std::string& groups, const std::vector<std::string>& ops)
+{
+    std::string text =
+        "{\"format\": \"photonic-rails-dag\", \"version\": 1, \"ranks\": " + std::to_string(ranks) +
+        ", \"groups\": " + groups + ", \"ops\": [";
+    for (std::size_t i = 0; i < ops.size(); ++i)
+    {
+        text += (i ? ",\n" : "\n") + ops[i];
+    }
+    return text + "]}";
+}
+
+/// A valid two-rank DAG: compute, a matched allreduce, a matched send/recv.
+std::vector<std::string>
+ValidOps()
+{
+    return {
+        R"({"rank": 0, "id": 0, "type": "compute", "duration_us": 10.5})",
+        R"({"rank": 0, "id": 1, "type": "allreduce", "group": "g", "bytes": 64, "deps": [0]})",
+        R"({"rank": 0, "id": 2, "type": "send", "peer": 1, "bytes": 32, "tag": 7, "deps": [1]})",
+        R"({"rank": 1, "id": 0, "type": "allreduce", "group": "g", "bytes": 64})",
+        R"({"rank": 1, "id": 1, "type": "recv", "peer": 0, "bytes": 32, "tag": 7})",
+    };
+}
+
+const std::string GROUPS = R"({"g": [0, 1]})";
+
+/// Parses and validates; returns every error as text (empty when valid).
+std::vector<std::string>
+Errors(const std::string& text)
+{
+    std::vector<std::string> out;
+    try
+    {
+        WorkloadDag dag = WorkloadJson::Parse(text, "t.json");
+        for (const auto& e : WorkloadValidator::Validate(dag, "t.json"))
+        {
+            out.push_back(e.ToString());
+        }
+    }
+    catch (const WorkloadFormatError& e)
+    {
+        for (const auto& error : e.GetErrors())
+        {
+            out.push_back(error.ToString());
+        }
+    }
+    return out;
+}
+
+/// Replaces op `index` of the valid DAG and returns the errors.
+std::vector<std::string>
+ErrorsWithOp(std::size_t index, const std::string& op)
+{
+    std::vector<std::string> ops = ValidOps();
+    ops[index] = op;
+    return Errors(Dag(2, GROUPS, ops));
+}
+
+/// Expects exactly one error, mentioning every given fragment.
+void
+ExpectOneError(const std::vector<std::string>& errors, const std::vector<std::string>& fragments)
+{
+    std::string all;
+    for (const auto& e : errors)
+    {
+        all += "\n  " + e;
+    }
+    ASSERT_EQ(errors.size(), 1u) << (errors.empty() ? "no error" : all);
+    for (const auto& fragment : fragments)
+    {
+        EXPECT_NE(errors.front().find(fragment), std::string::npos)
+            << "'" << fragment << "' not in: " << errors.front();
+    }
+}
+
+/// Expects at least one error, the first mentioning every given fragment (later ones are
+/// consequences, e.g. a recv whose send was removed).
+void
+ExpectFirstError(const std::vector<std::string>& errors, const std::vector<std::string>& fragments)
+{
+    ASSERT_FALSE(errors.empty());
+    for (const auto& fragment : fragments)
+    {
+        EXPECT_NE(errors.front().find(fragment), std::string::npos)
+            << "'" << fragment << "' not in: " << errors.front();
+    }
+}
+
+WorkloadDag
+SmallGeneratedDag()
+{
+    WorkloadGeneratorConfig c;
+    c.model.name = "tiny";
+    c.model.layers = 4;
+    c.model.hidden = 64;
+    c.model.heads = 4;
+    c.model.kvHeads = 2;
+    c.model.ffn = 128;
+    c.model.vocab = 100;
+    c.seqLen = 16;
+    c.tp = 2;
+    c.pp = 2;
+    c.dp = 2;
+    c.microBatches = 2;
+    c.gpusPerServer = 2;
+    return WorkloadGenerator(c).Generate();
+}
+
+} // namespace
+
+TEST(WorkloadFormat, ValidFileParsesWithDefaults)
+{
+    WorkloadDag dag = WorkloadJson::Parse(Dag(2, GROUPS, ValidOps()), "t.json");
+    EXPECT_TRUE(WorkloadValidator::Validate(dag, "t.json").empty());
+    EXPECT_EQ(dag.GetRankCount(), 2u);
+    EXPECT_EQ(dag.GetOpCount(), 5u);
+    ASSERT_EQ(dag.GetOps(0).size(), 3u);
+    const WorkloadOp* compute = dag.FindOp(0, 0);
+    ASSERT_NE(compute, nullptr);
+    EXPECT_EQ(compute->stream, "compute"); // default stream of compute ops
+    EXPECT_DOUBLE_EQ(compute->durationUs, 10.5);
+    const WorkloadOp* send = dag.FindOp(0, 2);
+    EXPECT_EQ(send->stream, "comm"); // default stream of everything else
+    EXPECT_EQ(send->peer, 1);
+    EXPECT_EQ(send->tag, 7);
+    EXPECT_EQ(send->deps, std::vector<uint32_t>{1});
+    EXPECT_EQ(dag.FindOp(1, 5), nullptr);
+    EXPECT_EQ(dag.GetIterationCount(), 1u);
+}
+
+TEST(WorkloadFormat, OptionalFieldsRoundTrip)
+{
+    std::vector<std::string> ops = ValidOps();
+    ops[1] = R"({"rank": 0, "id": 1, "type": "allreduce", "group": "g", "bytes": 64,
+                 "deps": [0], "stream": "dp", "iteration": 3, "algorithm": "halving-doubling",
+                 "label": "fsdp.allgather.block3"})";
+    ops[3] = R"({"rank": 1, "id": 0, "type": "allreduce", "group": "g", "bytes": 64,
+                 "iteration": 3, "algorithm": "ring"})";
+    WorkloadDag dag = WorkloadJson::Parse(Dag(2, GROUPS, ops), "t.json");
+    const WorkloadOp* op = dag.FindOp(0, 1);
+    EXPECT_EQ(op->stream, "dp");
+    EXPECT_EQ(op->iteration, 3u);
+    EXPECT_EQ(op->algorithm, WorkloadAlgorithm::HALVING_DOUBLING);
+    EXPECT_EQ(op->label, "fsdp.allgather.block3");
+    EXPECT_EQ(dag.GetIterationCount(), 4u);
+    // Serialize -> parse gives the same DAG; serialize again gives the same bytes.
+    std::string text = WorkloadJson::Serialize(dag);
+    WorkloadDag again = WorkloadJson::Parse(text, "again.json");
+    EXPECT_TRUE(again == dag);
+    EXPECT_EQ(WorkloadJson::Serialize(again), text);
+}
+
+TEST(WorkloadFormat, ContractExampleParsesAndItsUnmatchedAllGatherIsReported)
+{
+    // The CONTRACT's illustrative file: rank 0 all-gathers on dp0 = [0, 2] but rank 2 has
+    // no op, so a replay would hang: the validator must say so.
+    const std::string text = R"({
+      "format": "photonic-rails-dag", "version": 1,
+      "ranks": 4,
+      "groups": { "dp0": [0, 2], "dp1": [1, 3], "pp0": [0, 1], "pp1": [2, 3] },
+      "ops": [
+        {"rank": 0, "id": 0, "type": "compute", "duration_us": 1500.0},
+        {"rank": 0, "id": 1, "type": "allgather", "group": "dp0", "bytes": 1048576, "deps": [0]},
+        {"rank": 0, "id": 2, "type": "send", "peer": 1, "bytes": 65536, "tag": 7, "deps": [1]},
+        {"rank": 1, "id": 0, "type": "recv", "peer": 0, "bytes": 65536, "tag": 7}
+      ]
+    })";
+    WorkloadDag dag = WorkloadJson::Parse(text, "contract.json");
+    EXPECT_EQ(dag.GetOpCount(), 4u);
+    ExpectOneError(Errors(text), {"t.json", "rank 2", "group 'dp0'", "count disagrees"});
+}
+
+TEST(WorkloadFormat, WritingIsDeterministicAndRoundTrips)
+{
+    WorkloadDag a = SmallGeneratedDag();
+    WorkloadDag b = SmallGeneratedDag();
+    std::string textA = WorkloadJson::Serialize(a);
+    EXPECT_EQ(textA, WorkloadJson::Serialize(b)); // byte-identical
+    WorkloadDag parsed = WorkloadJson::Parse(textA, "gen.json");
+    EXPECT_TRUE(parsed == a);
+    EXPECT_EQ(WorkloadJson::Serialize(parsed), textA);
+    // Through a file, too.
+    std::string path = ::testing::TempDir() + "workload-format-roundtrip.json";
+    WorkloadJson::WriteFile(a, path);
+    EXPECT_TRUE(WorkloadJson::Load(path) == a);
+    std::remove(path.c_str());
+}
+
+// ---- one test per error kind ------------------------------------------------------------
+
+TEST(WorkloadValidation, InvalidJsonSyntax)
+{
+    ExpectOneError(Errors("{\"format\": \"photonic-rails-dag\", "), {"t.json", "invalid JSON"});
+}
+
+TEST(WorkloadValidation, WrongFormatOrVersion)
+{
+    std::string text = Dag(2, GROUPS, ValidOps());
+    std::string other = text;
+    other.replace(other.find("photonic-rails-dag"), 18, "chakra");
+    ExpectOneError(Errors(other), {"t.json", "field 'format'"});
+    std::string v2 = text;
+    v2.replace(v2.find("\"version\": 1"), 12, "\"version\": 2");
+    ExpectOneError(Errors(v2), {"field 'version'", "unsupported version 2"});
+}
+
+TEST(WorkloadValidation, UnknownType)
+{
+    ExpectOneError(ErrorsWithOp(0, R"({"rank": 0, "id": 0, "type": "matmul", "duration_us": 1})"),
+                   {"t.json", "rank 0 op 0", "field 'type'", "unknown op type 'matmul'"});
+}
+
+TEST(WorkloadValidation, MissingFields)
+{
+    ExpectOneError(ErrorsWithOp(1, R"({"rank": 0, "id": 1, "type": "allreduce", "group": "g"})"),
+                   {"rank 0 op 1", "field 'bytes'", "missing required field"});
+    ExpectOneError(ErrorsWithOp(0, R"({"rank": 0, "id": 0, "type": "compute"})"),
+                   {"rank 0 op 0", "field 'duration_us'", "missing"});
+    // Without rank or id, the position in the array locates the op.
+    ExpectOneError(ErrorsWithOp(0, R"({"id": 0, "type": "compute", "duration_us": 1})"),
+                   {"field 'ops[0].rank'", "missing"});
+    ExpectOneError(Errors(R"({"format": "photonic-rails-dag", "version": 1, "ops": []})"),
+                   {"field 'ranks'"});
+}
+
+TEST(WorkloadValidation, NegativeOrZeroSizes)
+{
+    ExpectOneError(ErrorsWithOp(1,
+                                R"({"rank": 0, "id": 1, "type": "allreduce", "group": "g",
+                                    "bytes": -64, "deps": [0]})"),
+                   {"rank 0 op 1", "field 'bytes'", "size must be positive, got -64"});
+    // Zero: the file is well-formed, the validator rejects it (and the partner disagrees).
+    std::vector<std::string> ops = ValidOps();
+    ops[1] = R"({"rank": 0, "id": 1, "type": "allreduce", "group": "g", "bytes": 0})";
+    ops[3] = R"({"rank": 1, "id": 0, "type": "allreduce", "group": "g", "bytes": 0})";
+    std::vector<std::string> errors = Errors(Dag(2, GROUPS, ops));
+    ASSERT_EQ(errors.size(), 2u);
+    EXPECT_NE(errors[0].find("rank 0 op 1, field 'bytes': size must be positive"),
+              std::string::npos);
+    ExpectOneError(ErrorsWithOp(0, R"({"rank": 0, "id": 0, "type": "compute", "duration_us": -1})"),
+                   {"rank 0 op 0", "field 'duration_us'", ">= 0"});
+}
+
+TEST(WorkloadValidation, WrongJsonTypesAndUnknownFields)
+{
+    ExpectOneError(
+        ErrorsWithOp(0, R"({"rank": 0, "id": 0, "type": "compute", "duration_us": "1"})"),
+        {"rank 0 op 0", "field 'duration_us'", "must be a number"});
+    ExpectOneError(ErrorsWithOp(0, R"({"rank": 0, "id": 0, "type": "compute", "duration_us": 1,
+                                       "dep": [1]})"),
+                   {"rank 0 op 0", "field 'dep'", "not valid"});
+    ExpectOneError(ErrorsWithOp(0, R"({"rank": 0, "id": 0, "type": "compute", "duration_us": 1,
+                                       "peer": 1})"),
+                   {"field 'peer'", "not valid for an op of type compute"});
+    ExpectOneError(ErrorsWithOp(1, R"({"rank": 0, "id": 1, "type": "allreduce", "group": "g",
+                                       "bytes": 64, "algorithm": "magic"})"),
+                   {"rank 0 op 1", "field 'algorithm'", "unknown algorithm 'magic'"});
+}
+
+TEST(WorkloadValidation, DepsOnUnknownIds)
+{
+    ExpectOneError(ErrorsWithOp(1,
+                                R"({"rank": 0, "id": 1, "type": "allreduce", "group": "g",
+                                    "bytes": 64, "deps": [9]})"),
+                   {"rank 0 op 1", "field 'deps'", "unknown op id 9"});
+    ExpectOneError(ErrorsWithOp(1,
+                                R"({"rank": 0, "id": 1, "type": "allreduce", "group": "g",
+                                    "bytes": 64, "deps": [1]})"),
+                   {"rank 0 op 1", "field 'deps'", "itself"});
+}
+
+TEST(WorkloadValidation, Cycles)
+{
+    // 0 -> 1 -> 0 through deps.
+    ExpectOneError(ErrorsWithOp(0,
+                                R"({"rank": 0, "id": 0, "type": "compute", "duration_us": 1,
+                                    "deps": [1]})"),
+                   {"rank 0 op", "field 'deps'", "dependency cycle through ops"});
+    // Stream order: ops 1 and 2 share the "comm" stream, so op 1 waiting for op 2 is a cycle.
+    ExpectOneError(ErrorsWithOp(1,
+                                R"({"rank": 0, "id": 1, "type": "allreduce", "group": "g",
+                                    "bytes": 64, "deps": [2]})"),
+                   {"rank 0 op", "dependency cycle through ops", "stream"});
+}
+
+TEST(WorkloadValidation, RanksOutsideRange)
+{
+    std::vector<std::string> extra = ValidOps();
+    extra.push_back(R"({"rank": 5, "id": 0, "type": "compute", "duration_us": 1})");
+    ExpectOneError(Errors(Dag(2, GROUPS, extra)),
+                   {"rank 5 op 0", "field 'rank'", "outside [0, 2)"});
+    std::vector<std::string> errors = Errors(Dag(2, R"({"g": [0, 1], "h": [0, 7]})", ValidOps()));
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("group 'h'"), std::string::npos);
+    EXPECT_NE(errors[0].find("member 7 is outside"), std::string::npos);
+    // (the recv on rank 1 then has no partner either)
+    ExpectFirstError(ErrorsWithOp(2, R"({"rank": 0, "id": 2, "type": "send", "peer": 4,
+                                         "bytes": 32, "tag": 7})"),
+                     {"rank 0 op 2", "field 'peer'", "outside"});
+}
+
+TEST(WorkloadValidation, GroupsThatDoNotContainTheRank)
+{
+    std::vector<std::string> errors = Errors(Dag(2, R"({"g": [0, 1], "solo": [1]})", [] {
+        std::vector<std::string> o = ValidOps();
+        o.push_back(R"({"rank": 0, "id": 3, "type": "barrier", "group": "solo"})");
+        return o;
+    }()));
+    ASSERT_GE(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("rank 0 op 3, field 'group': group 'solo' does not contain"),
+              std::string::npos)
+        << errors[0];
+    ExpectFirstError(ErrorsWithOp(1, R"({"rank": 0, "id": 1, "type": "allreduce",
+                                         "group": "nope", "bytes": 64})"),
+                     {"rank 0 op 1", "field 'group'", "unknown group 'nope'"});
+}
+
+TEST(WorkloadValidation, SendRecvWithoutMatchingPeer)
+{
+    // Tag differs: both the send and the recv are left alone.
+    std::vector<std::string> errors = ErrorsWithOp(4, R"({"rank": 1, "id": 1, "type": "recv",
+                                                          "peer": 0, "bytes": 32, "tag": 8})");
+    ASSERT_EQ(errors.size(), 2u);
+    EXPECT_NE(errors[0].find("rank 0 op 2, field 'peer': send to rank 1 (tag 7, 32 bytes) has "
+                             "no matching recv"),
+              std::string::npos)
+        << errors[0];
+    EXPECT_NE(errors[1].find("rank 1 op 1, field 'peer': recv from rank 0 (tag 8"),
+              std::string::npos)
+        << errors[1];
+    // Bytes differ.
+    ExpectOneError(ErrorsWithOp(4, R"({"rank": 1, "id": 1, "type": "recv", "peer": 0,
+                                       "bytes": 33, "tag": 7})"),
+                   {"rank 1 op 1", "field 'bytes'", "matched by send op 2 of 32 bytes"});
+    // To itself.
+    ExpectFirstError(ErrorsWithOp(2, R"({"rank": 0, "id": 2, "type": "send", "peer": 0,
+                                         "bytes": 32, "tag": 7})"),
+                     {"rank 0 op 2", "field 'peer'", "itself"});
+}
+
+TEST(WorkloadValidation, GroupMembersDisagreeOnTypeSizeCountOrRoot)
+{
+    ExpectOneError(ErrorsWithOp(3, R"({"rank": 1, "id": 0, "type": "allgather", "group": "g",
+                                       "bytes": 64})"),
+                   {"rank 1 op 0",
+                    "field 'type'",
+                    "collective #0 on group 'g' is allgather",
+                    "on rank 0 (op 1) it is allreduce"});
+    ExpectOneError(ErrorsWithOp(3, R"({"rank": 1, "id": 0, "type": "allreduce", "group": "g",
+                                       "bytes": 128})"),
+                   {"rank 1 op 0", "field 'bytes'", "128 bytes"});
+    std::vector<std::string> ops = ValidOps();
+    ops.push_back(R"({"rank": 1, "id": 2, "type": "allreduce", "group": "g", "bytes": 64})");
+    ExpectOneError(Errors(Dag(2, GROUPS, ops)),
+                   {"rank 1", "group 'g'", "count disagrees", "issues 2", "issues 1"});
+    ops = ValidOps();
+    ops[1] = R"({"rank": 0, "id": 1, "type": "broadcast", "group": "g", "bytes": 64, "root": 0})";
+    ops[3] = R"({"rank": 1, "id": 0, "type": "broadcast", "group": "g", "bytes": 64, "root": 1})";
+    ExpectOneError(Errors(Dag(2, GROUPS, ops)), {"rank 1 op 0", "field 'root'"});
+    ops[3] = R"({"rank": 1, "id": 0, "type": "broadcast", "group": "g", "bytes": 64, "root": 3})";
+    std::vector<std::string> errors = Errors(Dag(4, GROUPS, ops));
+    ASSERT_FALSE(errors.empty());
+    EXPECT_NE(errors[0].find("rank 1 op 0, field 'root': root 3 is not a member"),
+              std::string::npos)
+        << errors[0];
+}
+
+TEST(WorkloadValidation, DuplicateIds)
+{
+    std::vector<std::string> ops = ValidOps();
+    ops.push_back(R"({"rank": 0, "id": 0, "type": "compute", "duration_us": 1})");
+    ExpectOneError(Errors(Dag(2, GROUPS, ops)), {"rank 0 op 0", "field 'id'", "duplicate"});
+}
+
+TEST(WorkloadValidation, LoadNamesTheFileAndCapsTheErrorList)
+{
+    std::vector<std::string> ops;
+    for (int i = 0; i < 150; ++i)
+    {
+        ops.push_back(R"({"rank": 0, "id": )" + std::to_string(i) +
+                      R"(, "type": "compute", "duration_us": -1})");
+    }
+    std::string path = ::testing::TempDir() + "workload-many-errors.json";
+    {
+        std::ofstream out(path);
+        out << Dag(1, "{}", ops);
+    }
+    try
+    {
+        WorkloadJson::Load(path);
+        FAIL() << "no error";
+    }
+    catch (const WorkloadFormatError& e)
+    {
+        EXPECT_EQ(e.GetTotal(), 150u);
+        EXPECT_EQ(e.GetErrors().size(), WorkloadFormatError::MAX_ERRORS);
+        EXPECT_NE(std::string(e.what()).find(path + ": rank 0 op 0"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("(and 149 more errors)"), std::string::npos);
+    }
+    std::remove(path.c_str());
+    EXPECT_THROW(WorkloadJson::Load(path), WorkloadFormatError); // missing file
+}
+
+// ---- fuzz-style robustness ---------------------------------------------------------------
+
+namespace
+{
+
+/// Parses and validates; returns true if it was accepted. Any exception other than
+/// WorkloadFormatError fails the test (a crash would end the test binary).
+bool
+Accepts(const std::string& text)
+{
+    try
+    {
+        WorkloadDag dag = WorkloadJson::Parse(text, "fuzz.json");
+        WorkloadValidator::Check(dag, "fuzz.json");
+        return true;
+    }
+    catch (const WorkloadFormatError& e)
+    {
+        EXPECT_FALSE(e.GetErrors().empty());
+        return false;
+    }
+}
+
+} // namespace
+
+TEST(WorkloadFuzz, EveryTruncationIsAnError)
+{
+    std::string text = Dag(2, GROUPS, ValidOps());
+    ASSERT_TRUE(Accepts(text));
+    for (std::size_t n = 0; n < text.size(); ++n)
+    {
+        EXPECT_FALSE(Accepts(text.substr(0, n))) << "prefix of " << n << " bytes accepted";
+    }
+}
+
+TEST(WorkloadFuzz, EveryTruncationOfAGeneratedFileIsAnError)
+{
+    std::string text = WorkloadJson::Serialize(SmallGeneratedDag());
+    ASSERT_TRUE(Accepts(text));
+    // Every prefix up to the last closing brace (the trailing newline is optional).
+    std::size_t last = text.find_last_of('}');
+    for (std::size_t n = 0; n < last; n += 7)
+    {
+        EXPECT_FALSE(Accepts(text.substr(0, n))) << "prefix of " << n << " bytes accepted";
+    }
+}
+
+TEST(WorkloadFuzz, RandomByteFlipsNeverCrash)
+{
+    const std::string text = Dag(2, GROUPS, ValidOps());
+    std::mt19937 random(20250704); // fixed seed: reproducible
+    std::uniform_int_distribution<std::size_t> position(0, text.size() - 1);
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::size_t rejected = 0;
+    for (int trial = 0; trial < 3000; ++trial)
+    {
+        std::string corrupted = text;
+        int flips = 1 + trial % 4;
+        for (int f = 0; f < flips; ++f)
+        {
+            corrupted[position(random)] = static_cast<char>(byte(random));
+        }
+        rejected += Accepts(corrupted) ? 0 : 1;
+    }
+    EXPECT_GT(rejected, 2000u); // most corruptions must be caught
+}
+
+TEST(WorkloadFuzz, HostileShapesAreErrors)
+{
+    EXPECT_FALSE(Accepts(""));
+    EXPECT_FALSE(Accepts("[]"));
+    EXPECT_FALSE(Accepts("null"));
+    EXPECT_FALSE(Accepts(std::string(100000, '[') + std::string(100000, ']')));
+    // A huge rank count must be refused before anything is allocated for it.
+    EXPECT_FALSE(Accepts(R"({"format": "photonic-rails-dag", "version": 1,
+                             "ranks": 99999999999, "groups": {}, "ops": []})"));
+    EXPECT_FALSE(Accepts(R"({"format": "photonic-rails-dag", "version": 1, "ranks": 1,
+                             "groups": {"g": "x"}, "ops": [1, "a", null]})"));
+    EXPECT_FALSE(Accepts(R"({"format": "photonic-rails-dag", "version": 1, "ranks": 1,
+                             "ops": [{"rank": 0, "id": 4294967296, "type": "compute"}]})"));
+    EXPECT_FALSE(Accepts(R"({"format": "photonic-rails-dag", "version": 1, "ranks": 1,
+                             "ops": [{"rank": 0, "id": 0, "type": "compute",
+                                      "duration_us": 1e999}]})"));
+}

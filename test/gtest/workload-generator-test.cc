@@ -1,0 +1,584 @@
+// The LLM training generator: the paper's numbers, pipeline schedules, placement, a
+// hand-countable small case, and structural checks of every parallelism.
+#include "ns3/workload-estimator.h"
+#include "ns3/workload-generator.h"
+#include "ns3/workload-json.h"
+#include "ns3/workload-pipeline-schedule.h"
+#include "ns3/workload-validator.h"
+
+#include <gtest/gtest.h>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+const double MIB = 1024.0 * 1024.0;
+
+bool
+StartsWith(const std::string& text, const std::string& prefix)
+{
+    return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+bool
+EndsWith(const std::string& text, const std::string& suffix)
+{
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// The paper's job: Llama3-8B, 4 nodes x 4 A100, TP=4, FSDP=2, PP=2 (1F1B), mbs 2, seq 8192.
+WorkloadGeneratorConfig
+PaperConfig()
+{
+    WorkloadGeneratorConfig c;
+    c.model = WorkloadModelSpec::Preset("llama3-8b");
+    c.gpu = WorkloadGpuSpec::Preset("a100");
+    c.tp = 4;
+    c.pp = 2;
+    c.dp = 2;
+    c.dpMode = WorkloadGeneratorConfig::FSDP;
+    c.schedule = WorkloadPipelineSchedule::ONE_F_ONE_B;
+    c.microBatchSize = 2;
+    c.microBatches = 4;
+    c.seqLen = 8192;
+    c.gpusPerServer = 4;
+    c.recompute = true;
+    return c;
+}
+
+/// A tiny Llama-like model whose numbers are easy to count by hand.
+WorkloadGeneratorConfig
+TinyConfig()
+{
+    WorkloadGeneratorConfig c;
+    c.model.name = "tiny";
+    c.model.layers = 4;
+    c.model.hidden = 64;
+    c.model.heads = 4;
+    c.model.kvHeads = 4;
+    c.model.ffn = 128;
+    c.model.vocab = 100;
+    c.seqLen = 16;
+    c.microBatches = 2;
+    c.gpusPerServer = 2;
+    return c;
+}
+
+std::vector<const WorkloadOp*>
+Select(const WorkloadDag& dag, uint32_t rank, const std::string& prefix, const std::string& suffix)
+{
+    std::vector<const WorkloadOp*> ops;
+    for (const auto& op : dag.GetOps(rank))
+    {
+        if (StartsWith(op.label, prefix) && EndsWith(op.label, suffix))
+        {
+            ops.push_back(&op);
+        }
+    }
+    return ops;
+}
+
+uint64_t
+Bytes(const std::vector<const WorkloadOp*>& ops)
+{
+    uint64_t sum = 0;
+    for (const auto* op : ops)
+    {
+        sum += op->bytes;
+    }
+    return sum;
+}
+
+/// The pipeline ops of a rank, as "send.fwd.mb0"-like strings in issue (id) order.
+std::vector<std::string>
+PipelineOps(const WorkloadDag& dag, uint32_t rank)
+{
+    std::vector<std::string> out;
+    for (const auto& op : dag.GetOps(rank))
+    {
+        if (StartsWith(op.label, "pp."))
+        {
+            out.push_back(op.label.substr(3) + "@" + std::to_string(op.peer));
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+// ---- the paper's numbers ----------------------------------------------------------------
+
+TEST(WorkloadGenerator, PaperFsdpAllGatherPhaseIs17CollectivesOf957MiB)
+{
+    WorkloadDag dag = WorkloadGenerator(PaperConfig()).Generate();
+    ASSERT_TRUE(WorkloadValidator::Validate(dag, "paper").empty());
+    // Per block 218,112,000 parameters (hand count in workload-model-spec-test), sharded over
+    // TP=4 then FSDP=2, in bf16: 218,112,000 / 8 x 2 = 54,528,000 bytes = 52.0 MiB.
+    const uint64_t block = 218112000ull / 8 * 2;
+    EXPECT_EQ(block, 54528000ull);
+    EXPECT_NEAR(block / MIB, 52.0, 0.05);
+    // Stage 0 = 16 blocks + the root unit holding the 128256 x 4096 embedding.
+    const uint64_t root = 128256ull * 4096 / 8 * 2; // 131,334,144 bytes
+    std::vector<const WorkloadOp*> phase = Select(dag, 0, "fsdp.allgather.", ".fwd.mb0");
+    ASSERT_EQ(phase.size(), 17u);                                   // 16 blocks + 1 root unit
+    EXPECT_EQ(phase.front()->label, "fsdp.allgather.root.fwd.mb0"); // root first
+    EXPECT_EQ(phase.front()->bytes, root);
+    for (std::size_t i = 1; i < phase.size(); ++i)
+    {
+        EXPECT_EQ(phase[i]->label, "fsdp.allgather.block" + std::to_string(i - 1) + ".fwd.mb0");
+        EXPECT_EQ(phase[i]->bytes, block);
+        EXPECT_EQ(phase[i]->type, WorkloadOpType::ALLGATHER);
+        EXPECT_EQ(phase[i]->group, "dp0");
+    }
+    // 16 x 54,528,000 + 131,334,144 = 1,003,782,144 bytes = 957.28 MiB ("957.3").
+    EXPECT_EQ(Bytes(phase), 16 * block + root);
+    EXPECT_NEAR(Bytes(phase) / MIB, 957.3, 0.05);
+    // Stage 1 (rank 4): 16 blocks + norm and head (4096 + 128256 x 4096) -> also 957.3 MiB.
+    std::vector<const WorkloadOp*> stage1 = Select(dag, 4, "fsdp.allgather.", ".fwd.mb0");
+    ASSERT_EQ(stage1.size(), 17u);
+    EXPECT_EQ(Bytes(stage1), 16 * block + (4096 + 128256ull * 4096) / 8 * 2);
+    EXPECT_NEAR(Bytes(stage1) / MIB, 957.3, 0.05);
+    // Backward re-gathers the 16 blocks only (root not resharded after forward), in reverse.
+    std::vector<const WorkloadOp*> backward = Select(dag, 0, "fsdp.allgather.", ".bwd.mb0");
+    ASSERT_EQ(backward.size(), 16u);
+    EXPECT_EQ(backward.front()->label, "fsdp.allgather.block15.bwd.mb0");
+}
+
+TEST(WorkloadGenerator, PaperReduceScatterPhaseIs3829MiBOfFp32Gradients)
+{
+    WorkloadDag dag = WorkloadGenerator(PaperConfig()).Generate();
+    std::vector<const WorkloadOp*> rs = Select(dag, 0, "fsdp.reducescatter.", "");
+    ASSERT_EQ(rs.size(), 17u); // once per iteration, after the last micro-batch's backward
+    // Input = the TP shard's full gradient in fp32: (16 x 218,112,000 + 525,336,576) / 4 x 4
+    // = 4,015,128,576 bytes = 3829.12 MiB.
+    const uint64_t expected = (16 * 218112000ull + 128256ull * 4096) / 4 * 4;
+    EXPECT_EQ(Bytes(rs), expected);
+    EXPECT_NEAR(Bytes(rs) / MIB, 3829.1, 0.05);
+    // 4x the AllGather phase: fp32 instead of bf16 (2x) and unsharded over FSDP=2 (2x).
+    EXPECT_EQ(Bytes(rs), 4 * Bytes(Select(dag, 0, "fsdp.allgather.", ".fwd.mb0")));
+    for (const auto* op : rs)
+    {
+        EXPECT_EQ(op->type, WorkloadOpType::REDUCESCATTER);
+        EXPECT_TRUE(EndsWith(op->label, "root") || op->label.find(".block") != std::string::npos);
+        // Issued after the last micro-batch's backward compute of its block.
+        ASSERT_FALSE(op->deps.empty());
+        const WorkloadOp* dep = dag.FindOp(0, op->deps.back());
+        EXPECT_TRUE(EndsWith(dep->label, ".mb3")) << dep->label;
+    }
+    // Optimizer step: three 4-byte AllReduces after every ReduceScatter.
+    std::vector<const WorkloadOp*> ar = Select(dag, 0, "optimizer.allreduce.", "");
+    ASSERT_EQ(ar.size(), 3u);
+    EXPECT_EQ(Bytes(ar), 12u);
+    EXPECT_GT(ar.front()->id, rs.back()->id);
+}
+
+TEST(WorkloadGenerator, PaperComputeTimesFollowFlopsOverPeakTimesMfu)
+{
+    WorkloadDag dag = WorkloadGenerator(PaperConfig()).Generate();
+    std::vector<const WorkloadOp*> attn = Select(dag, 0, "compute.block0.attn.fwd", ".mb0");
+    ASSERT_EQ(attn.size(), 1u);
+    // Tokens T = 2 x 8192 = 16384. Projections 2 T x 41,943,040; causal attention
+    // 4 h T S / 2 = 2 x 4096 x 16384 x 8192. Sum / TP 4 = 6.1848e11 FLOPs; at 312 TFLOP/s x
+    // MFU 0.4 = 124.8 TFLOP/s: 4955.73 us.
+    const double flops = (2.0 * 16384 * 41943040 + 2.0 * 4096 * 16384 * 8192) / 4;
+    EXPECT_NEAR(attn.front()->durationUs, flops / 124.8e12 * 1e6, 0.001);
+    EXPECT_NEAR(attn.front()->durationUs, 4955.73, 0.01);
+    // Backward is twice the forward; with full recomputation the forward runs again first.
+    std::vector<const WorkloadOp*> bwd = Select(dag, 0, "compute.block0.attn.bwd", ".mb0");
+    ASSERT_EQ(bwd.size(), 1u);
+    EXPECT_NEAR(bwd.front()->durationUs, 2 * attn.front()->durationUs, 0.002);
+    EXPECT_EQ(Select(dag, 0, "compute.block0.attn.recompute", ".mb0").size(), 1u);
+    // PP send: the micro-batch's activations, sequence-sharded over TP:
+    // 2 x 8192 x 4096 x 2 bytes / 4 = 32 MiB (a send + recv phase is the paper's 64 MiB).
+    std::vector<const WorkloadOp*> send = Select(dag, 0, "pp.send.fwd", ".mb0");
+    ASSERT_EQ(send.size(), 1u);
+    EXPECT_EQ(send.front()->bytes, 2ull * 8192 * 4096 * 2 / 4);
+    EXPECT_EQ(send.front()->peer, 4); // same rail, next stage
+}
+
+TEST(WorkloadGenerator, FoldingTpAddsItsTimeToCompute)
+{
+    WorkloadGeneratorConfig c = PaperConfig();
+    c.foldTp = true;
+    WorkloadDag dag = WorkloadGenerator(c).Generate();
+    for (const auto& op : dag.GetAllOps())
+    {
+        ASSERT_NE(op.group.substr(0, 2), "tp") << op.label;
+    }
+    EXPECT_EQ(dag.FindGroup("tp0"), nullptr);
+    // AllGather + ReduceScatter of T x h x 2 bytes = 134,217,728 bytes each moving 3/4 of it at
+    // 300 GB/s: 2 x 0.75 x 134217728 / 300e9 s = 671.09 us on top of 4955.73 us.
+    std::vector<const WorkloadOp*> attn = Select(dag, 0, "compute.block0.attn.fwd", ".mb0");
+    ASSERT_EQ(attn.size(), 1u);
+    EXPECT_NEAR(attn.front()->durationUs, 4955.73 + 2 * 0.75 * 134217728 / 300e9 * 1e6, 0.01);
+}
+
+// ---- pipeline schedules -----------------------------------------------------------------
+
+TEST(WorkloadGenerator, OneFOneBEmitsSendsAndRecvsInScheduleOrder)
+{
+    WorkloadDag dag = WorkloadGenerator(PaperConfig()).Generate(); // pp 2, 4 micro-batches
+    // Stage 0 (rank 0): warm-up F0; steady (F1,B0) (F2,B1) (F3,B2); cool-down B3. It sends
+    // activations after each forward and receives gradients before each backward.
+    std::vector<std::string> stage0 = {"send.fwd.mb0@4",
+                                       "send.fwd.mb1@4",
+                                       "recv.bwd.mb0@4",
+                                       "send.fwd.mb2@4",
+                                       "recv.bwd.mb1@4",
+                                       "send.fwd.mb3@4",
+                                       "recv.bwd.mb2@4",
+                                       "recv.bwd.mb3@4"};
+    EXPECT_EQ(PipelineOps(dag, 0), stage0);
+    // Stage 1 (rank 4): no warm-up; F0 B0 F1 B1 ... receiving activations, sending gradients.
+    std::vector<std::string> stage1 = {"recv.fwd.mb0@0",
+                                       "send.bwd.mb0@0",
+                                       "recv.fwd.mb1@0",
+                                       "send.bwd.mb1@0",
+                                       "recv.fwd.mb2@0",
+                                       "send.bwd.mb2@0",
+                                       "recv.fwd.mb3@0",
+                                       "send.bwd.mb3@0"};
+    EXPECT_EQ(PipelineOps(dag, 4), stage1);
+}
+
+TEST(WorkloadGenerator, OneFOneBMiddleStagesOfAFourStagePipeline)
+{
+    WorkloadGeneratorConfig c = TinyConfig();
+    c.pp = 4;
+    c.microBatches = 6;
+    c.gpusPerServer = 1;
+    WorkloadGenerator generator(c);
+    WorkloadDag dag = generator.Generate();
+    ASSERT_TRUE(WorkloadValidator::Validate(dag, "pp4").empty());
+    // Stage 1 of 4: warm-up P - s - 1 = 2 forwards, then alternate, then drain.
+    std::vector<std::string> actions = {
+        "F0", "F1", "F2", "B0", "F3", "B1", "F4", "B2", "F5", "B3", "B4", "B5"};
+    std::vector<std::string> expected;
+    for (const auto& a : actions)
+    {
+        std::string mb = ".mb" + a.substr(1);
+        if (a[0] == 'F')
+        {
+            expected.push_back("recv.fwd" + mb + "@0");
+            expected.push_back("send.fwd" + mb + "@2");
+        }
+        else
+        {
+            expected.push_back("recv.bwd" + mb + "@2");
+            expected.push_back("send.bwd" + mb + "@0");
+        }
+    }
+    EXPECT_EQ(PipelineOps(dag, 1), expected);
+    // Per micro-batch every stage boundary carries exactly one activation and one gradient.
+    for (uint32_t rank = 0; rank < 4; ++rank)
+    {
+        std::size_t expectedCount = (rank == 0 || rank == 3) ? 2 * 6 : 4 * 6;
+        EXPECT_EQ(PipelineOps(dag, rank).size(), expectedCount);
+    }
+}
+
+TEST(WorkloadPipelineSchedule, GpipeRunsAllForwardsFirst)
+{
+    WorkloadPipelineSchedule s(WorkloadPipelineSchedule::GPIPE, 2, 3, 1);
+    std::vector<std::string> text;
+    for (const auto& a : s.GetActions(1))
+    {
+        text.push_back(a.ToString());
+    }
+    EXPECT_EQ(text, (std::vector<std::string>{"F0", "F1", "F2", "B0", "B1", "B2"}));
+}
+
+TEST(WorkloadPipelineSchedule, InterleavedMatchesMegatronByHand)
+{
+    // P = 2, v = 2, M = 4: 8 virtual micro-batches. Forward k: chunk (k mod 4) / 2, micro-batch
+    // (k / 4) * 2 + k mod 2; backward chunks reversed. Warm-up: stage 0 (2-0-1)*2 + 1*2 = 4,
+    // stage 1: 0 + 2 = 2.
+    WorkloadPipelineSchedule s(WorkloadPipelineSchedule::INTERLEAVED_1F1B, 2, 4, 2);
+    auto text = [&s](uint32_t stage) {
+        std::vector<std::string> out;
+        for (const auto& a : s.GetActions(stage))
+        {
+            out.push_back(a.ToString());
+        }
+        return out;
+    };
+    EXPECT_EQ(text(0),
+              (std::vector<std::string>{"F0",
+                                        "F1",
+                                        "F0.c1",
+                                        "F1.c1",
+                                        "F2",
+                                        "B0.c1",
+                                        "F3",
+                                        "B1.c1",
+                                        "F2.c1",
+                                        "B0",
+                                        "F3.c1",
+                                        "B1",
+                                        "B2.c1",
+                                        "B3.c1",
+                                        "B2",
+                                        "B3"}));
+    EXPECT_EQ(text(1),
+              (std::vector<std::string>{"F0",
+                                        "F1",
+                                        "F0.c1",
+                                        "B0.c1",
+                                        "F1.c1",
+                                        "B1.c1",
+                                        "F2",
+                                        "B0",
+                                        "F3",
+                                        "B1",
+                                        "F2.c1",
+                                        "B2.c1",
+                                        "F3.c1",
+                                        "B3.c1",
+                                        "B2",
+                                        "B3"}));
+    EXPECT_THROW(WorkloadPipelineSchedule(WorkloadPipelineSchedule::INTERLEAVED_1F1B, 2, 3, 2),
+                 std::invalid_argument); // M must be a multiple of P
+}
+
+TEST(WorkloadGenerator, EverySchedulesReplaysWithoutDeadlock)
+{
+    for (auto kind : {WorkloadPipelineSchedule::GPIPE,
+                      WorkloadPipelineSchedule::ONE_F_ONE_B,
+                      WorkloadPipelineSchedule::INTERLEAVED_1F1B})
+    {
+        WorkloadGeneratorConfig c = TinyConfig();
+        c.model.layers = 8;
+        c.pp = 4;
+        c.dp = 2;
+        c.tp = 2;
+        c.microBatches = 8;
+        c.schedule = kind;
+        c.virtualStages = kind == WorkloadPipelineSchedule::INTERLEAVED_1F1B ? 2 : 1;
+        c.iterations = 2;
+        c.recompute = true;
+        c.gpusPerServer = 4;
+        WorkloadDag dag = WorkloadGenerator(c).Generate();
+        ASSERT_TRUE(WorkloadValidator::Validate(dag, "schedules").empty())
+            << WorkloadPipelineSchedule::KindName(kind);
+        WorkloadEstimatorConfig e;
+        e.gpusPerServer = 4;
+        e.repetitions = 2;
+        WorkloadEstimate estimate;
+        ASSERT_NO_THROW(estimate = WorkloadEstimator(e).Run(dag))
+            << WorkloadPipelineSchedule::KindName(kind);
+        std::size_t comms = 0;
+        for (const auto& op : dag.GetAllOps())
+        {
+            comms += op.type == WorkloadOpType::COMPUTE ? 0 : 1;
+        }
+        EXPECT_EQ(estimate.timeline.GetRecords().size(), 2 * comms); // every comm op ran
+        EXPECT_EQ(estimate.iterationTimesS.size(), 4u);              // 2 iterations x 2 replays
+    }
+}
+
+// ---- a hand-countable small case ----------------------------------------------------------
+
+TEST(WorkloadGenerator, TinyFsdpPipelineCountsByHand)
+{
+    // 4 layers, PP 2, FSDP 2, 2 micro-batches, 1F1B, TP 1. Ranks r = pp + 2 dp.
+    WorkloadGeneratorConfig c = TinyConfig();
+    c.pp = 2;
+    c.dp = 2;
+    WorkloadGenerator generator(c);
+    WorkloadDag dag = generator.Generate();
+    ASSERT_TRUE(WorkloadValidator::Validate(dag, "tiny").empty());
+    EXPECT_EQ(dag.GetRankCount(), 4u);
+    WorkloadDag::GroupMap groups = {
+        {"dp0", {0, 2}}, {"dp1", {1, 3}}, {"pp0", {0, 1}}, {"pp1", {2, 3}}};
+    EXPECT_EQ(dag.GetGroups(), groups);
+    // Stage 0 per micro-batch: forward = AG root, block0, block1 + embedding + 2 x (attn, mlp)
+    // computes + 1 send; backward = 1 recv + AG block1, block0 + 4 computes + embedding bwd.
+    // Once: 3 ReduceScatters (block1, block0, root), 3 optimizer AllReduces, 1 step.
+    // 2 x (3 + 5 + 1) + 2 x (1 + 2 + 5) + 3 + 3 + 1 = 41 ops. Stage 1 mirrors it (recv/head
+    // instead of embedding/send): also 41.
+    std::map<WorkloadOpType, std::size_t> count;
+    for (const auto& op : dag.GetOps(0))
+    {
+        ++count[op.type];
+    }
+    EXPECT_EQ(dag.GetOps(0).size(), 41u);
+    EXPECT_EQ(count[WorkloadOpType::ALLGATHER], 10u);
+    EXPECT_EQ(count[WorkloadOpType::COMPUTE], 21u);
+    EXPECT_EQ(count[WorkloadOpType::SEND], 2u);
+    EXPECT_EQ(count[WorkloadOpType::RECV], 2u);
+    EXPECT_EQ(count[WorkloadOpType::REDUCESCATTER], 3u);
+    EXPECT_EQ(count[WorkloadOpType::ALLREDUCE], 3u);
+    for (uint32_t rank = 1; rank < 4; ++rank)
+    {
+        EXPECT_EQ(dag.GetOps(rank).size(), 41u);
+    }
+    // Bytes: a layer has 2*64*64 + 2*64*64 (attention) + 3*64*128 (MLP) + 2*64 = 41,088
+    // parameters; FSDP 2 in bf16 gives a 41,088-byte shard; its fp32 ReduceScatter input is
+    // 41,088 x 4 = 164,352 bytes. The embedding is 100 x 64 = 6,400 parameters -> 6,400 bytes.
+    EXPECT_EQ(Select(dag, 0, "fsdp.allgather.block0.fwd", ".mb0").front()->bytes, 41088u);
+    EXPECT_EQ(Select(dag, 0, "fsdp.reducescatter.block0", "").front()->bytes, 164352u);
+    EXPECT_EQ(Select(dag, 0, "fsdp.allgather.root.fwd", ".mb0").front()->bytes, 6400u);
+    // Head unit on stage 1: norm 64 + output 6,400 = 6,464 parameters -> 6,464 bytes.
+    EXPECT_EQ(Select(dag, 1, "fsdp.allgather.root.fwd", ".mb0").front()->bytes, 6464u);
+    // PP: 1 sequence x 16 tokens x 64 x 2 bytes = 2,048 bytes.
+    EXPECT_EQ(Select(dag, 0, "pp.send.fwd", ".mb0").front()->bytes, 2048u);
+}
+
+TEST(WorkloadGenerator, DdpAllReducesGradientsInsteadOfSharding)
+{
+    WorkloadGeneratorConfig c = TinyConfig();
+    c.dp = 2;
+    c.dpMode = WorkloadGeneratorConfig::DDP;
+    WorkloadDag dag = WorkloadGenerator(c).Generate();
+    ASSERT_TRUE(WorkloadValidator::Validate(dag, "ddp").empty());
+    EXPECT_TRUE(Select(dag, 0, "fsdp.", "").empty());
+    // One AllReduce per unit (4 blocks + root holding embedding and head), fp32 gradients:
+    // 4 x 41,088 x 4 + (6,400 + 6,464) x 4 bytes.
+    std::vector<const WorkloadOp*> ar = Select(dag, 0, "ddp.allreduce.", "");
+    ASSERT_EQ(ar.size(), 5u);
+    EXPECT_EQ(Bytes(ar), 4 * 41088ull * 4 + (6400 + 6464) * 4ull);
+}
+
+TEST(WorkloadGenerator, ContextAndExpertParallelCollectives)
+{
+    WorkloadGeneratorConfig c = TinyConfig();
+    c.model.experts = 4;
+    c.model.topK = 2;
+    c.cp = 2;
+    c.dp = 4;
+    c.ep = 2;
+    c.microBatches = 1;
+    c.gpusPerServer = 8;
+    WorkloadDag dag = WorkloadGenerator(c).Generate();
+    ASSERT_TRUE(WorkloadValidator::Validate(dag, "moe").empty());
+    // Ranks r = cp + 2 dp. EP groups are pairs of consecutive DP indices; expert data
+    // parallel groups join equal DP indices modulo 2.
+    EXPECT_EQ(*dag.FindGroup("ep0"), (std::vector<uint32_t>{0, 2}));
+    EXPECT_EQ(*dag.FindGroup("edp0"), (std::vector<uint32_t>{0, 4}));
+    EXPECT_EQ(*dag.FindGroup("cp0"), (std::vector<uint32_t>{0, 1}));
+    // Per layer and micro-batch: dispatch + combine forward and backward = 4 AllToAlls of
+    // 8 tokens (16 / cp 2) x top-2 x 64 x 2 bytes = 2,048 bytes.
+    std::vector<const WorkloadOp*> a2a = Select(dag, 0, "ep.alltoall.", "");
+    ASSERT_EQ(a2a.size(), 4u * 4);
+    for (const auto* op : a2a)
+    {
+        EXPECT_EQ(op->bytes, 2048u);
+        EXPECT_EQ(op->type, WorkloadOpType::ALLTOALL);
+    }
+    // CP: AllGather of the local K and V (8 tokens x 2 x 4 heads x 16 x 2 bytes = 2,048) per
+    // layer forward, ReduceScatter of dK/dV (x cp) per backward.
+    EXPECT_EQ(Select(dag, 0, "cp.allgather.kv", "").size(), 4u);
+    EXPECT_EQ(Select(dag, 0, "cp.allgather.kv", "").front()->bytes, 2048u);
+    EXPECT_EQ(Select(dag, 0, "cp.reducescatter.dkv", "").front()->bytes, 4096u);
+    // Expert weights (4 x 3 x 64 x 128 / ep 2 = 49,152 params) are gathered on edp0 (size 2).
+    std::vector<const WorkloadOp*> experts = Select(dag, 0, "fsdp.allgather.block0", "experts");
+    ASSERT_EQ(experts.size(), 2u); // forward and backward of the one micro-batch
+    EXPECT_EQ(experts.front()->group, "edp0");
+    EXPECT_EQ(experts.front()->bytes, 49152u / 2 * 2);
+    WorkloadEstimatorConfig e;
+    EXPECT_NO_THROW(WorkloadEstimator(e).Run(dag));
+}
+
+// ---- placement ---------------------------------------------------------------------------
+
+TEST(WorkloadGenerator, DefaultPlacementIsTpCpPpDpInnermostFirst)
+{
+    WorkloadGenerator g(PaperConfig());
+    ASSERT_EQ(g.GetRankCount(), 16u);
+    // rank = tp + 4 (pp + 2 dp): rank 13 = tp 1, pp 1, dp 1.
+    WorkloadGenerator::Coordinates at = g.GetCoordinates(13);
+    EXPECT_EQ(at.tp, 1u);
+    EXPECT_EQ(at.pp, 1u);
+    EXPECT_EQ(at.dp, 1u);
+    EXPECT_EQ(g.GetRank(at), 13u);
+    WorkloadDag dag = g.Generate();
+    EXPECT_EQ(*dag.FindGroup("tp3"), (std::vector<uint32_t>{12, 13, 14, 15}));
+    EXPECT_EQ(*dag.FindGroup("dp5"), (std::vector<uint32_t>{5, 13}));
+    EXPECT_EQ(*dag.FindGroup("pp5"), (std::vector<uint32_t>{9, 13}));
+    // FSDP and PP peers stay on the rank's rail (r mod 4): the traffic the OCS carries.
+    for (const auto& [name, members] : dag.GetGroups())
+    {
+        if (name.substr(0, 2) != "tp")
+        {
+            EXPECT_EQ(members[0] % 4, members[1] % 4) << name;
+        }
+    }
+}
+
+TEST(WorkloadGenerator, OtherOrdersAndTheScaleUpCheck)
+{
+    WorkloadGeneratorConfig c = PaperConfig();
+    c.order = {"pp", "tp", "cp", "dp"}; // rank = pp + 2 (tp + 4 dp): TP stride 2
+    c.gpusPerServer = 8;                // TP group {0,2,4,6} fits in server 0
+    WorkloadGenerator g(c);
+    EXPECT_EQ(g.GetCoordinates(3).pp, 1u);
+    EXPECT_EQ(g.GetCoordinates(3).tp, 1u);
+    c.gpusPerServer = 4; // {0,2,4,6} now spans servers 0 and 1
+    try
+    {
+        WorkloadGenerator bad(c);
+        FAIL() << "accepted a TP group across servers";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("does not fit in a scale-up domain"),
+                  std::string::npos)
+            << e.what();
+    }
+    c = PaperConfig();
+    c.tp = 8; // more than the 4 GPUs of a server
+    EXPECT_THROW(WorkloadGenerator{c}, std::invalid_argument);
+    EXPECT_THROW(WorkloadGenerator::ParseOrder("tp,pp,dp"), std::invalid_argument);
+    EXPECT_EQ(WorkloadGenerator::ParseOrder("TP, CP, PP, DP"),
+              (std::vector<std::string>{"tp", "cp", "pp", "dp"}));
+}
+
+TEST(WorkloadGenerator, BatchArithmeticAndBadConfigurations)
+{
+    WorkloadGeneratorConfig c = PaperConfig();
+    c.microBatches = 0;
+    c.globalBatch = 16; // 16 / (micro-batch 2 x dp 2) = 4 micro-batches
+    EXPECT_EQ(WorkloadGenerator(c).GetMicroBatches(), 4u);
+    c.globalBatch = 10; // not a multiple of 4
+    EXPECT_THROW(WorkloadGenerator{c}, std::invalid_argument);
+    c = PaperConfig();
+    c.ep = 2; // Llama is dense
+    EXPECT_THROW(WorkloadGenerator{c}, std::invalid_argument);
+    c = PaperConfig();
+    c.cp = 3; // 8192 not a multiple of 3
+    EXPECT_THROW(WorkloadGenerator{c}, std::invalid_argument);
+    c = PaperConfig();
+    c.pp = 64; // 32 layers cannot fill 64 stages
+    c.gpusPerServer = 4;
+    EXPECT_THROW(WorkloadGenerator{c}, std::invalid_argument);
+}
+
+TEST(WorkloadGenerator, IterationsAreChainedAndLabelled)
+{
+    WorkloadGeneratorConfig c = TinyConfig();
+    c.dp = 2;
+    c.iterations = 3;
+    WorkloadDag dag = WorkloadGenerator(c).Generate();
+    ASSERT_TRUE(WorkloadValidator::Validate(dag, "iterations").empty());
+    EXPECT_EQ(dag.GetIterationCount(), 3u);
+    // The first op of iteration 1 on each stream waits for iteration 0's optimizer step.
+    const WorkloadOp* step0 = Select(dag, 0, "optimizer.step", "").front();
+    EXPECT_EQ(step0->iteration, 0u);
+    for (const auto& op : dag.GetOps(0))
+    {
+        if (op.iteration == 1)
+        {
+            EXPECT_NE(std::find(op.deps.begin(), op.deps.end(), step0->id), op.deps.end())
+                << op.label;
+            break;
+        }
+    }
+    EXPECT_EQ(WorkloadJson::Serialize(dag),
+              WorkloadJson::Serialize(WorkloadGenerator(c).Generate()));
+}
