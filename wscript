@@ -6,6 +6,7 @@
 def build(bld):
     module = bld.create_ns3_module('photonic-rails', ['core', 'network'])
     module.source = [
+        'model/line-rate.cc',
         'model/ocs-technology.cc',
         'model/optical-circuit-switch.cc',
         'model/ocs-net-device.cc',
@@ -28,6 +29,7 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'photonic-rails'
     headers.source = [
+        'model/line-rate.h',
         'model/ocs-technology.h',
         'model/optical-circuit-switch.h',
         'model/ocs-net-device.h',
