@@ -71,8 +71,8 @@ StartTransfer(Ptr<OcsNetDevice> sender, Address peer, uint64_t bytes, uint32_t m
 void
 PrintCircuit(const char* what, uint32_t input, uint32_t output)
 {
-    std::cout << std::setw(12) << Simulator::Now().As(Time::US) << "  circuit " << input
-              << " -> " << output << " " << what << "\n";
+    std::cout << std::setw(12) << Simulator::Now().As(Time::US) << "  circuit " << input << " -> "
+              << output << " " << what << "\n";
 }
 
 void
@@ -159,8 +159,7 @@ main(int argc, char* argv[])
     std::cout << "OCS '" << tech.name << "' (" << tech.example << "), reconfiguration delay "
               << ocs->GetReconfigurationDelay().As(Time::US) << ", " << ports.GetN() << " of "
               << ocs->GetRadix() << " ports used; ports at " << rate.GetBitRate() / 1e9
-              << " Gb/s, MTU " << mtu
-              << "\n\n";
+              << " Gb/s, MTU " << mtu << "\n\n";
     ocs->Preset(OpticalCircuitSwitch::Duplex({{0, 1}, {2, 3}}));
 
     g_flows = {{"A", 0, 1, Time(0)}, {"B", 2, 3, Time(0)}, {"C", 2, 4, Time(0)}};
@@ -191,18 +190,19 @@ main(int argc, char* argv[])
     std::map<std::string, double> expectedUs = {
         {"A", wireUs + fibersUs},
         {"B", wireUs + fibersUs},
-        {"C", (reconfigAt + ocs->GetReconfigurationDelay()).ToDouble(Time::US) + wireUs +
-                  fibersUs}};
+        {"C",
+         (reconfigAt + ocs->GetReconfigurationDelay()).ToDouble(Time::US) + wireUs + fibersUs}};
     bool reconfiguredAfterB = reconfigAt.ToDouble(Time::US) >= expectedUs["B"];
 
-    std::cout << "\nflow  circuit  bytes      finished (us)  expected (us)  goodput since t=0 (Gb/s)\n";
+    std::cout
+        << "\nflow  circuit  bytes      finished (us)  expected (us)  goodput since t=0 (Gb/s)\n";
     for (const Flow& flow : g_flows)
     {
         double seconds = (flow.lastArrival - flow.start).GetSeconds();
         std::cout << std::left << std::setw(6) << flow.name << flow.from << " -> " << flow.to
                   << "   " << std::setw(11) << flow.bytesReceived << std::right << std::fixed
-                  << std::setprecision(3) << std::setw(13)
-                  << flow.lastArrival.ToDouble(Time::US) << std::setw(15);
+                  << std::setprecision(3) << std::setw(13) << flow.lastArrival.ToDouble(Time::US)
+                  << std::setw(15);
         if (flow.name != "B" || reconfiguredAfterB)
         {
             std::cout << expectedUs[flow.name];
@@ -211,8 +211,7 @@ main(int argc, char* argv[])
         {
             std::cout << "(cut)";
         }
-        std::cout
-                  << std::setw(19) << std::setprecision(1)
+        std::cout << std::setw(19) << std::setprecision(1)
                   << (seconds > 0 ? 8.0 * flow.bytesReceived / seconds / 1e9 : 0.0) << "\n";
     }
 

@@ -15,12 +15,11 @@
 #include "ns3/photonic-rails-module.h"
 #include "ns3/point-to-point-module.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <sys/resource.h>
 
 using namespace ns3;
 
@@ -104,12 +103,17 @@ RunOnce(bool optical, uint64_t frames, uint32_t payload, DataRate rate)
     const uint32_t batch = 256;
     NetDeviceContainer devices = BuildLink(optical, rate, 2 * batch);
     devices.Get(1)->SetReceiveCallback(MakeCallback(&CountFrame));
-    Ptr<Queue<Packet>> queue =
-        optical ? DynamicCast<OcsNetDevice>(devices.Get(0))->GetQueue()
-                : DynamicCast<PointToPointNetDevice>(devices.Get(0))->GetQueue();
+    Ptr<Queue<Packet>> queue = optical
+                                   ? DynamicCast<OcsNetDevice>(devices.Get(0))->GetQueue()
+                                   : DynamicCast<PointToPointNetDevice>(devices.Get(0))->GetQueue();
     // Half the queue drains in one period, so it never runs dry nor overflows.
     Time period = rate.CalculateBytesTxTime(payload) * batch;
-    Pump pump{devices.Get(0), queue, devices.Get(1)->GetAddress(), payload, 2 * batch, period,
+    Pump pump{devices.Get(0),
+              queue,
+              devices.Get(1)->GetAddress(),
+              payload,
+              2 * batch,
+              period,
               frames};
     Simulator::Schedule(Time(0), &Pump::Refill, &pump);
     g_delivered = 0;
@@ -148,8 +152,8 @@ Report(const std::string& name, const Measurement& m)
     std::cout << std::left << std::setw(26) << name << std::right << std::fixed
               << std::setprecision(3) << std::setw(9) << m.wallSeconds << std::setw(12)
               << m.framesDelivered << std::setprecision(0) << std::setw(14)
-              << m.framesDelivered / m.wallSeconds << std::setw(14)
-              << m.events / m.wallSeconds << "\n";
+              << m.framesDelivered / m.wallSeconds << std::setw(14) << m.events / m.wallSeconds
+              << "\n";
 }
 
 } // namespace
@@ -175,8 +179,8 @@ main(int argc, char* argv[])
     }
 
     std::cout << "photonic-rails-bench: " << frames << " frames of " << payload
-              << " payload bytes at " << rate.GetBitRate() / 1e9 << " Gb/s, median of "
-              << repeats << " runs\n\n";
+              << " payload bytes at " << rate.GetBitRate() / 1e9 << " Gb/s, median of " << repeats
+              << " runs\n\n";
     std::vector<Measurement> p2pRuns;
     std::vector<Measurement> ocsRuns;
     for (uint32_t r = 0; r < repeats; ++r)

@@ -46,12 +46,12 @@ OcsNetDevice::GetTypeId()
                           Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
                           MakeMac48AddressAccessor(&OcsNetDevice::m_address),
                           MakeMac48AddressChecker())
-            .AddAttribute("DataRate",
-                          "Line rate of the port.",
-                          DataRateValue(DataRate("400Gbps")),
-                          MakeDataRateAccessor(&OcsNetDevice::SetDataRate,
-                                               &OcsNetDevice::GetDataRate),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "DataRate",
+                "Line rate of the port.",
+                DataRateValue(DataRate("400Gbps")),
+                MakeDataRateAccessor(&OcsNetDevice::SetDataRate, &OcsNetDevice::GetDataRate),
+                MakeDataRateChecker())
             .AddAttribute("FiberDelay",
                           "One-way propagation delay of the fiber to the switch "
                           "(about 5 ns per metre).",
@@ -153,8 +153,8 @@ OcsNetDevice::DoDispose()
     m_receiveErrorModel = nullptr;
     m_currentFrame = nullptr;
     m_held.clear();
-    m_rxCallback = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t,
-                                    const Address&>();
+    m_rxCallback =
+        MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
     m_promiscCallback.Nullify();
     NetDevice::DoDispose();
 }
@@ -423,7 +423,7 @@ OcsNetDevice::Receive(Ptr<Packet> frame)
     EthernetHeader header(false);
     payload->RemoveHeader(header);
     Mac48Address destination = header.GetDestination();
-    PacketType type = destination == m_address ? PACKET_HOST
+    PacketType type = destination == m_address    ? PACKET_HOST
                       : destination.IsBroadcast() ? PACKET_BROADCAST
                       : destination.IsGroup()     ? PACKET_MULTICAST
                                                   : PACKET_OTHERHOST;

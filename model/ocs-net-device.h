@@ -6,8 +6,8 @@
 #define OCS_NET_DEVICE_H
 
 #include "ns3/data-rate.h"
-#include "ns3/line-rate.h"
 #include "ns3/error-model.h"
+#include "ns3/line-rate.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -30,16 +30,16 @@ class Node;
  */
 struct OcsNetDeviceCounters
 {
-    uint64_t framesSent{0};           //!< Frames whose transmission started
-    uint64_t bytesSent{0};            //!< Bytes of those frames (with the Ethernet header)
-    uint64_t framesReceived{0};       //!< Frames received intact
-    uint64_t bytesReceived{0};        //!< Bytes of those frames (with the Ethernet header)
-    uint64_t framesHeld{0};           //!< Frames that had to wait for a circuit to their peer
+    uint64_t framesSent{0};             //!< Frames whose transmission started
+    uint64_t bytesSent{0};              //!< Bytes of those frames (with the Ethernet header)
+    uint64_t framesReceived{0};         //!< Frames received intact
+    uint64_t bytesReceived{0};          //!< Bytes of those frames (with the Ethernet header)
+    uint64_t framesHeld{0};             //!< Frames that had to wait for a circuit to their peer
     uint64_t framesDroppedNoCircuit{0}; //!< Frames dropped for want of a circuit (DROP policy)
     uint64_t framesDroppedQueueFull{0}; //!< Frames refused by a full transmit queue
     uint64_t framesDroppedOversize{0};  //!< Payloads larger than the MTU, refused
-    uint64_t framesLostInFlight{0};   //!< Sent frames lost to a circuit torn down under them
-    uint64_t framesCorrupted{0};      //!< Received frames dropped by the receive error model
+    uint64_t framesLostInFlight{0};     //!< Sent frames lost to a circuit torn down under them
+    uint64_t framesCorrupted{0};        //!< Received frames dropped by the receive error model
 };
 
 /**
@@ -175,39 +175,39 @@ class OcsNetDevice : public NetDevice
     /// \return the frame's destination, read from its Ethernet header.
     static Mac48Address DestinationOf(Ptr<const Packet> frame);
 
-    Ptr<Node> m_node;                       //!< Owning node
-    Ptr<OpticalCircuitSwitch> m_switch;     //!< The switch, once attached
-    uint32_t m_port;                        //!< Switch port
-    uint32_t m_ifIndex;                     //!< Interface index
-    Mac48Address m_address;                 //!< MAC address
-    uint16_t m_mtu;                         //!< Largest payload (without Ethernet header)
-    LineRate m_lineRate;                    //!< Line rate and serialization clock
-    Time m_fiberDelay;                      //!< One-way fiber delay to the switch
-    Time m_interframeGap;                   //!< Idle time after each frame
-    NoCircuitPolicy m_policy;               //!< Frames with no circuit: hold or drop
-    Ptr<Queue<Packet>> m_queue;             //!< Transmit queue
-    Ptr<ErrorModel> m_receiveErrorModel;    //!< Receive error model, optional
-    bool m_busy;                            //!< A frame is being serialized
-    Ptr<Packet> m_currentFrame;             //!< That frame
+    Ptr<Node> m_node;                    //!< Owning node
+    Ptr<OpticalCircuitSwitch> m_switch;  //!< The switch, once attached
+    uint32_t m_port;                     //!< Switch port
+    uint32_t m_ifIndex;                  //!< Interface index
+    Mac48Address m_address;              //!< MAC address
+    uint16_t m_mtu;                      //!< Largest payload (without Ethernet header)
+    LineRate m_lineRate;                 //!< Line rate and serialization clock
+    Time m_fiberDelay;                   //!< One-way fiber delay to the switch
+    Time m_interframeGap;                //!< Idle time after each frame
+    NoCircuitPolicy m_policy;            //!< Frames with no circuit: hold or drop
+    Ptr<Queue<Packet>> m_queue;          //!< Transmit queue
+    Ptr<ErrorModel> m_receiveErrorModel; //!< Receive error model, optional
+    bool m_busy;                         //!< A frame is being serialized
+    Ptr<Packet> m_currentFrame;          //!< That frame
     std::map<Mac48Address, std::deque<Ptr<Packet>>> m_held; //!< Waiting frames per peer
-    uint32_t m_heldCount;                   //!< Frames in m_held
-    bool m_linkUp;                          //!< Last link state reported
-    OcsNetDeviceCounters m_counters;        //!< Counters
+    uint32_t m_heldCount;                                   //!< Frames in m_held
+    bool m_linkUp;                                          //!< Last link state reported
+    OcsNetDeviceCounters m_counters;                        //!< Counters
 
-    NetDevice::ReceiveCallback m_rxCallback;            //!< Upper layer receive
+    NetDevice::ReceiveCallback m_rxCallback;             //!< Upper layer receive
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< Promiscuous receive
     TracedCallback<> m_linkChangeCallbacks;              //!< Link change callbacks
 
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;        //!< Accepted for transmission
-    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;    //!< Dropped before transmission
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;        //!< Delivered up (host)
-    TracedCallback<Ptr<const Packet>> m_macPromiscRxTrace; //!< Delivered up (promiscuous)
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;   //!< Serialization began
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;     //!< Serialization ended
-    TracedCallback<Ptr<const Packet>> m_phyTxDropTrace;    //!< Lost on the way
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;     //!< Last bit received
-    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;    //!< Corrupted on receive
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;      //!< Non-promiscuous sniffer
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< Accepted for transmission
+    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;      //!< Dropped before transmission
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< Delivered up (host)
+    TracedCallback<Ptr<const Packet>> m_macPromiscRxTrace;   //!< Delivered up (promiscuous)
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;     //!< Serialization began
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;       //!< Serialization ended
+    TracedCallback<Ptr<const Packet>> m_phyTxDropTrace;      //!< Lost on the way
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;       //!< Last bit received
+    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;      //!< Corrupted on receive
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< Non-promiscuous sniffer
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< Promiscuous sniffer
 };
 

@@ -405,8 +405,8 @@ OpticalCircuitSwitch::Start(Request& request)
             m_darkSince[port] = Simulator::Now();
         }
     }
-    NS_LOG_INFO("OCS request " << info.id << " darkens " << info.darkPorts.size()
-                               << " ports for " << m_reconfigurationDelay.As(Time::MS));
+    NS_LOG_INFO("OCS request " << info.id << " darkens " << info.darkPorts.size() << " ports for "
+                               << m_reconfigurationDelay.As(Time::MS));
     m_reconfigStartTrace(info);
     for (const auto& [input, output] : info.changed)
     {

@@ -278,30 +278,30 @@ class OpticalCircuitSwitch : public Channel
     void NotifyDevice(uint32_t port) const;
     void CheckPort(uint32_t port) const;
 
-    uint32_t m_radix;             //!< Number of ports
-    Time m_reconfigurationDelay;  //!< Blackout of a changed port
-    std::string m_technology;     //!< Technology name, if one was applied
+    uint32_t m_radix;            //!< Number of ports
+    Time m_reconfigurationDelay; //!< Blackout of a changed port
+    std::string m_technology;    //!< Technology name, if one was applied
 
-    std::vector<Ptr<OcsNetDevice>> m_devices; //!< Device per port (null: nothing plugged)
-    std::vector<uint32_t> m_attachedPorts;    //!< Ports with a device, in attach order
-    std::vector<uint32_t> m_output;           //!< Current circuit per input, or NO_PORT
-    std::vector<bool> m_up;                   //!< Circuit per input is up (not dark)
-    std::vector<uint32_t> m_target;           //!< Circuit per input after all requests
+    std::vector<Ptr<OcsNetDevice>> m_devices;   //!< Device per port (null: nothing plugged)
+    std::vector<uint32_t> m_attachedPorts;      //!< Ports with a device, in attach order
+    std::vector<uint32_t> m_output;             //!< Current circuit per input, or NO_PORT
+    std::vector<bool> m_up;                     //!< Circuit per input is up (not dark)
+    std::vector<uint32_t> m_target;             //!< Circuit per input after all requests
     std::vector<std::vector<Time>> m_teardowns; //!< Teardown times per input
-    std::vector<uint32_t> m_darkHolds;        //!< Reconfigurations darkening each port
-    std::vector<Time> m_darkSince;            //!< Start of the current blackout per port
-    std::vector<Time> m_darkTotal;            //!< Finished blackout time per port
-    std::vector<std::deque<uint64_t>> m_lines; //!< Per port: requests waiting on it, FIFO
+    std::vector<uint32_t> m_darkHolds;          //!< Reconfigurations darkening each port
+    std::vector<Time> m_darkSince;              //!< Start of the current blackout per port
+    std::vector<Time> m_darkTotal;              //!< Finished blackout time per port
+    std::vector<std::deque<uint64_t>> m_lines;  //!< Per port: requests waiting on it, FIFO
 
     std::map<uint64_t, Request> m_requests; //!< Accepted, not completed, by id
     uint64_t m_nextId;                      //!< Id of the next request
     uint64_t m_reconfigurations;            //!< Completed non-empty reconfigurations
     uint64_t m_framesLost;                  //!< Frames lost on torn-down circuits
 
-    TracedCallback<uint32_t, uint32_t> m_circuitUpTrace;        //!< A circuit came up
-    TracedCallback<uint32_t, uint32_t> m_circuitDownTrace;      //!< A circuit went down
-    TracedCallback<const OcsReconfiguration&> m_reconfigStartTrace; //!< Ports went dark
-    TracedCallback<const OcsReconfiguration&> m_reconfigEndTrace;   //!< Circuits came up
+    TracedCallback<uint32_t, uint32_t> m_circuitUpTrace;                    //!< A circuit came up
+    TracedCallback<uint32_t, uint32_t> m_circuitDownTrace;                  //!< A circuit went down
+    TracedCallback<const OcsReconfiguration&> m_reconfigStartTrace;         //!< Ports went dark
+    TracedCallback<const OcsReconfiguration&> m_reconfigEndTrace;           //!< Circuits came up
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_frameLostTrace; //!< Frame lost
 };
 

@@ -65,7 +65,9 @@ class OcsLineRateTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(bed.arrivals[1].back().at, expectedLast, "last arrival");
         double bits = 8.0 * frameBytes * frames;
         double seconds = (bed.arrivals[1].back().at - NanoSeconds(100)).GetSeconds();
-        NS_TEST_ASSERT_MSG_EQ_TOL(bits / seconds, rate.GetBitRate(), rate.GetBitRate() * 1e-9,
+        NS_TEST_ASSERT_MSG_EQ_TOL(bits / seconds,
+                                  rate.GetBitRate(),
+                                  rate.GetBitRate() * 1e-9,
                                   "throughput equals the line rate");
     }
 

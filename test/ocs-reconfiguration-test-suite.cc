@@ -104,7 +104,9 @@ class OcsNoCircuitPolicyTestCase : public TestCase
     }
 
   private:
-    void Run(bool drop, std::vector<OcsTestBed::Arrival>& arrivals, OcsNetDeviceCounters& c,
+    void Run(bool drop,
+             std::vector<OcsTestBed::Arrival>& arrivals,
+             OcsNetDeviceCounters& c,
              uint32_t& macTxDrops)
     {
         OcsTestBed bed(3, DataRate("10Gbps"), NanoSeconds(100), MicroSeconds(1));
@@ -116,7 +118,7 @@ class OcsNoCircuitPolicyTestCase : public TestCase
             "MacTxDrop",
             Callback<void, Ptr<const Packet>>([&](Ptr<const Packet>) { ++macTxDrops; }));
         bed.ocs->Preset(OpticalCircuitSwitch::Duplex({{0, 1}}));
-        bed.Send(0, 2, 986, Time(0));   // no circuit to host 2 yet
+        bed.Send(0, 2, 986, Time(0));         // no circuit to host 2 yet
         bed.Send(0, 1, 986, NanoSeconds(10)); // must not wait behind it
         Simulator::Schedule(MicroSeconds(1), [&]() {
             bed.ocs->Reconfigure({{0, 2}, {2, 0}, {1, NO}});
@@ -220,7 +222,8 @@ class OcsInvalidRequestTestCase : public TestCase
 
         auto outOfRange = bed.ocs->Reconfigure({{7, 1}});
         NS_TEST_ASSERT_MSG_EQ(outOfRange.accepted, false, "");
-        NS_TEST_ASSERT_MSG_EQ((outOfRange.error.find("out of range") != std::string::npos), true,
+        NS_TEST_ASSERT_MSG_EQ((outOfRange.error.find("out of range") != std::string::npos),
+                              true,
                               outOfRange.error);
         auto outputTwice = bed.ocs->Reconfigure({{2, 1}}); // 0 -> 1 already uses output 1
         NS_TEST_ASSERT_MSG_EQ(outputTwice.accepted, false, "");
@@ -263,7 +266,7 @@ class OcsRequestQueueTestCase : public TestCase
             });
         };
         request('A', Time(0), OpticalCircuitSwitch::Duplex({{0, 1}}));
-        request('B', MicroSeconds(5), {{1, 2}, {2, 1}, {0, NO}}); // shares 0, 1 with A
+        request('B', MicroSeconds(5), {{1, 2}, {2, 1}, {0, NO}});              // shares 0, 1 with A
         request('C', MicroSeconds(5), OpticalCircuitSwitch::Duplex({{4, 5}})); // disjoint
         request('D', MicroSeconds(6), OpticalCircuitSwitch::Duplex({{0, 3}})); // after B on 0
         Simulator::Run();
@@ -302,14 +305,14 @@ class OcsNoChangeTestCase : public TestCase
         bed.ocs->Preset(OpticalCircuitSwitch::Duplex({{0, 1}}));
         Time doneAt = Seconds(-1);
         uint32_t starts = 0;
-        bed.ocs->TraceConnectWithoutContext(
-            "ReconfigurationStart",
-            Callback<void, const OcsReconfiguration&>(
-                [&](const OcsReconfiguration&) { ++starts; }));
+        bed.ocs->TraceConnectWithoutContext("ReconfigurationStart",
+                                            Callback<void, const OcsReconfiguration&>(
+                                                [&](const OcsReconfiguration&) { ++starts; }));
         Simulator::Schedule(MicroSeconds(7), [&]() {
-            bed.ocs->Reconfigure(OpticalCircuitSwitch::Duplex({{0, 1}}),
-                                 Callback<void, const OcsReconfiguration&>(
-                                     [&](const OcsReconfiguration&) { doneAt = Simulator::Now(); }));
+            bed.ocs->Reconfigure(
+                OpticalCircuitSwitch::Duplex({{0, 1}}),
+                Callback<void, const OcsReconfiguration&>(
+                    [&](const OcsReconfiguration&) { doneAt = Simulator::Now(); }));
         });
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(doneAt, MicroSeconds(7), "done at once");
