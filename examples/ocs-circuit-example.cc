@@ -31,13 +31,13 @@ constexpr uint32_t HEADER_BYTES = 14;
 /// One bulk transfer and what became of it.
 struct Flow
 {
-    std::string name;
-    uint32_t from;
-    uint32_t to;
-    Time start;
-    Address fromAddress;
-    uint64_t bytesReceived{0};
-    Time lastArrival;
+    std::string name;          //!< Label
+    uint32_t from;             //!< Sending GPU
+    uint32_t to;               //!< Receiving GPU
+    Time start;                //!< When it is handed to the sender
+    Address fromAddress{};     //!< Sender's MAC address
+    uint64_t bytesReceived{0}; //!< Payload bytes received
+    Time lastArrival{};        //!< Arrival of its last frame so far
 };
 
 std::vector<Flow> g_flows;
@@ -227,15 +227,18 @@ main(int argc, char* argv[])
     std::cout << "\nreconfigurations: " << ocs->GetReconfigurationCount()
               << ", frames lost on the switch: " << ocs->GetFramesLost() << "\n";
 
-    bool delivered = true;
-    for (const Flow& flow : g_flows)
+    // Flow B loses its circuit if the reconfiguration comes before it finished: its rest
+    // stays held (and a frame on the fiber is lost), as it should. A and C must complete.
+    bool delivered = g_flows[0].bytesReceived == bytes && g_flows[2].bytesReceived == bytes;
+    if (!reconfiguredAfterB)
     {
-        delivered = delivered && flow.bytesReceived == bytes;
+        std::cout << "flow B was cut by the reconfiguration: "
+                  << port(2)->GetHeldFrameCount() << " frames still held for GPU3\n";
     }
     Simulator::Destroy();
     if (!delivered)
     {
-        std::cerr << "error: not every flow delivered all of its bytes\n";
+        std::cerr << "error: flow A or C did not deliver all of its bytes\n";
         return 1;
     }
     return 0;
