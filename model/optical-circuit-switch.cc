@@ -570,25 +570,13 @@ OpticalCircuitSwitch::GetCircuitPeer(uint32_t input) const
 void
 OpticalCircuitSwitch::Transmit(Ptr<Packet> frame, uint32_t input, Time txTime)
 {
-    NS_ASSERT_MSG(m_up[input], "transmit on a circuit that is not up");
     uint32_t output = m_output[input];
     Ptr<OcsNetDevice> receiver = m_devices[output];
+    // Devices transmit only over circuits that lead to another device (GetCircuitPeer).
+    NS_ASSERT_MSG(m_up[input] && receiver, "transmit on a circuit that is not up");
     Time inFiber = m_devices[input]->GetFiberDelay();
     Time lastBitThrough = Simulator::Now() + inFiber + txTime;
     uint32_t generation = m_teardowns[input].size();
-    if (!receiver)
-    {
-        // An empty port: the light goes nowhere. Counted when the frame would have arrived.
-        Simulator::Schedule(inFiber + txTime,
-                            &OpticalCircuitSwitch::Deliver,
-                            this,
-                            frame,
-                            input,
-                            output,
-                            generation,
-                            lastBitThrough);
-        return;
-    }
     Simulator::ScheduleWithContext(receiver->GetNode()->GetId(),
                                    inFiber + txTime + receiver->GetFiberDelay(),
                                    &OpticalCircuitSwitch::Deliver,
@@ -610,18 +598,15 @@ OpticalCircuitSwitch::Deliver(Ptr<Packet> frame,
     const std::vector<Time>& teardowns = m_teardowns[input];
     // The circuit is torn down at most once per generation; the first teardown after the
     // frame left decides whether all of its bits made it through the switch.
-    bool cut = generation < teardowns.size() && teardowns[generation] < lastBitThrough;
-    Ptr<OcsNetDevice> receiver = m_devices[output];
-    if (cut || !receiver)
+    if (generation < teardowns.size() && teardowns[generation] < lastBitThrough)
     {
         ++m_framesLost;
-        NS_LOG_INFO("frame lost on circuit " << input << " -> " << output
-                                             << (cut ? " (torn down)" : " (empty port)"));
+        NS_LOG_INFO("frame lost on circuit " << input << " -> " << output << " (torn down)");
         m_frameLostTrace(frame, input, output);
         m_devices[input]->NotifyFrameLost(frame);
         return;
     }
-    receiver->Receive(frame);
+    m_devices[output]->Receive(frame);
 }
 
 } // namespace ns3
