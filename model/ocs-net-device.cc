@@ -363,18 +363,22 @@ OcsNetDevice::TryTransmit()
     {
         return;
     }
+    // Reserve the transmitter while choosing: a Dequeue trace sink may call Send() from
+    // inside NextSendableFrame(), and that frame must not overtake the one being chosen.
+    m_busy = true;
     Ptr<Packet> frame = NextSendableFrame();
-    if (frame)
+    if (!frame)
     {
-        TransmitStart(frame);
+        m_busy = false;
+        return;
     }
+    TransmitStart(frame);
 }
 
 void
 OcsNetDevice::TransmitStart(Ptr<Packet> frame)
 {
     NS_LOG_FUNCTION(this << frame);
-    m_busy = true;
     m_currentFrame = frame;
     m_snifferTrace(frame);
     m_promiscSnifferTrace(frame);

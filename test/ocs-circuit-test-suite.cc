@@ -150,6 +150,47 @@ class OcsCountersTestCase : public TestCase
     }
 };
 
+/// A sender that refills the queue from its Dequeue trace keeps its frames in order.
+class OcsRefillOrderTestCase : public TestCase
+{
+  public:
+    OcsRefillOrderTestCase()
+        : TestCase("frames sent from a Dequeue trace sink keep their order")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        OcsTestBed bed(2, DataRate("100Gbps"), NanoSeconds(50), MicroSeconds(1));
+        bed.ocs->Preset(OpticalCircuitSwitch::Duplex({{0, 1}}));
+        Ptr<OcsNetDevice> sender = bed.Device(0);
+        uint32_t sent = 0;
+        auto sendNext = [&]() {
+            // Payload sizes number the frames: 100, 101, 102, ...
+            sender->Send(Create<Packet>(100 + sent++), bed.Device(1)->GetAddress(), 0x88b5);
+        };
+        sender->GetQueue()->TraceConnectWithoutContext(
+            "Dequeue",
+            Callback<void, Ptr<const Packet>>([&](Ptr<const Packet>) {
+                if (sent < 50)
+                {
+                    sendNext();
+                }
+            }));
+        Simulator::Schedule(Time(0), [&]() {
+            sendNext();
+            sendNext();
+        });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.arrivals[1].size(), 50, "");
+        for (uint32_t k = 0; k < bed.arrivals[1].size(); ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(bed.arrivals[1][k].payload, 100 + k, "frame " << k);
+        }
+    }
+};
+
 /// The OCS circuit suite.
 class OcsCircuitTestSuite : public TestSuite
 {
@@ -161,6 +202,7 @@ class OcsCircuitTestSuite : public TestSuite
         AddTestCase(new OcsLineRateTestCase, TestCase::QUICK);
         AddTestCase(new OcsLinkStateTestCase, TestCase::QUICK);
         AddTestCase(new OcsCountersTestCase, TestCase::QUICK);
+        AddTestCase(new OcsRefillOrderTestCase, TestCase::QUICK);
     }
 };
 
