@@ -6,10 +6,16 @@
 def build(bld):
     module = bld.create_ns3_module('photonic-rails', ['core', 'network'])
     module.source = [
+        'model/line-rate.cc',
         'model/ocs-technology.cc',
         'model/optical-circuit-switch.cc',
         'model/ocs-net-device.cc',
         'helper/ocs-helper.cc',
+        'model/ecn-mark-tag.cc',
+        'model/dcqcn-rate-controller.cc',
+        'model/rail-endpoints.cc',
+        'model/rail-transport-header.cc',
+        'model/rail-transport.cc',
         'model/workload-dag.cc',
         'model/workload-json.cc',
         'model/workload-validator.cc',
@@ -28,15 +34,22 @@ def build(bld):
     module_test.source = [
         'test/ocs-circuit-test-suite.cc',
         'test/ocs-reconfiguration-test-suite.cc',
+        'test/rail-transport-optical-test-suite.cc',
     ]
 
     headers = bld(features='ns3header')
     headers.module = 'photonic-rails'
     headers.source = [
+        'model/line-rate.h',
         'model/ocs-technology.h',
         'model/optical-circuit-switch.h',
         'model/ocs-net-device.h',
         'helper/ocs-helper.h',
+        'model/ecn-mark-tag.h',
+        'model/dcqcn-rate-controller.h',
+        'model/rail-endpoints.h',
+        'model/rail-transport-header.h',
+        'model/rail-transport.h',
         'model/workload-dag.h',
         'model/workload-json.h',
         'model/workload-validator.h',

@@ -1,3 +1,310 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #ifndef OPTICAL_CIRCUIT_SWITCH_H
 #define OPTICAL_CIRCUIT_SWITCH_H
-#endif
+
+#include "ns3/callback.h"
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+class OcsNetDevice;
+
+/**
+ * \ingroup photonic-rails
+ * Directed circuits: input port -> output port. In a change request an output of
+ * OpticalCircuitSwitch::NO_PORT disconnects the input.
+ */
+using OcsConnections = std::map<uint32_t, uint32_t>;
+
+/**
+ * \ingroup photonic-rails
+ * \brief One reconfiguration request as the switch saw it (passed to traces and callbacks).
+ */
+struct OcsReconfiguration
+{
+    uint64_t id{0};                  //!< Request id, increasing in arrival order (from 1)
+    OcsConnections requested;        //!< The connections as requested
+    OcsConnections changed;          //!< The inputs whose circuit really changed, new outputs
+    std::vector<uint32_t> darkPorts; //!< Ports dark during this reconfiguration, sorted
+    Time requestedAt;                //!< When the request arrived
+    Time startedAt;                  //!< When its ports went dark (after any queueing)
+    Time endedAt;                    //!< When its circuits came up
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief Outcome of a reconfiguration request: accepted (with its id) or rejected.
+ */
+struct OcsRequestResult
+{
+    bool accepted{false}; //!< False when the request was invalid; nothing changed then
+    uint64_t id{0};       //!< Request id when accepted
+    std::string error;    //!< Why it was rejected
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief An optical circuit switch (OCS): N duplex ports and a one-to-one set of circuits.
+ *
+ * The switch is the ns-3 Channel that joins the OcsNetDevices (GPU NIC ports) of one rail;
+ * each device sits at the end of its own fiber on one port. A circuit input i -> output j
+ * carries the frames transmitted by the device on port i to the device on port j. The
+ * switch is passive: frames cross it at the speed of light, with no queue and no header
+ * processing, and only while their circuit is up.
+ *
+ * Reconfiguration (see Reconfigure()): only the ports whose circuit changes go dark, for
+ * ReconfigurationDelay; every other circuit keeps carrying traffic. A request that touches a
+ * port (as input, or as old or new output) that an earlier request still holds waits until
+ * every earlier request touching any of its ports has finished: requests are served in
+ * arrival order per port, and requests on disjoint ports proceed concurrently.
+ */
+class OpticalCircuitSwitch : public Channel
+{
+  public:
+    /// Output value that means "not connected".
+    static constexpr uint32_t NO_PORT = std::numeric_limits<uint32_t>::max();
+
+    /// Called when a request's circuits are in place.
+    using DoneCallback = Callback<void, const OcsReconfiguration&>;
+
+    /**
+     * \brief Get the TypeId
+     * \return The TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    OpticalCircuitSwitch();
+    ~OpticalCircuitSwitch() override;
+
+    /**
+     * \brief Sets ReconfigurationDelay and Radix from a catalogued technology.
+     * \param name a name from OcsTechnologyCatalog (e.g. "piezo")
+     */
+    void ApplyTechnology(const std::string& name);
+
+    /// \return the number of duplex ports
+    uint32_t GetRadix() const;
+    /// \return the time a changed port stays dark
+    Time GetReconfigurationDelay() const;
+
+    /**
+     * \brief Plugs a device's fiber into the next free port.
+     * \param device the device
+     * \return the port number
+     */
+    uint32_t Attach(Ptr<OcsNetDevice> device);
+
+    /**
+     * \param port a port number
+     * \return the device on that port, or null if none is plugged in
+     */
+    Ptr<OcsNetDevice> GetPortDevice(uint32_t port) const;
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+
+    /**
+     * \brief Sets circuits instantly, with no blackout: the state before the job starts.
+     *
+     * Only valid while no reconfiguration is pending. Ports not named stay unconnected.
+     * \param configuration the circuits
+     * \return the outcome (rejected, with the reason, when invalid)
+     */
+    OcsRequestResult Preset(const OcsConnections& configuration);
+
+    /**
+     * \brief Requests a change of some circuits.
+     *
+     * Each entry input -> output sets that input's circuit (NO_PORT disconnects it); inputs
+     * not named keep their circuit. The request is checked against the configuration that
+     * all earlier accepted requests will leave (ports in range, every output used by at most
+     * one input); an invalid request is rejected and changes nothing. An accepted request
+     * darkens exactly the ports whose circuit differs when it starts, for
+     * ReconfigurationDelay; a request that changes nothing completes at once, with no
+     * blackout and no Reconfiguration trace. \p done is called once the circuits are up.
+     * \param changes the circuits to set
+     * \param done called when the request completes (may be null)
+     * \return the outcome
+     */
+    OcsRequestResult Reconfigure(const OcsConnections& changes, DoneCallback done = DoneCallback());
+
+    /**
+     * \brief Requests a whole configuration: named circuits set, every other one removed.
+     * \param configuration the circuits wanted
+     * \param done called when the request completes (may be null)
+     * \return the outcome
+     */
+    OcsRequestResult SetConfiguration(const OcsConnections& configuration,
+                                      DoneCallback done = DoneCallback());
+
+    /**
+     * \brief Builds the directed connections of duplex circuits a <-> b.
+     * \param pairs the port pairs
+     * \return both directions of every pair
+     */
+    static OcsConnections Duplex(const std::vector<std::pair<uint32_t, uint32_t>>& pairs);
+
+    /**
+     * \param input an input port
+     * \return its current output (even while dark), or NO_PORT
+     */
+    uint32_t GetConnection(uint32_t input) const;
+
+    /**
+     * \param input an input port
+     * \return true if the circuit from \p input is up (connected and not dark)
+     */
+    bool IsCircuitUp(uint32_t input) const;
+
+    /**
+     * \param port a port
+     * \return true while a reconfiguration darkens it
+     */
+    bool IsPortDark(uint32_t port) const;
+
+    /// \return the circuits that are up now
+    OcsConnections GetCircuits() const;
+
+    /// \return the configuration once every accepted request has completed
+    OcsConnections GetTargetConfiguration() const;
+
+    /// \return completed reconfigurations that changed at least one circuit
+    uint64_t GetReconfigurationCount() const;
+
+    /// \return requests accepted but not yet completed
+    std::size_t GetPendingRequestCount() const;
+
+    /// \return frames lost because their circuit was torn down under them
+    uint64_t GetFramesLost() const;
+
+    /**
+     * \param port a port
+     * \return the total time the port has been dark, up to now
+     */
+    Time GetPortDarkTime(uint32_t port) const;
+
+    /**
+     * \param input the transmitting device's port
+     * \return the device at the far end of an up circuit, or null
+     */
+    Ptr<OcsNetDevice> GetCircuitPeer(uint32_t input) const;
+
+    /**
+     * \brief Carries a frame from the device on \p input along its circuit.
+     *
+     * The caller has checked that the circuit is up. The frame reaches the far device
+     * after \p txTime plus both fibers' delays, unless the circuit is torn down before the
+     * frame's last bit has passed the switch: then it is lost, FrameLost fires, and the
+     * sender is told.
+     * \param frame the frame
+     * \param input the sender's port
+     * \param txTime the frame's serialization time at the sender's rate
+     */
+    void Transmit(Ptr<Packet> frame, uint32_t input, Time txTime);
+
+    /**
+     * TracedCallback signature for circuit state changes.
+     * \param input the input port
+     * \param output the output port
+     */
+    typedef void (*CircuitTracedCallback)(uint32_t input, uint32_t output);
+
+    /**
+     * TracedCallback signature for reconfiguration events.
+     * \param reconfiguration the request
+     */
+    typedef void (*ReconfigurationTracedCallback)(const OcsReconfiguration& reconfiguration);
+
+    /**
+     * TracedCallback signature for lost frames.
+     * \param frame the frame
+     * \param input the sender's port
+     * \param output the output its circuit led to
+     */
+    typedef void (*FrameLostTracedCallback)(Ptr<const Packet> frame,
+                                            uint32_t input,
+                                            uint32_t output);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A request between arrival and completion.
+    struct Request
+    {
+        OcsReconfiguration info;     //!< What is reported
+        std::vector<uint32_t> ports; //!< Ports it waits on (sorted, unique)
+        DoneCallback done;           //!< Completion callback
+        bool started{false};         //!< Its ports went dark (or it proved empty)
+    };
+
+    /// Checks \p changes against the projected configuration; empty string when valid.
+    std::string Validate(const OcsConnections& changes) const;
+    /// Ports a request orders itself on: its inputs and their old and new outputs.
+    std::vector<uint32_t> PortsTouchedBy(const OcsConnections& changes) const;
+    /// Starts every queued request that is first in line on all of its ports.
+    void StartReadyRequests();
+    /// \return true if \p request is first in line on every port it touches.
+    bool IsFirstInLine(const Request& request) const;
+    /// Darkens the changed ports and schedules Finish().
+    void Start(Request& request);
+    /// Brings the new circuits up and completes the request.
+    void Finish(uint64_t id);
+    /// Tears down the circuit from \p input (it goes dark).
+    void TearDown(uint32_t input);
+    /// Arrival of a frame at the far fiber end; drops it if its circuit was cut in time.
+    void Deliver(Ptr<Packet> frame,
+                 uint32_t input,
+                 uint32_t output,
+                 uint32_t generation,
+                 Time lastBitThrough);
+    /// Tells the device on \p port that its circuit changed.
+    void NotifyDevice(uint32_t port) const;
+    void CheckPort(uint32_t port) const;
+
+    uint32_t m_radix;            //!< Number of ports
+    Time m_reconfigurationDelay; //!< Blackout of a changed port
+    std::string m_technology;    //!< Technology name, if one was applied
+
+    std::vector<Ptr<OcsNetDevice>> m_devices;   //!< Device per port (null: nothing plugged)
+    std::vector<uint32_t> m_attachedPorts;      //!< Ports with a device, in attach order
+    std::vector<uint32_t> m_output;             //!< Current circuit per input, or NO_PORT
+    std::vector<bool> m_up;                     //!< Circuit per input is up (not dark)
+    std::vector<uint32_t> m_target;             //!< Circuit per input after all requests
+    std::vector<std::vector<Time>> m_teardowns; //!< Teardown times per input
+    std::vector<uint32_t> m_darkHolds;          //!< Reconfigurations darkening each port
+    std::vector<Time> m_darkSince;              //!< Start of the current blackout per port
+    std::vector<Time> m_darkTotal;              //!< Finished blackout time per port
+    std::vector<std::deque<uint64_t>> m_lines;  //!< Per port: requests waiting on it, FIFO
+
+    std::map<uint64_t, Request> m_requests; //!< Accepted, not completed, by id
+    uint64_t m_nextId;                      //!< Id of the next request
+    uint64_t m_reconfigurations;            //!< Completed non-empty reconfigurations
+    uint64_t m_framesLost;                  //!< Frames lost on torn-down circuits
+
+    TracedCallback<uint32_t, uint32_t> m_circuitUpTrace;                    //!< A circuit came up
+    TracedCallback<uint32_t, uint32_t> m_circuitDownTrace;                  //!< A circuit went down
+    TracedCallback<const OcsReconfiguration&> m_reconfigStartTrace;         //!< Ports went dark
+    TracedCallback<const OcsReconfiguration&> m_reconfigEndTrace;           //!< Circuits came up
+    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_frameLostTrace; //!< Frame lost
+};
+
+} // namespace ns3
+
+#endif /* OPTICAL_CIRCUIT_SWITCH_H */

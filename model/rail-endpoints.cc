@@ -1,0 +1,77 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rail-endpoints.h"
+
+#include "ns3/abort.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(RailEndpoints);
+
+TypeId
+RailEndpoints::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RailEndpoints")
+                            .SetParent<Object>()
+                            .SetGroupName("PhotonicRails")
+                            .AddConstructor<RailEndpoints>();
+    return tid;
+}
+
+void
+RailEndpoints::DoDispose()
+{
+    m_ports.clear();
+    m_owners.clear();
+    Object::DoDispose();
+}
+
+uint32_t
+RailEndpoints::AddPort(uint32_t gpu, Ptr<NetDevice> port)
+{
+    if (gpu >= m_ports.size())
+    {
+        m_ports.resize(gpu + 1);
+    }
+    Mac48Address address = Mac48Address::ConvertFrom(port->GetAddress());
+    uint32_t index = m_ports[gpu].size();
+    NS_ABORT_MSG_UNLESS(m_owners.emplace(address, std::make_pair(gpu, index)).second,
+                        "port address " << address << " registered twice");
+    m_ports[gpu].push_back(port);
+    return index;
+}
+
+uint32_t
+RailEndpoints::GetGpuCount() const
+{
+    return m_ports.size();
+}
+
+const std::vector<Ptr<NetDevice>>&
+RailEndpoints::GetPorts(uint32_t gpu) const
+{
+    NS_ABORT_MSG_IF(gpu >= m_ports.size(), "unknown GPU " << gpu);
+    return m_ports[gpu];
+}
+
+bool
+RailEndpoints::Find(const Address& address, uint32_t& gpu, uint32_t& index) const
+{
+    if (!Mac48Address::IsMatchingType(address))
+    {
+        return false;
+    }
+    auto it = m_owners.find(Mac48Address::ConvertFrom(address));
+    if (it == m_owners.end())
+    {
+        return false;
+    }
+    gpu = it->second.first;
+    index = it->second.second;
+    return true;
+}
+
+} // namespace ns3

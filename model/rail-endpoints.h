@@ -1,0 +1,71 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RAIL_ENDPOINTS_H
+#define RAIL_ENDPOINTS_H
+
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/object.h"
+
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief The directory of a fabric's GPU endpoints: which NIC ports belong to which GPU.
+ *
+ * GPUs are numbered 0..N-1 (global ranks); each has its NIC ports in a fixed order (port k
+ * of every GPU on a rail faces the same switch plane). Transports use it to address a peer
+ * GPU's ports and to recognize who is at the far end of an optical circuit.
+ */
+class RailEndpoints : public Object
+{
+  public:
+    /**
+     * \brief Get the TypeId
+     * \return The TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    /**
+     * \brief Appends a NIC port to a GPU's list.
+     * \param gpu the GPU
+     * \param port its next port
+     * \return the port's index at that GPU
+     */
+    uint32_t AddPort(uint32_t gpu, Ptr<NetDevice> port);
+
+    /// \return the number of GPUs with at least one port
+    uint32_t GetGpuCount() const;
+
+    /**
+     * \param gpu a GPU
+     * \return its ports, in order
+     */
+    const std::vector<Ptr<NetDevice>>& GetPorts(uint32_t gpu) const;
+
+    /**
+     * \brief Finds the GPU and port index owning a MAC address.
+     * \param address a port's address
+     * \param[out] gpu the GPU
+     * \param[out] index the port index at that GPU
+     * \return false if no registered port has that address
+     */
+    bool Find(const Address& address, uint32_t& gpu, uint32_t& index) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    std::vector<std::vector<Ptr<NetDevice>>> m_ports;               //!< Ports per GPU
+    std::map<Mac48Address, std::pair<uint32_t, uint32_t>> m_owners; //!< Address -> GPU, index
+};
+
+} // namespace ns3
+
+#endif /* RAIL_ENDPOINTS_H */

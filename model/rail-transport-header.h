@@ -1,0 +1,62 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RAIL_TRANSPORT_HEADER_H
+#define RAIL_TRANSPORT_HEADER_H
+
+#include "ns3/header.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief Header of a RailTransport frame, after the Ethernet header.
+ *
+ * It stands for what RoCEv2 carries between the Ethernet header and the payload (IPv4 20,
+ * UDP 8, InfiniBand BTH 12, ICRC 4 and the Ethernet FCS 4: 48 bytes), so frames have
+ * RoCEv2's size on the wire. Its first four bytes are the connection's flow label, which
+ * switches hash for ECMP as they would hash RoCEv2's UDP source port.
+ */
+class RailTransportHeader : public Header
+{
+  public:
+    /// Frame kinds.
+    enum Kind : uint8_t
+    {
+        DATA = 0, //!< Payload of a message part
+        ACK = 1,  //!< Cumulative acknowledgement: every PSN below Psn() arrived
+        NACK = 2, //!< Go back: the receiver expects Psn()
+        CNP = 3,  //!< Congestion notification (DCQCN), from receiver to sender
+    };
+
+    /// Size on the wire, as RoCEv2's headers and trailers.
+    static constexpr uint32_t SIZE = 48;
+
+    /**
+     * \brief Get the TypeId
+     * \return The TypeId for this class
+     */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+    uint32_t label{0};        //!< Connection flow label (ECMP entropy)
+    uint32_t sourceGpu{0};    //!< Sending GPU of the connection's data
+    uint32_t qpn{0};          //!< Queue pair number at that GPU
+    Kind kind{DATA};          //!< Frame kind
+    bool last{false};         //!< Last frame of a message part
+    uint32_t psn{0};          //!< Packet sequence number (DATA) or acknowledged PSN
+    uint64_t messageId{0};    //!< Sender's message id (DATA)
+    uint64_t messageBytes{0}; //!< Whole message size (DATA), all parts together
+};
+
+} // namespace ns3
+
+#endif /* RAIL_TRANSPORT_HEADER_H */

@@ -1,0 +1,774 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rail-transport.h"
+
+#include "ecn-mark-tag.h"
+#include "ocs-net-device.h"
+#include "optical-circuit-switch.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RailTransport");
+
+NS_OBJECT_ENSURE_REGISTERED(RailTransport);
+
+namespace
+{
+/// Bytes a frame adds to its payload on the wire: Ethernet header + RailTransportHeader.
+constexpr uint32_t FRAME_OVERHEAD = 14 + RailTransportHeader::SIZE;
+
+/// Key of a sending QP: local port, peer GPU, peer port.
+uint64_t
+QpKey(uint32_t port, uint32_t peer, uint32_t peerPort)
+{
+    return (static_cast<uint64_t>(peer) << 32) | (static_cast<uint64_t>(port) << 16) | peerPort;
+}
+
+/// Key of a receiving connection: source GPU and its qpn.
+uint64_t
+ConnectionKey(uint32_t sourceGpu, uint32_t qpn)
+{
+    return (static_cast<uint64_t>(sourceGpu) << 32) | qpn;
+}
+
+/// A well-mixed flow label, so switches spread connections evenly (deterministic).
+uint32_t
+FlowLabel(uint32_t gpu, uint32_t qpn, uint32_t peer)
+{
+    uint64_t x = (static_cast<uint64_t>(gpu) << 40) ^ (static_cast<uint64_t>(peer) << 20) ^ qpn;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return static_cast<uint32_t>(x);
+}
+} // namespace
+
+TypeId
+RailTransport::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RailTransport")
+            .SetParent<Object>()
+            .SetGroupName("PhotonicRails")
+            .AddConstructor<RailTransport>()
+            .AddAttribute("Mtu",
+                          "Payload bytes per frame (RoCE's 4096 by default).",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&RailTransport::m_mtu),
+                          MakeUintegerChecker<uint32_t>(1, 65000))
+            .AddAttribute("AckInterval",
+                          "Frames per cumulative ACK (the last frame of a part is always "
+                          "acknowledged).",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&RailTransport::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Window",
+                          "Most frames a QP may have unacknowledged.",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&RailTransport::m_window),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("DeviceQueueFrames",
+                          "Frames kept queued at each port's device, so it never idles.",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&RailTransport::m_queueFrames),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RetransmitTimeout",
+                          "Time without acknowledgement progress before going back.",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&RailTransport::m_retransmitTimeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("Dcqcn",
+                          "DCQCN rate control (reaction to CNPs, CNPs for ECN marks).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RailTransport::m_dcqcn),
+                          MakeBooleanChecker())
+            .AddAttribute("CnpInterval",
+                          "Least time between two CNPs for one connection (DCQCN's N).",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RailTransport::m_cnpInterval),
+                          MakeTimeChecker())
+            .AddAttribute("DcqcnG",
+                          "DCQCN gain g of the alpha average.",
+                          DoubleValue(1.0 / 256),
+                          MakeDoubleAccessor(&RailTransport::SetDcqcnG, &RailTransport::GetDcqcnG),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("DcqcnRateAi",
+                          "DCQCN additive increase R_AI.",
+                          DataRateValue(DataRate("40Mbps")),
+                          MakeDataRateAccessor(&RailTransport::SetDcqcnRateAi,
+                                               &RailTransport::GetDcqcnRateAi),
+                          MakeDataRateChecker())
+            .AddAttribute("DcqcnRateHai",
+                          "DCQCN hyper increase R_HAI.",
+                          DataRateValue(DataRate("200Mbps")),
+                          MakeDataRateAccessor(&RailTransport::SetDcqcnRateHai,
+                                               &RailTransport::GetDcqcnRateHai),
+                          MakeDataRateChecker())
+            .AddAttribute("DcqcnMinRate",
+                          "Floor of a DCQCN-throttled rate.",
+                          DataRateValue(DataRate("100Mbps")),
+                          MakeDataRateAccessor(&RailTransport::SetDcqcnMinRate,
+                                               &RailTransport::GetDcqcnMinRate),
+                          MakeDataRateChecker())
+            .AddTraceSource("MessageSent",
+                            "A message was acknowledged in full (peer, id, bytes).",
+                            MakeTraceSourceAccessor(&RailTransport::m_messageSentTrace),
+                            "ns3::RailTransport::MessageTracedCallback")
+            .AddTraceSource("MessageReceived",
+                            "A message arrived in full (source, id, bytes).",
+                            MakeTraceSourceAccessor(&RailTransport::m_messageReceivedTrace),
+                            "ns3::RailTransport::MessageTracedCallback")
+            .AddTraceSource("Retransmit",
+                            "A QP went back to an earlier PSN (qpn, psn).",
+                            MakeTraceSourceAccessor(&RailTransport::m_retransmitTrace),
+                            "ns3::RailTransport::RetransmitTracedCallback")
+            .AddTraceSource("Rate",
+                            "A QP's DCQCN rate after a CNP (qpn, bit/s).",
+                            MakeTraceSourceAccessor(&RailTransport::m_rateTrace),
+                            "ns3::RailTransport::RateTracedCallback");
+    return tid;
+}
+
+RailTransport::RailTransport()
+    : m_gpu(0),
+      m_nextMessageId(1),
+      m_mtu(4096),
+      m_ackInterval(16),
+      m_window(4096),
+      m_queueFrames(2),
+      m_dcqcn(false)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+RailTransport::~RailTransport()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+RailTransport::DoDispose()
+{
+    for (auto& qp : m_qps)
+    {
+        qp.timeout.Cancel();
+    }
+    for (auto& port : m_ports)
+    {
+        port.wakeup.Cancel();
+    }
+    m_qps.clear();
+    m_ports.clear();
+    m_endpoints = nullptr;
+    m_receiveCallback.Nullify();
+    Object::DoDispose();
+}
+
+void
+RailTransport::SetDcqcnG(double g)
+{
+    m_dcqcnParameters.g = g;
+}
+
+double
+RailTransport::GetDcqcnG() const
+{
+    return m_dcqcnParameters.g;
+}
+
+void
+RailTransport::SetDcqcnRateAi(DataRate rate)
+{
+    m_dcqcnParameters.additiveIncreaseBps = rate.GetBitRate();
+}
+
+DataRate
+RailTransport::GetDcqcnRateAi() const
+{
+    return DataRate(m_dcqcnParameters.additiveIncreaseBps);
+}
+
+void
+RailTransport::SetDcqcnRateHai(DataRate rate)
+{
+    m_dcqcnParameters.hyperIncreaseBps = rate.GetBitRate();
+}
+
+DataRate
+RailTransport::GetDcqcnRateHai() const
+{
+    return DataRate(m_dcqcnParameters.hyperIncreaseBps);
+}
+
+void
+RailTransport::SetDcqcnMinRate(DataRate rate)
+{
+    m_dcqcnParameters.minRateBps = rate.GetBitRate();
+}
+
+DataRate
+RailTransport::GetDcqcnMinRate() const
+{
+    return DataRate(m_dcqcnParameters.minRateBps);
+}
+
+void
+RailTransport::Setup(uint32_t gpu, Ptr<RailEndpoints> endpoints)
+{
+    NS_ABORT_MSG_IF(m_endpoints, "RailTransport::Setup called twice");
+    m_gpu = gpu;
+    m_endpoints = endpoints;
+    for (const auto& device : endpoints->GetPorts(gpu))
+    {
+        AddPort(device);
+    }
+}
+
+void
+RailTransport::AddPort(Ptr<NetDevice> device)
+{
+    uint32_t index = m_ports.size();
+    Port port;
+    port.device = device;
+    port.optical = DynamicCast<OcsNetDevice>(device);
+    PointerValue queue;
+    device->GetAttribute("TxQueue", queue);
+    port.queue = queue.Get<Queue<Packet>>();
+    NS_ABORT_MSG_UNLESS(port.queue, "RailTransport needs a device with a TxQueue");
+    DataRateValue rate;
+    device->GetAttribute("DataRate", rate);
+    port.rateBps = rate.Get().GetBitRate();
+    m_ports.push_back(port);
+    port.queue->TraceConnectWithoutContext(
+        "Dequeue",
+        MakeCallback(&RailTransport::OnDequeue, this).Bind(index));
+    device->AddLinkChangeCallback(MakeCallback(&RailTransport::OnCircuitChange, this).Bind(index));
+    device->GetNode()->RegisterProtocolHandler(MakeCallback(&RailTransport::Receive, this),
+                                               PROTOCOL,
+                                               device);
+}
+
+uint32_t
+RailTransport::GetGpu() const
+{
+    return m_gpu;
+}
+
+void
+RailTransport::SetReceiveCallback(ReceiveCallback callback)
+{
+    m_receiveCallback = callback;
+}
+
+const RailTransportCounters&
+RailTransport::GetCounters() const
+{
+    return m_counters;
+}
+
+std::size_t
+RailTransport::GetPendingMessageCount() const
+{
+    return m_outgoing.size() + m_waiting.size();
+}
+
+uint64_t
+RailTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
+{
+    NS_ABORT_MSG_UNLESS(m_endpoints, "RailTransport::Send before Setup");
+    NS_ABORT_MSG_IF(bytes == 0, "RailTransport::Send: a message has at least one byte");
+    NS_ABORT_MSG_IF(peer == m_gpu || peer >= m_endpoints->GetGpuCount(),
+                    "RailTransport::Send: bad peer GPU " << peer << " from GPU " << m_gpu);
+    uint64_t id = m_nextMessageId++;
+    m_outgoing[id] = Outgoing{0, sent};
+    if (!Dispatch(id, peer, bytes))
+    {
+        NS_LOG_INFO("GPU " << m_gpu << ": no port reaches GPU " << peer << " yet; message " << id
+                           << " waits");
+        m_waiting.push_back({id, peer, bytes});
+    }
+    return id;
+}
+
+int32_t
+RailTransport::PeerPortVia(uint32_t port, uint32_t peer) const
+{
+    const Port& p = m_ports[port];
+    if (p.optical)
+    {
+        Ptr<OpticalCircuitSwitch> ocs = p.optical->GetSwitch();
+        Ptr<OcsNetDevice> far = ocs ? ocs->GetCircuitPeer(p.optical->GetPort()) : nullptr;
+        uint32_t gpu = 0;
+        uint32_t index = 0;
+        if (far && m_endpoints->Find(far->GetAddress(), gpu, index) && gpu == peer)
+        {
+            return index;
+        }
+        return -1;
+    }
+    if (!p.device->IsLinkUp())
+    {
+        return -1;
+    }
+    // Packet-switched rail: port k faces the same plane as the peer's port k.
+    uint32_t peerPorts = m_endpoints->GetPorts(peer).size();
+    return peerPorts == 0 ? -1 : static_cast<int32_t>(port % peerPorts);
+}
+
+bool
+RailTransport::Dispatch(uint64_t id, uint32_t peer, uint64_t bytes)
+{
+    std::vector<std::pair<uint32_t, uint32_t>> routes; // (port, peer port)
+    double totalRate = 0;
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        int32_t peerPort = PeerPortVia(port, peer);
+        if (peerPort >= 0)
+        {
+            routes.emplace_back(port, peerPort);
+            totalRate += m_ports[port].rateBps;
+        }
+    }
+    if (routes.empty())
+    {
+        return false;
+    }
+    // Shares proportional to the port rates; the rounding remainder goes to the first.
+    std::vector<uint64_t> shares;
+    uint64_t assigned = 0;
+    for (const auto& [port, peerPort] : routes)
+    {
+        shares.push_back(static_cast<uint64_t>(bytes * (m_ports[port].rateBps / totalRate)));
+        assigned += shares.back();
+    }
+    shares[0] += bytes - assigned;
+    Outgoing& message = m_outgoing[id];
+    for (std::size_t i = 0; i < routes.size(); ++i)
+    {
+        if (shares[i] == 0)
+        {
+            continue;
+        }
+        QueuePair& qp = GetQueuePair(routes[i].first, peer, routes[i].second);
+        uint32_t frames = static_cast<uint32_t>((shares[i] + m_mtu - 1) / m_mtu);
+        qp.parts.push_back({id, bytes, shares[i], qp.endPsn, frames});
+        qp.endPsn += frames;
+        ++message.partsLeft;
+        Schedule(qp);
+        Pump(qp.port);
+    }
+    return true;
+}
+
+RailTransport::QueuePair&
+RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort)
+{
+    auto [it, fresh] = m_qpIndex.emplace(QpKey(port, peer, peerPort), m_qps.size());
+    if (fresh)
+    {
+        QueuePair qp;
+        qp.qpn = m_qps.size();
+        qp.port = port;
+        qp.peer = peer;
+        qp.peerPort = peerPort;
+        qp.peerAddress = m_endpoints->GetPorts(peer)[peerPort]->GetAddress();
+        qp.label = FlowLabel(m_gpu, qp.qpn, peer);
+        qp.reachable = true;
+        DcqcnParameters parameters = m_dcqcnParameters;
+        parameters.lineRateBps = m_ports[port].rateBps;
+        qp.rate = DcqcnRateController(parameters);
+        m_qps.push_back(qp);
+    }
+    return m_qps[it->second];
+}
+
+void
+RailTransport::Schedule(QueuePair& qp)
+{
+    if (!qp.scheduled && CanSend(qp))
+    {
+        qp.scheduled = true;
+        m_ports[qp.port].ready.push_back(qp.qpn);
+    }
+}
+
+bool
+RailTransport::CanSend(const QueuePair& qp) const
+{
+    return qp.reachable && qp.nextPsn < qp.endPsn && qp.nextPsn - qp.ackedPsn < m_window;
+}
+
+void
+RailTransport::Pump(uint32_t index)
+{
+    Port& port = m_ports[index];
+    if (port.pumping)
+    {
+        return; // the outer loop keeps filling
+    }
+    port.pumping = true;
+    Time wake = Time::Max();
+    while (port.queue->GetNPackets() < m_queueFrames)
+    {
+        QueuePair* qp = NextReady(port, wake);
+        if (!qp)
+        {
+            break;
+        }
+        SendData(*qp);
+    }
+    port.pumping = false;
+    if (wake != Time::Max() && (!port.wakeup.IsRunning() ||
+                                Simulator::GetDelayLeft(port.wakeup) > wake - Simulator::Now()))
+    {
+        port.wakeup.Cancel();
+        port.wakeup =
+            Simulator::Schedule(wake - Simulator::Now(), &RailTransport::Pump, this, index);
+    }
+}
+
+RailTransport::QueuePair*
+RailTransport::NextReady(Port& port, Time& wake)
+{
+    Time now = Simulator::Now();
+    for (std::size_t tries = port.ready.size(); tries > 0; --tries)
+    {
+        QueuePair& qp = m_qps[port.ready.front()];
+        port.ready.pop_front();
+        if (!CanSend(qp))
+        {
+            qp.scheduled = false; // rescheduled by an ACK, a NACK, a timeout or a circuit
+            continue;
+        }
+        port.ready.push_back(qp.qpn);
+        if (qp.notBefore > now)
+        {
+            wake = std::min(wake, qp.notBefore);
+            continue;
+        }
+        return &qp;
+    }
+    return nullptr;
+}
+
+void
+RailTransport::SendData(QueuePair& qp)
+{
+    uint32_t psn = qp.nextPsn++;
+    auto part = std::find_if(qp.parts.begin(), qp.parts.end(), [psn](const Part& p) {
+        return psn < p.firstPsn + p.frames;
+    });
+    NS_ABORT_MSG_IF(part == qp.parts.end(), "PSN " << psn << " belongs to no part");
+    uint32_t k = psn - part->firstPsn;
+    uint32_t payload = static_cast<uint32_t>(
+        std::min<uint64_t>(m_mtu, part->bytes - static_cast<uint64_t>(k) * m_mtu));
+    RailTransportHeader header;
+    header.label = qp.label;
+    header.sourceGpu = m_gpu;
+    header.qpn = qp.qpn;
+    header.kind = RailTransportHeader::DATA;
+    header.last = k + 1 == part->frames;
+    header.psn = psn;
+    header.messageId = part->messageId;
+    header.messageBytes = part->messageBytes;
+    Ptr<Packet> frame = Create<Packet>(payload);
+    frame->AddHeader(header);
+
+    ++m_counters.dataFrames;
+    if (psn < qp.highestSent)
+    {
+        ++m_counters.retransmittedFrames;
+    }
+    else
+    {
+        qp.highestSent = psn + 1;
+        m_counters.payloadBytesSent += payload;
+    }
+    if (m_dcqcn)
+    {
+        Time now = Simulator::Now();
+        uint32_t wire = payload + FRAME_OVERHEAD;
+        qp.rate.OnSent(wire, now);
+        double rate = qp.rate.GetRate(now);
+        // Pace only below the line rate: at line rate the device itself is the pacer.
+        if (rate < m_ports[qp.port].rateBps)
+        {
+            qp.notBefore = std::max(qp.notBefore, now) + Seconds(wire * 8.0 / rate);
+        }
+    }
+    if (!qp.timeout.IsRunning())
+    {
+        ArmTimeout(qp);
+    }
+    m_ports[qp.port].device->Send(frame, qp.peerAddress, PROTOCOL);
+}
+
+void
+RailTransport::SendControl(uint32_t port,
+                           const Address& to,
+                           RailTransportHeader::Kind kind,
+                           uint32_t qpn,
+                           uint32_t label,
+                           uint32_t psn)
+{
+    RailTransportHeader header;
+    header.label = label;
+    header.sourceGpu = m_gpu;
+    header.qpn = qpn;
+    header.kind = kind;
+    header.psn = psn;
+    Ptr<Packet> frame = Create<Packet>(0);
+    frame->AddHeader(header);
+    m_ports[port].device->Send(frame, to, PROTOCOL);
+}
+
+void
+RailTransport::ArmTimeout(QueuePair& qp)
+{
+    qp.timeout.Cancel();
+    qp.timeout = Simulator::Schedule(m_retransmitTimeout, &RailTransport::OnTimeout, this, qp.qpn);
+}
+
+void
+RailTransport::OnTimeout(uint32_t qpn)
+{
+    QueuePair& qp = m_qps[qpn];
+    if (qp.ackedPsn == qp.nextPsn)
+    {
+        return; // nothing in flight
+    }
+    ++m_counters.timeouts;
+    NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": timeout, back to PSN " << qp.ackedPsn);
+    m_retransmitTrace(qpn, qp.ackedPsn);
+    qp.nextPsn = qp.ackedPsn;
+    ArmTimeout(qp);
+    Schedule(qp);
+    Pump(qp.port);
+}
+
+void
+RailTransport::OnDequeue(uint32_t port, Ptr<const Packet> frame)
+{
+    Pump(port);
+}
+
+void
+RailTransport::OnCircuitChange(uint32_t port)
+{
+    for (auto& qp : m_qps)
+    {
+        if (qp.port == port)
+        {
+            qp.reachable = PeerPortVia(port, qp.peer) == static_cast<int32_t>(qp.peerPort);
+            Schedule(qp);
+        }
+    }
+    // Messages that found no port before may find one now.
+    std::deque<Waiting> waiting;
+    waiting.swap(m_waiting);
+    for (const Waiting& w : waiting)
+    {
+        if (!Dispatch(w.id, w.peer, w.bytes))
+        {
+            m_waiting.push_back(w);
+        }
+    }
+    Pump(port);
+}
+
+bool
+RailTransport::Receive(Ptr<NetDevice> device,
+                       Ptr<const Packet> frame,
+                       uint16_t protocol,
+                       const Address& from,
+                       const Address& to,
+                       NetDevice::PacketType type)
+{
+    Ptr<Packet> copy = frame->Copy();
+    RailTransportHeader header;
+    copy->RemoveHeader(header);
+    switch (header.kind)
+    {
+    case RailTransportHeader::DATA: {
+        uint32_t port = 0;
+        while (m_ports[port].device != device)
+        {
+            ++port;
+        }
+        EcnMarkTag mark;
+        ReceiveData(port, from, header, copy->GetSize(), copy->PeekPacketTag(mark));
+        break;
+    }
+    case RailTransportHeader::ACK:
+        ReceiveAck(header);
+        break;
+    case RailTransportHeader::NACK:
+        ReceiveNack(header);
+        break;
+    case RailTransportHeader::CNP:
+        ReceiveCnp(header);
+        break;
+    }
+    return true;
+}
+
+void
+RailTransport::ReceiveData(uint32_t port,
+                           const Address& from,
+                           const RailTransportHeader& header,
+                           uint32_t payload,
+                           bool marked)
+{
+    ReceiveState& state = m_receiving[ConnectionKey(header.sourceGpu, header.qpn)];
+    if (marked && m_dcqcn && Simulator::Now() - state.lastCnp >= m_cnpInterval)
+    {
+        state.lastCnp = Simulator::Now();
+        ++m_counters.cnpsSent;
+        SendControl(port, from, RailTransportHeader::CNP, header.qpn, header.label, header.psn);
+    }
+    if (header.psn != state.expectedPsn)
+    {
+        if (header.psn > state.expectedPsn && !state.nackSent)
+        {
+            state.nackSent = true;
+            ++m_counters.nacksSent;
+            SendControl(port,
+                        from,
+                        RailTransportHeader::NACK,
+                        header.qpn,
+                        header.label,
+                        state.expectedPsn);
+        }
+        else if (header.psn < state.expectedPsn)
+        {
+            // A duplicate: our ACK may have been lost; repeat it.
+            SendControl(port,
+                        from,
+                        RailTransportHeader::ACK,
+                        header.qpn,
+                        header.label,
+                        state.expectedPsn);
+        }
+        return;
+    }
+    ++state.expectedPsn;
+    state.nackSent = false;
+    m_counters.payloadBytesReceived += payload;
+    if (header.last || ++state.unacked >= m_ackInterval)
+    {
+        state.unacked = 0;
+        SendControl(port,
+                    from,
+                    RailTransportHeader::ACK,
+                    header.qpn,
+                    header.label,
+                    state.expectedPsn);
+    }
+    auto key = std::make_pair(header.sourceGpu, header.messageId);
+    uint64_t& arrived = m_arrived[key];
+    arrived += payload;
+    if (arrived == header.messageBytes)
+    {
+        m_arrived.erase(key);
+        ++m_counters.messagesReceived;
+        m_messageReceivedTrace(header.sourceGpu, header.messageId, header.messageBytes);
+        if (!m_receiveCallback.IsNull())
+        {
+            m_receiveCallback(header.sourceGpu, header.messageId, header.messageBytes);
+        }
+    }
+}
+
+void
+RailTransport::Acknowledge(QueuePair& qp, uint32_t psn)
+{
+    if (psn <= qp.ackedPsn)
+    {
+        return;
+    }
+    qp.ackedPsn = psn;
+    qp.nextPsn = std::max(qp.nextPsn, psn);
+    while (!qp.parts.empty() && qp.parts.front().firstPsn + qp.parts.front().frames <= psn)
+    {
+        Part part = qp.parts.front();
+        qp.parts.pop_front();
+        auto message = m_outgoing.find(part.messageId);
+        if (message != m_outgoing.end() && --message->second.partsLeft == 0)
+        {
+            SentCallback sent = message->second.sent;
+            m_outgoing.erase(message);
+            ++m_counters.messagesSent;
+            m_messageSentTrace(qp.peer, part.messageId, part.messageBytes);
+            if (!sent.IsNull())
+            {
+                sent(part.messageId);
+            }
+        }
+    }
+    if (qp.ackedPsn == qp.nextPsn)
+    {
+        qp.timeout.Cancel();
+    }
+    else
+    {
+        ArmTimeout(qp);
+    }
+    Schedule(qp);
+    Pump(qp.port);
+}
+
+void
+RailTransport::ReceiveAck(const RailTransportHeader& header)
+{
+    NS_ABORT_MSG_IF(header.qpn >= m_qps.size(), "ACK for unknown qp " << header.qpn);
+    Acknowledge(m_qps[header.qpn], header.psn);
+}
+
+void
+RailTransport::ReceiveNack(const RailTransportHeader& header)
+{
+    NS_ABORT_MSG_IF(header.qpn >= m_qps.size(), "NACK for unknown qp " << header.qpn);
+    QueuePair& qp = m_qps[header.qpn];
+    Acknowledge(qp, header.psn);
+    if (header.psn >= qp.ackedPsn && header.psn < qp.nextPsn)
+    {
+        NS_LOG_INFO("GPU " << m_gpu << " qp " << qp.qpn << ": NACK, back to PSN " << header.psn);
+        m_retransmitTrace(qp.qpn, header.psn);
+        qp.nextPsn = header.psn;
+        Schedule(qp);
+        Pump(qp.port);
+    }
+}
+
+void
+RailTransport::ReceiveCnp(const RailTransportHeader& header)
+{
+    NS_ABORT_MSG_IF(header.qpn >= m_qps.size(), "CNP for unknown qp " << header.qpn);
+    ++m_counters.cnpsReceived;
+    if (!m_dcqcn)
+    {
+        return;
+    }
+    QueuePair& qp = m_qps[header.qpn];
+    qp.rate.OnCnp(Simulator::Now());
+    m_rateTrace(qp.qpn, qp.rate.GetRate(Simulator::Now()));
+}
+
+} // namespace ns3

@@ -1,0 +1,292 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RAIL_TRANSPORT_H
+#define RAIL_TRANSPORT_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/dcqcn-rate-controller.h"
+#include "ns3/event-id.h"
+#include "ns3/net-device.h"
+#include "ns3/object.h"
+#include "ns3/queue.h"
+#include "ns3/rail-endpoints.h"
+#include "ns3/rail-transport-header.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class Node;
+class OcsNetDevice;
+
+/**
+ * \ingroup photonic-rails
+ * \brief Counters of one RailTransport.
+ */
+struct RailTransportCounters
+{
+    uint64_t messagesSent{0};         //!< Messages whose every part was acknowledged
+    uint64_t messagesReceived{0};     //!< Messages delivered complete to the receiver
+    uint64_t payloadBytesSent{0};     //!< Payload bytes of first transmissions
+    uint64_t payloadBytesReceived{0}; //!< Payload bytes accepted in order
+    uint64_t dataFrames{0};           //!< DATA frames handed to ports (with retransmissions)
+    uint64_t retransmittedFrames{0};  //!< DATA frames sent again (go-back-N)
+    uint64_t timeouts{0};             //!< Retransmission timeouts
+    uint64_t nacksSent{0};            //!< NACKs sent (out-of-order arrival)
+    uint64_t cnpsSent{0};             //!< CNPs sent (ECN-marked arrivals)
+    uint64_t cnpsReceived{0};         //!< CNPs received (rate cuts)
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief Reliable messages between GPUs over L2 frames on their NIC ports, like RDMA RC.
+ *
+ * One RailTransport is aggregated to each GPU node; it owns the GPU's NIC ports on its rail.
+ * Send() splits a message over every port that reaches the peer at that moment, in
+ * proportion to the ports' rates; each part travels on its own queue pair (QP) bound to one
+ * port and one peer port, so a QP's frames stay in order on one path, as NCCL spreads a
+ * transfer over NICs with one QP each. A part is cut into frames of Mtu payload bytes plus
+ * the RoCEv2-sized RailTransportHeader (48 bytes) and the device's Ethernet header (14).
+ *
+ * Reliability is go-back-N: the receiver accepts only the next PSN, acknowledges
+ * cumulatively every AckInterval frames and at the end of each part, and sends one NACK
+ * per gap; the sender rewinds on NACK or after RetransmitTimeout without progress. So loss
+ * never hangs a transfer. Ports are fed at line rate: a port's device queue is kept a few
+ * frames deep and refilled, round robin over the port's QPs, whenever it starts a frame.
+ * With Dcqcn enabled, each QP is paced at its DCQCN rate; the receiver answers ECN-marked
+ * frames (EcnMarkTag) with at most one CNP per CnpInterval per QP.
+ *
+ * On an optical port a QP sends only while the port's circuit leads to its peer port; it
+ * pauses when the circuit goes and resumes when it comes back. A message for which no port
+ * reaches the peer waits until one does.
+ */
+class RailTransport : public Object
+{
+  public:
+    /// EtherType of RailTransport frames (RoCE's).
+    static constexpr uint16_t PROTOCOL = 0x8915;
+
+    /// Called at the sender when every part of a message is acknowledged: message id.
+    using SentCallback = Callback<void, uint64_t>;
+    /// Called at the receiver when a whole message arrived: source GPU, message id, bytes.
+    using ReceiveCallback = Callback<void, uint32_t, uint64_t, uint64_t>;
+
+    /**
+     * \brief Get the TypeId
+     * \return The TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    RailTransport();
+    ~RailTransport() override;
+
+    /**
+     * \brief Sets who this transport is and where its peers are.
+     * \param gpu this GPU's number
+     * \param endpoints the fabric's directory (this GPU's ports are taken from it)
+     */
+    void Setup(uint32_t gpu, Ptr<RailEndpoints> endpoints);
+
+    /// \return this GPU's number
+    uint32_t GetGpu() const;
+
+    /**
+     * \brief Sends a message.
+     * \param peer destination GPU
+     * \param bytes message size (at least 1)
+     * \param sent called when the message is acknowledged (may be null)
+     * \return the message id (unique at this sender, from 1)
+     */
+    uint64_t Send(uint32_t peer, uint64_t bytes, SentCallback sent = SentCallback());
+
+    /// \param callback called for every message received complete
+    void SetReceiveCallback(ReceiveCallback callback);
+
+    /// \return the counters
+    const RailTransportCounters& GetCounters() const;
+
+    /// \return messages accepted by Send() and not yet acknowledged
+    std::size_t GetPendingMessageCount() const;
+
+    /**
+     * TracedCallback signature for whole messages.
+     * \param gpu the peer (sent) or source (received) GPU
+     * \param id the sender's message id
+     * \param bytes the message size
+     */
+    typedef void (*MessageTracedCallback)(uint32_t gpu, uint64_t id, uint64_t bytes);
+
+    /**
+     * TracedCallback signature for go-back-N rewinds.
+     * \param qpn the queue pair
+     * \param psn the PSN sending restarts from
+     */
+    typedef void (*RetransmitTracedCallback)(uint32_t qpn, uint32_t psn);
+
+    /**
+     * TracedCallback signature for DCQCN rate changes.
+     * \param qpn the queue pair
+     * \param rate its new rate in bit/s
+     */
+    typedef void (*RateTracedCallback)(uint32_t qpn, double rate);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void SetDcqcnG(double g);
+    double GetDcqcnG() const;
+    void SetDcqcnRateAi(DataRate rate);
+    DataRate GetDcqcnRateAi() const;
+    void SetDcqcnRateHai(DataRate rate);
+    DataRate GetDcqcnRateHai() const;
+    void SetDcqcnMinRate(DataRate rate);
+    DataRate GetDcqcnMinRate() const;
+
+    /// A slice of a message carried by one QP.
+    struct Part
+    {
+        uint64_t messageId;    //!< Sender's message id
+        uint64_t messageBytes; //!< Whole message size
+        uint64_t bytes;        //!< This part's size
+        uint32_t firstPsn;     //!< PSN of its first frame
+        uint32_t frames;       //!< Frames it takes
+    };
+
+    /// Sending side of a connection: one port, one peer port.
+    struct QueuePair
+    {
+        uint32_t qpn;             //!< Index in m_qps
+        uint32_t port;            //!< Local port index
+        uint32_t peer;            //!< Peer GPU
+        uint32_t peerPort;        //!< Peer port index
+        Address peerAddress;      //!< Peer port's MAC address
+        uint32_t label;           //!< Flow label
+        std::deque<Part> parts;   //!< Unacknowledged parts, in PSN order
+        uint32_t nextPsn{0};      //!< Next PSN to send
+        uint32_t ackedPsn{0};     //!< Every PSN below was acknowledged
+        uint32_t endPsn{0};       //!< One past the last PSN queued
+        uint32_t highestSent{0};  //!< One past the highest PSN ever sent
+        bool reachable{false};    //!< The port reaches the peer port now
+        bool scheduled{false};    //!< On its port's round-robin list
+        Time notBefore;           //!< DCQCN pacing: earliest next frame
+        EventId timeout;          //!< Retransmission timer
+        DcqcnRateController rate; //!< DCQCN reaction point
+    };
+
+    /// Receiving side of a connection.
+    struct ReceiveState
+    {
+        uint32_t expectedPsn{0};   //!< Next PSN accepted
+        bool nackSent{false};      //!< A NACK for expectedPsn is outstanding
+        uint32_t unacked{0};       //!< Frames accepted since the last ACK
+        Time lastCnp{Seconds(-1)}; //!< When the last CNP was sent
+    };
+
+    /// One NIC port.
+    struct Port
+    {
+        Ptr<NetDevice> device;      //!< The device
+        Ptr<OcsNetDevice> optical;  //!< The same, if it is an OCS port
+        Ptr<Queue<Packet>> queue;   //!< Its transmit queue
+        double rateBps{0};          //!< Line rate
+        std::deque<uint32_t> ready; //!< QPs with frames to send, round robin
+        bool pumping{false};        //!< Inside Pump() (re-entrancy guard)
+        EventId wakeup;             //!< Pacing wake-up
+    };
+
+    /// A message accepted at the sender.
+    struct Outgoing
+    {
+        uint32_t partsLeft; //!< Parts not yet acknowledged
+        SentCallback sent;  //!< Completion callback
+    };
+
+    /// A message that no port could reach yet.
+    struct Waiting
+    {
+        uint64_t id;    //!< Message id
+        uint32_t peer;  //!< Destination GPU
+        uint64_t bytes; //!< Size
+    };
+
+    void AddPort(Ptr<NetDevice> device);
+    /// Splits a message over the ports that reach \p peer; false if none does.
+    bool Dispatch(uint64_t id, uint32_t peer, uint64_t bytes);
+    /// \return the peer port index reached through \p port, or -1.
+    int32_t PeerPortVia(uint32_t port, uint32_t peer) const;
+    QueuePair& GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort);
+    void Schedule(QueuePair& qp);
+    /// Hands frames to a port's device while its queue has room.
+    void Pump(uint32_t port);
+    /// \return the next QP allowed to send on \p port now, or null; sets \p wake if paced.
+    QueuePair* NextReady(Port& port, Time& wake);
+    bool CanSend(const QueuePair& qp) const;
+    void SendData(QueuePair& qp);
+    void SendControl(uint32_t port,
+                     const Address& to,
+                     RailTransportHeader::Kind kind,
+                     uint32_t qpn,
+                     uint32_t label,
+                     uint32_t psn);
+    void ArmTimeout(QueuePair& qp);
+    void OnTimeout(uint32_t qpn);
+    void OnCircuitChange(uint32_t port);
+    void OnDequeue(uint32_t port, Ptr<const Packet> frame);
+
+    bool Receive(Ptr<NetDevice> device,
+                 Ptr<const Packet> frame,
+                 uint16_t protocol,
+                 const Address& from,
+                 const Address& to,
+                 NetDevice::PacketType type);
+    void ReceiveData(uint32_t port,
+                     const Address& from,
+                     const RailTransportHeader& header,
+                     uint32_t payload,
+                     bool marked);
+    void ReceiveAck(const RailTransportHeader& header);
+    void ReceiveNack(const RailTransportHeader& header);
+    void ReceiveCnp(const RailTransportHeader& header);
+    /// Marks everything below \p psn acknowledged and completes finished parts.
+    void Acknowledge(QueuePair& qp, uint32_t psn);
+
+    uint32_t m_gpu;                                              //!< This GPU
+    Ptr<RailEndpoints> m_endpoints;                              //!< Fabric directory
+    std::vector<Port> m_ports;                                   //!< NIC ports
+    std::vector<QueuePair> m_qps;                                //!< Sending QPs, by qpn
+    std::unordered_map<uint64_t, uint32_t> m_qpIndex;            //!< (port, peer, peer port) -> qpn
+    std::unordered_map<uint64_t, ReceiveState> m_receiving;      //!< (src GPU, qpn) -> state
+    std::map<std::pair<uint32_t, uint64_t>, uint64_t> m_arrived; //!< (src, msg) -> bytes
+    std::unordered_map<uint64_t, Outgoing> m_outgoing;           //!< Message id -> state
+    std::deque<Waiting> m_waiting;                               //!< Messages no port reached yet
+    uint64_t m_nextMessageId;                                    //!< Next message id
+    ReceiveCallback m_receiveCallback;                           //!< Upper layer
+    RailTransportCounters m_counters;                            //!< Counters
+
+    uint32_t m_mtu;                    //!< Payload bytes per frame
+    uint32_t m_ackInterval;            //!< Frames per cumulative ACK
+    uint32_t m_window;                 //!< Frames in flight per QP
+    uint32_t m_queueFrames;            //!< Device queue depth kept per port
+    Time m_retransmitTimeout;          //!< Go-back-N timer
+    bool m_dcqcn;                      //!< Rate control on
+    Time m_cnpInterval;                //!< Minimum time between CNPs per QP
+    DcqcnParameters m_dcqcnParameters; //!< DCQCN constants (line rate set per port)
+
+    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageSentTrace;     //!< peer, id, bytes
+    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageReceivedTrace; //!< src, id, bytes
+    TracedCallback<uint32_t, uint32_t> m_retransmitTrace;                //!< qpn, from PSN
+    TracedCallback<uint32_t, double> m_rateTrace;                        //!< qpn, bit/s
+};
+
+} // namespace ns3
+
+#endif /* RAIL_TRANSPORT_H */

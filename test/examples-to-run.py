@@ -1,0 +1,11 @@
+#! /usr/bin/env python3
+# Examples that ns-3's test.py runs (in an ns-3 source tree) when examples are enabled:
+# (example command line, condition to run it, condition to run it under valgrind).
+# Standalone builds run the same programs through test/example-smoke-tests.cmake.
+
+cpp_examples = [
+    ("ocs-circuit-example", "True", "True"),
+    ("photonic-rails-bench --frames=20000 --repeats=1", "True", "False"),
+]
+
+python_examples = []

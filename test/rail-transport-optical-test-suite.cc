@@ -1,0 +1,177 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * RailTransport over OCS circuits: completion times against the closed form, striping,
+ * recovery from frames lost to a reconfiguration, and waiting for a circuit.
+ */
+
+#include "rail-transport-test-bed.h"
+
+#include "ns3/test.h"
+
+using namespace ns3;
+using namespace ns3::tests;
+
+namespace
+{
+/// Bits on the wire for \p bytes of message in 4096-byte frames with 62 bytes of headers
+/// (Ethernet 14 + RoCEv2-sized transport header 48).
+double
+WireBits(uint64_t bytes)
+{
+    uint64_t frames = (bytes + 4095) / 4096;
+    return 8.0 * (bytes + frames * 62);
+}
+} // namespace
+
+/// S bytes over one circuit arrive after S plus per-frame headers at line rate, plus fibers.
+class TransportCompletionTestCase : public TestCase
+{
+  public:
+    TransportCompletionTestCase()
+        : TestCase("a message completes in bytes plus headers over the rate, plus fibers")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        OpticalTransportBed bed(2, 1, DataRate("100Gbps"), NanoSeconds(50), MicroSeconds(1));
+        bed.ocs->Preset(bed.Circuits(0, 1, 1));
+        const uint64_t bytes = 1 << 20; // 256 frames of 4096 bytes
+        Time sentAt;
+        Simulator::Schedule(MicroSeconds(1), [&]() {
+            bed.transports[0]->Send(1, bytes, Callback<void, uint64_t>([&](uint64_t) {
+                                        sentAt = Simulator::Now();
+                                    }));
+        });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.deliveries[1].size(), 1, "one message");
+        // 256 x 4158 bytes x 8 / 100 Gb/s = 85,155.84 ns, plus two 50 ns fibers.
+        double expectedNs = 1000 + WireBits(bytes) / 100e9 * 1e9 + 100;
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.deliveries[1][0].at.GetNanoSeconds(),
+                                  expectedNs,
+                                  1.0,
+                                  "receiver completion");
+        NS_TEST_ASSERT_MSG_EQ(bed.deliveries[1][0].bytes, bytes, "");
+        NS_TEST_ASSERT_MSG_EQ(bed.deliveries[1][0].from, 0, "");
+        // The sender completes when the last ACK (62 bytes: 4.96 ns) crosses back.
+        NS_TEST_ASSERT_MSG_EQ_TOL(sentAt.GetNanoSeconds(), expectedNs + 4.96 + 100, 1.0, "");
+        const auto& c = bed.transports[0]->GetCounters();
+        NS_TEST_ASSERT_MSG_EQ(c.dataFrames, 256, "no retransmission");
+        NS_TEST_ASSERT_MSG_EQ(bed.transports[1]->GetCounters().payloadBytesReceived, bytes, "");
+        NS_TEST_ASSERT_MSG_EQ(bed.transports[0]->GetPendingMessageCount(), 0, "");
+    }
+};
+
+/// Two 200 Gb/s ports to the same peer deliver 400 Gb/s.
+class TransportStripingTestCase : public TestCase
+{
+  public:
+    TransportStripingTestCase()
+        : TestCase("a message is striped over both 200G ports: 400G delivered")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        OpticalTransportBed bed(2, 2, DataRate("200Gbps"), NanoSeconds(50), MicroSeconds(1));
+        bed.ocs->Preset(bed.Circuits(0, 1, 2));
+        const uint64_t bytes = 8 << 20;
+        bed.transports[0]->Send(1, bytes);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.deliveries[1].size(), 1, "");
+        // Each port carries half: 4 MiB at 200 Gb/s, the time 8 MiB take at 400 Gb/s.
+        double expectedNs = WireBits(bytes / 2) / 200e9 * 1e9 + 100;
+        double measuredNs = bed.deliveries[1][0].at.GetNanoSeconds();
+        NS_TEST_ASSERT_MSG_EQ_TOL(measuredNs, expectedNs, expectedNs * 0.01, "within 1%");
+        double goodput = 8.0 * bytes / (measuredNs * 1e-9);
+        NS_TEST_ASSERT_MSG_GT(goodput, 0.98 * 400e9 * 4096 / 4158, "about 400G of payload");
+    }
+};
+
+/// Frames lost to a blackout are recovered; the transfer pauses while the circuit is away.
+class TransportBlackoutRecoveryTestCase : public TestCase
+{
+  public:
+    TransportBlackoutRecoveryTestCase()
+        : TestCase("frames lost to a reconfiguration are retransmitted; every byte arrives")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Long fibers (2 us) so frames are in flight when the circuit is cut.
+        OpticalTransportBed bed(3, 1, DataRate("100Gbps"), MicroSeconds(2), MicroSeconds(10));
+        bed.ocs->Preset(bed.Circuits(0, 1, 1));
+        const uint64_t bytes = 4 << 20; // about 340 us at 100 Gb/s
+        bed.transports[0]->Send(1, bytes);
+        const uint32_t NO = OpticalCircuitSwitch::NO_PORT;
+        // At 50 us GPU0 is moved to GPU2; at 100 us it comes back to GPU1.
+        Simulator::Schedule(MicroSeconds(50), [&]() {
+            bed.ocs->Reconfigure({{0, 2}, {2, 0}, {1, NO}});
+        });
+        Simulator::Schedule(MicroSeconds(100), [&]() {
+            bed.ocs->Reconfigure({{0, 1}, {1, 0}, {2, NO}});
+        });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.deliveries[1].size(), 1, "delivered once");
+        NS_TEST_ASSERT_MSG_EQ(bed.deliveries[1][0].bytes, bytes, "");
+        NS_TEST_ASSERT_MSG_EQ(bed.transports[1]->GetCounters().payloadBytesReceived,
+                              bytes,
+                              "bytes delivered = bytes sent");
+        NS_TEST_ASSERT_MSG_GT(bed.ocs->GetFramesLost(), 0, "the cut lost frames in flight");
+        NS_TEST_ASSERT_MSG_GT(bed.transports[0]->GetCounters().retransmittedFrames, 0, "");
+        NS_TEST_ASSERT_MSG_EQ(bed.deliveries[2].size(), 0, "nothing went to GPU2");
+        // The circuit is back at 110 us; the rest then needs at least its own wire time.
+        NS_TEST_ASSERT_MSG_GT(bed.deliveries[1][0].at, MicroSeconds(110), "");
+        NS_TEST_ASSERT_MSG_EQ(bed.transports[0]->GetPendingMessageCount(), 0, "");
+    }
+};
+
+/// A message to a GPU no circuit reaches waits, then goes when the circuit comes up.
+class TransportWaitsForCircuitTestCase : public TestCase
+{
+  public:
+    TransportWaitsForCircuitTestCase()
+        : TestCase("a message with no circuit to its peer waits for one")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        OpticalTransportBed bed(3, 1, DataRate("100Gbps"), NanoSeconds(50), MicroSeconds(5));
+        bed.ocs->Preset(bed.Circuits(0, 2, 1));
+        bed.transports[0]->Send(1, 4096);
+        const uint32_t NO = OpticalCircuitSwitch::NO_PORT;
+        Simulator::Schedule(MicroSeconds(10), [&]() {
+            bed.ocs->Reconfigure({{0, 1}, {1, 0}, {2, NO}});
+        });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.deliveries[1].size(), 1, "");
+        // Up at 15 us; one 4158-byte frame at 100 Gb/s = 332.64 ns; fibers 100 ns.
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.deliveries[1][0].at.GetNanoSeconds(),
+                                  15000 + 332.64 + 100,
+                                  1.0,
+                                  "");
+    }
+};
+
+/// The optical transport suite.
+class RailTransportOpticalTestSuite : public TestSuite
+{
+  public:
+    RailTransportOpticalTestSuite()
+        : TestSuite("rail-transport-optical", UNIT)
+    {
+        AddTestCase(new TransportCompletionTestCase, TestCase::QUICK);
+        AddTestCase(new TransportStripingTestCase, TestCase::QUICK);
+        AddTestCase(new TransportBlackoutRecoveryTestCase, TestCase::QUICK);
+        AddTestCase(new TransportWaitsForCircuitTestCase, TestCase::QUICK);
+    }
+};
+
+static RailTransportOpticalTestSuite g_railTransportOpticalTestSuite; //!< Static instance
