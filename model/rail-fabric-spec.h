@@ -1,0 +1,129 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RAIL_FABRIC_SPEC_H
+#define RAIL_FABRIC_SPEC_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief How a rail's switching is built.
+ */
+enum class RailKind
+{
+    OCS,      //!< One optical circuit switch per rail
+    EPS,      //!< One non-blocking electrical packet switch per rail
+    EPS_CLOS, //!< A two-tier leaf-spine Clos of packet switches per rail
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief Wiring of one rail's two-tier leaf-spine Clos.
+ *
+ * Leaves split their radix k into down ports (to NICs) and up ports in the ratio of the
+ * oversubscription o (down = round(k o / (1 + o))). Every leaf has the same number of
+ * parallel links to every spine, so ECMP sees equal-cost paths: the spine count is the
+ * smallest divisor of the leaf's up ports that leaves enough spine ports for all uplinks.
+ */
+struct ClosPlan
+{
+    uint32_t leaves{0};         //!< Leaf switches
+    uint32_t spines{0};         //!< Spine switches
+    uint32_t downPerLeaf{0};    //!< NIC-facing ports per leaf
+    uint32_t upPerLeaf{0};      //!< Spine-facing ports per leaf
+    uint32_t linksPerPair{0};   //!< Parallel links between a leaf and a spine
+    uint32_t spinePortsUsed{0}; //!< Ports used on each spine
+
+    /// \return switches in the rail
+    uint32_t Switches() const;
+    /// \return switch ports in use (leaf down + leaf up + spine)
+    uint64_t PortsUsed() const;
+
+    /**
+     * \brief Plans a rail's Clos.
+     * \param endpoints NIC ports on the rail
+     * \param radix ports per switch
+     * \param oversubscription leaf down:up bandwidth ratio (1 = non-blocking)
+     * \param[out] plan the wiring
+     * \return empty on success, else why it cannot be built
+     */
+    static std::string Make(uint32_t endpoints,
+                            uint32_t radix,
+                            double oversubscription,
+                            ClosPlan& plan);
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief What a rail-optimized fabric is made of: servers (scale-up domains), GPUs, NICs,
+ * rails.
+ *
+ * Presets follow ../shared/notes/reference-numbers.md: DGX/HGX H100 and H200 (8 GPUs,
+ * NVLink4 900 GB/s per GPU, one 400G NIC per GPU), GB200 NVL72 (72 GPUs per scale-up
+ * domain, NVLink5 1.8 TB/s per GPU, one 400G NIC per GPU) and Perlmutter (4 A100, NVLink3
+ * 600 GB/s, one 200G Slingshot NIC per GPU).
+ */
+struct RailFabricSpec
+{
+    std::string name{"custom"};         //!< Preset name
+    uint32_t servers{2};                //!< Scale-up domains
+    uint32_t gpusPerServer{8};          //!< GPUs per scale-up domain = rails
+    uint32_t nicPorts{1};               //!< NIC ports per GPU, all on the GPU's rail
+    uint64_t nicPortBps{400000000000};  //!< Rate of each NIC port
+    uint64_t scaleUpBps{7200000000000}; //!< Per-GPU scale-up bandwidth (900 GB/s = 7.2 Tb/s)
+    RailKind kind{RailKind::EPS};       //!< Rail switching
+    std::string ocsTechnology{"piezo"}; //!< OCS technology (kind OCS)
+    uint32_t switchRadix{64};           //!< Electrical switch radix
+    double oversubscription{1.0};       //!< Clos leaf down:up ratio
+
+    /// \return GPUs in the fabric
+    uint32_t Gpus() const;
+    /// \return NIC ports on one rail
+    uint32_t PortsPerRail() const;
+    /// \return the rail kind actually built (EPS becomes EPS_CLOS beyond the radix)
+    RailKind EffectiveKind() const;
+
+    /**
+     * \return empty if the fabric can be built, else a one-line reason
+     */
+    std::string Validate() const;
+
+    /**
+     * \brief A preset by name.
+     * \param name dgx-h100, dgx-h200, hgx-h100, hgx-h200, gb200-nvl72 or perlmutter
+     * \param[out] spec the preset (servers and rail kind left at their defaults)
+     * \return false if the name is unknown
+     */
+    static bool Preset(const std::string& name, RailFabricSpec& spec);
+
+    /// \return the preset names, comma separated
+    static std::string PresetNames();
+
+    /**
+     * \brief Sets the NIC ports from "1x400G", "2x200G", "4x100G" or "NxRATE" (RATE in G).
+     * \param config the text
+     * \return empty on success, else why it is not understood
+     */
+    std::string SetNicConfig(const std::string& config);
+
+    /**
+     * \param text "ocs", "eps" or "eps-clos"
+     * \param[out] kind the kind
+     * \return false if unknown
+     */
+    static bool ParseKind(const std::string& text, RailKind& kind);
+
+    /// \return the kind's name
+    static std::string KindName(RailKind kind);
+};
+
+} // namespace ns3
+
+#endif /* RAIL_FABRIC_SPEC_H */
