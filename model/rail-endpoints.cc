@@ -25,23 +25,51 @@ void
 RailEndpoints::DoDispose()
 {
     m_ports.clear();
+    m_planes.clear();
     m_owners.clear();
     Object::DoDispose();
 }
 
 uint32_t
-RailEndpoints::AddPort(uint32_t gpu, Ptr<NetDevice> port)
+RailEndpoints::AddPort(uint32_t gpu, Ptr<NetDevice> port, uint32_t plane)
 {
     if (gpu >= m_ports.size())
     {
         m_ports.resize(gpu + 1);
+        m_planes.resize(gpu + 1);
     }
     Mac48Address address = Mac48Address::ConvertFrom(port->GetAddress());
     uint32_t index = m_ports[gpu].size();
     NS_ABORT_MSG_UNLESS(m_owners.emplace(address, std::make_pair(gpu, index)).second,
                         "port address " << address << " registered twice");
     m_ports[gpu].push_back(port);
+    m_planes[gpu].push_back(plane);
     return index;
+}
+
+uint32_t
+RailEndpoints::GetPlane(uint32_t gpu, uint32_t index) const
+{
+    NS_ABORT_MSG_IF(gpu >= m_planes.size() || index >= m_planes[gpu].size(),
+                    "unknown port " << index << " of GPU " << gpu);
+    return m_planes[gpu][index];
+}
+
+std::vector<uint32_t>
+RailEndpoints::GetPortsOnPlane(uint32_t gpu, uint32_t plane) const
+{
+    std::vector<uint32_t> indices;
+    if (gpu < m_planes.size())
+    {
+        for (uint32_t i = 0; i < m_planes[gpu].size(); ++i)
+        {
+            if (m_planes[gpu][i] == plane)
+            {
+                indices.push_back(i);
+            }
+        }
+    }
+    return indices;
 }
 
 uint32_t

@@ -19,9 +19,10 @@ namespace ns3
  * \ingroup photonic-rails
  * \brief The directory of a fabric's GPU endpoints: which NIC ports belong to which GPU.
  *
- * GPUs are numbered 0..N-1 (global ranks); each has its NIC ports in a fixed order (port k
- * of every GPU on a rail faces the same switch plane). Transports use it to address a peer
- * GPU's ports and to recognize who is at the far end of an optical circuit.
+ * GPUs are numbered 0..N-1 (global ranks); each has its ports in a fixed order. Every port
+ * belongs to a plane: the ports of one plane can reach each other (a rail's switch or OCS,
+ * or a server's scale-up switch), ports of different planes never. Transports use it to
+ * address a peer GPU's ports and to recognize who is at the far end of an optical circuit.
  */
 class RailEndpoints : public Object
 {
@@ -33,12 +34,27 @@ class RailEndpoints : public Object
     static TypeId GetTypeId();
 
     /**
-     * \brief Appends a NIC port to a GPU's list.
+     * \brief Appends a port to a GPU's list.
      * \param gpu the GPU
      * \param port its next port
+     * \param plane the plane the port is on (e.g. its rail)
      * \return the port's index at that GPU
      */
-    uint32_t AddPort(uint32_t gpu, Ptr<NetDevice> port);
+    uint32_t AddPort(uint32_t gpu, Ptr<NetDevice> port, uint32_t plane = 0);
+
+    /**
+     * \param gpu a GPU
+     * \param index one of its ports
+     * \return the port's plane
+     */
+    uint32_t GetPlane(uint32_t gpu, uint32_t index) const;
+
+    /**
+     * \param gpu a GPU
+     * \param plane a plane
+     * \return the indices of the GPU's ports on that plane, in order
+     */
+    std::vector<uint32_t> GetPortsOnPlane(uint32_t gpu, uint32_t plane) const;
 
     /// \return the number of GPUs with at least one port
     uint32_t GetGpuCount() const;
@@ -63,6 +79,7 @@ class RailEndpoints : public Object
 
   private:
     std::vector<std::vector<Ptr<NetDevice>>> m_ports;               //!< Ports per GPU
+    std::vector<std::vector<uint32_t>> m_planes;                    //!< Plane of each port
     std::map<Mac48Address, std::pair<uint32_t, uint32_t>> m_owners; //!< Address -> GPU, index
 };
 

@@ -12,7 +12,8 @@ NS_OBJECT_ENSURE_REGISTERED(RailTransportHeader);
 namespace
 {
 /// Bytes the fields take; the rest of SIZE is padding for RoCEv2's remaining headers.
-constexpr uint32_t FIELD_BYTES = 4 + 4 + 4 + 1 + 1 + 4 + 8 + 8;
+constexpr uint32_t FIELD_BYTES = 4 + 4 + 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8;
+static_assert(FIELD_BYTES <= RailTransportHeader::SIZE, "header fields exceed RoCEv2 size");
 } // namespace
 
 TypeId
@@ -46,6 +47,8 @@ RailTransportHeader::Serialize(Buffer::Iterator start) const
     start.WriteU8(kind);
     start.WriteU8(last ? 1 : 0);
     start.WriteHtonU32(psn);
+    start.WriteHtonU32(origin);
+    start.WriteHtonU32(relayTo);
     start.WriteHtonU64(messageId);
     start.WriteHtonU64(messageBytes);
     start.WriteU8(0, SIZE - FIELD_BYTES);
@@ -60,6 +63,8 @@ RailTransportHeader::Deserialize(Buffer::Iterator start)
     kind = static_cast<Kind>(start.ReadU8());
     last = start.ReadU8() != 0;
     psn = start.ReadNtohU32();
+    origin = start.ReadNtohU32();
+    relayTo = start.ReadNtohU32();
     messageId = start.ReadNtohU64();
     messageBytes = start.ReadNtohU64();
     return SIZE;
@@ -73,7 +78,8 @@ RailTransportHeader::Print(std::ostream& os) const
        << " psn=" << psn;
     if (kind == DATA)
     {
-        os << " msg=" << messageId << "/" << messageBytes << (last ? " last" : "");
+        os << " origin=" << origin << " msg=" << messageId << "/" << messageBytes
+           << (last ? " last" : "");
     }
 }
 

@@ -73,6 +73,12 @@ RailTransport::GetTypeId()
                           UintegerValue(4096),
                           MakeUintegerAccessor(&RailTransport::m_mtu),
                           MakeUintegerChecker<uint32_t>(1, 65000))
+            .AddAttribute("RelayChunk",
+                          "PXN: a proxy spreads a forwarded message over its ports in chunks "
+                          "of this many bytes (a multiple of Mtu is best).",
+                          UintegerValue(65536),
+                          MakeUintegerAccessor(&RailTransport::m_relayChunk),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("AckInterval",
                           "Frames per cumulative ACK (the last frame of a part is always "
                           "acknowledged).",
@@ -150,6 +156,7 @@ RailTransport::RailTransport()
     : m_gpu(0),
       m_nextMessageId(1),
       m_mtu(4096),
+      m_relayChunk(65536),
       m_ackInterval(16),
       m_window(4096),
       m_queueFrames(2),
@@ -235,19 +242,24 @@ RailTransport::Setup(uint32_t gpu, Ptr<RailEndpoints> endpoints)
     NS_ABORT_MSG_IF(m_endpoints, "RailTransport::Setup called twice");
     m_gpu = gpu;
     m_endpoints = endpoints;
-    for (const auto& device : endpoints->GetPorts(gpu))
+    const auto& devices = endpoints->GetPorts(gpu);
+    for (uint32_t i = 0; i < devices.size(); ++i)
     {
-        AddPort(device);
+        AddPort(devices[i], endpoints->GetPlane(gpu, i));
     }
 }
 
 void
-RailTransport::AddPort(Ptr<NetDevice> device)
+RailTransport::AddPort(Ptr<NetDevice> device, uint32_t plane)
 {
     uint32_t index = m_ports.size();
     Port port;
     port.device = device;
     port.optical = DynamicCast<OcsNetDevice>(device);
+    port.plane = plane;
+    port.rankInPlane = std::count_if(m_ports.begin(), m_ports.end(), [plane](const Port& p) {
+        return p.plane == plane;
+    });
     PointerValue queue;
     device->GetAttribute("TxQueue", queue);
     port.queue = queue.Get<Queue<Packet>>();
@@ -286,7 +298,7 @@ RailTransport::GetCounters() const
 std::size_t
 RailTransport::GetPendingMessageCount() const
 {
-    return m_outgoing.size() + m_waiting.size();
+    return m_outgoing.size();
 }
 
 uint64_t
@@ -297,13 +309,23 @@ RailTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
     NS_ABORT_MSG_IF(peer == m_gpu || peer >= m_endpoints->GetGpuCount(),
                     "RailTransport::Send: bad peer GPU " << peer << " from GPU " << m_gpu);
     uint64_t id = m_nextMessageId++;
-    m_outgoing[id] = Outgoing{0, sent};
-    if (!Dispatch(id, peer, bytes))
+    m_outgoing[id] = Outgoing{0, sent, peer, bytes};
+    if (Dispatch(id, peer, bytes))
     {
-        NS_LOG_INFO("GPU " << m_gpu << ": no port reaches GPU " << peer << " yet; message " << id
-                           << " waits");
-        m_waiting.push_back({id, peer, bytes});
+        return id;
     }
+    if (PlaneRoutesTo(peer).empty())
+    {
+        uint32_t proxy = ProxyFor(peer);
+        NS_ABORT_MSG_IF(proxy == NO_GPU,
+                        "GPU " << m_gpu << " shares no plane with GPU " << peer
+                               << " and no GPU links the two");
+        Relay(id, proxy, peer, bytes);
+        return id;
+    }
+    NS_LOG_INFO("GPU " << m_gpu << ": no circuit reaches GPU " << peer << " yet; message " << id
+                       << " waits");
+    m_waiting.push_back({id, peer, bytes});
     return id;
 }
 
@@ -327,39 +349,130 @@ RailTransport::PeerPortVia(uint32_t port, uint32_t peer) const
     {
         return -1;
     }
-    // Packet-switched rail: port k faces the same plane as the peer's port k.
-    uint32_t peerPorts = m_endpoints->GetPorts(peer).size();
-    return peerPorts == 0 ? -1 : static_cast<int32_t>(port % peerPorts);
+    // A packet switch reaches every port of the plane; port k talks to the peer's port k.
+    std::vector<uint32_t> peerPorts = m_endpoints->GetPortsOnPlane(peer, p.plane);
+    if (peerPorts.empty())
+    {
+        return -1;
+    }
+    return peerPorts[p.rankInPlane % peerPorts.size()];
 }
 
-bool
-RailTransport::Dispatch(uint64_t id, uint32_t peer, uint64_t bytes)
+std::vector<std::pair<uint32_t, uint32_t>>
+RailTransport::RoutesTo(uint32_t peer) const
 {
-    std::vector<std::pair<uint32_t, uint32_t>> routes; // (port, peer port)
-    double totalRate = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> routes;
     for (uint32_t port = 0; port < m_ports.size(); ++port)
     {
         int32_t peerPort = PeerPortVia(port, peer);
         if (peerPort >= 0)
         {
             routes.emplace_back(port, peerPort);
-            totalRate += m_ports[port].rateBps;
         }
     }
+    return routes;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>>
+RailTransport::PlaneRoutesTo(uint32_t peer) const
+{
+    std::vector<std::pair<uint32_t, uint32_t>> routes;
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        std::vector<uint32_t> peerPorts = m_endpoints->GetPortsOnPlane(peer, m_ports[port].plane);
+        if (!peerPorts.empty())
+        {
+            routes.emplace_back(port, peerPorts[m_ports[port].rankInPlane % peerPorts.size()]);
+        }
+    }
+    return routes;
+}
+
+uint32_t
+RailTransport::ProxyFor(uint32_t peer)
+{
+    auto known = m_proxies.find(peer);
+    if (known != m_proxies.end())
+    {
+        return known->second;
+    }
+    // PXN: the GPU next to this one (a shared plane, i.e. the scale-up domain) that sits on
+    // a plane of the peer (its rail); the lowest-numbered such GPU, for determinism.
+    uint32_t proxy = NO_GPU;
+    for (uint32_t gpu = 0; gpu < m_endpoints->GetGpuCount() && proxy == NO_GPU; ++gpu)
+    {
+        if (gpu == m_gpu || gpu == peer)
+        {
+            continue;
+        }
+        bool nearMe = false;
+        bool nearPeer = false;
+        for (const auto& port : m_ports)
+        {
+            nearMe = nearMe || !m_endpoints->GetPortsOnPlane(gpu, port.plane).empty();
+        }
+        const auto& peerDevices = m_endpoints->GetPorts(peer);
+        for (uint32_t i = 0; i < peerDevices.size(); ++i)
+        {
+            nearPeer = nearPeer ||
+                       !m_endpoints->GetPortsOnPlane(gpu, m_endpoints->GetPlane(peer, i)).empty();
+        }
+        proxy = nearMe && nearPeer ? gpu : NO_GPU;
+    }
+    m_proxies[peer] = proxy;
+    return proxy;
+}
+
+bool
+RailTransport::Dispatch(uint64_t id, uint32_t peer, uint64_t bytes)
+{
+    auto routes = RoutesTo(peer);
     if (routes.empty())
     {
         return false;
     }
+    Part part{PartRole::OWN, m_gpu, id, bytes, NO_GPU, bytes, bytes, 0, 0};
+    m_outgoing[id].partsLeft = QueueParts(routes, peer, part).size();
+    return true;
+}
+
+void
+RailTransport::Relay(uint64_t id, uint32_t proxy, uint32_t peer, uint64_t bytes)
+{
+    NS_LOG_INFO("GPU " << m_gpu << ": message " << id << " to GPU " << peer << " via GPU " << proxy
+                       << " (PXN)");
+    ++m_counters.messagesRelayed;
+    auto routes = RoutesTo(proxy);
+    if (routes.empty())
+    {
+        routes = PlaneRoutesTo(proxy); // sent once the circuit to the proxy is up
+    }
+    Part part{PartRole::RELAY, m_gpu, id, bytes, peer, bytes, bytes, 0, 0};
+    QueueParts(routes, proxy, part);
+    m_outgoing[id].partsLeft = 1; // completed by the proxy when the peer has everything
+}
+
+std::vector<uint32_t>
+RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
+                          uint32_t peer,
+                          Part part)
+{
     // Shares proportional to the port rates; the rounding remainder goes to the first.
+    double totalRate = 0;
+    for (const auto& route : routes)
+    {
+        totalRate += m_ports[route.first].rateBps;
+    }
     std::vector<uint64_t> shares;
     uint64_t assigned = 0;
-    for (const auto& [port, peerPort] : routes)
+    for (const auto& route : routes)
     {
-        shares.push_back(static_cast<uint64_t>(bytes * (m_ports[port].rateBps / totalRate)));
+        shares.push_back(
+            static_cast<uint64_t>(part.bytes * (m_ports[route.first].rateBps / totalRate)));
         assigned += shares.back();
     }
-    shares[0] += bytes - assigned;
-    Outgoing& message = m_outgoing[id];
+    shares[0] += part.bytes - assigned;
+    std::vector<uint32_t> qpns;
     for (std::size_t i = 0; i < routes.size(); ++i)
     {
         if (shares[i] == 0)
@@ -367,14 +480,18 @@ RailTransport::Dispatch(uint64_t id, uint32_t peer, uint64_t bytes)
             continue;
         }
         QueuePair& qp = GetQueuePair(routes[i].first, peer, routes[i].second);
-        uint32_t frames = static_cast<uint32_t>((shares[i] + m_mtu - 1) / m_mtu);
-        qp.parts.push_back({id, bytes, shares[i], qp.endPsn, frames});
-        qp.endPsn += frames;
-        ++message.partsLeft;
+        Part slice = part;
+        slice.bytes = shares[i];
+        slice.available = part.available == part.bytes ? shares[i] : 0;
+        slice.firstPsn = qp.endPsn;
+        slice.frames = static_cast<uint32_t>((shares[i] + m_mtu - 1) / m_mtu);
+        qp.parts.push_back(slice);
+        qp.endPsn += slice.frames;
+        qpns.push_back(qp.qpn);
         Schedule(qp);
         Pump(qp.port);
     }
-    return true;
+    return qpns;
 }
 
 RailTransport::QueuePair&
@@ -390,7 +507,7 @@ RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort)
         qp.peerPort = peerPort;
         qp.peerAddress = m_endpoints->GetPorts(peer)[peerPort]->GetAddress();
         qp.label = FlowLabel(m_gpu, qp.qpn, peer);
-        qp.reachable = true;
+        qp.reachable = PeerPortVia(port, peer) == static_cast<int32_t>(peerPort);
         DcqcnParameters parameters = m_dcqcnParameters;
         parameters.lineRateBps = m_ports[port].rateBps;
         qp.rate = DcqcnRateController(parameters);
@@ -409,10 +526,38 @@ RailTransport::Schedule(QueuePair& qp)
     }
 }
 
-bool
-RailTransport::CanSend(const QueuePair& qp) const
+RailTransport::Part*
+RailTransport::PartOf(QueuePair& qp, uint32_t psn)
 {
-    return qp.reachable && qp.nextPsn < qp.endPsn && qp.nextPsn - qp.ackedPsn < m_window;
+    for (auto& part : qp.parts)
+    {
+        if (psn < part.firstPsn + part.frames)
+        {
+            return psn >= part.firstPsn ? &part : nullptr;
+        }
+    }
+    return nullptr;
+}
+
+uint32_t
+RailTransport::FramePayload(const Part& part, uint32_t psn) const
+{
+    uint64_t offset = static_cast<uint64_t>(psn - part.firstPsn) * m_mtu;
+    return static_cast<uint32_t>(std::min<uint64_t>(m_mtu, part.bytes - offset));
+}
+
+bool
+RailTransport::CanSend(QueuePair& qp)
+{
+    if (!qp.reachable || qp.nextPsn >= qp.endPsn || qp.nextPsn - qp.ackedPsn >= m_window)
+    {
+        return false;
+    }
+    // A forwarding proxy sends only bytes it has received.
+    const Part* part = PartOf(qp, qp.nextPsn);
+    uint64_t end = static_cast<uint64_t>(qp.nextPsn - part->firstPsn) * m_mtu +
+                   FramePayload(*part, qp.nextPsn);
+    return end <= part->available;
 }
 
 void
@@ -454,7 +599,7 @@ RailTransport::NextReady(Port& port, Time& wake)
         port.ready.pop_front();
         if (!CanSend(qp))
         {
-            qp.scheduled = false; // rescheduled by an ACK, a NACK, a timeout or a circuit
+            qp.scheduled = false; // rescheduled by an ACK, NACK, timeout, circuit or data
             continue;
         }
         port.ready.push_back(qp.qpn);
@@ -472,20 +617,18 @@ void
 RailTransport::SendData(QueuePair& qp)
 {
     uint32_t psn = qp.nextPsn++;
-    auto part = std::find_if(qp.parts.begin(), qp.parts.end(), [psn](const Part& p) {
-        return psn < p.firstPsn + p.frames;
-    });
-    NS_ABORT_MSG_IF(part == qp.parts.end(), "PSN " << psn << " belongs to no part");
-    uint32_t k = psn - part->firstPsn;
-    uint32_t payload = static_cast<uint32_t>(
-        std::min<uint64_t>(m_mtu, part->bytes - static_cast<uint64_t>(k) * m_mtu));
+    Part* part = PartOf(qp, psn);
+    NS_ABORT_MSG_UNLESS(part, "PSN " << psn << " belongs to no part");
+    uint32_t payload = FramePayload(*part, psn);
     RailTransportHeader header;
     header.label = qp.label;
     header.sourceGpu = m_gpu;
     header.qpn = qp.qpn;
     header.kind = RailTransportHeader::DATA;
-    header.last = k + 1 == part->frames;
+    header.last = psn + 1 == part->firstPsn + part->frames;
     header.psn = psn;
+    header.origin = part->origin;
+    header.relayTo = part->relayTo;
     header.messageId = part->messageId;
     header.messageBytes = part->messageBytes;
     Ptr<Packet> frame = Create<Packet>(payload);
@@ -681,18 +824,95 @@ RailTransport::ReceiveData(uint32_t port,
                     header.label,
                     state.expectedPsn);
     }
-    auto key = std::make_pair(header.sourceGpu, header.messageId);
+    if (header.relayTo != NO_GPU && header.relayTo != m_gpu)
+    {
+        Forwarded(header, payload);
+    }
+    else
+    {
+        Deliver(header, payload);
+    }
+}
+
+void
+RailTransport::Deliver(const RailTransportHeader& header, uint32_t payload)
+{
+    MessageKey key{header.origin, header.messageId};
     uint64_t& arrived = m_arrived[key];
     arrived += payload;
-    if (arrived == header.messageBytes)
+    if (arrived < header.messageBytes)
     {
-        m_arrived.erase(key);
-        ++m_counters.messagesReceived;
-        m_messageReceivedTrace(header.sourceGpu, header.messageId, header.messageBytes);
-        if (!m_receiveCallback.IsNull())
+        return;
+    }
+    m_arrived.erase(key);
+    ++m_counters.messagesReceived;
+    m_messageReceivedTrace(header.origin, header.messageId, header.messageBytes);
+    if (!m_receiveCallback.IsNull())
+    {
+        m_receiveCallback(header.origin, header.messageId, header.messageBytes);
+    }
+}
+
+void
+RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
+{
+    MessageKey key{header.origin, header.messageId};
+    auto [it, fresh] = m_forwards.emplace(key, Forward());
+    Forward& forward = it->second;
+    if (fresh)
+    {
+        ++m_counters.messagesForwarded;
+        auto routes = RoutesTo(header.relayTo);
+        if (routes.empty())
         {
-            m_receiveCallback(header.sourceGpu, header.messageId, header.messageBytes);
+            routes = PlaneRoutesTo(header.relayTo); // sent once a circuit is up
         }
+        NS_ABORT_MSG_IF(routes.empty(),
+                        "GPU " << m_gpu << " cannot forward to GPU " << header.relayTo);
+        // Each port forwards whole chunks, round robin: chunk j goes to port j mod n.
+        uint64_t chunks = (header.messageBytes + m_relayChunk - 1) / m_relayChunk;
+        for (uint32_t i = 0; i < routes.size() && i < chunks; ++i)
+        {
+            uint64_t mine = 0;
+            for (uint64_t j = i; j < chunks; j += routes.size())
+            {
+                mine += std::min<uint64_t>(m_relayChunk, header.messageBytes - j * m_relayChunk);
+            }
+            Part part{PartRole::FORWARD,
+                      header.origin,
+                      header.messageId,
+                      header.messageBytes,
+                      NO_GPU,
+                      mine,
+                      0,
+                      0,
+                      0};
+            auto qpns = QueueParts({routes[i]}, header.relayTo, part);
+            forward.qpns.insert(forward.qpns.end(), qpns.begin(), qpns.end());
+        }
+        forward.partsLeft = forward.qpns.size();
+    }
+    forward.arrived += payload;
+    // Bytes available to part i: its share of the whole chunks arrived, plus the chunk in
+    // progress if it is that part's.
+    uint64_t n = forward.qpns.size();
+    uint64_t full = forward.arrived / m_relayChunk;
+    uint64_t partial = forward.arrived % m_relayChunk;
+    for (uint64_t i = 0; i < n; ++i)
+    {
+        uint64_t chunksOfI = full / n + (i < full % n ? 1 : 0);
+        uint64_t available = chunksOfI * m_relayChunk + (full % n == i ? partial : 0);
+        QueuePair& qp = m_qps[forward.qpns[i]];
+        for (auto& part : qp.parts)
+        {
+            if (part.role == PartRole::FORWARD && part.origin == header.origin &&
+                part.messageId == header.messageId)
+            {
+                part.available = std::min(available, part.bytes);
+            }
+        }
+        Schedule(qp);
+        Pump(qp.port);
     }
 }
 
@@ -709,18 +929,7 @@ RailTransport::Acknowledge(QueuePair& qp, uint32_t psn)
     {
         Part part = qp.parts.front();
         qp.parts.pop_front();
-        auto message = m_outgoing.find(part.messageId);
-        if (message != m_outgoing.end() && --message->second.partsLeft == 0)
-        {
-            SentCallback sent = message->second.sent;
-            m_outgoing.erase(message);
-            ++m_counters.messagesSent;
-            m_messageSentTrace(qp.peer, part.messageId, part.messageBytes);
-            if (!sent.IsNull())
-            {
-                sent(part.messageId);
-            }
-        }
+        PartDone(qp, part);
     }
     if (qp.ackedPsn == qp.nextPsn)
     {
@@ -732,6 +941,53 @@ RailTransport::Acknowledge(QueuePair& qp, uint32_t psn)
     }
     Schedule(qp);
     Pump(qp.port);
+}
+
+void
+RailTransport::PartDone(const QueuePair& qp, const Part& part)
+{
+    switch (part.role)
+    {
+    case PartRole::OWN: {
+        auto message = m_outgoing.find(part.messageId);
+        NS_ABORT_MSG_IF(message == m_outgoing.end(), "unknown message " << part.messageId);
+        if (--message->second.partsLeft == 0)
+        {
+            Complete(part.messageId);
+        }
+        break;
+    }
+    case PartRole::RELAY:
+        break; // the proxy completes it
+    case PartRole::FORWARD: {
+        auto forward = m_forwards.find({part.origin, part.messageId});
+        NS_ABORT_MSG_IF(forward == m_forwards.end(), "unknown forwarded message");
+        if (--forward->second.partsLeft == 0)
+        {
+            m_forwards.erase(forward);
+            // The completion notice travels back over the scale-up domain in NCCL (a flag
+            // in GPU memory); it is modelled as instantaneous.
+            Ptr<Node> origin = m_endpoints->GetPorts(part.origin)[0]->GetNode();
+            origin->GetObject<RailTransport>()->Complete(part.messageId);
+        }
+        break;
+    }
+    }
+}
+
+void
+RailTransport::Complete(uint64_t id)
+{
+    auto message = m_outgoing.find(id);
+    NS_ABORT_MSG_IF(message == m_outgoing.end(), "unknown message " << id);
+    Outgoing done = message->second;
+    m_outgoing.erase(message);
+    ++m_counters.messagesSent;
+    m_messageSentTrace(done.peer, id, done.bytes);
+    if (!done.sent.IsNull())
+    {
+        done.sent(id);
+    }
 }
 
 void

@@ -43,6 +43,8 @@ struct RailTransportCounters
     uint64_t nacksSent{0};            //!< NACKs sent (out-of-order arrival)
     uint64_t cnpsSent{0};             //!< CNPs sent (ECN-marked arrivals)
     uint64_t cnpsReceived{0};         //!< CNPs received (rate cuts)
+    uint64_t messagesRelayed{0};      //!< Messages sent through a proxy GPU (PXN)
+    uint64_t messagesForwarded{0};    //!< Messages forwarded as a proxy (PXN)
 };
 
 /**
@@ -73,6 +75,8 @@ class RailTransport : public Object
   public:
     /// EtherType of RailTransport frames (RoCE's).
     static constexpr uint16_t PROTOCOL = 0x8915;
+    /// "No GPU" (e.g. no relay).
+    static constexpr uint32_t NO_GPU = 0xffffffff;
 
     /// Called at the sender when every part of a message is acknowledged: message id.
     using SentCallback = Callback<void, uint64_t>;
@@ -142,21 +146,24 @@ class RailTransport : public Object
     void DoDispose() override;
 
   private:
-    void SetDcqcnG(double g);
-    double GetDcqcnG() const;
-    void SetDcqcnRateAi(DataRate rate);
-    DataRate GetDcqcnRateAi() const;
-    void SetDcqcnRateHai(DataRate rate);
-    DataRate GetDcqcnRateHai() const;
-    void SetDcqcnMinRate(DataRate rate);
-    DataRate GetDcqcnMinRate() const;
+    /// What acknowledging a part completes.
+    enum class PartRole
+    {
+        OWN,     //!< A slice of one of this GPU's messages, sent directly
+        RELAY,   //!< This GPU's message on its way to a proxy (completed by the proxy)
+        FORWARD, //!< A proxy forwarding another GPU's message (PXN)
+    };
 
     /// A slice of a message carried by one QP.
     struct Part
     {
-        uint64_t messageId;    //!< Sender's message id
+        PartRole role;         //!< What its acknowledgement completes
+        uint32_t origin;       //!< GPU whose message it is
+        uint64_t messageId;    //!< The origin's message id
         uint64_t messageBytes; //!< Whole message size
+        uint32_t relayTo;      //!< Final GPU when this hop goes to a proxy, else NO_GPU
         uint64_t bytes;        //!< This part's size
+        uint64_t available;    //!< Bytes that may be sent (less than bytes while relaying)
         uint32_t firstPsn;     //!< PSN of its first frame
         uint32_t frames;       //!< Frames it takes
     };
@@ -191,13 +198,15 @@ class RailTransport : public Object
         Time lastCnp{Seconds(-1)}; //!< When the last CNP was sent
     };
 
-    /// One NIC port.
+    /// One port.
     struct Port
     {
         Ptr<NetDevice> device;      //!< The device
         Ptr<OcsNetDevice> optical;  //!< The same, if it is an OCS port
         Ptr<Queue<Packet>> queue;   //!< Its transmit queue
         double rateBps{0};          //!< Line rate
+        uint32_t plane{0};          //!< Plane (rail or scale-up domain)
+        uint32_t rankInPlane{0};    //!< Position among this GPU's ports on the plane
         std::deque<uint32_t> ready; //!< QPs with frames to send, round robin
         bool pumping{false};        //!< Inside Pump() (re-entrancy guard)
         EventId wakeup;             //!< Pacing wake-up
@@ -206,8 +215,10 @@ class RailTransport : public Object
     /// A message accepted at the sender.
     struct Outgoing
     {
-        uint32_t partsLeft; //!< Parts not yet acknowledged
+        uint32_t partsLeft; //!< Parts not yet acknowledged (a relayed message counts 1)
         SentCallback sent;  //!< Completion callback
+        uint32_t peer;      //!< Destination
+        uint64_t bytes;     //!< Size
     };
 
     /// A message that no port could reach yet.
@@ -218,9 +229,41 @@ class RailTransport : public Object
         uint64_t bytes; //!< Size
     };
 
-    void AddPort(Ptr<NetDevice> device);
+    /// A message this GPU forwards as a PXN proxy.
+    struct Forward
+    {
+        uint64_t arrived{0};        //!< Bytes received from the origin so far
+        std::vector<uint32_t> qpns; //!< QPs carrying its parts, one per port
+        uint32_t partsLeft{0};      //!< Parts not yet acknowledged by the final GPU
+    };
+
+    /// Identity of a message anywhere: origin GPU and the origin's message id.
+    using MessageKey = std::pair<uint32_t, uint64_t>;
+
+    void SetDcqcnG(double g);
+    double GetDcqcnG() const;
+    void SetDcqcnRateAi(DataRate rate);
+    DataRate GetDcqcnRateAi() const;
+    void SetDcqcnRateHai(DataRate rate);
+    DataRate GetDcqcnRateHai() const;
+    void SetDcqcnMinRate(DataRate rate);
+    DataRate GetDcqcnMinRate() const;
+
+    void AddPort(Ptr<NetDevice> device, uint32_t plane);
+    /// \return the (port, peer port) pairs that reach \p peer now.
+    std::vector<std::pair<uint32_t, uint32_t>> RoutesTo(uint32_t peer) const;
+    /// \return the ports that could reach \p peer (same plane), circuits aside.
+    std::vector<std::pair<uint32_t, uint32_t>> PlaneRoutesTo(uint32_t peer) const;
+    /// \return a GPU sharing a plane with this GPU and one with \p peer, or NO_GPU.
+    uint32_t ProxyFor(uint32_t peer);
     /// Splits a message over the ports that reach \p peer; false if none does.
     bool Dispatch(uint64_t id, uint32_t peer, uint64_t bytes);
+    /// Sends a message through a proxy GPU (PXN).
+    void Relay(uint64_t id, uint32_t proxy, uint32_t peer, uint64_t bytes);
+    /// Queues parts of \p part's message over \p routes in proportion to their rates.
+    std::vector<uint32_t> QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
+                                     uint32_t peer,
+                                     Part part);
     /// \return the peer port index reached through \p port, or -1.
     int32_t PeerPortVia(uint32_t port, uint32_t peer) const;
     QueuePair& GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort);
@@ -229,7 +272,11 @@ class RailTransport : public Object
     void Pump(uint32_t port);
     /// \return the next QP allowed to send on \p port now, or null; sets \p wake if paced.
     QueuePair* NextReady(Port& port, Time& wake);
-    bool CanSend(const QueuePair& qp) const;
+    /// \return the part holding \p psn, or null
+    Part* PartOf(QueuePair& qp, uint32_t psn);
+    /// \return the payload of frame \p psn of \p part
+    uint32_t FramePayload(const Part& part, uint32_t psn) const;
+    bool CanSend(QueuePair& qp);
     void SendData(QueuePair& qp);
     void SendControl(uint32_t port,
                      const Address& to,
@@ -253,26 +300,37 @@ class RailTransport : public Object
                      const RailTransportHeader& header,
                      uint32_t payload,
                      bool marked);
+    /// Counts in-order payload of a message addressed to this GPU; delivers when complete.
+    void Deliver(const RailTransportHeader& header, uint32_t payload);
+    /// Makes bytes a proxy received available to the parts that forward them.
+    void Forwarded(const RailTransportHeader& header, uint32_t payload);
     void ReceiveAck(const RailTransportHeader& header);
     void ReceiveNack(const RailTransportHeader& header);
     void ReceiveCnp(const RailTransportHeader& header);
     /// Marks everything below \p psn acknowledged and completes finished parts.
     void Acknowledge(QueuePair& qp, uint32_t psn);
+    /// A part was acknowledged in full.
+    void PartDone(const QueuePair& qp, const Part& part);
+    /// A message of this GPU is complete at its destination.
+    void Complete(uint64_t id);
 
-    uint32_t m_gpu;                                              //!< This GPU
-    Ptr<RailEndpoints> m_endpoints;                              //!< Fabric directory
-    std::vector<Port> m_ports;                                   //!< NIC ports
-    std::vector<QueuePair> m_qps;                                //!< Sending QPs, by qpn
-    std::unordered_map<uint64_t, uint32_t> m_qpIndex;            //!< (port, peer, peer port) -> qpn
-    std::unordered_map<uint64_t, ReceiveState> m_receiving;      //!< (src GPU, qpn) -> state
-    std::map<std::pair<uint32_t, uint64_t>, uint64_t> m_arrived; //!< (src, msg) -> bytes
-    std::unordered_map<uint64_t, Outgoing> m_outgoing;           //!< Message id -> state
-    std::deque<Waiting> m_waiting;                               //!< Messages no port reached yet
-    uint64_t m_nextMessageId;                                    //!< Next message id
-    ReceiveCallback m_receiveCallback;                           //!< Upper layer
-    RailTransportCounters m_counters;                            //!< Counters
+    uint32_t m_gpu;                                         //!< This GPU
+    Ptr<RailEndpoints> m_endpoints;                         //!< Fabric directory
+    std::vector<Port> m_ports;                              //!< NIC ports
+    std::vector<QueuePair> m_qps;                           //!< Sending QPs, by qpn
+    std::unordered_map<uint64_t, uint32_t> m_qpIndex;       //!< (port, peer, peer port) -> qpn
+    std::unordered_map<uint64_t, ReceiveState> m_receiving; //!< (src GPU, qpn) -> state
+    std::map<MessageKey, uint64_t> m_arrived;          //!< Bytes arrived per message to this GPU
+    std::map<MessageKey, Forward> m_forwards;          //!< Messages this GPU forwards (PXN)
+    std::map<uint32_t, uint32_t> m_proxies;            //!< Peer -> proxy GPU, once found
+    std::unordered_map<uint64_t, Outgoing> m_outgoing; //!< Message id -> state
+    std::deque<Waiting> m_waiting;                     //!< Messages no port reached yet
+    uint64_t m_nextMessageId;                          //!< Next message id
+    ReceiveCallback m_receiveCallback;                 //!< Upper layer
+    RailTransportCounters m_counters;                  //!< Counters
 
     uint32_t m_mtu;                    //!< Payload bytes per frame
+    uint32_t m_relayChunk;             //!< PXN: bytes a proxy forwards per port, round robin
     uint32_t m_ackInterval;            //!< Frames per cumulative ACK
     uint32_t m_window;                 //!< Frames in flight per QP
     uint32_t m_queueFrames;            //!< Device queue depth kept per port
