@@ -11,6 +11,11 @@ def build(bld):
         'model/optical-circuit-switch.cc',
         'model/ocs-net-device.cc',
         'helper/ocs-helper.cc',
+        'model/ecn-mark-tag.cc',
+        'model/eps-channel.cc',
+        'model/eps-net-device.cc',
+        'model/eps-switch.cc',
+        'helper/eps-helper.cc',
         'model/workload-dag.cc',
         'model/workload-json.cc',
         'model/workload-validator.cc',
@@ -24,6 +29,8 @@ def build(bld):
     module_test.source = [
         'test/ocs-circuit-test-suite.cc',
         'test/ocs-reconfiguration-test-suite.cc',
+        'test/eps-link-test-suite.cc',
+        'test/eps-switch-test-suite.cc',
     ]
 
     headers = bld(features='ns3header')
@@ -34,6 +41,11 @@ def build(bld):
         'model/optical-circuit-switch.h',
         'model/ocs-net-device.h',
         'helper/ocs-helper.h',
+        'model/ecn-mark-tag.h',
+        'model/eps-channel.h',
+        'model/eps-net-device.h',
+        'model/eps-switch.h',
+        'helper/eps-helper.h',
         'model/workload-dag.h',
         'model/workload-json.h',
         'model/workload-validator.h',
