@@ -12,6 +12,10 @@ def build(bld):
         'model/ocs-net-device.cc',
         'helper/ocs-helper.cc',
         'model/ecn-mark-tag.cc',
+        'model/eps-channel.cc',
+        'model/eps-net-device.cc',
+        'model/eps-switch.cc',
+        'helper/eps-helper.cc',
         'model/dcqcn-rate-controller.cc',
         'model/rail-endpoints.cc',
         'model/rail-transport-header.cc',
@@ -35,6 +39,8 @@ def build(bld):
     module_test.source = [
         'test/ocs-circuit-test-suite.cc',
         'test/ocs-reconfiguration-test-suite.cc',
+        'test/eps-link-test-suite.cc',
+        'test/eps-switch-test-suite.cc',
         'test/rail-transport-optical-test-suite.cc',
     ]
 
@@ -47,6 +53,10 @@ def build(bld):
         'model/ocs-net-device.h',
         'helper/ocs-helper.h',
         'model/ecn-mark-tag.h',
+        'model/eps-channel.h',
+        'model/eps-net-device.h',
+        'model/eps-switch.h',
+        'helper/eps-helper.h',
         'model/dcqcn-rate-controller.h',
         'model/rail-endpoints.h',
         'model/rail-transport-header.h',

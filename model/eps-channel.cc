@@ -1,0 +1,113 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "eps-channel.h"
+
+#include "eps-net-device.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("EpsChannel");
+
+NS_OBJECT_ENSURE_REGISTERED(EpsChannel);
+
+TypeId
+EpsChannel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::EpsChannel")
+                            .SetParent<Channel>()
+                            .SetGroupName("PhotonicRails")
+                            .AddConstructor<EpsChannel>()
+                            .AddAttribute("Delay",
+                                          "One-way propagation delay (about 5 ns per metre).",
+                                          TimeValue(NanoSeconds(50)),
+                                          MakeTimeAccessor(&EpsChannel::m_delay),
+                                          MakeTimeChecker(Time(0)));
+    return tid;
+}
+
+EpsChannel::EpsChannel()
+    : m_nDevices(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+EpsChannel::~EpsChannel()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+EpsChannel::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_devices = {nullptr, nullptr};
+    Channel::DoDispose();
+}
+
+void
+EpsChannel::Attach(Ptr<EpsNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    NS_ABORT_MSG_IF(!device, "EpsChannel::Attach: null device");
+    NS_ABORT_MSG_IF(m_nDevices == 2, "EpsChannel already joins two devices");
+    NS_ABORT_MSG_IF(!device->GetNode(), "EpsChannel::Attach: add the device to a node first");
+    m_devices[m_nDevices++] = device;
+    if (m_nDevices == 2)
+    {
+        m_devices[0]->NotifyLinkUp();
+        m_devices[1]->NotifyLinkUp();
+    }
+}
+
+Time
+EpsChannel::GetDelay() const
+{
+    return m_delay;
+}
+
+Ptr<EpsNetDevice>
+EpsChannel::GetPeer(const EpsNetDevice* device) const
+{
+    if (m_nDevices < 2)
+    {
+        return nullptr;
+    }
+    return PeekPointer(m_devices[0]) == device ? m_devices[1] : m_devices[0];
+}
+
+void
+EpsChannel::Transmit(Ptr<Packet> frame, const EpsNetDevice* sender, Time txTime)
+{
+    NS_LOG_FUNCTION(this << frame << sender << txTime);
+    const Ptr<EpsNetDevice>& receiver =
+        PeekPointer(m_devices[0]) == sender ? m_devices[1] : m_devices[0];
+    // The receiver's events run in its node's context, as for any ns-3 channel.
+    Simulator::ScheduleWithContext(receiver->GetNode()->GetId(),
+                                   txTime + m_delay,
+                                   &EpsNetDevice::Receive,
+                                   receiver,
+                                   frame);
+}
+
+std::size_t
+EpsChannel::GetNDevices() const
+{
+    return m_nDevices;
+}
+
+Ptr<NetDevice>
+EpsChannel::GetDevice(std::size_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_nDevices, "EpsChannel::GetDevice(" << i << "): out of range");
+    return m_devices[i];
+}
+
+} // namespace ns3

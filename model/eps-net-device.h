@@ -1,0 +1,235 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EPS_NET_DEVICE_H
+#define EPS_NET_DEVICE_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/error-model.h"
+#include "ns3/line-rate.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/queue.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+class EpsChannel;
+class Node;
+
+/**
+ * \ingroup photonic-rails
+ * \brief Frame, byte and flow-control counters of one EpsNetDevice.
+ *
+ * Data frames only in the frame and byte counters; PAUSE/RESUME control frames (64 bytes
+ * each on the wire) are counted apart.
+ */
+struct EpsNetDeviceCounters
+{
+    uint64_t framesSent{0};             //!< Data frames whose transmission started
+    uint64_t bytesSent{0};              //!< Bytes of those frames (with the Ethernet header)
+    uint64_t framesReceived{0};         //!< Data frames received intact
+    uint64_t bytesReceived{0};          //!< Bytes of those frames (with the Ethernet header)
+    uint64_t framesDroppedQueueFull{0}; //!< Frames refused by a full transmit queue
+    uint64_t framesDroppedOversize{0};  //!< Payloads larger than the MTU, refused
+    uint64_t framesCorrupted{0};        //!< Received frames dropped by the receive error model
+    uint64_t pauseFramesSent{0};        //!< PAUSE (XOFF) frames sent
+    uint64_t resumeFramesSent{0};       //!< RESUME (XON) frames sent
+    uint64_t pauseFramesReceived{0};    //!< PAUSE (XOFF) frames received
+    uint64_t resumeFramesReceived{0};   //!< RESUME (XON) frames received
+    Time pausedTime{0}; //!< Completed intervals during which the peer held this transmitter
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief A full-duplex point-to-point Ethernet port: a GPU NIC port or an EpsSwitch port.
+ *
+ * Frames carry an Ethernet II header (14 bytes, counted on the wire) and leave at DataRate
+ * with LineRate timing, joined to the peer by an EpsChannel: a frame of S bytes whose
+ * transmission starts at t arrives at t + 8S/DataRate + Delay.
+ *
+ * Frames to send come from the TxQueue (Send/SendFrom) and, when it is empty, from an
+ * optional frame source (SetFrameSource): a switch keeps its own egress queue and hands this
+ * device the next frame only when the line is free.
+ *
+ * Priority flow control (IEEE 802.1Qbb, one traffic class): SendPause(true/false) makes the
+ * device send a PAUSE (XOFF) or RESUME (XON) MAC control frame (EtherType 0x8808, 64 bytes).
+ * Control frames bypass the TxQueue: they start as soon as the frame being serialized ends.
+ * A device that receives PAUSE starts no new data frame (the one on the wire finishes) until
+ * it receives RESUME; it still sends control frames. A PAUSE holds until RESUME (the pause
+ * quanta are not timed out). Control frames are consumed here, never passed up.
+ *
+ * Received frames are handed up without a copy: the receive callback gets the frame with
+ * its Ethernet header removed, then the promiscuous callback gets the same packet (last,
+ * because a switch forwards that very packet). Trace sinks that keep a packet must Copy() it.
+ */
+class EpsNetDevice : public NetDevice
+{
+  public:
+    /// Supplies the next frame (with its Ethernet header) when the TxQueue is empty, or null.
+    using FrameSource = Callback<Ptr<Packet>>;
+
+    /// Ethernet II header: destination, source, EtherType.
+    static constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
+    /// Size of a PAUSE/RESUME frame on the wire: the minimum Ethernet frame (FCS included).
+    static constexpr uint32_t PAUSE_FRAME_BYTES = 64;
+    /// EtherType of MAC control frames; reserved: Send() refuses it.
+    static constexpr uint16_t MAC_CONTROL_ETHERTYPE = 0x8808;
+
+    /**
+     * \brief Get the TypeId
+     * \return The TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    EpsNetDevice();
+    ~EpsNetDevice() override;
+
+    /**
+     * \brief Connects this device to one end of \p channel.
+     * \param channel the cable
+     */
+    void Attach(Ptr<EpsChannel> channel);
+    /// \return the cable, or null before Attach()
+    Ptr<EpsChannel> GetEpsChannel() const;
+    /// \return the device at the other end of the cable, or null
+    Ptr<EpsNetDevice> GetPeer() const;
+
+    /// \param rate the line rate
+    void SetDataRate(DataRate rate);
+    /// \return the line rate
+    DataRate GetDataRate() const;
+    /// \param queue the transmit queue
+    void SetQueue(Ptr<Queue<Packet>> queue);
+    /// \return the transmit queue
+    Ptr<Queue<Packet>> GetQueue() const;
+    /// \param model error model applied to received frames (PhyRxDrop on error)
+    void SetReceiveErrorModel(Ptr<ErrorModel> model);
+
+    /**
+     * \brief Sets where frames come from when the TxQueue is empty (a switch egress queue).
+     * \param source returns the next frame, with its Ethernet header, or null
+     */
+    void SetFrameSource(FrameSource source);
+    /// Tells the device that its frame source has a frame: it starts it if the line is free.
+    void NotifyFrameAvailable();
+
+    /**
+     * \brief Asks the peer to stop (PAUSE) or restart (RESUME) sending data frames.
+     *
+     * The control frame leaves right after the frame being serialized. Asking for the state
+     * the peer already has (or will have once the pending control frame is sent) is a no-op;
+     * a request that undoes a pending one before it leaves cancels it.
+     * \param pause true for PAUSE (XOFF), false for RESUME (XON)
+     */
+    void SendPause(bool pause);
+    /// \return true while the peer holds this device's data transmissions (PAUSE received)
+    bool IsPaused() const;
+    /// \return total time paused by the peer, including a pause in progress
+    Time GetPausedTime() const;
+    /// \return the counters
+    const EpsNetDeviceCounters& GetCounters() const;
+
+    /**
+     * \brief Called by the channel when a frame's last bit arrives.
+     * \param frame the frame, with its Ethernet header
+     */
+    void Receive(Ptr<Packet> frame);
+    /// Called by the channel when both ends are attached.
+    void NotifyLinkUp();
+
+    // NetDevice API
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+    /// Signature of the PauseChanged trace: the peer paused (true) or resumed (false) us.
+    typedef void (*PauseTracedCallback)(bool paused);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Starts the next frame if the line is free: a pending control frame, else data.
+    void TryTransmit();
+    /// \return the next data frame: the TxQueue's head, else the frame source's, or null.
+    Ptr<Packet> NextDataFrame();
+    /// Starts serializing \p frame onto the cable.
+    void TransmitStart(Ptr<Packet> frame);
+    /// The last bit left: the transmitter is free.
+    void TransmitComplete();
+    /// \return a new PAUSE (\p pause true) or RESUME frame.
+    Ptr<Packet> MakePauseFrame(bool pause) const;
+    /// Acts on a received MAC control frame (\p payload without its Ethernet header).
+    void ReceiveControl(Ptr<const Packet> payload);
+    /// Enters or leaves the paused state (peer's PAUSE/RESUME).
+    void SetPaused(bool paused);
+
+    Ptr<Node> m_node;                    //!< Owning node
+    Ptr<EpsChannel> m_channel;           //!< The cable, once attached
+    uint32_t m_ifIndex;                  //!< Interface index
+    Mac48Address m_address;              //!< MAC address
+    uint16_t m_mtu;                      //!< Largest payload (without Ethernet header)
+    LineRate m_lineRate;                 //!< Line rate and serialization clock
+    Time m_interframeGap;                //!< Idle time after each frame
+    Ptr<Queue<Packet>> m_queue;          //!< Transmit queue
+    Ptr<ErrorModel> m_receiveErrorModel; //!< Receive error model, optional
+    FrameSource m_frameSource;           //!< Frames from a switch egress queue, optional
+    bool m_linkUp;                       //!< Both ends attached
+    bool m_busy;                         //!< A frame is being serialized
+    Ptr<Packet> m_currentFrame;          //!< That frame
+    bool m_paused;                       //!< The peer holds our data frames
+    Time m_pausedSince;                  //!< When the current pause began
+    bool m_pauseWanted;                  //!< The pause state we want the peer in
+    bool m_pauseAdvertised;              //!< The pause state last sent to the peer
+    EpsNetDeviceCounters m_counters;     //!< Counters
+
+    NetDevice::ReceiveCallback m_rxCallback;             //!< Upper layer receive
+    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< Promiscuous receive
+    TracedCallback<> m_linkChangeCallbacks;              //!< Link change callbacks
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< Accepted for transmission
+    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;      //!< Dropped before transmission
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< Delivered up (host)
+    TracedCallback<Ptr<const Packet>> m_macPromiscRxTrace;   //!< Delivered up (promiscuous)
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;     //!< Serialization began
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;       //!< Serialization ended
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;       //!< Last bit received
+    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;      //!< Corrupted on receive
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< Non-promiscuous sniffer
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< Promiscuous sniffer
+    TracedCallback<bool> m_pauseTrace;                       //!< Paused / resumed by the peer
+};
+
+} // namespace ns3
+
+#endif /* EPS_NET_DEVICE_H */

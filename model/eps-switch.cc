@@ -1,0 +1,663 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "eps-switch.h"
+
+#include "ecn-mark-tag.h"
+#include "eps-channel.h"
+#include "eps-net-device.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("EpsSwitch");
+
+NS_OBJECT_ENSURE_REGISTERED(EpsSwitch);
+
+namespace
+{
+/// splitmix64's finalizer: a fast, well-mixing, platform-independent 64-bit hash step.
+uint64_t
+Mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+} // namespace
+
+TypeId
+EpsSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::EpsSwitch")
+            .SetParent<Object>()
+            .SetGroupName("PhotonicRails")
+            .AddConstructor<EpsSwitch>()
+            .AddAttribute("ProcessingDelay",
+                          "Time from a frame's last bit in to its joining the egress queue "
+                          "(forwarding lookup; a 300 ns port-to-port latency is typical of "
+                          "Spectrum-2-class 400G switch ASICs).",
+                          TimeValue(NanoSeconds(300)),
+                          MakeTimeAccessor(&EpsSwitch::m_processingDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("BufferSize",
+                          "Shared packet buffer of the whole switch, bytes (HPCC's simulator "
+                          "default, 32 MiB).",
+                          UintegerValue(32 * 1024 * 1024),
+                          MakeUintegerAccessor(&EpsSwitch::m_bufferSize),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("DtAlpha",
+                          "Dynamic threshold with PFC off: an egress queue may hold at most "
+                          "DtAlpha x the free buffer. 0 disables it (plain shared buffer).",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&EpsSwitch::m_dtAlpha),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("EcmpSeed",
+                          "Seed of the ECMP hash; 0 uses the node id + 1, so that switches "
+                          "in series do not make the same choices (no polarization).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&EpsSwitch::SetEcmpSeed, &EpsSwitch::GetEcmpSeed),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("EcnEnabled",
+                          "Mark frames (EcnMarkTag) by the RED profile on the egress queue.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&EpsSwitch::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnKmin",
+                          "Egress queue bytes at or below which no frame is marked.",
+                          UintegerValue(100000),
+                          MakeUintegerAccessor(&EpsSwitch::m_ecnKmin),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnKmax",
+                          "Egress queue bytes above which every frame is marked.",
+                          UintegerValue(400000),
+                          MakeUintegerAccessor(&EpsSwitch::m_ecnKmax),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnPmax",
+                          "Marking probability when the queue is at EcnKmax.",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&EpsSwitch::m_ecnPmax),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("PfcEnabled",
+                          "Priority flow control: pause an ingress port's upstream when its "
+                          "buffered bytes exceed Xoff. Off: drop-tail (lossy) fabric.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&EpsSwitch::m_pfcEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("PfcXoff",
+                          "PAUSE threshold per ingress port, bytes. 0 derives the largest "
+                          "lossless one: BufferSize / ports - the port's headroom.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&EpsSwitch::m_pfcXoff),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("PfcXon",
+                          "RESUME threshold per ingress port, bytes, below Xoff. 0 derives "
+                          "Xoff - 2 maximal frames.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&EpsSwitch::m_pfcXon),
+                          MakeUintegerChecker<uint64_t>())
+            .AddTraceSource("QueueLength",
+                            "An egress queue changed: port, bytes queued.",
+                            MakeTraceSourceAccessor(&EpsSwitch::m_queueLengthTrace),
+                            "ns3::EpsSwitch::QueueLengthTracedCallback")
+            .AddTraceSource("EcnMark",
+                            "A frame was ECN-marked: frame, egress port, queue bytes seen.",
+                            MakeTraceSourceAccessor(&EpsSwitch::m_ecnMarkTrace),
+                            "ns3::EpsSwitch::EcnMarkTracedCallback")
+            .AddTraceSource("PfcPause",
+                            "An ingress port sent PAUSE (true) or RESUME (false) upstream.",
+                            MakeTraceSourceAccessor(&EpsSwitch::m_pfcPauseTrace),
+                            "ns3::EpsSwitch::PfcPauseTracedCallback")
+            .AddTraceSource("Drop",
+                            "A frame was dropped: frame, ingress port, reason.",
+                            MakeTraceSourceAccessor(&EpsSwitch::m_dropTrace),
+                            "ns3::EpsSwitch::DropTracedCallback");
+    return tid;
+}
+
+EpsSwitch::EpsSwitch()
+    : m_configured(false),
+      m_bufferUsed(0),
+      m_random(CreateObject<UniformRandomVariable>()),
+      m_bufferSize(0),
+      m_dtAlpha(0),
+      m_ecmpSeed(0),
+      m_hashSeed(0),
+      m_ecnEnabled(true),
+      m_ecnKmin(0),
+      m_ecnKmax(0),
+      m_ecnPmax(0),
+      m_pfcEnabled(true),
+      m_pfcXoff(0),
+      m_pfcXon(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+EpsSwitch::~EpsSwitch()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+EpsSwitch::DoInitialize()
+{
+    NS_LOG_FUNCTION(this);
+    Configure();
+    Object::DoInitialize();
+}
+
+void
+EpsSwitch::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (auto& port : m_ports)
+    {
+        port.device->SetFrameSource(EpsNetDevice::FrameSource());
+        port.device->SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback());
+    }
+    m_ports.clear();
+    m_routes.clear();
+    m_random = nullptr;
+    Object::DoDispose();
+}
+
+uint32_t
+EpsSwitch::AddPort(Ptr<EpsNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    NS_ABORT_MSG_IF(!device, "EpsSwitch::AddPort: null device");
+    NS_ABORT_MSG_IF(GetPortOf(device) != NO_PORT, "EpsSwitch::AddPort: device already a port");
+    Ptr<Node> node = GetObject<Node>();
+    NS_ABORT_MSG_IF(node && device->GetNode() != node,
+                    "EpsSwitch::AddPort: the device belongs to another node");
+    uint32_t port = m_ports.size();
+    m_ports.emplace_back();
+    m_ports.back().device = device;
+    device->SetPromiscReceiveCallback(
+        NetDevice::PromiscReceiveCallback([this, port](Ptr<NetDevice>,
+                                                       Ptr<const Packet> payload,
+                                                       uint16_t protocol,
+                                                       const Address& source,
+                                                       const Address& destination,
+                                                       NetDevice::PacketType) {
+            return Receive(port, payload, protocol, source, destination);
+        }));
+    device->SetFrameSource(EpsNetDevice::FrameSource([this, port]() { return Dequeue(port); }));
+    m_configured = false;
+    return port;
+}
+
+void
+EpsSwitch::SetEcmpSeed(uint32_t seed)
+{
+    m_ecmpSeed = seed;
+    m_configured = false; // the hash seed in use is derived in Configure()
+}
+
+uint32_t
+EpsSwitch::GetEcmpSeed() const
+{
+    return m_ecmpSeed;
+}
+
+uint32_t
+EpsSwitch::GetNPorts() const
+{
+    return m_ports.size();
+}
+
+Ptr<EpsNetDevice>
+EpsSwitch::GetPortDevice(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
+    return m_ports[port].device;
+}
+
+uint32_t
+EpsSwitch::GetPortOf(Ptr<const NetDevice> device) const
+{
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        if (PeekPointer(m_ports[port].device) == PeekPointer(device))
+        {
+            return port;
+        }
+    }
+    return NO_PORT;
+}
+
+uint64_t
+EpsSwitch::MacKey(Mac48Address address)
+{
+    uint8_t bytes[6];
+    address.CopyTo(bytes);
+    uint64_t key = 0;
+    for (uint8_t byte : bytes)
+    {
+        key = (key << 8) | byte;
+    }
+    return key;
+}
+
+void
+EpsSwitch::AddRoute(Mac48Address destination, std::vector<uint32_t> ports)
+{
+    NS_LOG_FUNCTION(this << destination);
+    NS_ABORT_MSG_IF(ports.empty(), "EpsSwitch::AddRoute: no egress port for " << destination);
+    NS_ABORT_MSG_IF(destination.IsGroup(),
+                    "EpsSwitch::AddRoute: " << destination << " is not a unicast address");
+    for (uint32_t port : ports)
+    {
+        NS_ABORT_MSG_IF(port >= m_ports.size(),
+                        "EpsSwitch::AddRoute: port " << port << " does not exist (the switch has "
+                                                     << m_ports.size() << ")");
+    }
+    m_routes[MacKey(destination)] = std::move(ports);
+}
+
+void
+EpsSwitch::AddRoute(Mac48Address destination, uint32_t port)
+{
+    AddRoute(destination, std::vector<uint32_t>{port});
+}
+
+std::vector<uint32_t>
+EpsSwitch::GetRoute(Mac48Address destination) const
+{
+    auto route = m_routes.find(MacKey(destination));
+    return route == m_routes.end() ? std::vector<uint32_t>() : route->second;
+}
+
+std::size_t
+EpsSwitch::GetNRoutes() const
+{
+    return m_routes.size();
+}
+
+uint32_t
+EpsSwitch::ReadFlowLabel(Ptr<const Packet> payload)
+{
+    uint8_t bytes[FLOW_LABEL_BYTES] = {};
+    payload->CopyData(bytes, FLOW_LABEL_BYTES);
+    return (uint32_t(bytes[0]) << 24) | (uint32_t(bytes[1]) << 16) | (uint32_t(bytes[2]) << 8) |
+           bytes[3];
+}
+
+uint32_t
+EpsSwitch::SelectEgress(Mac48Address source, Mac48Address destination, uint32_t flowLabel)
+{
+    if (!m_configured)
+    {
+        Configure();
+    }
+    auto route = m_routes.find(MacKey(destination));
+    if (route == m_routes.end())
+    {
+        return NO_PORT;
+    }
+    return route->second.size() == 1
+               ? route->second[0]
+               : HashToPort(route->second, MacKey(source), route->first, flowLabel);
+}
+
+uint32_t
+EpsSwitch::HashToPort(const std::vector<uint32_t>& ports,
+                      uint64_t source,
+                      uint64_t destination,
+                      uint32_t flowLabel) const
+{
+    uint64_t hash = Mix(m_hashSeed ^ source);
+    hash = Mix(hash ^ destination);
+    hash = Mix(hash ^ flowLabel);
+    // Multiply-high maps the 64-bit hash onto [0, n) without a division.
+    auto index =
+        static_cast<std::size_t>((static_cast<unsigned __int128>(hash) * ports.size()) >> 64);
+    return ports[index];
+}
+
+bool
+EpsSwitch::Receive(uint32_t port,
+                   Ptr<const Packet> payload,
+                   uint16_t protocol,
+                   const Address& source,
+                   const Address& destination)
+{
+    NS_LOG_FUNCTION(this << port << payload);
+    if (!m_configured)
+    {
+        Configure();
+    }
+    Mac48Address src = Mac48Address::ConvertFrom(source);
+    Mac48Address dst = Mac48Address::ConvertFrom(destination);
+    uint32_t egress = NO_PORT;
+    auto route = m_routes.find(MacKey(dst));
+    if (route != m_routes.end())
+    {
+        // The flow label is read only when there is a choice to make.
+        egress = route->second.size() == 1
+                     ? route->second[0]
+                     : HashToPort(route->second, MacKey(src), route->first, ReadFlowLabel(payload));
+    }
+
+    // The device hands each received frame to its promiscuous callback last and keeps no
+    // reference: forwarding the packet object itself saves a copy per hop.
+    Ptr<Packet> frame = ConstCast<Packet>(payload);
+    EthernetHeader header(false);
+    header.SetSource(src);
+    header.SetDestination(dst);
+    header.SetLengthType(protocol);
+    frame->AddHeader(header);
+    uint32_t bytes = frame->GetSize();
+    ++m_counters.framesReceived;
+    m_counters.bytesReceived += bytes;
+
+    DropReason reason = NO_ROUTE;
+    if (egress == NO_PORT || !Admit(egress, bytes, reason))
+    {
+        Drop(frame, port, reason);
+        return true;
+    }
+    m_bufferUsed += bytes;
+    m_ports[port].ingressBytes += bytes;
+    CheckXoff(port);
+    if (m_processingDelay.IsZero())
+    {
+        Enqueue(egress, port, frame);
+    }
+    else
+    {
+        Simulator::Schedule(m_processingDelay, &EpsSwitch::Enqueue, this, egress, port, frame);
+    }
+    return true;
+}
+
+bool
+EpsSwitch::Admit(uint32_t egress, uint32_t bytes, DropReason& reason) const
+{
+    if (m_bufferUsed + bytes > m_bufferSize)
+    {
+        reason = BUFFER_FULL;
+        return false;
+    }
+    if (!m_pfcEnabled && m_dtAlpha > 0 &&
+        m_ports[egress].queueBytes + bytes > m_dtAlpha * double(m_bufferSize - m_bufferUsed))
+    {
+        reason = EGRESS_THRESHOLD;
+        return false;
+    }
+    return true;
+}
+
+void
+EpsSwitch::Enqueue(uint32_t egress, uint32_t ingress, Ptr<Packet> frame)
+{
+    Port& port = m_ports[egress];
+    if (m_ecnEnabled && ShouldMark(port.queueBytes))
+    {
+        ++m_counters.framesMarked;
+        EcnMarkTag tag;
+        if (!frame->PeekPacketTag(tag)) // marked once, by the first congested hop
+        {
+            frame->AddPacketTag(EcnMarkTag(egress));
+        }
+        m_ecnMarkTrace(frame, egress, port.queueBytes);
+    }
+    port.queueBytes += frame->GetSize();
+    port.queue.push_back({frame, ingress});
+    m_queueLengthTrace(egress, port.queueBytes);
+    port.device->NotifyFrameAvailable();
+}
+
+Ptr<Packet>
+EpsSwitch::Dequeue(uint32_t egress)
+{
+    Port& port = m_ports[egress];
+    if (port.queue.empty())
+    {
+        return nullptr;
+    }
+    Queued head = std::move(port.queue.front());
+    port.queue.pop_front();
+    uint32_t bytes = head.frame->GetSize();
+    port.queueBytes -= bytes;
+    m_bufferUsed -= bytes;
+    m_ports[head.ingress].ingressBytes -= bytes;
+    ++m_counters.framesForwarded;
+    m_counters.bytesForwarded += bytes;
+    m_queueLengthTrace(egress, port.queueBytes);
+    CheckXon(head.ingress);
+    return head.frame;
+}
+
+bool
+EpsSwitch::ShouldMark(uint64_t queueBytes)
+{
+    if (queueBytes <= m_ecnKmin)
+    {
+        return false;
+    }
+    if (queueBytes > m_ecnKmax)
+    {
+        return true;
+    }
+    // Only the ramp draws a random number, so runs below Kmin or above Kmax draw none.
+    double probability = m_ecnPmax * double(queueBytes - m_ecnKmin) / double(m_ecnKmax - m_ecnKmin);
+    return m_random->GetValue() < probability;
+}
+
+void
+EpsSwitch::Drop(Ptr<const Packet> frame, uint32_t ingress, DropReason reason)
+{
+    NS_LOG_LOGIC("drop on ingress " << ingress << " reason " << reason);
+    switch (reason)
+    {
+    case NO_ROUTE:
+        ++m_counters.framesDroppedNoRoute;
+        break;
+    case BUFFER_FULL:
+        ++m_counters.framesDroppedBufferFull;
+        break;
+    case EGRESS_THRESHOLD:
+        ++m_counters.framesDroppedEgressThreshold;
+        break;
+    }
+    m_dropTrace(frame, ingress, reason);
+}
+
+void
+EpsSwitch::CheckXoff(uint32_t ingress)
+{
+    Port& port = m_ports[ingress];
+    if (m_pfcEnabled && !port.ingressPaused && port.ingressBytes > port.xoff)
+    {
+        NS_LOG_INFO("ingress " << ingress << " holds " << port.ingressBytes << " B: PAUSE");
+        port.ingressPaused = true;
+        ++m_counters.pausesSent;
+        port.device->SendPause(true);
+        m_pfcPauseTrace(ingress, true);
+    }
+}
+
+void
+EpsSwitch::CheckXon(uint32_t ingress)
+{
+    Port& port = m_ports[ingress];
+    if (port.ingressPaused && port.ingressBytes <= port.xon)
+    {
+        NS_LOG_INFO("ingress " << ingress << " holds " << port.ingressBytes << " B: RESUME");
+        port.ingressPaused = false;
+        ++m_counters.resumesSent;
+        port.device->SendPause(false);
+        m_pfcPauseTrace(ingress, false);
+    }
+}
+
+uint64_t
+EpsSwitch::MaxFrameBytes(const Port& port)
+{
+    uint32_t mtu = port.device->GetMtu();
+    if (Ptr<EpsNetDevice> peer = port.device->GetPeer())
+    {
+        mtu = std::max<uint32_t>(mtu, peer->GetMtu());
+    }
+    return mtu + EpsNetDevice::ETHERNET_HEADER_BYTES;
+}
+
+uint64_t
+EpsSwitch::ComputeHeadroom(const Port& port) const
+{
+    Ptr<EpsNetDevice> peer = port.device->GetPeer();
+    NS_ABORT_MSG_IF(!peer,
+                    "EpsSwitch: PFC needs every port connected before the simulation starts");
+    uint64_t bps =
+        std::max(port.device->GetDataRate().GetBitRate(), peer->GetDataRate().GetBitRate());
+    // Bytes still arriving after the PAUSE decision: the round trip of the cable at line
+    // rate, the frame our transmitter is busy with (the PAUSE waits for it), the frame the
+    // upstream is busy with when the PAUSE lands, and the PAUSE frame itself.
+    static const unsigned __int128 ticksPerSecond = Seconds(1).GetTimeStep();
+    unsigned __int128 bits =
+        static_cast<unsigned __int128>(2 * port.device->GetEpsChannel()->GetDelay().GetTimeStep()) *
+        bps;
+    auto roundTripBytes =
+        static_cast<uint64_t>((bits + 8 * ticksPerSecond - 1) / (8 * ticksPerSecond));
+    return roundTripBytes + 2 * MaxFrameBytes(port) + EpsNetDevice::PAUSE_FRAME_BYTES;
+}
+
+void
+EpsSwitch::Configure()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_ecnKmin > m_ecnKmax,
+                    "EpsSwitch: EcnKmin (" << m_ecnKmin << ") exceeds EcnKmax (" << m_ecnKmax
+                                           << ")");
+    Ptr<Node> node = GetObject<Node>();
+    m_hashSeed = Mix(m_ecmpSeed != 0 ? m_ecmpSeed : (node ? node->GetId() + 1 : 1));
+    m_configured = true;
+    if (!m_pfcEnabled || m_ports.empty())
+    {
+        return;
+    }
+    uint64_t share = m_bufferSize / m_ports.size();
+    uint64_t reserved = 0;
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
+    {
+        Port& port = m_ports[i];
+        port.headroom = ComputeHeadroom(port);
+        uint64_t maxFrame = MaxFrameBytes(port);
+        if (m_pfcXoff == 0)
+        {
+            NS_ABORT_MSG_IF(share < port.headroom + maxFrame,
+                            "EpsSwitch: BufferSize "
+                                << m_bufferSize << " B is too small for PFC on " << m_ports.size()
+                                << " ports: port " << i << " needs " << port.headroom
+                                << " B of headroom plus a frame");
+            port.xoff = share - port.headroom;
+        }
+        else
+        {
+            port.xoff = m_pfcXoff;
+        }
+        port.xon =
+            m_pfcXon != 0 ? m_pfcXon : (port.xoff > 2 * maxFrame ? port.xoff - 2 * maxFrame : 0);
+        NS_ABORT_MSG_IF(port.xon >= port.xoff,
+                        "EpsSwitch: PfcXon (" << port.xon << ") must be below PfcXoff ("
+                                              << port.xoff << ")");
+        reserved += port.xoff + port.headroom;
+    }
+    NS_ABORT_MSG_IF(reserved > m_bufferSize,
+                    "EpsSwitch: PFC cannot be lossless: the ports' PfcXoff plus headroom need "
+                        << reserved << " B but BufferSize is " << m_bufferSize
+                        << " B (lower PfcXoff, or 0 to derive it)");
+}
+
+uint64_t
+EpsSwitch::GetBufferUsed() const
+{
+    return m_bufferUsed;
+}
+
+uint64_t
+EpsSwitch::GetQueueBytes(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
+    return m_ports[port].queueBytes;
+}
+
+uint64_t
+EpsSwitch::GetIngressBytes(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
+    return m_ports[port].ingressBytes;
+}
+
+bool
+EpsSwitch::IsIngressPaused(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
+    return m_ports[port].ingressPaused;
+}
+
+uint64_t
+EpsSwitch::GetPfcXoff(uint32_t port)
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
+    if (!m_configured)
+    {
+        Configure();
+    }
+    return m_ports[port].xoff;
+}
+
+uint64_t
+EpsSwitch::GetPfcXon(uint32_t port)
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
+    if (!m_configured)
+    {
+        Configure();
+    }
+    return m_ports[port].xon;
+}
+
+uint64_t
+EpsSwitch::GetPfcHeadroom(uint32_t port)
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
+    if (!m_configured)
+    {
+        Configure();
+    }
+    return m_ports[port].headroom;
+}
+
+const EpsSwitchCounters&
+EpsSwitch::GetCounters() const
+{
+    return m_counters;
+}
+
+int64_t
+EpsSwitch::AssignStreams(int64_t stream)
+{
+    m_random->SetStream(stream);
+    return 1;
+}
+
+} // namespace ns3
