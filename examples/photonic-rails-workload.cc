@@ -76,6 +76,8 @@ struct Options
 /// What each registered flag accepts, so bad flags get a one-line error before ns-3's
 /// CommandLine (which would print the whole help) sees them.
 std::map<std::string, char> g_flagKinds; // 'u' unsigned, 'i' integer, 'd' real, 'b' bool, 's'
+/// Flags given on the command line (to tell a default from a choice).
+std::set<std::string> g_given;
 
 template <typename T>
 void
@@ -115,6 +117,7 @@ CheckArguments(int argc, char* argv[])
         std::string name =
             arg.substr(dashes, equal == std::string::npos ? std::string::npos : equal - dashes);
         std::string value = equal == std::string::npos ? "" : arg.substr(equal + 1);
+        g_given.insert(name);
         auto it = g_flagKinds.find(name);
         if (it == g_flagKinds.end())
         {
@@ -313,7 +316,10 @@ Validate(const Options& o)
             }
         };
     }
-    WorkloadSummary::Build(dag, EstimatorConfig(o), o.estimate, progress).Print(std::cout);
+    WorkloadSummary summary = WorkloadSummary::Build(dag, EstimatorConfig(o), o.estimate, progress);
+    // The DAG format does not record the server size: say so when the default is used.
+    summary.gpusPerServerAssumed = g_given.count("gpusPerServer") == 0;
+    summary.Print(std::cout);
     return 0;
 }
 
@@ -359,6 +365,10 @@ WindowsOf(const Options& o, const std::string& path, std::string& kind)
         kind = "timeline, " + std::to_string(timeline.GetRecords().size()) + " records";
     }
     WorkloadWindows analysis(o.gpusPerServer);
+    kind += g_given.count("gpusPerServer") > 0
+                ? ", --gpusPerServer=" + std::to_string(o.gpusPerServer)
+                : ", assuming " + std::to_string(o.gpusPerServer) +
+                      " GPUs per server (--gpusPerServer)";
     if (o.view == "rank")
     {
         kind += ", rank " + std::to_string(std::max<int64_t>(0, o.select)) + " view";

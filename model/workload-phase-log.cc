@@ -207,6 +207,7 @@ WorkloadPhaseLog::ToPhases() const
         p.endS = std::max(e.endMs, e.startMs) / 1000.0; // README: zero measured duration
         p.comms = e.len;
         p.iteration = e.iteration;
+        p.lastIteration = e.iteration;
         p.label = e.parallelism + " x" + std::to_string(e.len) +
                   (e.startBackend == OPTIMIZER_BACKEND ? " opt" : "");
         phases.push_back(p);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <ostream>
+#include <set>
 
 namespace ns3
 {
@@ -16,6 +17,69 @@ double
 Mib(uint64_t bytes)
 {
     return double(bytes) / (1024.0 * 1024.0);
+}
+
+/// Counts one view's phases and windows in the given iteration.
+WorkloadSummary::View
+CountView(const std::vector<WorkloadPhase>& phases, uint32_t iteration)
+{
+    WorkloadSummary::View v;
+    std::set<std::string> parallelisms;
+    for (const auto& p : phases)
+    {
+        // A phase can straddle the iteration boundary (the optimizer AllReduces and the
+        // next iteration's first AllGathers are one DP phase): it counts in every
+        // iteration it has communications of, so a rail that only ever carries one
+        // parallelism shows its one phase, not zero.
+        if (p.iteration <= iteration && iteration <= p.lastIteration)
+        {
+            ++v.phases;
+            v.newPhases += p.iteration == iteration ? 1 : 0;
+            parallelisms.insert(p.parallelism);
+        }
+    }
+    std::vector<WorkloadPhase> concurrent;
+    for (const auto& w : WorkloadWindows::Between(phases, -1, &concurrent))
+    {
+        v.windows += w.iteration == iteration ? 1 : 0;
+    }
+    for (const auto& p : concurrent)
+    {
+        v.concurrent += p.iteration == iteration ? 1 : 0;
+    }
+    v.parallelisms.assign(parallelisms.begin(), parallelisms.end());
+    return v;
+}
+
+void
+PrintView(std::ostream& os, const std::string& name, const WorkloadSummary::View& v)
+{
+    os << "  " << name << ": phases per iteration: " << v.phases;
+    if (!v.parallelisms.empty())
+    {
+        os << " (";
+        for (std::size_t i = 0; i < v.parallelisms.size(); ++i)
+        {
+            os << (i ? ", " : "") << v.parallelisms[i];
+        }
+        os << ")";
+    }
+    os << "  windows per iteration: " << v.windows << "\n";
+    if (v.phases == 0)
+    {
+        os << "    no scale-out communication: nothing to reconfigure\n";
+    }
+    else if (v.newPhases == 0)
+    {
+        os << "    one " << v.parallelisms.front()
+           << " phase spans the iterations: the parallelism never changes, so no window\n";
+    }
+    if (v.concurrent > 0)
+    {
+        os << "    " << v.concurrent << " phase" << (v.concurrent > 1 ? "s start" : " starts")
+           << " while an earlier one still runs: concurrent, no window before "
+           << (v.concurrent > 1 ? "them" : "it") << "\n";
+    }
 }
 
 } // namespace
@@ -47,6 +111,7 @@ WorkloadSummary::Build(const WorkloadDag& dag,
         t.rank0Bytes += op.rank == 0 ? op.bytes : 0;
     }
     s.maxComputeS = compute.empty() ? 0.0 : *std::max_element(compute.begin(), compute.end());
+    s.gpusPerServer = config.gpusPerServer;
     if (!estimate || s.ops == 0)
     {
         return s;
@@ -58,29 +123,40 @@ WorkloadSummary::Build(const WorkloadDag& dag,
     WorkloadEstimator estimator(twice);
     estimator.SetProgressCallback(progress);
     WorkloadEstimate result = estimator.Run(dag);
-    uint32_t steady = std::max<uint32_t>(1, s.iterations);
-    s.estimated = true;
-    s.iterationTimeS = result.iterationTimesS.size() > steady ? result.iterationTimesS[steady] : 0;
-    WorkloadWindows analysis(config.gpusPerServer);
-    for (const auto& phase : analysis.RailPhases(result.timeline, 0))
+    // The estimator numbers replay r's iteration i as r x I + i (I = GetIterationCount(),
+    // i = the ops' own iteration, which need not start at 0): the steady iteration is the
+    // first one of the second replay.
+    uint32_t first = UINT32_MAX;
+    for (const auto& op : dag.GetAllOps())
     {
-        s.phasesPerIteration += phase.iteration == steady ? 1 : 0;
+        first = std::min(first, op.iteration);
     }
-    auto steadyOnly = [steady](const std::vector<WorkloadWindow>& all) {
-        std::vector<WorkloadWindow> kept;
-        for (const auto& w : all)
-        {
-            if (w.iteration == steady)
-            {
-                kept.push_back(w);
-            }
-        }
-        return kept;
-    };
-    s.windowsPerIteration = steadyOnly(analysis.RailWindows(result.timeline, 0)).size();
+    uint32_t steady = std::max<uint32_t>(1, s.iterations) + first;
+    s.estimated = true;
+    s.steadyIteration = steady;
+    // iterationTimesS[k] is iteration k's end minus iteration k-1's (0 if k-1 is unused):
+    // the steady iteration lasts from the latest end of any earlier iteration to its end.
+    double end = 0, before = 0;
+    for (std::size_t k = 0; k < result.iterationTimesS.size() && k <= steady; ++k)
+    {
+        end += result.iterationTimesS[k];
+        before = k < steady ? std::max(before, end) : before;
+    }
+    s.iterationTimeS = result.iterationTimesS.size() > steady ? end - before : 0;
+    WorkloadWindows analysis(config.gpusPerServer);
+    s.rail0Ranks = analysis.RailRanks(result.timeline, 0);
+    s.rail0 = CountView(analysis.RailPhases(result.timeline, 0), steady);
     // A rail carries every stage's groups; one rank's view is what the paper's Fig. 4 shows.
-    std::vector<WorkloadWindow> windows = steadyOnly(analysis.RankWindows(result.timeline, 0));
-    s.rankWindowsPerIteration = windows.size();
+    std::vector<WorkloadPhase> rankPhases = analysis.RankPhases(result.timeline, 0);
+    s.rank0 = CountView(rankPhases, steady);
+    std::vector<WorkloadWindow> windows;
+    for (const auto& w : WorkloadWindows::Between(rankPhases, 0))
+    {
+        if (w.iteration == steady)
+        {
+            windows.push_back(w);
+        }
+    }
     s.windowStats = WorkloadWindows::Summarize(windows, 1e-3);
     s.windowClasses = WorkloadWindows::Classify(windows);
     return s;
@@ -114,11 +190,36 @@ WorkloadSummary::Print(std::ostream& os) const
     {
         return;
     }
-    os << "estimate (alpha-beta replay without contention, steady iteration):\n";
+    os << "estimate (alpha-beta replay without contention, steady iteration " << steadyIteration
+       << " = the second replay's first):\n";
+    if (gpusPerServerAssumed)
+    {
+        os << "  assuming " << gpusPerServer << " GPUs per server (--gpusPerServer): the DAG does "
+           << "not record it; rail = rank mod " << gpusPerServer << "\n";
+    }
+    else
+    {
+        os << "  GPUs per server: " << gpusPerServer << " (--gpusPerServer); rail = rank mod "
+           << gpusPerServer << "\n";
+    }
     os << std::setprecision(3) << "  iteration time: " << iterationTimeS << " s\n";
-    os << "  rail 0: phases per iteration: " << phasesPerIteration
-       << "  windows per iteration: " << windowsPerIteration << "\n";
-    os << "  rank 0 view: windows per iteration: " << rankWindowsPerIteration << "\n";
+    std::string rail = "rail 0 (";
+    if (rail0Ranks.empty())
+    {
+        rail += "no scale-out traffic";
+    }
+    for (std::size_t i = 0; i < rail0Ranks.size(); ++i)
+    {
+        if (rail0Ranks.size() > 8 && i == 4)
+        {
+            rail += ", ...";
+            i = rail0Ranks.size() - 2;
+            continue;
+        }
+        rail += (i ? ", " : "ranks ") + std::to_string(rail0Ranks[i]);
+    }
+    PrintView(os, rail + ")", rail0);
+    PrintView(os, "rank 0 view", rank0);
     if (windowStats.count > 0)
     {
         os << "  rank 0 windows: median " << windowStats.medianS * 1e3 << " ms, min "

@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -31,10 +32,23 @@ class WorkloadSummary
         uint64_t rank0Bytes{0}; //!< sum of rank 0's buffers
     };
 
+    /// Phases and windows of one view (rail 0 or rank 0) in the steady iteration.
+    struct View
+    {
+        std::size_t phases{0};     //!< phases with communications of the steady iteration
+        std::size_t newPhases{0};  //!< of which start in it (the others began before)
+        std::size_t windows{0};    //!< windows before phases of the steady iteration
+        std::size_t concurrent{0}; //!< its phases that overlap an earlier one (no window)
+        std::vector<std::string> parallelisms; //!< of its phases, sorted, unique
+    };
+
     /**
      * \brief Counts the DAG and, if estimate is set, replays it twice with the estimator to
      *        count the phases and windows on rail 0 and in rank 0's view (the communications
-     *        rank 0 takes part in, as the authors' phase logs) in the second (steady) replay.
+     *        rank 0 takes part in, as the authors' phase logs) in the steady iteration: the
+     *        first iteration of the second replay (the estimator numbers replay r's
+     *        iteration i as r x I + i, I = the DAG's iteration count), so that the window
+     *        between one iteration's optimizer step and the next one's first phase counts.
      * \param dag a valid DAG
      * \param config estimator configuration (repetitions is overridden to 2)
      * \param estimate false to skip the replay
@@ -61,9 +75,12 @@ class WorkloadSummary
     double maxComputeS{0};                          //!< largest per-rank compute sum
     bool estimated{false};                          //!< the estimate below is set
     double iterationTimeS{0};                       //!< estimated steady iteration
-    std::size_t phasesPerIteration{0};              //!< rail 0, steady replay
-    std::size_t windowsPerIteration{0};             //!< rail 0, steady replay
-    std::size_t rankWindowsPerIteration{0};         //!< rank 0's view, steady replay
+    uint32_t gpusPerServer{0};                      //!< ranks per server (rail = rank mod it)
+    bool gpusPerServerAssumed{false};               //!< the default, not given (the caller sets it)
+    uint32_t steadyIteration{0};                    //!< iteration the counts below are of
+    std::vector<uint32_t> rail0Ranks;               //!< ranks whose scale-out traffic uses rail 0
+    View rail0;                                     //!< rail 0, steady iteration
+    View rank0;                                     //!< rank 0's view, steady iteration
     WorkloadWindowStats windowStats;                //!< of rank 0's windows
     std::vector<WorkloadWindowClass> windowClasses; //!< of rank 0's windows
 };

@@ -98,6 +98,7 @@ WorkloadWindows::Merge(const WorkloadTimeline& timeline) const
             comm.startS = r->startS;
             comm.endS = r->endS;
             comm.iteration = r->iteration;
+            comm.lastIteration = r->iteration;
             comms.push_back(comm);
         }
         Comm& comm = comms[it->second];
@@ -110,6 +111,7 @@ WorkloadWindows::Merge(const WorkloadTimeline& timeline) const
         comm.startS = std::max(comm.startS, r->startS); // the slowest member starts it
         comm.endS = std::max(comm.endS, r->endS);
         comm.iteration = std::min(comm.iteration, r->iteration);
+        comm.lastIteration = std::max(comm.lastIteration, r->iteration);
     }
     for (auto& comm : comms)
     {
@@ -174,11 +176,14 @@ WorkloadWindows::Phases(std::vector<const Comm*> comms)
             phase.startS = c->startS;
             phase.endS = c->endS;
             phase.iteration = c->iteration;
+            phase.lastIteration = c->lastIteration;
             phases.push_back(phase);
         }
         WorkloadPhase& p = phases.back();
         p.startS = std::min(p.startS, c->startS);
         p.endS = std::max(p.endS, c->endS);
+        p.iteration = std::min(p.iteration, c->iteration);
+        p.lastIteration = std::max(p.lastIteration, c->lastIteration);
         ++p.comms;
         bool p2p = IsWorkloadPointToPoint(c->type);
         bytesByType[p2p ? "sendrecv" : WorkloadOpTypeName(c->type)] += c->bytes;
@@ -210,6 +215,42 @@ WorkloadWindows::RailPhases(const WorkloadTimeline& timeline, uint32_t rail) con
     return Phases(onRail);
 }
 
+std::vector<uint32_t>
+WorkloadWindows::RailRanks(const WorkloadTimeline& timeline, uint32_t rail) const
+{
+    std::set<uint32_t> ranks;
+    for (const auto& comm : Merge(timeline))
+    {
+        if (IsScaleOut(comm))
+        {
+            for (uint32_t r : comm.ranks)
+            {
+                if (r % m_gpusPerServer == rail)
+                {
+                    ranks.insert(r);
+                }
+            }
+        }
+    }
+    return {ranks.begin(), ranks.end()};
+}
+
+std::vector<WorkloadPhase>
+WorkloadWindows::RankPhases(const WorkloadTimeline& timeline, uint32_t rank) const
+{
+    std::vector<Comm> comms = Merge(timeline);
+    std::vector<const Comm*> mine;
+    for (const auto& comm : comms)
+    {
+        if (IsScaleOut(comm) &&
+            std::find(comm.ranks.begin(), comm.ranks.end(), rank) != comm.ranks.end())
+        {
+            mine.push_back(&comm);
+        }
+    }
+    return Phases(mine);
+}
+
 std::vector<WorkloadWindow>
 WorkloadWindows::RailWindows(const WorkloadTimeline& timeline, int64_t rail) const
 {
@@ -234,33 +275,45 @@ WorkloadWindows::RailWindows(const WorkloadTimeline& timeline, int64_t rail) con
 std::vector<WorkloadWindow>
 WorkloadWindows::RankWindows(const WorkloadTimeline& timeline, uint32_t rank) const
 {
-    std::vector<Comm> comms = Merge(timeline);
-    std::vector<const Comm*> mine;
-    for (const auto& comm : comms)
-    {
-        if (IsScaleOut(comm) &&
-            std::find(comm.ranks.begin(), comm.ranks.end(), rank) != comm.ranks.end())
-        {
-            mine.push_back(&comm);
-        }
-    }
-    return Between(Phases(mine), rank);
+    return Between(RankPhases(timeline, rank), rank);
 }
 
 std::vector<WorkloadWindow>
-WorkloadWindows::Between(const std::vector<WorkloadPhase>& phases, int64_t view)
+WorkloadWindows::Between(const std::vector<WorkloadPhase>& phases,
+                         int64_t view,
+                         std::vector<WorkloadPhase>* concurrent)
 {
     std::vector<WorkloadWindow> windows;
+    if (phases.empty())
+    {
+        return windows;
+    }
+    // The view is idle only once every earlier phase has ended: with overlapping phases
+    // the previous phase need not be the last one to end.
+    double busyUntil = phases.front().endS;
     for (std::size_t i = 1; i < phases.size(); ++i)
     {
-        WorkloadWindow w;
-        w.view = view;
-        w.iteration = phases[i].iteration;
-        w.startS = phases[i - 1].endS;
-        w.endS = phases[i].startS;
-        w.before = phases[i - 1].parallelism;
-        w.next = phases[i];
-        windows.push_back(w);
+        if (phases[i].startS < busyUntil)
+        {
+            // Starts while an earlier phase still runs: the two parallelisms share the view
+            // at once, so they are not consecutive and nothing can be reconfigured between.
+            if (concurrent)
+            {
+                concurrent->push_back(phases[i]);
+            }
+        }
+        else
+        {
+            WorkloadWindow w;
+            w.view = view;
+            w.iteration = phases[i].iteration;
+            w.startS = busyUntil;
+            w.endS = phases[i].startS;
+            w.before = phases[i - 1].parallelism;
+            w.next = phases[i];
+            windows.push_back(w);
+        }
+        busyUntil = std::max(busyUntil, phases[i].endS);
     }
     return windows;
 }

@@ -24,13 +24,19 @@ struct WorkloadPhase
     uint64_t bytes{0};       //!< volume: the most bytes one rank hands to its communications
     uint32_t comms{0};       //!< number of communications
     std::string mainType;    //!< op type carrying the most bytes ("" if unknown)
-    uint32_t iteration{0};   //!< iteration of its first communication
-    std::string label;       //!< class label, e.g. "dp allgather 957.3 MiB" or "DP x17"
+    uint32_t iteration{0};   //!< smallest iteration of its communications (its first one's)
+    /// Largest iteration of its communications: a phase can straddle an iteration boundary
+    /// (e.g. the optimizer AllReduces and the next iteration's first AllGathers).
+    uint32_t lastIteration{0};
+    std::string label; //!< class label, e.g. "dp allgather 957.3 MiB" or "DP x17"
 };
 
 /**
  * \ingroup photonic-rails
  * \brief The idle time on a rail between two consecutive phases (paper §3.1).
+ *
+ * Never negative: a phase that starts while an earlier one is still running is concurrent
+ * with it, not consecutive, and gets no window (see WorkloadWindows::Between).
  */
 struct WorkloadWindow
 {
@@ -41,7 +47,7 @@ struct WorkloadWindow
     std::string before;    //!< parallelism of the previous phase
     WorkloadPhase next;    //!< the phase after the window (its volume classifies it)
 
-    /// \return endS - startS (negative if the phases overlap)
+    /// \return endS - startS (>= 0; 0 when the next phase starts as the previous one ends)
     double DurationS() const;
 };
 
@@ -85,10 +91,18 @@ struct WorkloadWindowClass
  *    the rails of its members (rank mod gpusPerServer).
  * 3. On each rail, communications sorted by start form phases: maximal runs of the same
  *    parallelism (group name without its number: dp3 -> dp; send/recv -> pp).
- * 4. A window is next phase's first start minus previous phase's last end; it belongs to
- *    the next phase's iteration and is classified by that phase's volume: the most bytes
- *    one rank hands to the phase's communications (per-rank buffers, as in the paper's
- *    Fig. 4(b): 957 MiB for 17 FSDP AllGathers even when other groups share the rail).
+ * 4. A window is the idle time before a phase: its first start minus the latest end of
+ *    every earlier communication on the view (= the previous phase's last end when phases
+ *    do not overlap). A phase that starts before that (it overlaps an earlier phase: both
+ *    parallelisms use the view at once) is concurrent, not consecutive: no window. A window
+ *    can be 0 (the next phase starts exactly when the previous one ends, e.g. an AllGather
+ *    that waits for a pipeline recv): the reconfiguration delay would be fully exposed.
+ *    Communications of one parallelism never have windows between them, however far
+ *    apart: they are one phase.
+ * 5. A window belongs to the next phase's iteration and is classified by that phase's
+ *    volume: the most bytes one rank hands to the phase's communications (per-rank buffers,
+ *    as in the paper's Fig. 4(b): 957 MiB for 17 FSDP AllGathers even when other groups
+ *    share the rail).
  */
 class WorkloadWindows
 {
@@ -122,12 +136,30 @@ class WorkloadWindows
     std::vector<WorkloadPhase> RailPhases(const WorkloadTimeline& timeline, uint32_t rail) const;
 
     /**
-     * \param phases phases in time order
+     * \param timeline a timeline
+     * \param rank a rank
+     * \return the phases of the scale-out communications it takes part in, in time order
+     */
+    std::vector<WorkloadPhase> RankPhases(const WorkloadTimeline& timeline, uint32_t rank) const;
+
+    /**
+     * \param timeline a timeline
+     * \param rail a rail
+     * \return the ranks whose scale-out communications use it (rank mod gpusPerServer)
+     */
+    std::vector<uint32_t> RailRanks(const WorkloadTimeline& timeline, uint32_t rail) const;
+
+    /**
+     * \param phases phases in time order (by start)
      * \param view rail or rank the phases were seen on (-1 if unknown)
-     * \return the windows between consecutive phases
+     * \param concurrent if set, receives the phases that started while an earlier phase was
+     *        still running (they have no window before them)
+     * \return the windows between consecutive phases: one before each phase (but the first)
+     *         that starts at or after the latest end of every earlier phase
      */
     static std::vector<WorkloadWindow> Between(const std::vector<WorkloadPhase>& phases,
-                                               int64_t view);
+                                               int64_t view,
+                                               std::vector<WorkloadPhase>* concurrent = nullptr);
 
     /**
      * \param windows windows
@@ -166,6 +198,7 @@ class WorkloadWindows
         double startS{0};            //!< slowest member's start
         double endS{0};              //!< latest end
         uint32_t iteration{0};       //!< smallest iteration of its records
+        uint32_t lastIteration{0};   //!< largest iteration of its records
     };
 
     std::vector<Comm> Merge(const WorkloadTimeline& timeline) const;

@@ -2,8 +2,10 @@
 // logs, the timeline CSV, and the estimator that produces timelines from DAGs.
 #include "ns3/workload-dag.h"
 #include "ns3/workload-estimator.h"
+#include "ns3/workload-generator.h"
 #include "ns3/workload-json.h"
 #include "ns3/workload-phase-log.h"
+#include "ns3/workload-summary.h"
 #include "ns3/workload-timeline.h"
 #include "ns3/workload-windows.h"
 
@@ -114,6 +116,81 @@ TEST(WorkloadWindows, HandMadeTimelineHasTheKnownWindows)
     // Rank 0's own view sees the same phases; rank 1 sees no scale-out communication.
     EXPECT_EQ(analysis.RankWindows(HandTimeline(), 0).size(), 2u);
     EXPECT_TRUE(analysis.RankWindows(HandTimeline(), 1).empty());
+}
+
+/*
+ * Overlaps, zero gaps and back-to-back collectives, on rail 0 of two 2-GPU servers (ranks 0
+ * and 2; every record has both members starting together):
+ *   dp0 AllGather        [ 0, 10] ms                       -> DP phase [0, 10]
+ *   send 0 -> 2          [ 4,  6] ms  starts inside it     -> PP phase, concurrent: no window
+ *   dp0 AllGather        [12, 20] ms                       -> DP phase; window [10, 12] = 2 ms
+ *                                      (from the DP end at 10 ms, not the PP end at 6 ms)
+ *   send 0 -> 2          [20, 21] ms  starts as DP ends    -> PP phase; window of 0 ms
+ *   dp0 AllGather x3     [21, 22], [22, 23], [25, 26] ms   -> one DP phase of 3 (no window
+ *                                      between them, 0 or 2 ms apart); window of 0 ms before
+ */
+TEST(WorkloadWindows, OverlappingPhasesAreConcurrentAndOneParallelismIsOnePhase)
+{
+    const uint64_t MiB = 1 << 20;
+    WorkloadTimeline t;
+    auto gather = [&t, MiB](double start, double end) {
+        t.Add(Rec(0, WorkloadOpType::ALLGATHER, "dp0", -1, MiB, start, end));
+        t.Add(Rec(2, WorkloadOpType::ALLGATHER, "dp0", -1, MiB, start, end));
+    };
+    auto send = [&t, MiB](double start, double end) {
+        t.Add(Rec(0, WorkloadOpType::SEND, "", 2, 2 * MiB, start, end));
+        t.Add(Rec(2, WorkloadOpType::RECV, "", 0, 2 * MiB, start, end));
+    };
+    gather(0.000, 0.010);
+    send(0.004, 0.006);
+    gather(0.012, 0.020);
+    send(0.020, 0.021);
+    gather(0.021, 0.022);
+    gather(0.022, 0.023);
+    gather(0.025, 0.026);
+
+    WorkloadWindows analysis(2);
+    std::vector<WorkloadPhase> phases = analysis.RailPhases(t, 0);
+    ASSERT_EQ(phases.size(), 5u);
+    EXPECT_EQ(phases[4].parallelism, "dp");
+    EXPECT_EQ(phases[4].comms, 3u);
+    EXPECT_DOUBLE_EQ(phases[4].endS, 0.026);
+
+    std::vector<WorkloadPhase> concurrent;
+    std::vector<WorkloadWindow> windows = WorkloadWindows::Between(phases, 0, &concurrent);
+    ASSERT_EQ(concurrent.size(), 1u);
+    EXPECT_EQ(concurrent[0].parallelism, "pp");
+    EXPECT_DOUBLE_EQ(concurrent[0].startS, 0.004);
+    ASSERT_EQ(windows.size(), 3u);
+    EXPECT_NEAR(windows[0].startS, 0.010, 1e-12);
+    EXPECT_NEAR(windows[0].DurationS(), 0.002, 1e-12);
+    EXPECT_EQ(windows[0].before, "pp");
+    EXPECT_EQ(windows[0].next.parallelism, "dp");
+    EXPECT_EQ(windows[1].DurationS(), 0.0);
+    EXPECT_EQ(windows[1].next.parallelism, "pp");
+    EXPECT_EQ(windows[2].DurationS(), 0.0);
+    EXPECT_EQ(windows[2].next.comms, 3u);
+    for (const auto& w : windows)
+    {
+        EXPECT_GE(w.DurationS(), 0.0);
+    }
+    EXPECT_EQ(analysis.RailWindows(t, 0).size(), 3u);
+    EXPECT_EQ(analysis.RankWindows(t, 2).size(), 3u);
+
+    // Only one parallelism, however far apart: one phase, no window at all.
+    WorkloadTimeline dpOnly;
+    for (int i = 0; i < 17; ++i)
+    {
+        double start = i < 16 ? 0.001 * i : 0.5; // 16 back to back, then 484 ms later
+        for (uint32_t rank : {0u, 2u})
+        {
+            dpOnly.Add(Rec(rank, WorkloadOpType::ALLGATHER, "dp0", -1, MiB, start, start + 0.001));
+        }
+    }
+    ASSERT_EQ(analysis.RailPhases(dpOnly, 0).size(), 1u);
+    EXPECT_EQ(analysis.RailPhases(dpOnly, 0)[0].comms, 17u);
+    EXPECT_TRUE(analysis.RailWindows(dpOnly, -1).empty());
+    EXPECT_TRUE(analysis.RankWindows(dpOnly, 0).empty());
 }
 
 TEST(WorkloadWindows, ParallelismFromGroupNames)
@@ -365,4 +442,150 @@ TEST(WorkloadEstimator, DeadlockIsReportedNotHung)
                   std::string::npos)
             << e.what();
     }
+}
+
+// ---- the --validate summary -------------------------------------------------------------
+
+namespace
+{
+
+/// 4 layers (2 per stage), PP 2 (1F1B), FSDP 2, TP 1, 2 micro-batches: ranks r = pp + 2 dp.
+WorkloadDag
+TinyFsdpPipeline(uint32_t gpusPerServer)
+{
+    WorkloadGeneratorConfig c;
+    c.model.name = "tiny";
+    c.model.layers = 4;
+    c.model.hidden = 64;
+    c.model.heads = 4;
+    c.model.kvHeads = 4;
+    c.model.ffn = 128;
+    c.model.vocab = 100;
+    c.seqLen = 16;
+    c.microBatches = 2;
+    c.pp = 2;
+    c.dp = 2;
+    c.dpMode = WorkloadGeneratorConfig::FSDP;
+    c.schedule = WorkloadPipelineSchedule::ONE_F_ONE_B;
+    c.gpusPerServer = gpusPerServer;
+    return WorkloadGenerator(c).Generate();
+}
+
+WorkloadSummary
+Summarize(const WorkloadDag& dag, uint32_t gpusPerServer)
+{
+    WorkloadEstimatorConfig c;
+    c.gpusPerServer = gpusPerServer;
+    return WorkloadSummary::Build(dag, c, true);
+}
+
+} // namespace
+
+TEST(WorkloadSummary, ARailWithOneParallelismHasOnePhaseAndNoWindow)
+{
+    // 2 GPUs per server: servers {0, 1} and {2, 3}, so PP (0 <-> 1) stays inside a server
+    // and rail 0 (ranks 0 and 2) carries only stage 0's FSDP group dp0 = {0, 2}. Its
+    // collectives are one DP phase over both replays (the optimizer AllReduces run into the
+    // next iteration's AllGathers): 1 phase in the steady iteration, 0 windows. Rank 0's
+    // view is the same. (It used to report 0 phases: the phase began in iteration 0.)
+    WorkloadSummary s = Summarize(TinyFsdpPipeline(2), 2);
+    ASSERT_TRUE(s.estimated);
+    EXPECT_EQ(s.steadyIteration, 1u);
+    EXPECT_EQ(s.rail0Ranks, (std::vector<uint32_t>{0, 2}));
+    for (const WorkloadSummary::View& v : {s.rail0, s.rank0})
+    {
+        EXPECT_EQ(v.phases, 1u);
+        EXPECT_EQ(v.newPhases, 0u);
+        EXPECT_EQ(v.windows, 0u);
+        EXPECT_EQ(v.concurrent, 0u);
+        EXPECT_EQ(v.parallelisms, std::vector<std::string>{"dp"});
+    }
+    EXPECT_EQ(s.windowStats.count, 0u);
+    EXPECT_GT(s.iterationTimeS, 0.0);
+
+    // The server size is not in the DAG: the printed summary says what it assumed.
+    s.gpusPerServerAssumed = true;
+    std::ostringstream text;
+    s.Print(text);
+    EXPECT_NE(text.str().find("assuming 2 GPUs per server (--gpusPerServer)"), std::string::npos)
+        << text.str();
+    EXPECT_NE(text.str().find("rail 0 (ranks 0, 2): phases per iteration: 1 (dp)"),
+              std::string::npos)
+        << text.str();
+}
+
+TEST(WorkloadSummary, OneFOneBStage0PhasesAndWindowsCountedByHand)
+{
+    // One GPU per server: every PP and FSDP communication of rank 0 (stage 0) is scale-out.
+    // 1F1B with 2 stages and 2 micro-batches runs F0 F1 B0 B1 on stage 0; its communications:
+    //   F0: AllGather root, block0, block1 (dp)         -> send fwd mb0 (pp)
+    //   F1: AllGather root, block0, block1 (dp), prefetched as soon as F0's last compute
+    //       ends, i.e. together with send fwd mb0       -> send fwd mb1 (pp)
+    //   B0: recv bwd mb0 (pp)                           -> AllGather block1, block0 (dp),
+    //       which wait for the recv: they start exactly when it ends
+    //   B1: recv bwd mb1 (pp)                           -> AllGather block1, block0, then
+    //       ReduceScatter x3 and 3 optimizer AllReduces (dp), then the next iteration's F0
+    //       AllGathers (dp): one phase across the iteration boundary.
+    // Phases of iteration 1: dp (from iteration 0), pp(send0), dp(F1), pp(send1 + recv0),
+    // dp(B0), pp(recv1), dp(B1 ... next F0): 7, of which 6 start in it.
+    // Windows: one before each of the 6, except dp(F1), which starts while send0 runs
+    // (concurrent, not consecutive: it used to give a negative window): 5, two of them 0 ms
+    // (before the backward AllGathers, gated by the recvs).
+    WorkloadSummary s = Summarize(TinyFsdpPipeline(1), 1);
+    ASSERT_TRUE(s.estimated);
+    EXPECT_EQ(s.rank0.phases, 7u);
+    EXPECT_EQ(s.rank0.newPhases, 6u);
+    EXPECT_EQ(s.rank0.windows, 5u);
+    EXPECT_EQ(s.rank0.concurrent, 1u);
+    EXPECT_EQ(s.rank0.parallelisms, (std::vector<std::string>{"dp", "pp"}));
+    ASSERT_EQ(s.windowStats.count, 5u);
+    EXPECT_EQ(s.windowStats.minS, 0.0);
+    std::size_t zero = 0;
+    for (const auto& c : s.windowClasses)
+    {
+        EXPECT_GE(c.minS, 0.0) << c.label;
+        zero += c.maxS == 0.0 ? c.count : 0;
+    }
+    EXPECT_EQ(zero, 2u);
+    // Rail 0 holds all 4 ranks (both stages interleave on it); in the periodic steady state
+    // every phase that starts in the iteration has a window before it or is concurrent.
+    EXPECT_EQ(s.rail0Ranks, (std::vector<uint32_t>{0, 1, 2, 3}));
+    EXPECT_EQ(s.rail0.newPhases, s.rail0.windows + s.rail0.concurrent);
+    EXPECT_EQ(s.rail0.parallelisms, (std::vector<std::string>{"dp", "pp"}));
+}
+
+TEST(WorkloadSummary, SteadyIterationFollowsTheEstimatorsNumbering)
+{
+    // Two ranks on two servers, one iteration numbered 3 (a DAG need not start at 0):
+    // AllReduce (dp), send/recv (pp), AllReduce (dp). The estimator numbers the replays'
+    // iterations 3 and 4 + 3 = 7 (replay r, iteration i -> r x 4 + i): the steady one is 7.
+    // Rank 0's phases: dp | pp | dp + dp (both replays) | pp | dp. In iteration 7: the dp
+    // phase from iteration 3, pp, dp = 3 phases, 2 of them new, 2 windows.
+    std::string text = R"({"format": "photonic-rails-dag", "version": 1, "ranks": 2,
+      "groups": {"dp0": [0, 1]},
+      "ops": [
+        {"rank": 0, "id": 0, "type": "allreduce", "group": "dp0", "bytes": 1000, "iteration": 3},
+        {"rank": 0, "id": 1, "type": "compute", "duration_us": 100, "deps": [0], "iteration": 3},
+        {"rank": 0, "id": 2, "type": "send", "peer": 1, "bytes": 1000, "tag": 0, "deps": [1],
+         "iteration": 3},
+        {"rank": 0, "id": 3, "type": "compute", "duration_us": 100, "deps": [2], "iteration": 3},
+        {"rank": 0, "id": 4, "type": "allreduce", "group": "dp0", "bytes": 1000, "deps": [3],
+         "iteration": 3},
+        {"rank": 1, "id": 0, "type": "allreduce", "group": "dp0", "bytes": 1000, "iteration": 3},
+        {"rank": 1, "id": 1, "type": "recv", "peer": 0, "bytes": 1000, "tag": 0, "deps": [0],
+         "iteration": 3},
+        {"rank": 1, "id": 2, "type": "compute", "duration_us": 100, "deps": [1], "iteration": 3},
+        {"rank": 1, "id": 3, "type": "allreduce", "group": "dp0", "bytes": 1000, "deps": [2],
+         "iteration": 3}]})";
+    WorkloadDag dag = WorkloadJson::Parse(text, "offset.json");
+    ASSERT_EQ(dag.GetIterationCount(), 4u);
+    WorkloadSummary s = Summarize(dag, 1);
+    EXPECT_EQ(s.steadyIteration, 7u);
+    EXPECT_EQ(s.rank0.phases, 3u);
+    EXPECT_EQ(s.rank0.newPhases, 2u);
+    EXPECT_EQ(s.rank0.windows, 2u);
+    EXPECT_EQ(s.rank0.concurrent, 0u);
+    EXPECT_EQ(s.rail0.windows, 2u);
+    EXPECT_GT(s.iterationTimeS, 0.0);
+    EXPECT_LT(s.iterationTimeS, 1e-3); // one replay, not the whole run from time 0
 }
