@@ -16,6 +16,7 @@ def build(bld):
         'model/eps-net-device.cc',
         'model/eps-switch.cc',
         'helper/eps-helper.cc',
+        'helper/rail-fabric-helper.cc',
         'model/dcqcn-rate-controller.cc',
         'model/rail-endpoints.cc',
         'model/rail-transport-header.cc',
@@ -42,6 +43,7 @@ def build(bld):
         'test/eps-link-test-suite.cc',
         'test/eps-switch-test-suite.cc',
         'test/rail-transport-optical-test-suite.cc',
+        'test/rail-fabric-test-suite.cc',
     ]
 
     headers = bld(features='ns3header')
@@ -57,6 +59,7 @@ def build(bld):
         'model/eps-net-device.h',
         'model/eps-switch.h',
         'helper/eps-helper.h',
+        'helper/rail-fabric-helper.h',
         'model/dcqcn-rate-controller.h',
         'model/rail-endpoints.h',
         'model/rail-transport-header.h',

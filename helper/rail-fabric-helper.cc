@@ -1,0 +1,432 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rail-fabric-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/data-rate.h"
+#include "ns3/log.h"
+#include "ns3/ocs-net-device.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <numeric>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RailFabricHelper");
+
+NS_OBJECT_ENSURE_REGISTERED(RailFabric);
+
+TypeId
+RailFabric::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RailFabric").SetParent<Object>().SetGroupName("PhotonicRails");
+    return tid;
+}
+
+void
+RailFabric::DoDispose()
+{
+    m_transports.clear();
+    m_endpoints = nullptr;
+    m_nics.clear();
+    m_ocs.clear();
+    m_railSwitches.clear();
+    m_scaleUp.clear();
+    Object::DoDispose();
+}
+
+const RailFabricSpec&
+RailFabric::GetSpec() const
+{
+    return m_spec;
+}
+
+RailKind
+RailFabric::GetKind() const
+{
+    return m_kind;
+}
+
+const NodeContainer&
+RailFabric::GetGpus() const
+{
+    return m_gpus;
+}
+
+Ptr<RailTransport>
+RailFabric::GetTransport(uint32_t gpu) const
+{
+    NS_ABORT_MSG_IF(gpu >= m_transports.size(), "no GPU " << gpu);
+    return m_transports[gpu];
+}
+
+Ptr<RailEndpoints>
+RailFabric::GetEndpoints() const
+{
+    return m_endpoints;
+}
+
+std::vector<Ptr<NetDevice>>
+RailFabric::GetNicPorts(uint32_t gpu) const
+{
+    NS_ABORT_MSG_IF(gpu >= m_nics.size(), "no GPU " << gpu);
+    return m_nics[gpu];
+}
+
+Ptr<OpticalCircuitSwitch>
+RailFabric::GetOcs(uint32_t rail) const
+{
+    NS_ABORT_MSG_IF(m_kind != RailKind::OCS || rail >= m_ocs.size(), "no OCS on rail " << rail);
+    return m_ocs[rail];
+}
+
+const std::vector<Ptr<EpsSwitch>>&
+RailFabric::GetRailSwitches(uint32_t rail) const
+{
+    NS_ABORT_MSG_IF(rail >= m_railSwitches.size(), "no switched rail " << rail);
+    return m_railSwitches[rail];
+}
+
+Ptr<EpsSwitch>
+RailFabric::GetScaleUpSwitch(uint32_t server) const
+{
+    NS_ABORT_MSG_IF(server >= m_scaleUp.size(), "no server " << server);
+    return m_scaleUp[server];
+}
+
+const ClosPlan&
+RailFabric::GetClosPlan() const
+{
+    return m_clos;
+}
+
+uint32_t
+RailFabric::GetRailSwitchCount() const
+{
+    uint32_t count = 0;
+    for (const auto& rail : m_railSwitches)
+    {
+        count += rail.size();
+    }
+    return count;
+}
+
+uint64_t
+RailFabric::GetRailSwitchPortCount() const
+{
+    uint64_t ports = 0;
+    for (const auto& rail : m_railSwitches)
+    {
+        for (const auto& sw : rail)
+        {
+            ports += sw->GetNPorts();
+        }
+    }
+    for (const auto& ocs : m_ocs)
+    {
+        ports += ocs->GetNDevices();
+    }
+    return ports;
+}
+
+uint32_t
+RailFabric::GetOcsPort(uint32_t gpu, uint32_t port) const
+{
+    Ptr<OcsNetDevice> device = DynamicCast<OcsNetDevice>(GetNicPorts(gpu).at(port));
+    NS_ABORT_MSG_UNLESS(device, "GPU " << gpu << " port " << port << " is not an OCS port");
+    return device->GetPort();
+}
+
+OcsConnections
+RailFabric::RingCircuits(uint32_t rail, std::vector<uint32_t> order) const
+{
+    uint32_t servers = m_spec.servers;
+    uint32_t g = m_spec.gpusPerServer;
+    if (order.empty())
+    {
+        for (uint32_t s = 0; s < servers; ++s)
+        {
+            order.push_back(s * g + rail);
+        }
+    }
+    uint32_t n = order.size();
+    NS_ABORT_MSG_IF(n > 2 && m_spec.nicPorts < 2,
+                    "a ring of " << n << " GPUs needs 2 NIC ports per GPU on an optical rail");
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    uint32_t edges = n == 2 ? 1 : n;
+    for (uint32_t e = 0; e < edges; ++e)
+    {
+        // Edge e joins order[e] and order[e + 1] on port e mod 2, so a GPU's two edges use
+        // different ports. An odd ring's closing edge would meet port 0 twice at order[0]:
+        // it takes port 2.
+        uint32_t port = (n % 2 == 1 && e == n - 1) ? 2 : e % 2;
+        NS_ABORT_MSG_IF(port >= m_spec.nicPorts,
+                        "an odd ring of " << n << " GPUs needs 3 NIC ports on an optical rail");
+        pairs.emplace_back(GetOcsPort(order[e], port), GetOcsPort(order[(e + 1) % n], port));
+    }
+    return OpticalCircuitSwitch::Duplex(pairs);
+}
+
+RailFabricHelper::RailFabricHelper()
+{
+    m_transportFactory.SetTypeId("ns3::RailTransport");
+}
+
+void
+RailFabricHelper::SetSpec(const RailFabricSpec& spec)
+{
+    m_spec = spec;
+}
+
+void
+RailFabricHelper::SetOcsDeviceAttribute(std::string name, const AttributeValue& value)
+{
+    m_ocsHelper.SetDeviceAttribute(name, value);
+}
+
+void
+RailFabricHelper::SetOcsAttribute(std::string name, const AttributeValue& value)
+{
+    m_ocsHelper.SetSwitchAttribute(name, value);
+}
+
+void
+RailFabricHelper::SetEpsSwitchAttribute(std::string name, const AttributeValue& value)
+{
+    m_railLinks.SetSwitchAttribute(name, value);
+    m_scaleUpLinks.SetSwitchAttribute(name, value);
+}
+
+void
+RailFabricHelper::SetEpsChannelAttribute(std::string name, const AttributeValue& value)
+{
+    m_railLinks.SetChannelAttribute(name, value);
+    m_scaleUpLinks.SetChannelAttribute(name, value);
+}
+
+void
+RailFabricHelper::SetTransportAttribute(std::string name, const AttributeValue& value)
+{
+    m_transportFactory.Set(name, value);
+}
+
+Ptr<RailFabric>
+RailFabricHelper::Build()
+{
+    std::string error = m_spec.Validate();
+    NS_ABORT_MSG_UNLESS(error.empty(), error);
+    Ptr<RailFabric> fabric = CreateObject<RailFabric>();
+    fabric->m_spec = m_spec;
+    fabric->m_kind = m_spec.EffectiveKind();
+    fabric->m_gpus.Create(m_spec.Gpus());
+    fabric->m_endpoints = CreateObject<RailEndpoints>();
+    fabric->m_nics.resize(m_spec.Gpus());
+    m_railLinks.SetDeviceAttribute("DataRate", DataRateValue(DataRate(m_spec.nicPortBps)));
+    m_scaleUpLinks.SetDeviceAttribute("DataRate", DataRateValue(DataRate(m_spec.scaleUpBps)));
+    m_ocsHelper.SetDeviceAttribute("DataRate", DataRateValue(DataRate(m_spec.nicPortBps)));
+    BuildScaleUp(fabric);
+    for (uint32_t rail = 0; rail < m_spec.gpusPerServer; ++rail)
+    {
+        switch (fabric->m_kind)
+        {
+        case RailKind::OCS:
+            BuildOpticalRail(fabric, rail);
+            break;
+        case RailKind::EPS:
+            BuildSwitchedRail(fabric, rail);
+            break;
+        case RailKind::EPS_CLOS:
+            BuildClosRail(fabric, rail);
+            break;
+        }
+    }
+    InstallTransports(fabric);
+    NS_LOG_INFO("built " << m_spec.Gpus() << " GPUs, " << m_spec.gpusPerServer << " "
+                         << RailFabricSpec::KindName(fabric->m_kind) << " rails");
+    return fabric;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>>
+RailFabricHelper::RailPorts(uint32_t rail) const
+{
+    std::vector<std::pair<uint32_t, uint32_t>> ports; // (gpu, port index)
+    for (uint32_t s = 0; s < m_spec.servers; ++s)
+    {
+        for (uint32_t k = 0; k < m_spec.nicPorts; ++k)
+        {
+            ports.emplace_back(s * m_spec.gpusPerServer + rail, k);
+        }
+    }
+    return ports;
+}
+
+void
+RailFabricHelper::BuildScaleUp(Ptr<RailFabric> fabric)
+{
+    if (m_spec.gpusPerServer < 2)
+    {
+        return; // a one-GPU server has no scale-up traffic
+    }
+    uint32_t g = m_spec.gpusPerServer;
+    for (uint32_t s = 0; s < m_spec.servers; ++s)
+    {
+        Ptr<Node> node = CreateObject<Node>();
+        fabric->m_switchNodes.Add(node);
+        std::vector<Ptr<NetDevice>> gpuSide;
+        for (uint32_t local = 0; local < g; ++local)
+        {
+            uint32_t gpu = s * g + local;
+            NetDeviceContainer link = m_scaleUpLinks.Install(fabric->m_gpus.Get(gpu), node);
+            fabric->m_endpoints->AddPort(gpu, link.Get(0), g + s);
+            gpuSide.push_back(link.Get(0));
+        }
+        Ptr<EpsSwitch> sw = m_scaleUpLinks.InstallSwitch(node);
+        for (uint32_t local = 0; local < g; ++local)
+        {
+            sw->AddRoute(Mac48Address::ConvertFrom(gpuSide[local]->GetAddress()), local);
+        }
+        fabric->m_scaleUp.push_back(sw);
+    }
+}
+
+Ptr<NetDevice>
+RailFabricHelper::LinkNic(Ptr<RailFabric> fabric, uint32_t gpu, Ptr<Node> switchNode)
+{
+    NetDeviceContainer link = m_railLinks.Install(fabric->m_gpus.Get(gpu), switchNode);
+    uint32_t rail = gpu % m_spec.gpusPerServer;
+    fabric->m_endpoints->AddPort(gpu, link.Get(0), rail);
+    fabric->m_nics[gpu].push_back(link.Get(0));
+    return link.Get(0);
+}
+
+void
+RailFabricHelper::BuildOpticalRail(Ptr<RailFabric> fabric, uint32_t rail)
+{
+    m_ocsHelper.SetTechnology(m_spec.ocsTechnology);
+    Ptr<OpticalCircuitSwitch> ocs = m_ocsHelper.CreateSwitch();
+    for (const auto& [gpu, port] : RailPorts(rail))
+    {
+        Ptr<NetDevice> nic = m_ocsHelper.InstallPort(fabric->m_gpus.Get(gpu), ocs);
+        fabric->m_endpoints->AddPort(gpu, nic, rail);
+        fabric->m_nics[gpu].push_back(nic);
+    }
+    fabric->m_ocs.push_back(ocs);
+}
+
+void
+RailFabricHelper::BuildSwitchedRail(Ptr<RailFabric> fabric, uint32_t rail)
+{
+    Ptr<Node> node = CreateObject<Node>();
+    fabric->m_switchNodes.Add(node);
+    std::vector<Ptr<NetDevice>> nics;
+    for (const auto& [gpu, port] : RailPorts(rail))
+    {
+        nics.push_back(LinkNic(fabric, gpu, node));
+    }
+    Ptr<EpsSwitch> sw = m_railLinks.InstallSwitch(node);
+    for (uint32_t p = 0; p < nics.size(); ++p)
+    {
+        sw->AddRoute(Mac48Address::ConvertFrom(nics[p]->GetAddress()), p);
+    }
+    fabric->m_railSwitches.push_back({sw});
+}
+
+void
+RailFabricHelper::BuildClosRail(Ptr<RailFabric> fabric, uint32_t rail)
+{
+    auto ports = RailPorts(rail);
+    ClosPlan& plan = fabric->m_clos;
+    std::string error =
+        ClosPlan::Make(ports.size(), m_spec.switchRadix, m_spec.oversubscription, plan);
+    NS_ABORT_MSG_UNLESS(error.empty(), error);
+    NodeContainer leaves;
+    NodeContainer spines;
+    leaves.Create(plan.leaves);
+    spines.Create(plan.spines);
+    fabric->m_switchNodes.Add(leaves);
+    fabric->m_switchNodes.Add(spines);
+    // Device order on each node is its switch port order: leaves get their NICs first
+    // (down ports 0..), then their uplinks; spines get the links of leaf 0, leaf 1, ...
+    std::vector<std::vector<Ptr<NetDevice>>> nicsOfLeaf(plan.leaves);
+    for (uint32_t i = 0; i < ports.size(); ++i)
+    {
+        uint32_t leaf = i / plan.downPerLeaf;
+        nicsOfLeaf[leaf].push_back(LinkNic(fabric, ports[i].first, leaves.Get(leaf)));
+    }
+    for (uint32_t leaf = 0; leaf < plan.leaves; ++leaf)
+    {
+        for (uint32_t spine = 0; spine < plan.spines; ++spine)
+        {
+            for (uint32_t k = 0; k < plan.linksPerPair; ++k)
+            {
+                m_railLinks.Install(leaves.Get(leaf), spines.Get(spine));
+            }
+        }
+    }
+    std::vector<Ptr<EpsSwitch>> switches;
+    for (uint32_t leaf = 0; leaf < plan.leaves; ++leaf)
+    {
+        switches.push_back(m_railLinks.InstallSwitch(leaves.Get(leaf)));
+    }
+    for (uint32_t spine = 0; spine < plan.spines; ++spine)
+    {
+        switches.push_back(m_railLinks.InstallSwitch(spines.Get(spine)));
+    }
+    // Leaf routes: own NICs down; everything else up over every uplink (ECMP).
+    uint32_t uplinks = plan.spines * plan.linksPerPair;
+    for (uint32_t leaf = 0; leaf < plan.leaves; ++leaf)
+    {
+        uint32_t down = nicsOfLeaf[leaf].size();
+        std::vector<uint32_t> up(uplinks);
+        std::iota(up.begin(), up.end(), down);
+        for (uint32_t other = 0; other < plan.leaves; ++other)
+        {
+            for (uint32_t p = 0; p < nicsOfLeaf[other].size(); ++p)
+            {
+                Mac48Address mac = Mac48Address::ConvertFrom(nicsOfLeaf[other][p]->GetAddress());
+                if (other == leaf)
+                {
+                    switches[leaf]->AddRoute(mac, p);
+                }
+                else
+                {
+                    switches[leaf]->AddRoute(mac, up);
+                }
+            }
+        }
+    }
+    // Spine routes: a NIC's leaf, over the parallel links to it (ECMP).
+    for (uint32_t spine = 0; spine < plan.spines; ++spine)
+    {
+        for (uint32_t leaf = 0; leaf < plan.leaves; ++leaf)
+        {
+            std::vector<uint32_t> toLeaf(plan.linksPerPair);
+            std::iota(toLeaf.begin(), toLeaf.end(), leaf * plan.linksPerPair);
+            for (const auto& nic : nicsOfLeaf[leaf])
+            {
+                switches[plan.leaves + spine]->AddRoute(
+                    Mac48Address::ConvertFrom(nic->GetAddress()),
+                    toLeaf);
+            }
+        }
+    }
+    fabric->m_railSwitches.push_back(switches);
+}
+
+void
+RailFabricHelper::InstallTransports(Ptr<RailFabric> fabric)
+{
+    for (uint32_t gpu = 0; gpu < m_spec.Gpus(); ++gpu)
+    {
+        Ptr<RailTransport> transport = m_transportFactory.Create<RailTransport>();
+        fabric->m_gpus.Get(gpu)->AggregateObject(transport);
+        transport->Setup(gpu, fabric->m_endpoints);
+        fabric->m_transports.push_back(transport);
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,161 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RAIL_FABRIC_HELPER_H
+#define RAIL_FABRIC_HELPER_H
+
+#include "ns3/eps-helper.h"
+#include "ns3/eps-switch.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/ocs-helper.h"
+#include "ns3/optical-circuit-switch.h"
+#include "ns3/rail-endpoints.h"
+#include "ns3/rail-fabric-spec.h"
+#include "ns3/rail-transport.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief A built rail-optimized fabric: GPUs, their scale-up domains, rails and transports.
+ *
+ * GPU r (a global rank) is node r of GetGpus(), on server r / G as local GPU r mod G, and on
+ * rail r mod G. Planes (see RailEndpoints): rail g is plane g; the scale-up domain of server
+ * s is plane G + s.
+ */
+class RailFabric : public Object
+{
+  public:
+    /**
+     * \brief Get the TypeId
+     * \return The TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    /// \return what was built
+    const RailFabricSpec& GetSpec() const;
+    /// \return the rail kind built (EPS becomes EPS_CLOS beyond the switch radix)
+    RailKind GetKind() const;
+    /// \return one node per GPU, in rank order
+    const NodeContainer& GetGpus() const;
+    /// \param gpu a rank \return its transport
+    Ptr<RailTransport> GetTransport(uint32_t gpu) const;
+    /// \return the endpoint directory
+    Ptr<RailEndpoints> GetEndpoints() const;
+    /// \param gpu a rank \return its NIC ports on its rail, in order
+    std::vector<Ptr<NetDevice>> GetNicPorts(uint32_t gpu) const;
+    /// \param rail a rail \return its OCS (kind OCS only)
+    Ptr<OpticalCircuitSwitch> GetOcs(uint32_t rail) const;
+    /// \param rail a rail \return its packet switches: the switch, or leaves then spines
+    const std::vector<Ptr<EpsSwitch>>& GetRailSwitches(uint32_t rail) const;
+    /// \param server a server \return its scale-up switch
+    Ptr<EpsSwitch> GetScaleUpSwitch(uint32_t server) const;
+    /// \return the Clos wiring of every rail (kind EPS_CLOS only)
+    const ClosPlan& GetClosPlan() const;
+    /// \return packet switches in the rails (scale-up switches not counted)
+    uint32_t GetRailSwitchCount() const;
+    /// \return switch ports in the rails: electrical ports, or OCS ports in use
+    uint64_t GetRailSwitchPortCount() const;
+
+    /**
+     * \brief Duplex circuits that join consecutive GPUs of a rail into a ring.
+     *
+     * A GPU has two ring neighbours, so a ring needs two NIC ports per GPU: even-numbered
+     * ring edges use port 0, odd ones port 1 (and a ring of two GPUs uses port 0 alone).
+     * \param rail the rail (kind OCS)
+     * \param order the ring, as ranks on that rail (default: by server)
+     * \return the circuits, for OpticalCircuitSwitch::Preset or Reconfigure
+     */
+    OcsConnections RingCircuits(uint32_t rail, std::vector<uint32_t> order = {}) const;
+
+    /**
+     * \param gpu a rank
+     * \param port one of its NIC ports
+     * \return the OCS port that NIC port is plugged into (kind OCS)
+     */
+    uint32_t GetOcsPort(uint32_t gpu, uint32_t port) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    friend class RailFabricHelper;
+
+    RailFabricSpec m_spec;                                   //!< What was asked for
+    RailKind m_kind{RailKind::EPS};                          //!< What was built
+    NodeContainer m_gpus;                                    //!< GPU nodes
+    NodeContainer m_switchNodes;                             //!< Every switch node
+    std::vector<Ptr<RailTransport>> m_transports;            //!< Per GPU
+    Ptr<RailEndpoints> m_endpoints;                          //!< Directory
+    std::vector<std::vector<Ptr<NetDevice>>> m_nics;         //!< NIC ports per GPU
+    std::vector<Ptr<OpticalCircuitSwitch>> m_ocs;            //!< Per rail (OCS)
+    std::vector<std::vector<Ptr<EpsSwitch>>> m_railSwitches; //!< Per rail (EPS)
+    std::vector<Ptr<EpsSwitch>> m_scaleUp;                   //!< Per server
+    ClosPlan m_clos;                                         //!< Per-rail Clos wiring
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief Builds rail-optimized GPU fabrics from a RailFabricSpec.
+ *
+ * Every GPU gets a node, a scale-up port into its server's non-blocking scale-up switch (an
+ * EpsSwitch whose ports run at the per-GPU scale-up bandwidth, like an NVSwitch) and its
+ * NIC ports on its rail. A rail is one OpticalCircuitSwitch (kind ocs; circuits start
+ * empty), one EpsSwitch (eps), or a two-tier leaf-spine Clos of EpsSwitches with per-flow
+ * ECMP (eps-clos, also chosen automatically when a rail has more ports than the switch
+ * radix). Each GPU gets a RailTransport on all of its ports; a transfer to a GPU on another
+ * rail of another server goes through the scale-up domain to the local GPU on the
+ * destination's rail, then over that rail (PXN), as NCCL does.
+ */
+class RailFabricHelper
+{
+  public:
+    RailFabricHelper();
+
+    /// \param spec the fabric to build (checked by Build())
+    void SetSpec(const RailFabricSpec& spec);
+    /// \param name attribute of OcsNetDevice (NIC ports on optical rails)
+    /// \param value its value
+    void SetOcsDeviceAttribute(std::string name, const AttributeValue& value);
+    /// \param name attribute of OpticalCircuitSwitch \param value its value
+    void SetOcsAttribute(std::string name, const AttributeValue& value);
+    /// \param name attribute of EpsSwitch (rail and scale-up switches) \param value its value
+    void SetEpsSwitchAttribute(std::string name, const AttributeValue& value);
+    /// \param name attribute of EpsChannel (every electrical link) \param value its value
+    void SetEpsChannelAttribute(std::string name, const AttributeValue& value);
+    /// \param name attribute of RailTransport \param value its value
+    void SetTransportAttribute(std::string name, const AttributeValue& value);
+
+    /**
+     * \brief Builds the fabric. Aborts with the spec's one-line reason if it is invalid
+     * (programs should call RailFabricSpec::Validate() first to exit cleanly).
+     * \return the fabric
+     */
+    Ptr<RailFabric> Build();
+
+  private:
+    void BuildScaleUp(Ptr<RailFabric> fabric);
+    void BuildOpticalRail(Ptr<RailFabric> fabric, uint32_t rail);
+    void BuildSwitchedRail(Ptr<RailFabric> fabric, uint32_t rail);
+    void BuildClosRail(Ptr<RailFabric> fabric, uint32_t rail);
+    /// The rail's NIC ports in order (server-major, then port), with their GPUs.
+    std::vector<std::pair<uint32_t, uint32_t>> RailPorts(uint32_t rail) const;
+    /// Links a new NIC port of \p gpu to \p switchNode on \p rail.
+    Ptr<NetDevice> LinkNic(Ptr<RailFabric> fabric, uint32_t gpu, Ptr<Node> switchNode);
+    void InstallTransports(Ptr<RailFabric> fabric);
+
+    RailFabricSpec m_spec;            //!< What to build
+    OcsHelper m_ocsHelper;            //!< Optical rails
+    EpsHelper m_railLinks;            //!< Electrical rail links (NIC rate) and switches
+    EpsHelper m_scaleUpLinks;         //!< Scale-up links (scale-up rate) and switches
+    ObjectFactory m_transportFactory; //!< RailTransports
+};
+
+} // namespace ns3
+
+#endif /* RAIL_FABRIC_HELPER_H */

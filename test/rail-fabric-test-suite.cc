@@ -1,0 +1,390 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Rail fabrics built by RailFabricHelper, with RailTransport across them: wiring counts
+ * against the Clos formulas, completion times against the closed form on every rail kind
+ * and through the scale-up domain (directly and PXN), fair sharing, ECMP spreading, and
+ * incast with PFC (lossless) and without (losses recovered). Expected values are derived
+ * by hand in each test.
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/photonic-rails-module.h"
+#include "ns3/test.h"
+
+#include <numeric>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr double FRAME_OVERHEAD = 62; // Ethernet 14 + RoCEv2-sized transport header 48
+constexpr double MTU = 4096;
+
+/// Wire time in ns of one full frame at \p bps.
+double
+FrameNs(double bps)
+{
+    return (MTU + FRAME_OVERHEAD) * 8 / bps * 1e9;
+}
+
+/// A fabric and the completion times of the messages it received.
+struct Bed
+{
+    Ptr<RailFabric> fabric;
+    std::map<std::pair<uint32_t, uint32_t>, Time> received; //!< (from, to) -> completion
+
+    explicit Bed(RailFabricSpec spec, std::function<void(RailFabricHelper&)> tune = {})
+    {
+        RailFabricHelper helper;
+        helper.SetSpec(spec);
+        helper.SetEpsChannelAttribute("Delay", TimeValue(NanoSeconds(100)));
+        helper.SetEpsSwitchAttribute("ProcessingDelay", TimeValue(NanoSeconds(300)));
+        helper.SetOcsDeviceAttribute("FiberDelay", TimeValue(NanoSeconds(100)));
+        if (tune)
+        {
+            tune(helper);
+        }
+        fabric = helper.Build();
+        for (uint32_t gpu = 0; gpu < spec.Gpus(); ++gpu)
+        {
+            fabric->GetTransport(gpu)->SetReceiveCallback(
+                Callback<void, uint32_t, uint64_t, uint64_t>(
+                    [this, gpu](uint32_t from, uint64_t, uint64_t) {
+                        received[{from, gpu}] = Simulator::Now();
+                    }));
+        }
+    }
+
+    ~Bed()
+    {
+        Simulator::Destroy();
+    }
+
+    double ReceivedNs(uint32_t from, uint32_t to)
+    {
+        auto it = received.find({from, to});
+        return it == received.end() ? -1 : it->second.GetNanoSeconds();
+    }
+};
+
+RailFabricSpec
+Spec(uint32_t servers, uint32_t gpusPerServer, RailKind kind, uint64_t nicBps = 100000000000)
+{
+    RailFabricSpec spec;
+    spec.servers = servers;
+    spec.gpusPerServer = gpusPerServer;
+    spec.kind = kind;
+    spec.nicPortBps = nicBps;
+    spec.scaleUpBps = 800000000000;
+    return spec;
+}
+
+} // namespace
+
+/// Switch and port counts of Clos rails equal the formulas, for several sizes.
+class ClosWiringTestCase : public TestCase
+{
+  public:
+    ClosWiringTestCase()
+        : TestCase("Clos rails have the switch and port counts of the formulas")
+    {
+    }
+
+  private:
+    void Check(uint32_t servers, uint32_t radix, uint32_t switches, uint64_t ports)
+    {
+        RailFabricSpec spec = Spec(servers, 2, RailKind::EPS_CLOS);
+        spec.switchRadix = radix;
+        Bed bed(spec);
+        NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetRailSwitchCount(), 2 * switches, servers);
+        NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetRailSwitchPortCount(), 2 * ports, servers);
+        NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetClosPlan().Switches(), switches, servers);
+        NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetClosPlan().PortsUsed(), ports, servers);
+    }
+
+    void DoRun() override
+    {
+        // 24 ports, radix 16: 3 leaves (8 down, 8 up) + 2 spines of 12 ports:
+        // 5 switches, 3 x 16 + 2 x 12 = 72 ports per rail.
+        Check(24, 16, 5, 72);
+        // 64 ports, radix 16: 8 leaves + 4 spines (2 links per pair, 16 ports each):
+        // 12 switches, 8 x 16 + 4 x 16 = 192 ports.
+        Check(64, 16, 12, 192);
+        // 128 ports, radix 64: 4 leaves + 2 spines (16 links per pair): 6 switches, 384.
+        Check(128, 64, 6, 384);
+        // A single switch when the rail fits the radix: eps stays eps.
+        Bed single(Spec(16, 2, RailKind::EPS));
+        NS_TEST_ASSERT_MSG_EQ(single.fabric->GetRailSwitchCount(), 2, "one switch per rail");
+        NS_TEST_ASSERT_MSG_EQ(single.fabric->GetRailSwitchPortCount(), 32, "16 per rail");
+    }
+};
+
+/// One message on an idle path completes at the closed form on every rail kind.
+class UncontendedCompletionTestCase : public TestCase
+{
+  public:
+    UncontendedCompletionTestCase()
+        : TestCase("a message completes at the closed form on ocs, eps and eps-clos rails")
+    {
+    }
+
+  private:
+    /// 1 MiB = 256 full frames from GPU 0 (server 0) to the GPU on the same rail of
+    /// server \p toServer; returns the completion in ns.
+    double Run(RailFabricSpec spec, uint32_t toServer)
+    {
+        Bed bed(spec);
+        uint32_t to = toServer * spec.gpusPerServer;
+        if (spec.kind == RailKind::OCS)
+        {
+            Ptr<OpticalCircuitSwitch> ocs = bed.fabric->GetOcs(0);
+            ocs->Preset(OpticalCircuitSwitch::Duplex(
+                {{bed.fabric->GetOcsPort(0, 0), bed.fabric->GetOcsPort(to, 0)}}));
+        }
+        bed.fabric->GetTransport(0)->Send(to, 1 << 20);
+        Simulator::Run();
+        return bed.ReceivedNs(0, to);
+    }
+
+    void DoRun() override
+    {
+        double t = FrameNs(100e9); // 332.64 ns
+        // OCS: 256 frames back to back, then two 100 ns fibers.
+        double ocs = Run(Spec(4, 1, RailKind::OCS), 1);
+        NS_TEST_ASSERT_MSG_EQ_TOL(ocs, 256 * t + 200, 1.0, "ocs");
+        // One switch: store-and-forward adds one frame time, 300 ns and a second link.
+        double eps = Run(Spec(4, 1, RailKind::EPS), 1);
+        NS_TEST_ASSERT_MSG_EQ_TOL(eps, 256 * t + t + 300 + 200, 1.0, "eps");
+        // Clos, across leaves: three switches, four links.
+        RailFabricSpec clos = Spec(4, 1, RailKind::EPS_CLOS);
+        clos.switchRadix = 4; // 2 down, 2 up: servers 0-1 on leaf 0, 2-3 on leaf 1
+        double across = Run(clos, 2);
+        NS_TEST_ASSERT_MSG_EQ_TOL(across, 256 * t + 3 * t + 3 * 300 + 400, 1.0, "eps-clos");
+        double within = Run(clos, 1);
+        NS_TEST_ASSERT_MSG_EQ_TOL(within, 256 * t + t + 300 + 200, 1.0, "same leaf");
+    }
+};
+
+/// Inside a server the scale-up switch carries the message; across rails, PXN.
+class ScaleUpAndPxnTestCase : public TestCase
+{
+  public:
+    ScaleUpAndPxnTestCase()
+        : TestCase("scale-up transfers and PXN forwarding through the local GPU")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // GPUs 0, 1 on server 0; 2, 3 on server 1. Same server: scale-up at 800 G.
+        double su = FrameNs(800e9);
+        {
+            Bed direct(Spec(2, 2, RailKind::EPS));
+            direct.fabric->GetTransport(0)->Send(1, 1 << 20);
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ_TOL(direct.ReceivedNs(0, 1), 256 * su + su + 300 + 200, 1.0, "");
+        }
+        // Other server, other rail: PXN. GPU 0 -> GPU 1 (scale-up), then GPU 1 -> GPU 3 over
+        // rail 1 at 100 G, forwarded frame by frame: the rail is the bottleneck, so the
+        // transfer takes its rail time plus the time the first frame needs to reach the
+        // proxy (one frame at 800 G twice, the scale-up switch, two links).
+        Bed bed(Spec(2, 2, RailKind::EPS));
+        bed.fabric->GetTransport(0)->Send(3, 1 << 20);
+        Simulator::Run();
+        double rail = 256 * FrameNs(100e9) + FrameNs(100e9) + 300 + 200;
+        double firstFrameAtProxy = 2 * su + 300 + 200;
+        double pxn = bed.ReceivedNs(0, 3);
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(pxn, rail, "no faster than the rail");
+        NS_TEST_ASSERT_MSG_EQ_TOL(pxn, rail + firstFrameAtProxy, rail * 0.01, "within 1%");
+        NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetTransport(0)->GetCounters().messagesRelayed, 1, "");
+        NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetTransport(1)->GetCounters().messagesForwarded, 1, "");
+        NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetTransport(0)->GetPendingMessageCount(),
+                              0,
+                              "the sender saw both complete");
+    }
+};
+
+/// Two flows into one egress share it evenly; together they run at line rate.
+class FairShareTestCase : public TestCase
+{
+  public:
+    FairShareTestCase()
+        : TestCase("two flows into one egress each get half of it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bed bed(Spec(3, 1, RailKind::EPS));
+        const uint64_t bytes = 8 << 20; // 2048 frames each
+        std::vector<Time> halfway(2);
+        for (uint32_t from : {0u, 1u})
+        {
+            bed.fabric->GetTransport(from)->Send(2, bytes);
+        }
+        Simulator::Run();
+        double a = bed.ReceivedNs(0, 2);
+        double b = bed.ReceivedNs(1, 2);
+        double both = 2 * 2048 * FrameNs(100e9);
+        // Each finishes after (about) both transfers' wire time: 50% +- 5% of the egress.
+        NS_TEST_ASSERT_MSG_EQ_TOL(a, both, both * 0.05, "flow 0");
+        NS_TEST_ASSERT_MSG_EQ_TOL(b, both, both * 0.05, "flow 1");
+        // And the egress never idled: the later one ends at the closed form.
+        NS_TEST_ASSERT_MSG_EQ_TOL(std::max(a, b), both + FrameNs(100e9) + 500, both * 0.01, "");
+    }
+};
+
+/// Many flows across a Clos rail spread over every uplink.
+class EcmpSpreadTestCase : public TestCase
+{
+  public:
+    EcmpSpreadTestCase()
+        : TestCase("ECMP spreads many flows over the uplinks of a leaf")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Radix 16: 8 servers per leaf, 2 leaves, 1 spine, 8 parallel uplinks per leaf.
+        RailFabricSpec spec = Spec(16, 1, RailKind::EPS_CLOS);
+        spec.switchRadix = 16;
+        Bed bed(spec);
+        for (uint32_t from = 0; from < 8; ++from)
+        {
+            for (uint32_t to = 8; to < 16; ++to)
+            {
+                bed.fabric->GetTransport(from)->Send(to, 4096); // one frame per flow
+            }
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.received.size(), 64, "every flow delivered");
+        Ptr<Node> leaf = bed.fabric->GetRailSwitches(0)[0]->GetObject<Node>();
+        std::vector<uint64_t> perUplink;
+        for (uint32_t p = 8; p < 16; ++p) // ports 0-7 face NICs, 8-15 the spine
+        {
+            auto device = DynamicCast<EpsNetDevice>(leaf->GetDevice(p));
+            perUplink.push_back(device->GetCounters().framesSent);
+        }
+        uint64_t total = std::accumulate(perUplink.begin(), perUplink.end(), uint64_t(0));
+        NS_TEST_ASSERT_MSG_EQ(total, 64, "64 data frames went up");
+        for (uint64_t frames : perUplink)
+        {
+            NS_TEST_ASSERT_MSG_GT(frames, 0, "every uplink used");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(frames, 24, "none carries 3x its share (8)");
+        }
+    }
+};
+
+/// 8-to-1 incast: lossless with PFC; with drop-tail, losses are recovered.
+class IncastTestCase : public TestCase
+{
+  public:
+    IncastTestCase()
+        : TestCase("8-to-1 incast: no loss under PFC, losses recovered under drop-tail")
+    {
+    }
+
+  private:
+    void Run(bool pfc, uint64_t& drops, uint64_t& retransmitted, double& lastNs)
+    {
+        const uint64_t bytes = 1 << 20;
+        Bed bed(Spec(9, 1, RailKind::EPS), [pfc](RailFabricHelper& helper) {
+            helper.SetEpsSwitchAttribute("PfcEnabled", BooleanValue(pfc));
+            helper.SetEpsSwitchAttribute("BufferSize", UintegerValue(2 << 20));
+            helper.SetTransportAttribute("RetransmitTimeout", TimeValue(MicroSeconds(100)));
+        });
+        for (uint32_t from = 1; from <= 8; ++from)
+        {
+            bed.fabric->GetTransport(from)->Send(0, bytes);
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.received.size(), 8, "every message delivered");
+        NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetTransport(0)->GetCounters().payloadBytesReceived,
+                              8 * bytes,
+                              "bytes delivered = bytes sent");
+        drops = bed.fabric->GetRailSwitches(0)[0]->GetCounters().framesDroppedBufferFull;
+        retransmitted = 0;
+        lastNs = 0;
+        for (uint32_t from = 1; from <= 8; ++from)
+        {
+            retransmitted += bed.fabric->GetTransport(from)->GetCounters().retransmittedFrames;
+            lastNs = std::max(lastNs, bed.ReceivedNs(from, 0));
+        }
+    }
+
+    void DoRun() override
+    {
+        uint64_t drops = 0;
+        uint64_t retransmitted = 0;
+        double lastNs = 0;
+        Run(true, drops, retransmitted, lastNs);
+        NS_TEST_ASSERT_MSG_EQ(drops, 0, "PFC: lossless");
+        NS_TEST_ASSERT_MSG_EQ(retransmitted, 0, "PFC: nothing resent");
+        // The receiver's link is the bottleneck: 8 x 256 frames at 100 G, then the last
+        // frame's second hop.
+        double bound = 8 * 256 * FrameNs(100e9);
+        NS_TEST_ASSERT_MSG_EQ_TOL(lastNs, bound, bound * 0.01, "PFC: at the egress rate");
+        Run(false, drops, retransmitted, lastNs);
+        NS_TEST_ASSERT_MSG_GT(drops, 0, "drop-tail: the 2 MiB buffer overflowed");
+        NS_TEST_ASSERT_MSG_GT(retransmitted, 0, "drop-tail: losses were recovered");
+    }
+};
+
+/// With ECN and DCQCN, an incast draws CNPs and the senders slow down, losslessly.
+class DcqcnIncastTestCase : public TestCase
+{
+  public:
+    DcqcnIncastTestCase()
+        : TestCase("DCQCN reacts to ECN marks in an incast")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bed bed(Spec(5, 1, RailKind::EPS), [](RailFabricHelper& helper) {
+            helper.SetTransportAttribute("Dcqcn", BooleanValue(true));
+        });
+        uint32_t rateCuts = 0;
+        for (uint32_t from = 1; from <= 4; ++from)
+        {
+            bed.fabric->GetTransport(from)->TraceConnectWithoutContext(
+                "Rate",
+                Callback<void, uint32_t, double>([&](uint32_t, double) { ++rateCuts; }));
+            bed.fabric->GetTransport(from)->Send(0, 4 << 20);
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.received.size(), 4, "");
+        NS_TEST_ASSERT_MSG_GT(bed.fabric->GetTransport(0)->GetCounters().cnpsSent, 0, "");
+        NS_TEST_ASSERT_MSG_GT(rateCuts, 0, "senders cut their rates");
+        NS_TEST_ASSERT_MSG_EQ(
+            bed.fabric->GetRailSwitches(0)[0]->GetCounters().framesDroppedBufferFull,
+            0,
+            "");
+    }
+};
+
+/// The rail fabric suite.
+class RailFabricTestSuite : public TestSuite
+{
+  public:
+    RailFabricTestSuite()
+        : TestSuite("rail-fabric", UNIT)
+    {
+        AddTestCase(new ClosWiringTestCase, TestCase::QUICK);
+        AddTestCase(new UncontendedCompletionTestCase, TestCase::QUICK);
+        AddTestCase(new ScaleUpAndPxnTestCase, TestCase::QUICK);
+        AddTestCase(new FairShareTestCase, TestCase::QUICK);
+        AddTestCase(new EcmpSpreadTestCase, TestCase::QUICK);
+        AddTestCase(new IncastTestCase, TestCase::QUICK);
+        AddTestCase(new DcqcnIncastTestCase, TestCase::QUICK);
+    }
+};
+
+static RailFabricTestSuite g_railFabricTestSuite; //!< Static instance
