@@ -1,8 +1,12 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Speed benchmark: frames per wall-second through OcsNetDevice over an OCS circuit, side by
- * side in the same run with ns-3's own PointToPointNetDevice moving the same frames.
+ * Speed benchmark, always against ns-3's own PointToPointNetDevice in the same run:
+ *  1. devices: frames per wall-second through OcsNetDevice over an OCS circuit, and through
+ *     PointToPointNetDevice, with the same frames;
+ *  2. transport: frame-hops per wall-second of RailTransport moving --transportBytes across
+ *     an electrical rail (NIC -> switch -> NIC: two hops a frame) and across an OCS circuit
+ *     (one hop), next to raw point-to-point frames of the same size (4158 bytes).
  *
  * Both links are driven identically: a refill event tops the sender's queue up once per
  * batch of frames, so the device itself paces the frames at line rate. Each case runs
@@ -31,7 +35,8 @@ struct Measurement
 {
     double wallSeconds{0};
     uint64_t events{0};
-    uint64_t framesDelivered{0};
+    uint64_t framesDelivered{0}; //!< Frames (device cases) or messages' frames (transport)
+    uint64_t hops{0};            //!< Frame transmissions on any link
 };
 
 uint64_t g_delivered = 0;
@@ -125,6 +130,63 @@ RunOnce(bool optical, uint64_t frames, uint32_t payload, DataRate rate)
     m.wallSeconds = std::chrono::duration<double>(end - start).count();
     m.events = Simulator::GetEventCount() - eventsBefore;
     m.framesDelivered = g_delivered;
+    m.hops = g_delivered;
+    Simulator::Destroy();
+    return m;
+}
+
+/// Frames every EPS and OCS device in the simulation transmitted: one per hop.
+uint64_t
+CountHops()
+{
+    uint64_t hops = 0;
+    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
+    {
+        Ptr<Node> node = NodeList::GetNode(n);
+        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+        {
+            if (auto eps = DynamicCast<EpsNetDevice>(node->GetDevice(d)))
+            {
+                hops += eps->GetCounters().framesSent;
+            }
+            else if (auto ocs = DynamicCast<OcsNetDevice>(node->GetDevice(d)))
+            {
+                hops += ocs->GetCounters().framesSent;
+            }
+        }
+    }
+    return hops;
+}
+
+/// RailTransport moves \p bytes from GPU 0 to GPU 1 over one rail of \p kind.
+Measurement
+RunTransport(RailKind kind, uint64_t bytes, DataRate rate)
+{
+    RailFabricSpec spec;
+    spec.servers = 2;
+    spec.gpusPerServer = 1;
+    spec.kind = kind;
+    spec.nicPortBps = rate.GetBitRate();
+    RailFabricHelper helper;
+    helper.SetSpec(spec);
+    Ptr<RailFabric> fabric = helper.Build();
+    if (kind == RailKind::OCS)
+    {
+        fabric->GetOcs(0)->Preset(fabric->RingCircuits(0));
+    }
+    bool done = false;
+    fabric->GetTransport(1)->SetReceiveCallback(Callback<void, uint32_t, uint64_t, uint64_t>(
+        [&done](uint32_t, uint64_t, uint64_t) { done = true; }));
+    fabric->GetTransport(0)->Send(1, bytes);
+    uint64_t eventsBefore = Simulator::GetEventCount();
+    auto start = std::chrono::steady_clock::now();
+    Simulator::Run();
+    auto end = std::chrono::steady_clock::now();
+    Measurement m;
+    m.wallSeconds = std::chrono::duration<double>(end - start).count();
+    m.events = Simulator::GetEventCount() - eventsBefore;
+    m.framesDelivered = done ? fabric->GetTransport(1)->GetCounters().payloadBytesReceived : 0;
+    m.hops = CountHops();
     Simulator::Destroy();
     return m;
 }
@@ -147,13 +209,12 @@ Median(std::vector<Measurement> runs)
 }
 
 void
-Report(const std::string& name, const Measurement& m)
+Report(const std::string& name, const Measurement& m, const std::string& unit)
 {
-    std::cout << std::left << std::setw(26) << name << std::right << std::fixed
-              << std::setprecision(3) << std::setw(9) << m.wallSeconds << std::setw(12)
-              << m.framesDelivered << std::setprecision(0) << std::setw(14)
-              << m.framesDelivered / m.wallSeconds << std::setw(14) << m.events / m.wallSeconds
-              << "\n";
+    std::cout << std::left << std::setw(34) << name << std::right << std::fixed
+              << std::setprecision(3) << std::setw(9) << m.wallSeconds << std::setw(12) << m.hops
+              << std::setprecision(0) << std::setw(14) << m.hops / m.wallSeconds << " " << unit
+              << std::setw(14) << m.events / m.wallSeconds << "\n";
 }
 
 } // namespace
@@ -164,49 +225,92 @@ main(int argc, char* argv[])
     uint64_t frames = 1000000;
     uint32_t payload = 4096;
     uint32_t repeats = 3;
+    uint64_t transportBytes = 1ULL << 30;
     DataRate rate("400Gbps");
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("frames", "Frames per run", frames);
-    cmd.AddValue("payload", "Payload bytes per frame (at most 8986)", payload);
+    cmd.AddValue("frames", "Frames per device run", frames);
+    cmd.AddValue("payload", "Payload bytes per frame in the device runs (at most 8986)", payload);
+    cmd.AddValue("transportBytes", "Bytes RailTransport moves per transport run", transportBytes);
     cmd.AddValue("repeats", "Runs per case (the median is reported)", repeats);
     cmd.AddValue("rate", "Line rate", rate);
     cmd.Parse(argc, argv);
-    if (frames == 0 || repeats == 0 || payload == 0 || payload > 8986)
+    if (frames == 0 || repeats == 0 || payload == 0 || payload > 8986 || transportBytes == 0)
     {
-        std::cerr << "error: --frames and --repeats must be positive, --payload in [1, 8986]\n";
+        std::cerr << "error: --frames, --transportBytes and --repeats must be positive, "
+                     "--payload in [1, 8986]\n";
         return 1;
     }
+    // Transport frames: 4096 payload + 48 transport header + 14 Ethernet = 4158 bytes; the
+    // point-to-point reference sends 4156 + 2 (PPP) = 4158 bytes.
+    uint64_t transportFrames = (transportBytes + 4095) / 4096;
 
-    std::cout << "photonic-rails-bench: " << frames << " frames of " << payload
-              << " payload bytes at " << rate.GetBitRate() / 1e9 << " Gb/s, median of " << repeats
-              << " runs\n\n";
+    std::cout << "photonic-rails-bench: median of " << repeats << " runs at "
+              << rate.GetBitRate() / 1e9 << " Gb/s\n";
     std::vector<Measurement> p2pRuns;
     std::vector<Measurement> ocsRuns;
+    std::vector<Measurement> refRuns;
+    std::vector<Measurement> epsRailRuns;
+    std::vector<Measurement> ocsRailRuns;
     for (uint32_t r = 0; r < repeats; ++r)
     {
         std::cerr << "[bench] run " << r + 1 << "/" << repeats << "\n";
         p2pRuns.push_back(RunOnce(false, frames, payload, rate));
         ocsRuns.push_back(RunOnce(true, frames, payload, rate));
+        refRuns.push_back(RunOnce(false, transportFrames, 4156, rate));
+        epsRailRuns.push_back(RunTransport(RailKind::EPS, transportBytes, rate));
+        ocsRailRuns.push_back(RunTransport(RailKind::OCS, transportBytes, rate));
     }
     Measurement p2p = Median(p2pRuns);
     Measurement ocs = Median(ocsRuns);
-    for (const auto& m : {p2p, ocs})
+    Measurement ref = Median(refRuns);
+    Measurement epsRail = Median(epsRailRuns);
+    Measurement ocsRail = Median(ocsRailRuns);
+    if (p2p.framesDelivered != frames || ocs.framesDelivered != frames ||
+        ref.framesDelivered != transportFrames || epsRail.framesDelivered != transportBytes ||
+        ocsRail.framesDelivered != transportBytes)
     {
-        if (m.framesDelivered != frames)
-        {
-            std::cerr << "error: " << m.framesDelivered << " of " << frames
-                      << " frames delivered\n";
-            return 1;
-        }
+        std::cerr << "error: a run did not deliver everything it sent\n";
+        return 1;
     }
 
-    std::cout << "case                        wall (s)      frames      frames/s      events/s\n";
-    Report("PointToPointNetDevice", p2p);
-    Report("OcsNetDevice (circuit)", ocs);
-    double ratio = p2p.wallSeconds / ocs.wallSeconds;
-    std::cout << "\nOCS / point-to-point frames per second: " << std::setprecision(2) << ratio
-              << "x (target >= 0.80x)\n";
-    std::cout << "peak RSS: " << std::setprecision(1) << PeakRssMiB() << " MiB\n";
+    std::cout << "\n1. devices: " << frames << " frames of " << payload << " payload bytes\n";
+    std::cout << "case                               wall (s)      frames      per second"
+                 "      events/s\n";
+    Report("PointToPointNetDevice", p2p, "frames");
+    Report("OcsNetDevice (circuit)", ocs, "frames");
+    std::cout << "OCS / point-to-point frames per second: " << std::setprecision(2)
+              << p2p.wallSeconds / ocs.wallSeconds << "x (target >= 0.80x)\n";
+
+    std::cout << "\n2. transport: " << transportBytes << " bytes in " << transportFrames
+              << " frames of 4158 bytes\n";
+    std::cout << "case                               wall (s)  frame-hops      per second"
+                 "      events/s\n";
+    Report("PointToPointNetDevice (raw)", ref, "hops  ");
+    Report("RailTransport, eps rail (2 hops)", epsRail, "hops  ");
+    Report("RailTransport, ocs circuit (1 hop)", ocsRail, "hops  ");
+    double refRate = ref.hops / ref.wallSeconds;
+    std::cout << "transport / raw frame-hops per second: eps rail " << std::setprecision(2)
+              << epsRail.hops / epsRail.wallSeconds / refRate << "x, ocs circuit "
+              << ocsRail.hops / ocsRail.wallSeconds / refRate << "x (target >= 0.50x)\n";
+
+    // 3. Building a 1,024-GPU fabric: 128 DGX H100 servers, 8 leaf-spine Clos rails.
+    RailFabricSpec big;
+    RailFabricSpec::Preset("dgx-h100", big);
+    big.servers = 128;
+    big.kind = RailKind::EPS_CLOS;
+    double rssBefore = PeakRssMiB();
+    auto start = std::chrono::steady_clock::now();
+    RailFabricHelper helper;
+    helper.SetSpec(big);
+    Ptr<RailFabric> fabric = helper.Build();
+    double buildS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "\n3. build: " << big.Gpus() << " GPUs, " << fabric->GetRailSwitchCount()
+              << " rail switches (" << fabric->GetRailSwitchPortCount() << " ports) in "
+              << std::setprecision(2) << buildS << " s, peak RSS " << std::setprecision(1)
+              << PeakRssMiB() << " MiB (was " << rssBefore << ") (target < 10 s, < 2 GB)\n";
+    Simulator::Destroy();
+
+    std::cout << "\npeak RSS: " << std::setprecision(1) << PeakRssMiB() << " MiB\n";
     return 0;
 }

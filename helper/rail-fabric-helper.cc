@@ -5,6 +5,7 @@
 #include "rail-fabric-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/log.h"
 #include "ns3/ocs-net-device.h"
@@ -174,6 +175,9 @@ RailFabric::RingCircuits(uint32_t rail, std::vector<uint32_t> order) const
 RailFabricHelper::RailFabricHelper()
 {
     m_transportFactory.SetTypeId("ns3::RailTransport");
+    // NVLink is credit-based and lossless with no ECN: the scale-up switch keeps PFC (its
+    // lossless stand-in) and never marks.
+    m_scaleUpLinks.SetSwitchAttribute("EcnEnabled", BooleanValue(false));
 }
 
 void
@@ -198,7 +202,10 @@ void
 RailFabricHelper::SetEpsSwitchAttribute(std::string name, const AttributeValue& value)
 {
     m_railLinks.SetSwitchAttribute(name, value);
-    m_scaleUpLinks.SetSwitchAttribute(name, value);
+    if (name != "EcnEnabled")
+    {
+        m_scaleUpLinks.SetSwitchAttribute(name, value);
+    }
 }
 
 void
@@ -212,6 +219,7 @@ void
 RailFabricHelper::SetTransportAttribute(std::string name, const AttributeValue& value)
 {
     m_transportFactory.Set(name, value);
+    m_dcqcnChosen = m_dcqcnChosen || name == "Dcqcn";
 }
 
 Ptr<RailFabric>
@@ -420,6 +428,11 @@ RailFabricHelper::BuildClosRail(Ptr<RailFabric> fabric, uint32_t rail)
 void
 RailFabricHelper::InstallTransports(Ptr<RailFabric> fabric)
 {
+    if (!m_dcqcnChosen)
+    {
+        // DCQCN runs where switches mark ECN: on electrical rails.
+        m_transportFactory.Set("Dcqcn", BooleanValue(fabric->m_kind != RailKind::OCS));
+    }
     for (uint32_t gpu = 0; gpu < m_spec.Gpus(); ++gpu)
     {
         Ptr<RailTransport> transport = m_transportFactory.Create<RailTransport>();

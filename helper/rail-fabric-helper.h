@@ -128,7 +128,10 @@ class RailFabricHelper
     void SetEpsSwitchAttribute(std::string name, const AttributeValue& value);
     /// \param name attribute of EpsChannel (every electrical link) \param value its value
     void SetEpsChannelAttribute(std::string name, const AttributeValue& value);
-    /// \param name attribute of RailTransport \param value its value
+    /**
+     * \param name attribute of RailTransport
+     * \param value its value (Dcqcn defaults to on for electrical rails, off for optical)
+     */
     void SetTransportAttribute(std::string name, const AttributeValue& value);
 
     /**
@@ -154,6 +157,7 @@ class RailFabricHelper
     EpsHelper m_railLinks;            //!< Electrical rail links (NIC rate) and switches
     EpsHelper m_scaleUpLinks;         //!< Scale-up links (scale-up rate) and switches
     ObjectFactory m_transportFactory; //!< RailTransports
+    bool m_dcqcnChosen{false};        //!< The user set Dcqcn explicitly
 };
 
 } // namespace ns3

@@ -5,5 +5,13 @@ add_test(NAME example.ocs-circuit-example-bad-technology
          COMMAND ocs-circuit-example --technology=unobtainium)
 set_tests_properties(example.ocs-circuit-example-bad-technology PROPERTIES WILL_FAIL TRUE)
 add_test(NAME example.photonic-rails-bench
-         COMMAND photonic-rails-bench --frames=20000 --repeats=1)
+         COMMAND photonic-rails-bench --frames=20000 --transportBytes=4000000 --repeats=1)
 add_test(NAME example.photonic-rails-workload COMMAND photonic-rails-workload --model=llama3-8b --tp=4 --fsdp=2 --pp=2 --gpusPerServer=4 --microBatchSize=2 --microBatches=4 --summary=1 --out=${CMAKE_BINARY_DIR}/workload-smoke.json)
+add_test(NAME example.rail-fabric-example
+         COMMAND rail-fabric-example --servers=3 --bytes=1000000)
+add_test(NAME example.rail-fabric-example-clos
+         COMMAND rail-fabric-example --servers=8 --rail=eps-clos --radix=4 --bytes=100000)
+add_test(NAME example.rail-fabric-example-ocs
+         COMMAND rail-fabric-example --servers=4 --rail=ocs --nic=2x200G --bytes=1000000)
+add_test(NAME example.rail-fabric-example-bad-rail COMMAND rail-fabric-example --rail=wifi)
+set_tests_properties(example.rail-fabric-example-bad-rail PROPERTIES WILL_FAIL TRUE)

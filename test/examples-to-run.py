@@ -5,7 +5,8 @@
 
 cpp_examples = [
     ("ocs-circuit-example", "True", "True"),
-    ("photonic-rails-bench --frames=20000 --repeats=1", "True", "False"),
+    ("photonic-rails-bench --frames=20000 --transportBytes=4000000 --repeats=1", "True", "False"),
+    ("rail-fabric-example --servers=3 --bytes=1000000", "True", "True"),
 ]
 
 python_examples = []
