@@ -7,6 +7,7 @@ def build(bld):
     module = bld.create_ns3_module('photonic-rails', ['core', 'network'])
     module.source = [
         'model/line-rate.cc',
+        'model/rail-net-device.cc',
         'model/ocs-technology.cc',
         'model/optical-circuit-switch.cc',
         'model/ocs-net-device.cc',
@@ -50,10 +51,12 @@ def build(bld):
     headers.module = 'photonic-rails'
     headers.source = [
         'model/line-rate.h',
+        'model/rail-net-device.h',
         'model/ocs-technology.h',
         'model/optical-circuit-switch.h',
         'model/ocs-net-device.h',
         'helper/ocs-helper.h',
+        'helper/rail-trace-helper.h',
         'model/ecn-mark-tag.h',
         'model/eps-channel.h',
         'model/eps-net-device.h',

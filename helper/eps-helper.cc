@@ -5,14 +5,13 @@
 #include "eps-helper.h"
 
 #include "ns3/abort.h"
-#include "ns3/config.h"
 #include "ns3/eps-channel.h"
 #include "ns3/eps-net-device.h"
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
+#include "ns3/rail-trace-helper.h"
 
-#include <sstream>
 
 namespace ns3
 {
@@ -97,20 +96,7 @@ EpsHelper::EnablePcapInternal(std::string prefix,
                               bool promiscuous,
                               bool explicitFilename)
 {
-    Ptr<EpsNetDevice> device = nd->GetObject<EpsNetDevice>();
-    if (!device)
-    {
-        NS_LOG_INFO("not an EpsNetDevice: no PCAP trace for " << nd);
-        return;
-    }
-    PcapHelper pcapHelper;
-    std::string filename =
-        explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
-    Ptr<PcapFileWrapper> file =
-        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
-    pcapHelper.HookDefaultSink<EpsNetDevice>(device,
-                                             promiscuous ? "PromiscSniffer" : "Sniffer",
-                                             file);
+    RailTraceHelper::EnablePcap<EpsNetDevice>(prefix, nd, promiscuous, explicitFilename);
 }
 
 void
@@ -119,41 +105,11 @@ EpsHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
                                Ptr<NetDevice> nd,
                                bool explicitFilename)
 {
-    Ptr<EpsNetDevice> device = nd->GetObject<EpsNetDevice>();
-    if (!device)
-    {
-        NS_LOG_INFO("not an EpsNetDevice: no ASCII trace for " << nd);
-        return;
-    }
-    Packet::EnablePrinting();
-    if (!stream)
-    {
-        AsciiTraceHelper ascii;
-        std::string filename =
-            explicitFilename ? prefix : ascii.GetFilenameFromDevice(prefix, device);
-        Ptr<OutputStreamWrapper> file = ascii.CreateFileStream(filename);
-        ascii.HookDefaultReceiveSinkWithoutContext<EpsNetDevice>(device, "MacRx", file);
-        ascii.HookDefaultDropSinkWithoutContext<EpsNetDevice>(device, "MacTxDrop", file);
-        ascii.HookDefaultDropSinkWithoutContext<EpsNetDevice>(device, "PhyRxDrop", file);
-        Ptr<Queue<Packet>> queue = device->GetQueue();
-        ascii.HookDefaultEnqueueSinkWithoutContext<Queue<Packet>>(queue, "Enqueue", file);
-        ascii.HookDefaultDequeueSinkWithoutContext<Queue<Packet>>(queue, "Dequeue", file);
-        ascii.HookDefaultDropSinkWithoutContext<Queue<Packet>>(queue, "Drop", file);
-        return;
-    }
-    // A shared stream: hook with context so lines say which device they come from.
-    std::ostringstream base;
-    base << "/NodeList/" << nd->GetNode()->GetId() << "/DeviceList/" << nd->GetIfIndex()
-         << "/$ns3::EpsNetDevice/";
-    auto connect = [&](const std::string& path, auto sink) {
-        Config::Connect(base.str() + path, MakeBoundCallback(sink, stream));
-    };
-    connect("MacRx", &AsciiTraceHelper::DefaultReceiveSinkWithContext);
-    connect("MacTxDrop", &AsciiTraceHelper::DefaultDropSinkWithContext);
-    connect("PhyRxDrop", &AsciiTraceHelper::DefaultDropSinkWithContext);
-    connect("TxQueue/Enqueue", &AsciiTraceHelper::DefaultEnqueueSinkWithContext);
-    connect("TxQueue/Dequeue", &AsciiTraceHelper::DefaultDequeueSinkWithContext);
-    connect("TxQueue/Drop", &AsciiTraceHelper::DefaultDropSinkWithContext);
+    RailTraceHelper::EnableAscii<EpsNetDevice>(stream,
+                                               prefix,
+                                               nd,
+                                               explicitFilename,
+                                               {"MacTxDrop", "PhyRxDrop"});
 }
 
 } // namespace ns3

@@ -5,13 +5,12 @@
 #include "ocs-helper.h"
 
 #include "ns3/abort.h"
-#include "ns3/config.h"
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/ocs-net-device.h"
 #include "ns3/ocs-technology.h"
+#include "ns3/rail-trace-helper.h"
 
-#include <sstream>
 
 namespace ns3
 {
@@ -93,20 +92,7 @@ OcsHelper::EnablePcapInternal(std::string prefix,
                               bool promiscuous,
                               bool explicitFilename)
 {
-    Ptr<OcsNetDevice> device = nd->GetObject<OcsNetDevice>();
-    if (!device)
-    {
-        NS_LOG_INFO("not an OcsNetDevice: no PCAP trace for " << nd);
-        return;
-    }
-    PcapHelper pcapHelper;
-    std::string filename =
-        explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
-    Ptr<PcapFileWrapper> file =
-        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
-    pcapHelper.HookDefaultSink<OcsNetDevice>(device,
-                                             promiscuous ? "PromiscSniffer" : "Sniffer",
-                                             file);
+    RailTraceHelper::EnablePcap<OcsNetDevice>(prefix, nd, promiscuous, explicitFilename);
 }
 
 void
@@ -115,43 +101,11 @@ OcsHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
                                Ptr<NetDevice> nd,
                                bool explicitFilename)
 {
-    Ptr<OcsNetDevice> device = nd->GetObject<OcsNetDevice>();
-    if (!device)
-    {
-        NS_LOG_INFO("not an OcsNetDevice: no ASCII trace for " << nd);
-        return;
-    }
-    Packet::EnablePrinting();
-    if (!stream)
-    {
-        AsciiTraceHelper ascii;
-        std::string filename =
-            explicitFilename ? prefix : ascii.GetFilenameFromDevice(prefix, device);
-        Ptr<OutputStreamWrapper> file = ascii.CreateFileStream(filename);
-        ascii.HookDefaultReceiveSinkWithoutContext<OcsNetDevice>(device, "MacRx", file);
-        ascii.HookDefaultDropSinkWithoutContext<OcsNetDevice>(device, "MacTxDrop", file);
-        ascii.HookDefaultDropSinkWithoutContext<OcsNetDevice>(device, "PhyTxDrop", file);
-        ascii.HookDefaultDropSinkWithoutContext<OcsNetDevice>(device, "PhyRxDrop", file);
-        Ptr<Queue<Packet>> queue = device->GetQueue();
-        ascii.HookDefaultEnqueueSinkWithoutContext<Queue<Packet>>(queue, "Enqueue", file);
-        ascii.HookDefaultDequeueSinkWithoutContext<Queue<Packet>>(queue, "Dequeue", file);
-        ascii.HookDefaultDropSinkWithoutContext<Queue<Packet>>(queue, "Drop", file);
-        return;
-    }
-    // A shared stream: hook with context so lines say which device they come from.
-    std::ostringstream base;
-    base << "/NodeList/" << nd->GetNode()->GetId() << "/DeviceList/" << nd->GetIfIndex()
-         << "/$ns3::OcsNetDevice/";
-    auto connect = [&](const std::string& path, auto sink) {
-        Config::Connect(base.str() + path, MakeBoundCallback(sink, stream));
-    };
-    connect("MacRx", &AsciiTraceHelper::DefaultReceiveSinkWithContext);
-    connect("MacTxDrop", &AsciiTraceHelper::DefaultDropSinkWithContext);
-    connect("PhyTxDrop", &AsciiTraceHelper::DefaultDropSinkWithContext);
-    connect("PhyRxDrop", &AsciiTraceHelper::DefaultDropSinkWithContext);
-    connect("TxQueue/Enqueue", &AsciiTraceHelper::DefaultEnqueueSinkWithContext);
-    connect("TxQueue/Dequeue", &AsciiTraceHelper::DefaultDequeueSinkWithContext);
-    connect("TxQueue/Drop", &AsciiTraceHelper::DefaultDropSinkWithContext);
+    RailTraceHelper::EnableAscii<OcsNetDevice>(stream,
+                                               prefix,
+                                               nd,
+                                               explicitFilename,
+                                               {"MacTxDrop", "PhyTxDrop", "PhyRxDrop"});
 }
 
 } // namespace ns3

@@ -38,83 +38,9 @@ EpsNetDevice::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::EpsNetDevice")
-            .SetParent<NetDevice>()
+            .SetParent<RailNetDevice>()
             .SetGroupName("PhotonicRails")
             .AddConstructor<EpsNetDevice>()
-            .AddAttribute("Mtu",
-                          "Largest payload of a frame, without its 14-byte Ethernet header.",
-                          UintegerValue(9000),
-                          MakeUintegerAccessor(&EpsNetDevice::SetMtu, &EpsNetDevice::GetMtu),
-                          MakeUintegerChecker<uint16_t>(1))
-            .AddAttribute("Address",
-                          "The MAC address of this device.",
-                          Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
-                          MakeMac48AddressAccessor(&EpsNetDevice::m_address),
-                          MakeMac48AddressChecker())
-            .AddAttribute(
-                "DataRate",
-                "Line rate of the port.",
-                DataRateValue(DataRate("400Gbps")),
-                MakeDataRateAccessor(&EpsNetDevice::SetDataRate, &EpsNetDevice::GetDataRate),
-                MakeDataRateChecker())
-            .AddAttribute("InterframeGap",
-                          "Idle time after each frame.",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&EpsNetDevice::m_interframeGap),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("TxQueue",
-                          "The transmit queue.",
-                          PointerValue(),
-                          MakePointerAccessor(&EpsNetDevice::m_queue),
-                          MakePointerChecker<Queue<Packet>>())
-            .AddAttribute("ReceiveErrorModel",
-                          "Error model applied to received frames.",
-                          PointerValue(),
-                          MakePointerAccessor(&EpsNetDevice::m_receiveErrorModel),
-                          MakePointerChecker<ErrorModel>())
-            .AddTraceSource("MacTx",
-                            "A data frame was accepted for transmission (with its header).",
-                            MakeTraceSourceAccessor(&EpsNetDevice::m_macTxTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("MacTxDrop",
-                            "A data frame was dropped before transmission (full queue, "
-                            "oversize payload).",
-                            MakeTraceSourceAccessor(&EpsNetDevice::m_macTxDropTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("MacRx",
-                            "A data frame for this host was passed up (payload, header "
-                            "removed).",
-                            MakeTraceSourceAccessor(&EpsNetDevice::m_macRxTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("MacPromiscRx",
-                            "A data frame was passed to the promiscuous receive callback "
-                            "(payload, header removed).",
-                            MakeTraceSourceAccessor(&EpsNetDevice::m_macPromiscRxTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("PhyTxBegin",
-                            "A frame (data or control) began to be serialized onto the cable.",
-                            MakeTraceSourceAccessor(&EpsNetDevice::m_phyTxBeginTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("PhyTxEnd",
-                            "The last bit of a frame (data or control) left the device.",
-                            MakeTraceSourceAccessor(&EpsNetDevice::m_phyTxEndTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("PhyRxEnd",
-                            "The last bit of a frame (data or control) arrived.",
-                            MakeTraceSourceAccessor(&EpsNetDevice::m_phyRxEndTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("PhyRxDrop",
-                            "A received frame was dropped by the receive error model.",
-                            MakeTraceSourceAccessor(&EpsNetDevice::m_phyRxDropTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("Sniffer",
-                            "Frames sent or received by this device (non-promiscuous).",
-                            MakeTraceSourceAccessor(&EpsNetDevice::m_snifferTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("PromiscSniffer",
-                            "Frames sent or received by this device (promiscuous).",
-                            MakeTraceSourceAccessor(&EpsNetDevice::m_promiscSnifferTrace),
-                            "ns3::Packet::TracedCallback")
             .AddTraceSource("PauseChanged",
                             "The peer paused (true) or resumed (false) this device's data "
                             "transmissions.",
@@ -124,9 +50,7 @@ EpsNetDevice::GetTypeId()
 }
 
 EpsNetDevice::EpsNetDevice()
-    : m_ifIndex(0),
-      m_mtu(9000),
-      m_linkUp(false),
+    : m_linkUp(false),
       m_busy(false),
       m_paused(false),
       m_pauseWanted(false),
@@ -144,15 +68,10 @@ void
 EpsNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_node = nullptr;
     m_channel = nullptr;
-    m_queue = nullptr;
-    m_receiveErrorModel = nullptr;
     m_currentFrame = nullptr;
     m_frameSource.Nullify();
-    m_rxCallback.Nullify();
-    m_promiscCallback.Nullify();
-    NetDevice::DoDispose();
+    RailNetDevice::DoDispose();
 }
 
 void
@@ -175,36 +94,6 @@ Ptr<EpsNetDevice>
 EpsNetDevice::GetPeer() const
 {
     return m_channel ? m_channel->GetPeer(this) : nullptr;
-}
-
-void
-EpsNetDevice::SetDataRate(DataRate rate)
-{
-    m_lineRate.SetRate(rate);
-}
-
-DataRate
-EpsNetDevice::GetDataRate() const
-{
-    return m_lineRate.GetRate();
-}
-
-void
-EpsNetDevice::SetQueue(Ptr<Queue<Packet>> queue)
-{
-    m_queue = queue;
-}
-
-Ptr<Queue<Packet>>
-EpsNetDevice::GetQueue() const
-{
-    return m_queue;
-}
-
-void
-EpsNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> model)
-{
-    m_receiveErrorModel = model;
 }
 
 void
@@ -242,14 +131,8 @@ EpsNetDevice::NotifyLinkUp()
 {
     NS_LOG_FUNCTION(this);
     m_linkUp = true;
-    m_linkChangeCallbacks();
+    NotifyLinkChange();
     TryTransmit();
-}
-
-bool
-EpsNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
-{
-    return SendFrom(packet, m_address, dest, protocolNumber);
 }
 
 bool
@@ -265,18 +148,11 @@ EpsNetDevice::SendFrom(Ptr<Packet> packet,
                     "EtherType 0x8808 is reserved for PAUSE frames (use SendPause)");
     NS_ABORT_MSG_UNLESS(Mac48Address::IsMatchingType(source) && Mac48Address::IsMatchingType(dest),
                         "EpsNetDevice::Send: addresses must be Mac48Address");
-    if (packet->GetSize() > m_mtu)
+    if (!Frame(packet, source, dest, protocolNumber))
     {
-        NS_LOG_WARN("dropping a " << packet->GetSize() << "-byte payload: MTU is " << m_mtu);
         ++m_counters.framesDroppedOversize;
-        m_macTxDropTrace(packet);
         return false;
     }
-    EthernetHeader header(false);
-    header.SetSource(Mac48Address::ConvertFrom(source));
-    header.SetDestination(Mac48Address::ConvertFrom(dest));
-    header.SetLengthType(protocolNumber);
-    packet->AddHeader(header);
     m_macTxTrace(packet);
     if (!m_queue->Enqueue(packet))
     {
@@ -382,44 +258,22 @@ void
 EpsNetDevice::Receive(Ptr<Packet> frame)
 {
     NS_LOG_FUNCTION(this << frame);
-    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
+    if (!Arrive(frame))
     {
         ++m_counters.framesCorrupted;
-        m_phyRxDropTrace(frame);
         return;
     }
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
-    m_phyRxEndTrace(frame);
-
     uint32_t wireBytes = frame->GetSize();
     EthernetHeader header(false);
     frame->RemoveHeader(header);
-    uint16_t protocol = header.GetLengthType();
-    if (protocol == MAC_CONTROL_ETHERTYPE)
+    if (header.GetLengthType() == MAC_CONTROL_ETHERTYPE)
     {
         ReceiveControl(frame);
         return;
     }
     ++m_counters.framesReceived;
     m_counters.bytesReceived += wireBytes;
-
-    Mac48Address destination = header.GetDestination();
-    PacketType type = destination == m_address    ? PACKET_HOST
-                      : destination.IsBroadcast() ? PACKET_BROADCAST
-                      : destination.IsGroup()     ? PACKET_MULTICAST
-                                                  : PACKET_OTHERHOST;
-    if (type != PACKET_OTHERHOST && !m_rxCallback.IsNull())
-    {
-        m_macRxTrace(frame);
-        m_rxCallback(this, frame, protocol, header.GetSource());
-    }
-    // Last: a switch takes this very packet object and forwards it.
-    if (!m_promiscCallback.IsNull())
-    {
-        m_macPromiscRxTrace(frame);
-        m_promiscCallback(this, frame, protocol, header.GetSource(), destination, type);
-    }
+    DeliverUp(frame, header);
 }
 
 void
@@ -462,47 +316,10 @@ EpsNetDevice::SetPaused(bool paused)
     TryTransmit();
 }
 
-void
-EpsNetDevice::SetIfIndex(const uint32_t index)
-{
-    m_ifIndex = index;
-}
-
-uint32_t
-EpsNetDevice::GetIfIndex() const
-{
-    return m_ifIndex;
-}
-
 Ptr<Channel>
 EpsNetDevice::GetChannel() const
 {
     return m_channel;
-}
-
-void
-EpsNetDevice::SetAddress(Address address)
-{
-    m_address = Mac48Address::ConvertFrom(address);
-}
-
-Address
-EpsNetDevice::GetAddress() const
-{
-    return m_address;
-}
-
-bool
-EpsNetDevice::SetMtu(const uint16_t mtu)
-{
-    m_mtu = mtu;
-    return true;
-}
-
-uint16_t
-EpsNetDevice::GetMtu() const
-{
-    return m_mtu;
 }
 
 bool
@@ -511,87 +328,8 @@ EpsNetDevice::IsLinkUp() const
     return m_linkUp;
 }
 
-void
-EpsNetDevice::AddLinkChangeCallback(Callback<void> callback)
-{
-    m_linkChangeCallbacks.ConnectWithoutContext(callback);
-}
-
-bool
-EpsNetDevice::IsBroadcast() const
-{
-    return true;
-}
-
-Address
-EpsNetDevice::GetBroadcast() const
-{
-    return Mac48Address::GetBroadcast();
-}
-
-bool
-EpsNetDevice::IsMulticast() const
-{
-    return true;
-}
-
-Address
-EpsNetDevice::GetMulticast(Ipv4Address multicastGroup) const
-{
-    return Mac48Address::GetMulticast(multicastGroup);
-}
-
-Address
-EpsNetDevice::GetMulticast(Ipv6Address addr) const
-{
-    return Mac48Address::GetMulticast(addr);
-}
-
-bool
-EpsNetDevice::IsBridge() const
-{
-    return false;
-}
-
 bool
 EpsNetDevice::IsPointToPoint() const
-{
-    return true;
-}
-
-Ptr<Node>
-EpsNetDevice::GetNode() const
-{
-    return m_node;
-}
-
-void
-EpsNetDevice::SetNode(Ptr<Node> node)
-{
-    m_node = node;
-}
-
-bool
-EpsNetDevice::NeedsArp() const
-{
-    // Frames are switched by destination MAC, so the MAC of the far host matters.
-    return true;
-}
-
-void
-EpsNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
-{
-    m_rxCallback = cb;
-}
-
-void
-EpsNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
-{
-    m_promiscCallback = cb;
-}
-
-bool
-EpsNetDevice::SupportsSendFrom() const
 {
     return true;
 }

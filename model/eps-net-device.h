@@ -6,14 +6,9 @@
 #define EPS_NET_DEVICE_H
 
 #include "ns3/callback.h"
-#include "ns3/data-rate.h"
-#include "ns3/error-model.h"
-#include "ns3/line-rate.h"
-#include "ns3/mac48-address.h"
-#include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
-#include "ns3/queue.h"
+#include "ns3/rail-net-device.h"
 #include "ns3/traced-callback.h"
 
 namespace ns3
@@ -68,7 +63,7 @@ struct EpsNetDeviceCounters
  * its Ethernet header removed, then the promiscuous callback gets the same packet (last,
  * because a switch forwards that very packet). Trace sinks that keep a packet must Copy() it.
  */
-class EpsNetDevice : public NetDevice
+class EpsNetDevice : public RailNetDevice
 {
   public:
     /// Supplies the next frame (with its Ethernet header) when the TxQueue is empty, or null.
@@ -99,17 +94,6 @@ class EpsNetDevice : public NetDevice
     Ptr<EpsChannel> GetEpsChannel() const;
     /// \return the device at the other end of the cable, or null
     Ptr<EpsNetDevice> GetPeer() const;
-
-    /// \param rate the line rate
-    void SetDataRate(DataRate rate);
-    /// \return the line rate
-    DataRate GetDataRate() const;
-    /// \param queue the transmit queue
-    void SetQueue(Ptr<Queue<Packet>> queue);
-    /// \return the transmit queue
-    Ptr<Queue<Packet>> GetQueue() const;
-    /// \param model error model applied to received frames (PhyRxDrop on error)
-    void SetReceiveErrorModel(Ptr<ErrorModel> model);
 
     /**
      * \brief Sets where frames come from when the TxQueue is empty (a switch egress queue).
@@ -143,34 +127,14 @@ class EpsNetDevice : public NetDevice
     /// Called by the channel when both ends are attached.
     void NotifyLinkUp();
 
-    // NetDevice API
-    void SetIfIndex(const uint32_t index) override;
-    uint32_t GetIfIndex() const override;
+    // NetDevice API (the rest is RailNetDevice's)
     Ptr<Channel> GetChannel() const override;
-    void SetAddress(Address address) override;
-    Address GetAddress() const override;
-    bool SetMtu(const uint16_t mtu) override;
-    uint16_t GetMtu() const override;
     bool IsLinkUp() const override;
-    void AddLinkChangeCallback(Callback<void> callback) override;
-    bool IsBroadcast() const override;
-    Address GetBroadcast() const override;
-    bool IsMulticast() const override;
-    Address GetMulticast(Ipv4Address multicastGroup) const override;
-    Address GetMulticast(Ipv6Address addr) const override;
-    bool IsBridge() const override;
     bool IsPointToPoint() const override;
-    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
     bool SendFrom(Ptr<Packet> packet,
                   const Address& source,
                   const Address& dest,
                   uint16_t protocolNumber) override;
-    Ptr<Node> GetNode() const override;
-    void SetNode(Ptr<Node> node) override;
-    bool NeedsArp() const override;
-    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
-    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
-    bool SupportsSendFrom() const override;
 
     /// Signature of the PauseChanged trace: the peer paused (true) or resumed (false) us.
     typedef void (*PauseTracedCallback)(bool paused);
@@ -194,40 +158,17 @@ class EpsNetDevice : public NetDevice
     /// Enters or leaves the paused state (peer's PAUSE/RESUME).
     void SetPaused(bool paused);
 
-    Ptr<Node> m_node;                    //!< Owning node
-    Ptr<EpsChannel> m_channel;           //!< The cable, once attached
-    uint32_t m_ifIndex;                  //!< Interface index
-    Mac48Address m_address;              //!< MAC address
-    uint16_t m_mtu;                      //!< Largest payload (without Ethernet header)
-    LineRate m_lineRate;                 //!< Line rate and serialization clock
-    Time m_interframeGap;                //!< Idle time after each frame
-    Ptr<Queue<Packet>> m_queue;          //!< Transmit queue
-    Ptr<ErrorModel> m_receiveErrorModel; //!< Receive error model, optional
-    FrameSource m_frameSource;           //!< Frames from a switch egress queue, optional
-    bool m_linkUp;                       //!< Both ends attached
-    bool m_busy;                         //!< A frame is being serialized
-    Ptr<Packet> m_currentFrame;          //!< That frame
-    bool m_paused;                       //!< The peer holds our data frames
-    Time m_pausedSince;                  //!< When the current pause began
-    bool m_pauseWanted;                  //!< The pause state we want the peer in
-    bool m_pauseAdvertised;              //!< The pause state last sent to the peer
-    EpsNetDeviceCounters m_counters;     //!< Counters
-
-    NetDevice::ReceiveCallback m_rxCallback;             //!< Upper layer receive
-    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< Promiscuous receive
-    TracedCallback<> m_linkChangeCallbacks;              //!< Link change callbacks
-
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< Accepted for transmission
-    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;      //!< Dropped before transmission
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< Delivered up (host)
-    TracedCallback<Ptr<const Packet>> m_macPromiscRxTrace;   //!< Delivered up (promiscuous)
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;     //!< Serialization began
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;       //!< Serialization ended
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;       //!< Last bit received
-    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;      //!< Corrupted on receive
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< Non-promiscuous sniffer
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< Promiscuous sniffer
-    TracedCallback<bool> m_pauseTrace;                       //!< Paused / resumed by the peer
+    Ptr<EpsChannel> m_channel;         //!< The cable, once attached
+    FrameSource m_frameSource;         //!< Frames from a switch egress queue, optional
+    bool m_linkUp;                     //!< Both ends attached
+    bool m_busy;                       //!< A frame is being serialized
+    Ptr<Packet> m_currentFrame;        //!< That frame
+    bool m_paused;                     //!< The peer holds our data frames
+    Time m_pausedSince;                //!< When the current pause began
+    bool m_pauseWanted;                //!< The pause state we want the peer in
+    bool m_pauseAdvertised;            //!< The pause state last sent to the peer
+    EpsNetDeviceCounters m_counters;   //!< Counters
+    TracedCallback<bool> m_pauseTrace; //!< Paused / resumed by the peer
 };
 
 } // namespace ns3

@@ -5,14 +5,9 @@
 #ifndef OCS_NET_DEVICE_H
 #define OCS_NET_DEVICE_H
 
-#include "ns3/data-rate.h"
-#include "ns3/error-model.h"
-#include "ns3/line-rate.h"
-#include "ns3/mac48-address.h"
-#include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
-#include "ns3/queue.h"
+#include "ns3/rail-net-device.h"
 #include "ns3/traced-callback.h"
 
 #include <deque>
@@ -58,7 +53,7 @@ struct OcsNetDeviceCounters
  * The link is up while this port's circuit is up; link-change callbacks fire on every
  * change.
  */
-class OcsNetDevice : public NetDevice
+class OcsNetDevice : public RailNetDevice
 {
   public:
     /// What to do with a frame when no circuit leads to its destination.
@@ -89,17 +84,6 @@ class OcsNetDevice : public NetDevice
     Ptr<OpticalCircuitSwitch> GetSwitch() const;
     /// \return the one-way delay of this device's fiber to the switch
     Time GetFiberDelay() const;
-    /// \param rate the line rate
-    void SetDataRate(DataRate rate);
-    /// \return the line rate
-    DataRate GetDataRate() const;
-
-    /// \param queue the transmit queue
-    void SetQueue(Ptr<Queue<Packet>> queue);
-    /// \return the transmit queue
-    Ptr<Queue<Packet>> GetQueue() const;
-    /// \param model error model applied to received frames (PhyRxDrop on error)
-    void SetReceiveErrorModel(Ptr<ErrorModel> model);
 
     /// \return the counters
     const OcsNetDeviceCounters& GetCounters() const;
@@ -129,34 +113,14 @@ class OcsNetDevice : public NetDevice
      */
     void Receive(Ptr<Packet> frame);
 
-    // NetDevice API
-    void SetIfIndex(const uint32_t index) override;
-    uint32_t GetIfIndex() const override;
+    // NetDevice API (the rest is RailNetDevice's)
     Ptr<Channel> GetChannel() const override;
-    void SetAddress(Address address) override;
-    Address GetAddress() const override;
-    bool SetMtu(const uint16_t mtu) override;
-    uint16_t GetMtu() const override;
     bool IsLinkUp() const override;
-    void AddLinkChangeCallback(Callback<void> callback) override;
-    bool IsBroadcast() const override;
-    Address GetBroadcast() const override;
-    bool IsMulticast() const override;
-    Address GetMulticast(Ipv4Address multicastGroup) const override;
-    Address GetMulticast(Ipv6Address addr) const override;
-    bool IsBridge() const override;
     bool IsPointToPoint() const override;
-    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
     bool SendFrom(Ptr<Packet> packet,
                   const Address& source,
                   const Address& dest,
                   uint16_t protocolNumber) override;
-    Ptr<Node> GetNode() const override;
-    void SetNode(Ptr<Node> node) override;
-    bool NeedsArp() const override;
-    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
-    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
-    bool SupportsSendFrom() const override;
 
   protected:
     void DoDispose() override;
@@ -172,43 +136,18 @@ class OcsNetDevice : public NetDevice
     void TransmitComplete();
     /// \return true if a frame to \p destination may leave on the current circuit.
     bool CircuitReaches(Mac48Address destination) const;
-    /// \return the frame's destination, read from its Ethernet header.
-    static Mac48Address DestinationOf(Ptr<const Packet> frame);
 
-    Ptr<Node> m_node;                    //!< Owning node
-    Ptr<OpticalCircuitSwitch> m_switch;  //!< The switch, once attached
-    uint32_t m_port;                     //!< Switch port
-    uint32_t m_ifIndex;                  //!< Interface index
-    Mac48Address m_address;              //!< MAC address
-    uint16_t m_mtu;                      //!< Largest payload (without Ethernet header)
-    LineRate m_lineRate;                 //!< Line rate and serialization clock
-    Time m_fiberDelay;                   //!< One-way fiber delay to the switch
-    Time m_interframeGap;                //!< Idle time after each frame
-    NoCircuitPolicy m_policy;            //!< Frames with no circuit: hold or drop
-    Ptr<Queue<Packet>> m_queue;          //!< Transmit queue
-    Ptr<ErrorModel> m_receiveErrorModel; //!< Receive error model, optional
-    bool m_busy;                         //!< A frame is being serialized
-    Ptr<Packet> m_currentFrame;          //!< That frame
+    Ptr<OpticalCircuitSwitch> m_switch; //!< The switch, once attached
+    uint32_t m_port;                    //!< Switch port
+    Time m_fiberDelay;                  //!< One-way fiber delay to the switch
+    NoCircuitPolicy m_policy;           //!< Frames with no circuit: hold or drop
+    bool m_busy;                        //!< A frame is being serialized
+    Ptr<Packet> m_currentFrame;         //!< That frame
     std::map<Mac48Address, std::deque<Ptr<Packet>>> m_held; //!< Waiting frames per peer
     uint32_t m_heldCount;                                   //!< Frames in m_held
     bool m_linkUp;                                          //!< Last link state reported
     OcsNetDeviceCounters m_counters;                        //!< Counters
-
-    NetDevice::ReceiveCallback m_rxCallback;             //!< Upper layer receive
-    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< Promiscuous receive
-    TracedCallback<> m_linkChangeCallbacks;              //!< Link change callbacks
-
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< Accepted for transmission
-    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;      //!< Dropped before transmission
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< Delivered up (host)
-    TracedCallback<Ptr<const Packet>> m_macPromiscRxTrace;   //!< Delivered up (promiscuous)
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;     //!< Serialization began
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;       //!< Serialization ended
-    TracedCallback<Ptr<const Packet>> m_phyTxDropTrace;      //!< Lost on the way
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;       //!< Last bit received
-    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;      //!< Corrupted on receive
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< Non-promiscuous sniffer
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< Promiscuous sniffer
+    TracedCallback<Ptr<const Packet>> m_phyTxDropTrace;     //!< Lost on the way
 };
 
 } // namespace ns3
