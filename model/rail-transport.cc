@@ -113,25 +113,22 @@ RailTransport::GetTypeId()
             .AddAttribute("DcqcnG",
                           "DCQCN gain g of the alpha average.",
                           DoubleValue(1.0 / 256),
-                          MakeDoubleAccessor(&RailTransport::SetDcqcnG, &RailTransport::GetDcqcnG),
+                          MakeDoubleAccessor(&RailTransport::m_dcqcnG),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("DcqcnRateAi",
                           "DCQCN additive increase R_AI.",
                           DataRateValue(DataRate("40Mbps")),
-                          MakeDataRateAccessor(&RailTransport::SetDcqcnRateAi,
-                                               &RailTransport::GetDcqcnRateAi),
+                          MakeDataRateAccessor(&RailTransport::m_dcqcnRateAi),
                           MakeDataRateChecker())
             .AddAttribute("DcqcnRateHai",
                           "DCQCN hyper increase R_HAI.",
                           DataRateValue(DataRate("200Mbps")),
-                          MakeDataRateAccessor(&RailTransport::SetDcqcnRateHai,
-                                               &RailTransport::GetDcqcnRateHai),
+                          MakeDataRateAccessor(&RailTransport::m_dcqcnRateHai),
                           MakeDataRateChecker())
             .AddAttribute("DcqcnMinRate",
                           "Floor of a DCQCN-throttled rate.",
                           DataRateValue(DataRate("100Mbps")),
-                          MakeDataRateAccessor(&RailTransport::SetDcqcnMinRate,
-                                               &RailTransport::GetDcqcnMinRate),
+                          MakeDataRateAccessor(&RailTransport::m_dcqcnMinRate),
                           MakeDataRateChecker())
             .AddTraceSource("MessageSent",
                             "A message was acknowledged in full (peer, id, bytes).",
@@ -160,7 +157,8 @@ RailTransport::RailTransport()
       m_ackInterval(16),
       m_window(4096),
       m_queueFrames(2),
-      m_dcqcn(false)
+      m_dcqcn(false),
+      m_dcqcnG(1.0 / 256)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -186,54 +184,6 @@ RailTransport::DoDispose()
     m_endpoints = nullptr;
     m_receiveCallback.Nullify();
     Object::DoDispose();
-}
-
-void
-RailTransport::SetDcqcnG(double g)
-{
-    m_dcqcnParameters.g = g;
-}
-
-double
-RailTransport::GetDcqcnG() const
-{
-    return m_dcqcnParameters.g;
-}
-
-void
-RailTransport::SetDcqcnRateAi(DataRate rate)
-{
-    m_dcqcnParameters.additiveIncreaseBps = rate.GetBitRate();
-}
-
-DataRate
-RailTransport::GetDcqcnRateAi() const
-{
-    return DataRate(m_dcqcnParameters.additiveIncreaseBps);
-}
-
-void
-RailTransport::SetDcqcnRateHai(DataRate rate)
-{
-    m_dcqcnParameters.hyperIncreaseBps = rate.GetBitRate();
-}
-
-DataRate
-RailTransport::GetDcqcnRateHai() const
-{
-    return DataRate(m_dcqcnParameters.hyperIncreaseBps);
-}
-
-void
-RailTransport::SetDcqcnMinRate(DataRate rate)
-{
-    m_dcqcnParameters.minRateBps = rate.GetBitRate();
-}
-
-DataRate
-RailTransport::GetDcqcnMinRate() const
-{
-    return DataRate(m_dcqcnParameters.minRateBps);
 }
 
 void
@@ -508,8 +458,12 @@ RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort)
         qp.peerAddress = m_endpoints->GetPorts(peer)[peerPort]->GetAddress();
         qp.label = FlowLabel(m_gpu, qp.qpn, peer);
         qp.reachable = PeerPortVia(port, peer) == static_cast<int32_t>(peerPort);
-        DcqcnParameters parameters = m_dcqcnParameters;
+        DcqcnParameters parameters;
         parameters.lineRateBps = m_ports[port].rateBps;
+        parameters.minRateBps = m_dcqcnMinRate.GetBitRate();
+        parameters.g = m_dcqcnG;
+        parameters.additiveIncreaseBps = m_dcqcnRateAi.GetBitRate();
+        parameters.hyperIncreaseBps = m_dcqcnRateHai.GetBitRate();
         qp.rate = DcqcnRateController(parameters);
         m_qps.push_back(qp);
     }

@@ -240,15 +240,6 @@ class RailTransport : public Object
     /// Identity of a message anywhere: origin GPU and the origin's message id.
     using MessageKey = std::pair<uint32_t, uint64_t>;
 
-    void SetDcqcnG(double g);
-    double GetDcqcnG() const;
-    void SetDcqcnRateAi(DataRate rate);
-    DataRate GetDcqcnRateAi() const;
-    void SetDcqcnRateHai(DataRate rate);
-    DataRate GetDcqcnRateHai() const;
-    void SetDcqcnMinRate(DataRate rate);
-    DataRate GetDcqcnMinRate() const;
-
     void AddPort(Ptr<NetDevice> device, uint32_t plane);
     /// \return the (port, peer port) pairs that reach \p peer now.
     std::vector<std::pair<uint32_t, uint32_t>> RoutesTo(uint32_t peer) const;
@@ -329,15 +320,18 @@ class RailTransport : public Object
     ReceiveCallback m_receiveCallback;                 //!< Upper layer
     RailTransportCounters m_counters;                  //!< Counters
 
-    uint32_t m_mtu;                    //!< Payload bytes per frame
-    uint32_t m_relayChunk;             //!< PXN: bytes a proxy forwards per port, round robin
-    uint32_t m_ackInterval;            //!< Frames per cumulative ACK
-    uint32_t m_window;                 //!< Frames in flight per QP
-    uint32_t m_queueFrames;            //!< Device queue depth kept per port
-    Time m_retransmitTimeout;          //!< Go-back-N timer
-    bool m_dcqcn;                      //!< Rate control on
-    Time m_cnpInterval;                //!< Minimum time between CNPs per QP
-    DcqcnParameters m_dcqcnParameters; //!< DCQCN constants (line rate set per port)
+    uint32_t m_mtu;           //!< Payload bytes per frame
+    uint32_t m_relayChunk;    //!< PXN: bytes a proxy forwards per port, round robin
+    uint32_t m_ackInterval;   //!< Frames per cumulative ACK
+    uint32_t m_window;        //!< Frames in flight per QP
+    uint32_t m_queueFrames;   //!< Device queue depth kept per port
+    Time m_retransmitTimeout; //!< Go-back-N timer
+    bool m_dcqcn;             //!< Rate control on
+    Time m_cnpInterval;       //!< Minimum time between CNPs per QP
+    double m_dcqcnG;          //!< DCQCN gain g
+    DataRate m_dcqcnRateAi;   //!< DCQCN R_AI
+    DataRate m_dcqcnRateHai;  //!< DCQCN R_HAI
+    DataRate m_dcqcnMinRate;  //!< Floor of a DCQCN rate
 
     TracedCallback<uint32_t, uint64_t, uint64_t> m_messageSentTrace;     //!< peer, id, bytes
     TracedCallback<uint32_t, uint64_t, uint64_t> m_messageReceivedTrace; //!< src, id, bytes
