@@ -15,6 +15,7 @@ DcqcnRateController::DcqcnRateController(const DcqcnParameters& parameters)
       m_rate(parameters.lineRateBps),
       m_target(parameters.lineRateBps),
       m_alpha(1.0),
+      m_congested(false),
       m_timerStages(0),
       m_byteStages(0),
       m_bytes(0)
@@ -25,6 +26,7 @@ void
 DcqcnRateController::OnCnp(Time now)
 {
     AdvanceTo(now);
+    m_congested = true; // the alpha and increase timers run from the first CNP on
     m_target = m_rate;
     m_rate = std::max(m_p.minRateBps, m_rate * (1 - m_alpha / 2));
     m_alpha = (1 - m_p.g) * m_alpha + m_p.g;
@@ -74,6 +76,10 @@ DcqcnRateController::IsThrottled() const
 void
 DcqcnRateController::AdvanceTo(Time now)
 {
+    if (!m_congested)
+    {
+        return; // never cut: line rate, alpha at its initial 1
+    }
     int64_t alphaPeriods = (now - m_alphaSince).GetTimeStep() / m_p.alphaTimer.GetTimeStep();
     if (alphaPeriods > 0)
     {

@@ -34,8 +34,10 @@ struct DcqcnParameters
  * \ingroup photonic-rails
  * \brief The reaction point of DCQCN: one sender's current rate, driven by CNPs.
  *
- * Timers are evaluated lazily: every call first applies the alpha decays and timer-driven
- * rate increases that fell due since the last call, so an idle connection costs no events.
+ * Timers start with the first CNP (before it the sender runs at line rate with alpha 1,
+ * so the first cut halves the rate whenever it comes) and are evaluated lazily: every call
+ * first applies the alpha decays and timer-driven rate increases that fell due since the
+ * last call, so an idle connection costs no events.
  * The same inputs at the same times give the same rates.
  */
 class DcqcnRateController
@@ -79,6 +81,7 @@ class DcqcnRateController
     double m_rate;          //!< R_C, current rate
     double m_target;        //!< R_T, target rate
     double m_alpha;         //!< Alpha
+    bool m_congested;       //!< A CNP has arrived: the timers run
     Time m_alphaSince;      //!< Start of the running alpha period
     Time m_timerSince;      //!< Start of the running increase-timer period
     uint32_t m_timerStages; //!< Timer-driven increases since the last CNP

@@ -47,6 +47,18 @@ RailEndpoints::AddPort(uint32_t gpu, Ptr<NetDevice> port, uint32_t plane)
     return index;
 }
 
+void
+RailEndpoints::MarkScaleUpPlane(uint32_t plane)
+{
+    m_scaleUpPlanes.insert(plane);
+}
+
+bool
+RailEndpoints::IsScaleUpPlane(uint32_t plane) const
+{
+    return m_scaleUpPlanes.count(plane) > 0;
+}
+
 uint32_t
 RailEndpoints::GetPlane(uint32_t gpu, uint32_t index) const
 {

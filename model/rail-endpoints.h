@@ -10,6 +10,7 @@
 #include "ns3/object.h"
 
 #include <map>
+#include <set>
 #include <vector>
 
 namespace ns3
@@ -56,8 +57,14 @@ class RailEndpoints : public Object
      */
     std::vector<uint32_t> GetPortsOnPlane(uint32_t gpu, uint32_t plane) const;
 
-    /// \return the number of GPUs with at least one port
+    /// \return one more than the highest GPU number with a port
     uint32_t GetGpuCount() const;
+
+    /// \param plane a plane that is a scale-up domain (PXN proxies are reached through it)
+    void MarkScaleUpPlane(uint32_t plane);
+
+    /// \param plane a plane \return true if it is a scale-up domain
+    bool IsScaleUpPlane(uint32_t plane) const;
 
     /**
      * \param gpu a GPU
@@ -80,6 +87,7 @@ class RailEndpoints : public Object
   private:
     std::vector<std::vector<Ptr<NetDevice>>> m_ports;               //!< Ports per GPU
     std::vector<std::vector<uint32_t>> m_planes;                    //!< Plane of each port
+    std::set<uint32_t> m_scaleUpPlanes;                             //!< Scale-up domains
     std::map<Mac48Address, std::pair<uint32_t, uint32_t>> m_owners; //!< Address -> GPU, index
 };
 

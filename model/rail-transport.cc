@@ -214,6 +214,10 @@ RailTransport::AddPort(Ptr<NetDevice> device, uint32_t plane)
     device->GetAttribute("TxQueue", queue);
     port.queue = queue.Get<Queue<Packet>>();
     NS_ABORT_MSG_UNLESS(port.queue, "RailTransport needs a device with a TxQueue");
+    NS_ABORT_MSG_IF(m_mtu + RailTransportHeader::SIZE > device->GetMtu(),
+                    "RailTransport Mtu " << m_mtu << " + " << RailTransportHeader::SIZE
+                                         << " header bytes exceeds the device MTU "
+                                         << device->GetMtu());
     DataRateValue rate;
     device->GetAttribute("DataRate", rate);
     port.rateBps = rate.Get().GetBitRate();
@@ -269,7 +273,7 @@ RailTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
         uint32_t proxy = ProxyFor(peer);
         NS_ABORT_MSG_IF(proxy == NO_GPU,
                         "GPU " << m_gpu << " shares no plane with GPU " << peer
-                               << " and no GPU links the two");
+                               << " and no GPU of its scale-up domain is on the peer's rail");
         Relay(id, proxy, peer, bytes);
         return id;
     }
@@ -346,28 +350,30 @@ RailTransport::ProxyFor(uint32_t peer)
     {
         return known->second;
     }
-    // PXN: the GPU next to this one (a shared plane, i.e. the scale-up domain) that sits on
-    // a plane of the peer (its rail); the lowest-numbered such GPU, for determinism.
+    // PXN: the GPU of this GPU's scale-up domain that sits on one of the peer's rails (the
+    // lowest-numbered one, for determinism). The first hop is the scale-up link, the
+    // second the peer's rail, as NCCL does.
+    auto sharesPlane = [this](uint32_t gpu, uint32_t other, bool scaleUp) {
+        const auto& ports = m_endpoints->GetPorts(other);
+        for (uint32_t i = 0; i < ports.size(); ++i)
+        {
+            uint32_t plane = m_endpoints->GetPlane(other, i);
+            if (m_endpoints->IsScaleUpPlane(plane) == scaleUp &&
+                !m_endpoints->GetPortsOnPlane(gpu, plane).empty())
+            {
+                return true;
+            }
+        }
+        return false;
+    };
     uint32_t proxy = NO_GPU;
     for (uint32_t gpu = 0; gpu < m_endpoints->GetGpuCount() && proxy == NO_GPU; ++gpu)
     {
-        if (gpu == m_gpu || gpu == peer)
+        if (gpu != m_gpu && gpu != peer && sharesPlane(gpu, m_gpu, true) &&
+            sharesPlane(gpu, peer, false))
         {
-            continue;
+            proxy = gpu;
         }
-        bool nearMe = false;
-        bool nearPeer = false;
-        for (const auto& port : m_ports)
-        {
-            nearMe = nearMe || !m_endpoints->GetPortsOnPlane(gpu, port.plane).empty();
-        }
-        const auto& peerDevices = m_endpoints->GetPorts(peer);
-        for (uint32_t i = 0; i < peerDevices.size(); ++i)
-        {
-            nearPeer = nearPeer ||
-                       !m_endpoints->GetPortsOnPlane(gpu, m_endpoints->GetPlane(peer, i)).empty();
-        }
-        proxy = nearMe && nearPeer ? gpu : NO_GPU;
     }
     m_proxies[peer] = proxy;
     return proxy;
@@ -447,7 +453,11 @@ RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& rout
 RailTransport::QueuePair&
 RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort)
 {
-    auto [it, fresh] = m_qpIndex.emplace(QpKey(port, peer, peerPort), m_qps.size());
+    // On an optical port the peer port is wherever the circuit leads, and it may change
+    // while the QP lives (OnCircuitChange re-points it): the key leaves it out.
+    bool optical = static_cast<bool>(m_ports[port].optical);
+    auto [it, fresh] =
+        m_qpIndex.emplace(QpKey(port, peer, optical ? 0xffff : peerPort), m_qps.size());
     if (fresh)
     {
         QueuePair qp;
@@ -457,7 +467,6 @@ RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort)
         qp.peerPort = peerPort;
         qp.peerAddress = m_endpoints->GetPorts(peer)[peerPort]->GetAddress();
         qp.label = FlowLabel(m_gpu, qp.qpn, peer);
-        qp.reachable = PeerPortVia(port, peer) == static_cast<int32_t>(peerPort);
         DcqcnParameters parameters;
         parameters.lineRateBps = m_ports[port].rateBps;
         parameters.minRateBps = m_dcqcnMinRate.GetBitRate();
@@ -466,8 +475,21 @@ RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort)
         parameters.hyperIncreaseBps = m_dcqcnRateHai.GetBitRate();
         qp.rate = DcqcnRateController(parameters);
         m_qps.push_back(qp);
+        UpdateReachability(m_qps.back());
     }
     return m_qps[it->second];
+}
+
+void
+RailTransport::UpdateReachability(QueuePair& qp)
+{
+    int32_t peerPort = PeerPortVia(qp.port, qp.peer);
+    if (m_ports[qp.port].optical && peerPort >= 0)
+    {
+        qp.peerPort = peerPort;
+        qp.peerAddress = m_endpoints->GetPorts(qp.peer)[peerPort]->GetAddress();
+    }
+    qp.reachable = peerPort >= 0 && static_cast<uint32_t>(peerPort) == qp.peerPort;
 }
 
 void
@@ -639,8 +661,18 @@ RailTransport::SendControl(uint32_t port,
 void
 RailTransport::ArmTimeout(QueuePair& qp)
 {
+    // ACKs come every AckInterval frames: a QP sending slowly (a DCQCN cut, or a share of a
+    // busy port) must not time out while it is still sending those frames.
+    const Port& port = m_ports[qp.port];
+    double rate = port.rateBps / std::max<std::size_t>(1, port.ready.size());
+    if (m_dcqcn)
+    {
+        rate = std::min(rate, qp.rate.GetRate(Simulator::Now()));
+    }
+    Time ackGap = Seconds(m_ackInterval * (m_mtu + FRAME_OVERHEAD) * 8.0 / rate);
     qp.timeout.Cancel();
-    qp.timeout = Simulator::Schedule(m_retransmitTimeout, &RailTransport::OnTimeout, this, qp.qpn);
+    qp.timeout =
+        Simulator::Schedule(m_retransmitTimeout + ackGap, &RailTransport::OnTimeout, this, qp.qpn);
 }
 
 void
@@ -673,7 +705,7 @@ RailTransport::OnCircuitChange(uint32_t port)
     {
         if (qp.port == port)
         {
-            qp.reachable = PeerPortVia(port, qp.peer) == static_cast<int32_t>(qp.peerPort);
+            UpdateReachability(qp);
             Schedule(qp);
         }
     }

@@ -258,6 +258,8 @@ class RailTransport : public Object
     /// \return the peer port index reached through \p port, or -1.
     int32_t PeerPortVia(uint32_t port, uint32_t peer) const;
     QueuePair& GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort);
+    /// Recomputes whether \p qp's port reaches its peer (re-pointing optical QPs).
+    void UpdateReachability(QueuePair& qp);
     void Schedule(QueuePair& qp);
     /// Hands frames to a port's device while its queue has room.
     void Pump(uint32_t port);

@@ -160,6 +160,35 @@ class TransportWaitsForCircuitTestCase : public TestCase
     }
 };
 
+/// Circuits to the same peer re-paired mid-transfer (port 0 <-> port 1 crossed): the QPs
+/// follow their circuits and the transfer completes.
+class TransportRepairedCircuitsTestCase : public TestCase
+{
+  public:
+    TransportRepairedCircuitsTestCase()
+        : TestCase("a transfer survives its circuits being re-paired to other peer ports")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        OpticalTransportBed bed(2, 2, DataRate("100Gbps"), NanoSeconds(50), MicroSeconds(5));
+        bed.ocs->Preset(bed.Circuits(0, 1, 2)); // port k of GPU 0 <-> port k of GPU 1
+        const uint64_t bytes = 4 << 20;
+        bed.transports[0]->Send(1, bytes);
+        Simulator::Schedule(MicroSeconds(10), [&]() {
+            // GPU 0's port 0 to GPU 1's port 1 and the other way round.
+            bed.ocs->SetConfiguration(OpticalCircuitSwitch::Duplex(
+                {{bed.Port(0, 0), bed.Port(1, 1)}, {bed.Port(0, 1), bed.Port(1, 0)}}));
+        });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.deliveries[1].size(), 1, "delivered");
+        NS_TEST_ASSERT_MSG_EQ(bed.transports[1]->GetCounters().payloadBytesReceived, bytes, "");
+        NS_TEST_ASSERT_MSG_EQ(bed.transports[0]->GetPendingMessageCount(), 0, "acknowledged");
+    }
+};
+
 /// The optical transport suite.
 class RailTransportOpticalTestSuite : public TestSuite
 {
@@ -171,6 +200,7 @@ class RailTransportOpticalTestSuite : public TestSuite
         AddTestCase(new TransportStripingTestCase, TestCase::QUICK);
         AddTestCase(new TransportBlackoutRecoveryTestCase, TestCase::QUICK);
         AddTestCase(new TransportWaitsForCircuitTestCase, TestCase::QUICK);
+        AddTestCase(new TransportRepairedCircuitsTestCase, TestCase::QUICK);
     }
 };
 

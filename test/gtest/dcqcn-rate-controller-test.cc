@@ -81,3 +81,14 @@ TEST(DcqcnRateController, RateNeverFallsBelowTheFloor)
     }
     EXPECT_DOUBLE_EQ(rp.GetRate(Time(0)), 100e6);
 }
+
+TEST(DcqcnRateController, ALateFirstCnpStillHalvesTheRate)
+{
+    // The timers start with the first CNP: 100 ms of uncongested sending leave alpha at 1.
+    DcqcnRateController rp;
+    rp.OnSent(1000 * 1000 * 1000, MilliSeconds(50));
+    rp.OnCnp(MilliSeconds(100));
+    EXPECT_DOUBLE_EQ(rp.GetRate(MilliSeconds(100)), L / 2);
+    EXPECT_DOUBLE_EQ(rp.GetAlpha(), 1.0);
+    EXPECT_DOUBLE_EQ(rp.GetRate(MilliSeconds(100) + MicroSeconds(55)), 0.75 * L);
+}
