@@ -55,7 +55,7 @@ main(int argc, char* argv[])
     double oversubscription = 1.0;
     uint32_t ringRail = 0;
     uint64_t bytes = 64 << 20;
-    bool dcqcn = false;
+    std::string dcqcn = "auto";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("preset", "Server preset: " + RailFabricSpec::PresetNames(), preset);
@@ -67,7 +67,7 @@ main(int argc, char* argv[])
     cmd.AddValue("oversubscription", "Clos leaf down:up ratio", oversubscription);
     cmd.AddValue("ringRail", "Rail carrying the ring of transfers", ringRail);
     cmd.AddValue("bytes", "Bytes each GPU sends to its ring successor", bytes);
-    cmd.AddValue("dcqcn", "DCQCN rate control in the transport", dcqcn);
+    cmd.AddValue("dcqcn", "DCQCN rate control: auto (on for electrical rails), 1 or 0", dcqcn);
     cmd.Parse(argc, argv);
 
     RailFabricSpec spec;
@@ -89,20 +89,27 @@ main(int argc, char* argv[])
     {
         return Fail(error);
     }
+    if (dcqcn != "auto" && dcqcn != "0" && dcqcn != "1")
+    {
+        return Fail("--dcqcn is auto, 0 or 1");
+    }
     if (bytes == 0 || servers < 2 || ringRail >= spec.gpusPerServer)
     {
         return Fail("need --bytes > 0, --servers >= 2 and --ringRail below GPUs per server");
     }
-    if (spec.kind == RailKind::OCS && servers > 2 && spec.nicPorts < 2 + servers % 2)
+    if (spec.kind == RailKind::OCS && servers > 2 && spec.nicPorts < 2)
     {
-        return Fail("a ring on an optical rail needs " + std::to_string(2 + servers % 2) +
-                    " NIC ports per GPU (a circuit per ring neighbour): try --nic=2x200G");
+        return Fail("a ring on an optical rail needs 2 NIC ports per GPU (a circuit per ring "
+                    "neighbour): try --nic=2x200G");
     }
 
     auto start = std::chrono::steady_clock::now();
     RailFabricHelper helper;
     helper.SetSpec(spec);
-    helper.SetTransportAttribute("Dcqcn", BooleanValue(dcqcn));
+    if (dcqcn != "auto")
+    {
+        helper.SetTransportAttribute("Dcqcn", BooleanValue(dcqcn == "1"));
+    }
     Ptr<RailFabric> fabric = helper.Build();
     double buildS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << "fabric: " << spec.Gpus() << " GPUs (" << servers << " x " << preset << "), "
@@ -139,7 +146,9 @@ main(int argc, char* argv[])
     // switched rail over all of them.
     uint32_t portsUsed = fabric->GetKind() == RailKind::OCS ? 1 : spec.nicPorts;
     double lineGbps = portsUsed * spec.nicPortBps / 1e9;
-    double payloadGbps = lineGbps * 4096 / (4096 + 62);
+    UintegerValue mtu;
+    fabric->GetTransport(0)->GetAttribute("Mtu", mtu);
+    double payloadGbps = lineGbps * mtu.Get() / (mtu.Get() + 62.0); // RoCEv2-sized headers
     std::cout << "\nring of " << ring.size() << " transfers of " << bytes << " bytes on rail "
               << ringRail << " (simulated in " << std::setprecision(2) << runS << " s)\n";
     std::cout << "flow          finished (us)   throughput (Gb/s)   payload line rate (Gb/s)\n";

@@ -13,6 +13,7 @@
 #include "ns3/uinteger.h"
 
 #include <numeric>
+#include <set>
 
 namespace ns3
 {
@@ -145,29 +146,36 @@ RailFabric::GetOcsPort(uint32_t gpu, uint32_t port) const
 OcsConnections
 RailFabric::RingCircuits(uint32_t rail, std::vector<uint32_t> order) const
 {
-    uint32_t servers = m_spec.servers;
     uint32_t g = m_spec.gpusPerServer;
     if (order.empty())
     {
-        for (uint32_t s = 0; s < servers; ++s)
+        for (uint32_t s = 0; s < m_spec.servers; ++s)
         {
             order.push_back(s * g + rail);
         }
     }
     uint32_t n = order.size();
+    NS_ABORT_MSG_IF(n < 2, "a ring needs at least 2 GPUs");
+    NS_ABORT_MSG_IF(std::set<uint32_t>(order.begin(), order.end()).size() != n,
+                    "a ring lists a GPU twice");
+    for (uint32_t rank : order)
+    {
+        NS_ABORT_MSG_IF(rank >= m_spec.Gpus() || rank % g != rail,
+                        "GPU " << rank << " is not on rail " << rail);
+    }
     NS_ABORT_MSG_IF(n > 2 && m_spec.nicPorts < 2,
                     "a ring of " << n << " GPUs needs 2 NIC ports per GPU on an optical rail");
+    // Edge e joins order[e] and order[e + 1]. Edges alternate between ports 0 and 1, so a
+    // GPU's two edges use different ports; the closing edge uses each end's free port:
+    // port (n - 1) mod 2 at order[n - 1] and port 1 at order[0] (ports differ if n is odd).
     std::vector<std::pair<uint32_t, uint32_t>> pairs;
-    uint32_t edges = n == 2 ? 1 : n;
-    for (uint32_t e = 0; e < edges; ++e)
+    for (uint32_t e = 0; e + 1 < n; ++e)
     {
-        // Edge e joins order[e] and order[e + 1] on port e mod 2, so a GPU's two edges use
-        // different ports. An odd ring's closing edge would meet port 0 twice at order[0]:
-        // it takes port 2.
-        uint32_t port = (n % 2 == 1 && e == n - 1) ? 2 : e % 2;
-        NS_ABORT_MSG_IF(port >= m_spec.nicPorts,
-                        "an odd ring of " << n << " GPUs needs 3 NIC ports on an optical rail");
-        pairs.emplace_back(GetOcsPort(order[e], port), GetOcsPort(order[(e + 1) % n], port));
+        pairs.emplace_back(GetOcsPort(order[e], e % 2), GetOcsPort(order[e + 1], e % 2));
+    }
+    if (n > 2)
+    {
+        pairs.emplace_back(GetOcsPort(order[n - 1], (n - 1) % 2), GetOcsPort(order[0], 1));
     }
     return OpticalCircuitSwitch::Duplex(pairs);
 }
@@ -284,6 +292,7 @@ RailFabricHelper::BuildScaleUp(Ptr<RailFabric> fabric)
     {
         Ptr<Node> node = CreateObject<Node>();
         fabric->m_switchNodes.Add(node);
+        fabric->m_endpoints->MarkScaleUpPlane(g + s);
         std::vector<Ptr<NetDevice>> gpuSide;
         for (uint32_t local = 0; local < g; ++local)
         {

@@ -65,8 +65,9 @@ class RailFabric : public Object
     /**
      * \brief Duplex circuits that join consecutive GPUs of a rail into a ring.
      *
-     * A GPU has two ring neighbours, so a ring needs two NIC ports per GPU: even-numbered
-     * ring edges use port 0, odd ones port 1 (and a ring of two GPUs uses port 0 alone).
+     * A GPU has two ring neighbours, so a ring of more than two GPUs needs two NIC ports
+     * per GPU (the paper's constraint C1): ring edges alternate between ports 0 and 1, and
+     * the closing edge uses each end's free port. A ring of two GPUs uses port 0 alone.
      * \param rail the rail (kind OCS)
      * \param order the ring, as ranks on that rail (default: by server)
      * \return the circuits, for OpticalCircuitSwitch::Preset or Reconfigure

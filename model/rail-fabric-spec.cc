@@ -6,7 +6,9 @@
 
 #include "ocs-technology.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 namespace ns3
@@ -21,33 +23,44 @@ ClosPlan::Switches() const
 uint64_t
 ClosPlan::PortsUsed() const
 {
-    return static_cast<uint64_t>(leaves) * (downPerLeaf + upPerLeaf) +
-           static_cast<uint64_t>(spines) * spinePortsUsed;
+    // NIC-facing ports, then both ends of every leaf-spine link.
+    return endpoints + 2 * static_cast<uint64_t>(leaves) * upPerLeaf;
 }
 
 std::string
 ClosPlan::Make(uint32_t endpoints, uint32_t radix, double oversubscription, ClosPlan& plan)
 {
     std::ostringstream error;
-    if (radix < 2 || oversubscription <= 0)
+    if (endpoints == 0 || radix < 2 || !(oversubscription > 0))
     {
-        return "a Clos needs a switch radix of at least 2 and a positive oversubscription";
+        return "a Clos needs ports, a switch radix of at least 2 and a positive "
+               "oversubscription";
     }
     plan = ClosPlan();
-    plan.downPerLeaf =
-        static_cast<uint32_t>(std::lround(radix * oversubscription / (1 + oversubscription)));
-    plan.downPerLeaf = std::min(std::max(plan.downPerLeaf, 1u), radix - 1);
-    plan.upPerLeaf = radix - plan.downPerLeaf;
-    plan.leaves = (endpoints + plan.downPerLeaf - 1) / plan.downPerLeaf;
-    uint64_t uplinks = static_cast<uint64_t>(plan.leaves) * plan.upPerLeaf;
-    uint64_t fewest = (uplinks + radix - 1) / radix;
-    for (uint32_t s = 1; s <= plan.upPerLeaf; ++s)
+    plan.endpoints = endpoints;
+    double down = std::round(radix * oversubscription / (1 + oversubscription));
+    plan.downPerLeaf = static_cast<uint32_t>(std::min<double>(std::max(down, 1.0), radix - 1));
+    uint64_t leaves = (static_cast<uint64_t>(endpoints) + plan.downPerLeaf - 1) / plan.downPerLeaf;
+    if (leaves > radix)
     {
-        if (plan.upPerLeaf % s == 0 && s >= fewest)
-        {
-            plan.spines = s;
-            break;
-        }
+        error << "a rail of " << endpoints << " ports needs more than a two-tier Clos of radix "
+              << radix << " (" << leaves << " leaves)";
+        return error.str();
+    }
+    plan.leaves = static_cast<uint32_t>(leaves);
+    if (plan.leaves == 1)
+    {
+        return ""; // one leaf reaches every port: no spine
+    }
+    // Uplinks the fullest leaf needs for its NICs at the oversubscription, within its radix.
+    uint32_t fullest = std::min(plan.downPerLeaf, endpoints);
+    plan.upPerLeaf =
+        std::min<uint32_t>(radix - plan.downPerLeaf,
+                           static_cast<uint32_t>(std::ceil(fullest / oversubscription)));
+    uint64_t fewest = (leaves * plan.upPerLeaf + radix - 1) / radix;
+    for (uint32_t s = 1; s <= plan.upPerLeaf && plan.spines == 0; ++s)
+    {
+        plan.spines = (plan.upPerLeaf % s == 0 && s >= fewest) ? s : 0;
     }
     if (plan.spines == 0)
     {
@@ -89,6 +102,18 @@ RailFabricSpec::Validate() const
     if (servers == 0 || gpusPerServer == 0 || nicPorts == 0)
     {
         return "servers, GPUs per server and NIC ports must be positive";
+    }
+    if (static_cast<uint64_t>(servers) * gpusPerServer > MAX_GPUS ||
+        static_cast<uint64_t>(servers) * nicPorts > MAX_GPUS || nicPorts > MAX_NIC_PORTS)
+    {
+        error << "fabric too large: at most " << MAX_GPUS << " GPUs, " << MAX_GPUS
+              << " ports per rail and " << MAX_NIC_PORTS << " NIC ports per GPU";
+        return error.str();
+    }
+    if (switchRadix < 2 || switchRadix > MAX_RADIX)
+    {
+        error << "switch radix must be in [2, " << MAX_RADIX << "]";
+        return error.str();
     }
     if (nicPortBps == 0 || scaleUpBps == 0)
     {
@@ -168,15 +193,25 @@ RailFabricSpec::PresetNames()
 std::string
 RailFabricSpec::SetNicConfig(const std::string& config)
 {
-    std::istringstream in(config);
-    uint32_t ports = 0;
-    char x = 0;
-    double gbps = 0;
-    char unit = 0;
-    if (!(in >> ports >> x >> gbps >> unit) || (x != 'x' && x != 'X') ||
-        (unit != 'G' && unit != 'g') || ports == 0 || gbps <= 0 || in.peek() != EOF)
+    std::string error = "NIC configuration '" + config + "' is not PORTSxRATEG (e.g. 2x200G)";
+    std::size_t x = config.find_first_of("xX");
+    if (x == std::string::npos || x == 0 || config.size() < x + 3 ||
+        (config.back() != 'G' && config.back() != 'g') ||
+        config.find_first_not_of("0123456789") != x)
     {
-        return "NIC configuration '" + config + "' is not PORTSxRATEG (e.g. 2x200G)";
+        return error;
+    }
+    std::string rate = config.substr(x + 1, config.size() - x - 2);
+    if (rate.empty() || rate.find_first_not_of("0123456789.") != std::string::npos || x > 3)
+    {
+        return error;
+    }
+    uint32_t ports = static_cast<uint32_t>(std::stoul(config.substr(0, x)));
+    double gbps = std::atof(rate.c_str());
+    if (ports == 0 || ports > MAX_NIC_PORTS || !(gbps > 0) || gbps > MAX_PORT_GBPS)
+    {
+        return error + " with 1 to " + std::to_string(MAX_NIC_PORTS) + " ports of at most " +
+               std::to_string(static_cast<int>(MAX_PORT_GBPS)) + "G";
     }
     nicPorts = ports;
     nicPortBps = static_cast<uint64_t>(std::llround(gbps * 1e9));

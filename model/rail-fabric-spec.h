@@ -28,12 +28,15 @@ enum class RailKind
  * \brief Wiring of one rail's two-tier leaf-spine Clos.
  *
  * Leaves split their radix k into down ports (to NICs) and up ports in the ratio of the
- * oversubscription o (down = round(k o / (1 + o))). Every leaf has the same number of
- * parallel links to every spine, so ECMP sees equal-cost paths: the spine count is the
- * smallest divisor of the leaf's up ports that leaves enough spine ports for all uplinks.
+ * oversubscription o (down = round(k o / (1 + o))); a rail that fits one leaf has no spine.
+ * Each leaf gets the uplinks its fullest sibling needs, ceil(min(down, ports) / o), within
+ * its radix. Every leaf has the same number of parallel links to every spine, so ECMP sees
+ * equal-cost paths: the spine count is the smallest divisor of the uplinks per leaf that
+ * leaves enough spine ports for all uplinks.
  */
 struct ClosPlan
 {
+    uint32_t endpoints{0};      //!< NIC ports on the rail
     uint32_t leaves{0};         //!< Leaf switches
     uint32_t spines{0};         //!< Spine switches
     uint32_t downPerLeaf{0};    //!< NIC-facing ports per leaf
@@ -43,7 +46,7 @@ struct ClosPlan
 
     /// \return switches in the rail
     uint32_t Switches() const;
-    /// \return switch ports in use (leaf down + leaf up + spine)
+    /// \return switch ports in use (NIC-facing, plus both ends of leaf-spine links)
     uint64_t PortsUsed() const;
 
     /**
@@ -72,6 +75,11 @@ struct ClosPlan
  */
 struct RailFabricSpec
 {
+    static constexpr uint64_t MAX_GPUS = 1000000;  //!< Sanity bound on GPUs and rail ports
+    static constexpr uint32_t MAX_NIC_PORTS = 64;  //!< Sanity bound on NIC ports per GPU
+    static constexpr uint32_t MAX_RADIX = 4096;    //!< Sanity bound on the switch radix
+    static constexpr double MAX_PORT_GBPS = 10000; //!< Sanity bound on a NIC port's rate
+
     std::string name{"custom"};         //!< Preset name
     uint32_t servers{2};                //!< Scale-up domains
     uint32_t gpusPerServer{8};          //!< GPUs per scale-up domain = rails
@@ -98,7 +106,9 @@ struct RailFabricSpec
     /**
      * \brief A preset by name.
      * \param name dgx-h100, dgx-h200, hgx-h100, hgx-h200, gb200-nvl72 or perlmutter
-     * \param[out] spec the preset (servers and rail kind left at their defaults)
+     * \param[in,out] spec receives the preset's server hardware (GPUs per server, NIC
+     *                 ports and rate, scale-up bandwidth); its servers, rail kind, OCS
+     *                 technology, radix and oversubscription are kept
      * \return false if the name is unknown
      */
     static bool Preset(const std::string& name, RailFabricSpec& spec);

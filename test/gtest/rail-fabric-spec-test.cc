@@ -130,3 +130,28 @@ TEST(RailFabricSpec, ValidationAndEffectiveKind)
     spec.servers = 0;
     EXPECT_NE(spec.Validate(), "");
 }
+
+TEST(ClosPlan, ARailThatFitsOneLeafHasNoSpine)
+{
+    // 4 ports on radix 64: one leaf, no uplinks, 4 ports in use.
+    ClosPlan plan = Plan(4, 64);
+    EXPECT_EQ(plan.leaves, 1u);
+    EXPECT_EQ(plan.spines, 0u);
+    EXPECT_EQ(plan.Switches(), 1u);
+    EXPECT_EQ(plan.PortsUsed(), 4u);
+}
+
+TEST(RailFabricSpec, OutOfRangeInputsAreRejected)
+{
+    RailFabricSpec spec;
+    EXPECT_NE(spec.SetNicConfig("-1x100G"), "");
+    EXPECT_NE(spec.SetNicConfig("1x-100G"), "");
+    EXPECT_NE(spec.SetNicConfig("1x1e12G"), "");
+    EXPECT_NE(spec.SetNicConfig("99999x100G"), "");
+    EXPECT_EQ(spec.nicPorts, 1u) << "a rejected configuration changes nothing";
+    spec.servers = 1u << 29; // x 8 GPUs would wrap a 32-bit count
+    EXPECT_NE(spec.Validate().find("too large"), std::string::npos);
+    spec.servers = 4;
+    spec.switchRadix = 100000;
+    EXPECT_NE(spec.Validate().find("radix"), std::string::npos);
+}
