@@ -232,8 +232,8 @@ main(int argc, char* argv[])
     bool delivered = g_flows[0].bytesReceived == bytes && g_flows[2].bytesReceived == bytes;
     if (!reconfiguredAfterB)
     {
-        std::cout << "flow B was cut by the reconfiguration: "
-                  << port(2)->GetHeldFrameCount() << " frames still held for GPU3\n";
+        std::cout << "flow B was cut by the reconfiguration: " << port(2)->GetHeldFrameCount()
+                  << " frames still held for GPU3\n";
     }
     Simulator::Destroy();
     if (!delivered)

@@ -257,8 +257,8 @@ TEST(WorkloadGenerator, OneFOneBMiddleStagesOfAFourStagePipeline)
     WorkloadDag dag = generator.Generate();
     ASSERT_TRUE(WorkloadValidator::Validate(dag, "pp4").empty());
     // Stage 1 of 4: warm-up P - s - 1 = 2 forwards, then alternate, then drain.
-    std::vector<std::string> actions = {
-        "F0", "F1", "F2", "B0", "F3", "B1", "F4", "B2", "F5", "B3", "B4", "B5"};
+    std::vector<std::string> actions =
+        {"F0", "F1", "F2", "B0", "F3", "B1", "F4", "B2", "F5", "B3", "B4", "B5"};
     std::vector<std::string> expected;
     for (const auto& a : actions)
     {
@@ -394,8 +394,10 @@ TEST(WorkloadGenerator, TinyFsdpPipelineCountsByHand)
     WorkloadDag dag = generator.Generate();
     ASSERT_TRUE(WorkloadValidator::Validate(dag, "tiny").empty());
     EXPECT_EQ(dag.GetRankCount(), 4u);
-    WorkloadDag::GroupMap groups = {
-        {"dp0", {0, 2}}, {"dp1", {1, 3}}, {"pp0", {0, 1}}, {"pp1", {2, 3}}};
+    WorkloadDag::GroupMap groups = {{"dp0", {0, 2}},
+                                    {"dp1", {1, 3}},
+                                    {"pp0", {0, 1}},
+                                    {"pp1", {2, 3}}};
     EXPECT_EQ(dag.GetGroups(), groups);
     // Stage 0 per micro-batch: forward = AG root, block0, block1 + embedding + 2 x (attn, mlp)
     // computes + 1 send; backward = 1 recv + AG block1, block0 + 4 computes + embedding bwd.

@@ -9,9 +9,8 @@
 #include "ns3/workload-timeline.h"
 #include "ns3/workload-windows.h"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
+#include <gtest/gtest.h>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -215,7 +214,8 @@ TEST(WorkloadTimeline, CsvRoundTripAndErrors)
     EXPECT_NEAR(windows[1].DurationS(), 0.034, 1e-9);
     // The CONTRACT's columns without iteration or peer, in another order, are accepted.
     WorkloadTimeline minimal = WorkloadTimeline::ParseCsv(
-        "label,rank,id,type,group,bytes,start_s,end_s\nx,0,3,allgather,dp0,16,0.5,0.75\n", "m.csv");
+        "label,rank,id,type,group,bytes,start_s,end_s\nx,0,3,allgather,dp0,16,0.5,0.75\n",
+        "m.csv");
     ASSERT_EQ(minimal.GetRecords().size(), 1u);
     EXPECT_EQ(minimal.GetRecords()[0].id, 3);
     EXPECT_DOUBLE_EQ(minimal.GetRecords()[0].endS, 0.75);
@@ -309,10 +309,10 @@ TEST(WorkloadPhaseLog, MalformedLinesAreOneLineErrors)
 /// Path of one of the authors' logs, kept in ../shared/data beside the repository (CI has
 /// it there; a clone without it skips these two tests, saying so).
 #define AUTHORS_LOG(name) PR_SOURCE_DIR "/../shared/data/opus-llama3-8b-perlmutter/" name
-#define SKIP_WITHOUT(path)                                                                     \
-    if (!std::ifstream(path))                                                                  \
-    {                                                                                          \
-        GTEST_SKIP() << path << " not found (the shared/ folder beside the repository)";       \
+#define SKIP_WITHOUT(path)                                                                         \
+    if (!std::ifstream(path))                                                                      \
+    {                                                                                              \
+        GTEST_SKIP() << path << " not found (the shared/ folder beside the repository)";           \
     }
 
 TEST(WorkloadPhaseLog, AuthorsStage0Log)
