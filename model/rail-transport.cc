@@ -76,7 +76,7 @@ RailTransport::GetTypeId()
             .AddAttribute("RelayChunk",
                           "PXN: a proxy spreads a forwarded message over its ports in chunks "
                           "of this many bytes (a multiple of Mtu is best).",
-                          UintegerValue(65536),
+                          UintegerValue(4096),
                           MakeUintegerAccessor(&RailTransport::m_relayChunk),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("AckInterval",
@@ -153,7 +153,7 @@ RailTransport::RailTransport()
     : m_gpu(0),
       m_nextMessageId(1),
       m_mtu(4096),
-      m_relayChunk(65536),
+      m_relayChunk(4096),
       m_ackInterval(16),
       m_window(4096),
       m_queueFrames(2),
