@@ -387,7 +387,7 @@ class SlowPortTimeoutTestCase : public TestCase
 {
   public:
     SlowPortTimeoutTestCase()
-        : TestCase("a 400 Mb/s port sends 4 MiB without a spurious timeout")
+        : TestCase("a 400 Mbps port sends 4 MiB without a spurious timeout")
     {
     }
 
