@@ -51,7 +51,6 @@ EpsNetDevice::GetTypeId()
 
 EpsNetDevice::EpsNetDevice()
     : m_linkUp(false),
-      m_busy(false),
       m_paused(false),
       m_pauseWanted(false),
       m_pauseAdvertised(false)
@@ -69,7 +68,6 @@ EpsNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_channel = nullptr;
-    m_currentFrame = nullptr;
     m_frameSource.Nullify();
     RailNetDevice::DoDispose();
 }
@@ -207,7 +205,8 @@ EpsNetDevice::TryTransmit()
     {
         m_pauseAdvertised = m_pauseWanted;
         ++(m_pauseWanted ? m_counters.pauseFramesSent : m_counters.resumeFramesSent);
-        TransmitStart(MakePauseFrame(m_pauseWanted));
+        Ptr<Packet> pause = MakePauseFrame(m_pauseWanted);
+        m_channel->Transmit(pause, this, BeginTransmission(pause));
         return;
     }
     Ptr<Packet> frame = m_paused ? nullptr : NextDataFrame();
@@ -218,7 +217,7 @@ EpsNetDevice::TryTransmit()
     }
     ++m_counters.framesSent;
     m_counters.bytesSent += frame->GetSize();
-    TransmitStart(frame);
+    m_channel->Transmit(frame, this, BeginTransmission(frame));
 }
 
 Ptr<Packet>
@@ -229,29 +228,6 @@ EpsNetDevice::NextDataFrame()
         return m_queue->Dequeue();
     }
     return m_frameSource.IsNull() ? nullptr : m_frameSource();
-}
-
-void
-EpsNetDevice::TransmitStart(Ptr<Packet> frame)
-{
-    NS_LOG_FUNCTION(this << frame);
-    m_currentFrame = frame;
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
-    m_phyTxBeginTrace(frame);
-    Time txTime = m_lineRate.Next(frame->GetSize());
-    Simulator::Schedule(txTime + m_interframeGap, &EpsNetDevice::TransmitComplete, this);
-    m_channel->Transmit(frame, this, txTime);
-}
-
-void
-EpsNetDevice::TransmitComplete()
-{
-    NS_LOG_FUNCTION(this);
-    m_busy = false;
-    m_phyTxEndTrace(m_currentFrame);
-    m_currentFrame = nullptr;
-    TryTransmit();
 }
 
 void

@@ -144,13 +144,9 @@ class EpsNetDevice : public RailNetDevice
 
   private:
     /// Starts the next frame if the line is free: a pending control frame, else data.
-    void TryTransmit();
+    void TryTransmit() override;
     /// \return the next data frame: the TxQueue's head, else the frame source's, or null.
     Ptr<Packet> NextDataFrame();
-    /// Starts serializing \p frame onto the cable.
-    void TransmitStart(Ptr<Packet> frame);
-    /// The last bit left: the transmitter is free.
-    void TransmitComplete();
     /// \return a new PAUSE (\p pause true) or RESUME frame.
     Ptr<Packet> MakePauseFrame(bool pause) const;
     /// Acts on a received MAC control frame (\p payload without its Ethernet header).
@@ -161,8 +157,6 @@ class EpsNetDevice : public RailNetDevice
     Ptr<EpsChannel> m_channel;         //!< The cable, once attached
     FrameSource m_frameSource;         //!< Frames from a switch egress queue, optional
     bool m_linkUp;                     //!< Both ends attached
-    bool m_busy;                       //!< A frame is being serialized
-    Ptr<Packet> m_currentFrame;        //!< That frame
     bool m_paused;                     //!< The peer holds our data frames
     Time m_pausedSince;                //!< When the current pause began
     bool m_pauseWanted;                //!< The pause state we want the peer in

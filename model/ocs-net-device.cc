@@ -49,7 +49,6 @@ OcsNetDevice::GetTypeId()
 OcsNetDevice::OcsNetDevice()
     : m_port(OpticalCircuitSwitch::NO_PORT),
       m_policy(HOLD),
-      m_busy(false),
       m_heldCount(0),
       m_linkUp(false)
 {
@@ -66,7 +65,6 @@ OcsNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_switch = nullptr;
-    m_currentFrame = nullptr;
     m_held.clear();
     RailNetDevice::DoDispose();
 }
@@ -227,32 +225,9 @@ OcsNetDevice::TryTransmit()
         m_busy = false;
         return;
     }
-    TransmitStart(frame);
-}
-
-void
-OcsNetDevice::TransmitStart(Ptr<Packet> frame)
-{
-    NS_LOG_FUNCTION(this << frame);
-    m_currentFrame = frame;
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
-    m_phyTxBeginTrace(frame);
     ++m_counters.framesSent;
     m_counters.bytesSent += frame->GetSize();
-    Time txTime = m_lineRate.Next(frame->GetSize());
-    Simulator::Schedule(txTime + m_interframeGap, &OcsNetDevice::TransmitComplete, this);
-    m_switch->Transmit(frame, m_port, txTime);
-}
-
-void
-OcsNetDevice::TransmitComplete()
-{
-    NS_LOG_FUNCTION(this);
-    m_busy = false;
-    m_phyTxEndTrace(m_currentFrame);
-    m_currentFrame = nullptr;
-    TryTransmit();
+    m_switch->Transmit(frame, m_port, BeginTransmission(frame));
 }
 
 void

@@ -127,13 +127,9 @@ class OcsNetDevice : public RailNetDevice
 
   private:
     /// Starts the next frame that may leave now, if the transmitter is idle.
-    void TryTransmit();
+    void TryTransmit() override;
     /// \return the next frame whose destination the circuit reaches, or null.
     Ptr<Packet> NextSendableFrame();
-    /// Starts serializing \p frame onto the fiber.
-    void TransmitStart(Ptr<Packet> frame);
-    /// The last bit left: the transmitter is free.
-    void TransmitComplete();
     /// \return true if a frame to \p destination may leave on the current circuit.
     bool CircuitReaches(Mac48Address destination) const;
 
@@ -141,8 +137,6 @@ class OcsNetDevice : public RailNetDevice
     uint32_t m_port;                    //!< Switch port
     Time m_fiberDelay;                  //!< One-way fiber delay to the switch
     NoCircuitPolicy m_policy;           //!< Frames with no circuit: hold or drop
-    bool m_busy;                        //!< A frame is being serialized
-    Ptr<Packet> m_currentFrame;         //!< That frame
     std::map<Mac48Address, std::deque<Ptr<Packet>>> m_held; //!< Waiting frames per peer
     uint32_t m_heldCount;                                   //!< Frames in m_held
     bool m_linkUp;                                          //!< Last link state reported

@@ -7,6 +7,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -101,7 +102,8 @@ RailNetDevice::GetTypeId()
 
 RailNetDevice::RailNetDevice()
     : m_ifIndex(0),
-      m_mtu(9000)
+      m_mtu(9000),
+      m_busy(false)
 {
 }
 
@@ -115,6 +117,7 @@ RailNetDevice::DoDispose()
     m_node = nullptr;
     m_queue = nullptr;
     m_receiveErrorModel = nullptr;
+    m_currentFrame = nullptr;
     m_rxCallback.Nullify();
     m_promiscCallback.Nullify();
     NetDevice::DoDispose();
@@ -214,6 +217,28 @@ void
 RailNetDevice::NotifyLinkChange()
 {
     m_linkChangeCallbacks();
+}
+
+Time
+RailNetDevice::BeginTransmission(Ptr<Packet> frame)
+{
+    m_busy = true;
+    m_currentFrame = frame;
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+    m_phyTxBeginTrace(frame);
+    Time txTime = m_lineRate.Next(frame->GetSize());
+    Simulator::Schedule(txTime + m_interframeGap, &RailNetDevice::EndTransmission, this);
+    return txTime;
+}
+
+void
+RailNetDevice::EndTransmission()
+{
+    m_busy = false;
+    m_phyTxEndTrace(m_currentFrame);
+    m_currentFrame = nullptr;
+    TryTransmit();
 }
 
 Mac48Address

@@ -108,6 +108,20 @@ class RailNetDevice : public NetDevice
     /// Fires the link-change callbacks.
     void NotifyLinkChange();
 
+    /**
+     * \brief Starts the next frame if the transmitter is free (subclasses choose it and
+     * call BeginTransmission). Called again whenever a frame's last bit has left.
+     */
+    virtual void TryTransmit() = 0;
+
+    /**
+     * \brief Serializes \p frame: sniffer and PhyTxBegin traces, the transmitter busy until
+     * its last bit (plus InterframeGap) has left, then PhyTxEnd and TryTransmit().
+     * \param frame the frame
+     * \return its serialization time, for the subclass to put it on the wire
+     */
+    Time BeginTransmission(Ptr<Packet> frame);
+
     /// \return the destination of a frame (its first six bytes), without a full parse.
     static Mac48Address DestinationOf(Ptr<const Packet> frame);
 
@@ -119,6 +133,8 @@ class RailNetDevice : public NetDevice
     Time m_interframeGap;                //!< Idle time after each frame
     Ptr<Queue<Packet>> m_queue;          //!< Transmit queue
     Ptr<ErrorModel> m_receiveErrorModel; //!< Receive error model, optional
+    bool m_busy;                         //!< The transmitter is taken (serializing, or
+                                         //!< choosing a frame: Dequeue sinks may re-enter)
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< Accepted for transmission
     TracedCallback<Ptr<const Packet>> m_macTxDropTrace;      //!< Dropped before transmission
@@ -128,6 +144,10 @@ class RailNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< Promiscuous sniffer
 
   private:
+    /// The last bit of the current frame has left.
+    void EndTransmission();
+
+    Ptr<Packet> m_currentFrame;                            //!< The frame being serialized
     NetDevice::ReceiveCallback m_rxCallback;               //!< Upper layer receive
     NetDevice::PromiscReceiveCallback m_promiscCallback;   //!< Promiscuous receive
     TracedCallback<> m_linkChangeCallbacks;                //!< Link change callbacks
