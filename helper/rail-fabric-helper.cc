@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/eps-net-device.h"
 #include "ns3/log.h"
 #include "ns3/ocs-net-device.h"
 #include "ns3/string.h"
@@ -91,6 +92,42 @@ RailFabric::GetRailSwitches(uint32_t rail) const
 {
     NS_ABORT_MSG_IF(rail >= m_railSwitches.size(), "no switched rail " << rail);
     return m_railSwitches[rail];
+}
+
+uint64_t
+RailFabric::CountDroppedFrames() const
+{
+    uint64_t dropped = 0;
+    auto count = [&dropped](const NodeContainer& nodes) {
+        for (auto node = nodes.Begin(); node != nodes.End(); ++node)
+        {
+            if (Ptr<EpsSwitch> sw = (*node)->GetObject<EpsSwitch>())
+            {
+                const EpsSwitchCounters& c = sw->GetCounters();
+                dropped += c.framesDroppedNoRoute + c.framesDroppedBufferFull +
+                           c.framesDroppedEgressThreshold;
+            }
+            for (uint32_t i = 0; i < (*node)->GetNDevices(); ++i)
+            {
+                Ptr<NetDevice> device = (*node)->GetDevice(i);
+                if (auto eps = DynamicCast<EpsNetDevice>(device))
+                {
+                    const EpsNetDeviceCounters& c = eps->GetCounters();
+                    dropped += c.framesDroppedQueueFull + c.framesDroppedOversize +
+                               c.framesCorrupted;
+                }
+                else if (auto ocs = DynamicCast<OcsNetDevice>(device))
+                {
+                    const OcsNetDeviceCounters& c = ocs->GetCounters();
+                    dropped += c.framesDroppedNoCircuit + c.framesDroppedQueueFull +
+                               c.framesDroppedOversize + c.framesLostInFlight + c.framesCorrupted;
+                }
+            }
+        }
+    };
+    count(m_gpus);
+    count(m_switchNodes);
+    return dropped;
 }
 
 Ptr<EpsSwitch>
@@ -226,8 +263,12 @@ RailFabricHelper::SetEpsChannelAttribute(std::string name, const AttributeValue&
 void
 RailFabricHelper::SetTransportAttribute(std::string name, const AttributeValue& value)
 {
+    NS_ABORT_MSG_IF(name == "Mtu" || name == "ScaleUpMtu",
+                    "set the frame sizes with RailFabricSpec's railFrameBytes and "
+                    "scaleUpFrameBytes (the devices' MTUs follow them)");
     m_transportFactory.Set(name, value);
     m_dcqcnChosen = m_dcqcnChosen || name == "Dcqcn";
+    m_relayChunkChosen = m_relayChunkChosen || name == "RelayChunk";
 }
 
 Ptr<RailFabric>
@@ -244,6 +285,22 @@ RailFabricHelper::Build()
     m_railLinks.SetDeviceAttribute("DataRate", DataRateValue(DataRate(m_spec.nicPortBps)));
     m_scaleUpLinks.SetDeviceAttribute("DataRate", DataRateValue(DataRate(m_spec.scaleUpBps)));
     m_ocsHelper.SetDeviceAttribute("DataRate", DataRateValue(DataRate(m_spec.nicPortBps)));
+    // Frame sizes are a modelling granularity (RailFabricSpec): the devices must carry them.
+    auto deviceMtu = [](uint32_t payload) {
+        return UintegerValue(std::max<uint32_t>(
+            9000,
+            payload + RailTransportHeader::SIZE +
+                RailTransportHeader::CoalescedPadding(payload, RailFabricSpec::REAL_FRAME_BYTES)));
+    };
+    m_railLinks.SetDeviceAttribute("Mtu", deviceMtu(m_spec.railFrameBytes));
+    m_ocsHelper.SetDeviceAttribute("Mtu", deviceMtu(m_spec.railFrameBytes));
+    m_scaleUpLinks.SetDeviceAttribute("Mtu", deviceMtu(m_spec.scaleUpFrameBytes));
+    m_transportFactory.Set("Mtu", UintegerValue(m_spec.railFrameBytes));
+    m_transportFactory.Set("ScaleUpMtu", UintegerValue(m_spec.scaleUpFrameBytes));
+    if (!m_relayChunkChosen)
+    {
+        m_transportFactory.Set("RelayChunk", UintegerValue(m_spec.railFrameBytes));
+    }
     BuildScaleUp(fabric);
     for (uint32_t rail = 0; rail < m_spec.gpusPerServer; ++rail)
     {

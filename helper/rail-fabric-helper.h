@@ -63,6 +63,13 @@ class RailFabric : public Object
     uint64_t GetRailSwitchPortCount() const;
 
     /**
+     * \return frames dropped anywhere in the fabric so far: by switches (no route, buffer
+     * full, egress threshold) and ports (queue full, oversize, corrupted, no circuit, lost
+     * in flight)
+     */
+    uint64_t CountDroppedFrames() const;
+
+    /**
      * \brief Duplex circuits that join consecutive GPUs of a rail into a ring.
      *
      * A GPU has two ring neighbours, so a ring of more than two GPUs needs two NIC ports
@@ -131,7 +138,8 @@ class RailFabricHelper
     void SetEpsChannelAttribute(std::string name, const AttributeValue& value);
     /**
      * \param name attribute of RailTransport
-     * \param value its value (Dcqcn defaults to on for electrical rails, off for optical)
+     * \param value its value (Dcqcn defaults to on for electrical rails, off for optical;
+     *              Mtu and ScaleUpMtu come from the spec's frame sizes and cannot be set here)
      */
     void SetTransportAttribute(std::string name, const AttributeValue& value);
 
@@ -159,6 +167,7 @@ class RailFabricHelper
     EpsHelper m_scaleUpLinks;         //!< Scale-up links (scale-up rate) and switches
     ObjectFactory m_transportFactory; //!< RailTransports
     bool m_dcqcnChosen{false};        //!< The user set Dcqcn explicitly
+    bool m_relayChunkChosen{false};   //!< The user set RelayChunk explicitly
 };
 
 } // namespace ns3

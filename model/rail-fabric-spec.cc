@@ -119,6 +119,12 @@ RailFabricSpec::Validate() const
     {
         return "NIC port rate and scale-up bandwidth must be positive";
     }
+    if (railFrameBytes == 0 || railFrameBytes > MAX_FRAME_BYTES || scaleUpFrameBytes == 0 ||
+        scaleUpFrameBytes > MAX_FRAME_BYTES)
+    {
+        error << "frame payloads must be in [1, " << MAX_FRAME_BYTES << "] bytes";
+        return error.str();
+    }
     if (kind == RailKind::OCS)
     {
         OcsTechnology technology;

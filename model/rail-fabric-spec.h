@@ -79,6 +79,11 @@ struct RailFabricSpec
     static constexpr uint32_t MAX_NIC_PORTS = 64;  //!< Sanity bound on NIC ports per GPU
     static constexpr uint32_t MAX_RADIX = 4096;    //!< Sanity bound on the switch radix
     static constexpr double MAX_PORT_GBPS = 10000; //!< Sanity bound on a NIC port's rate
+    /// Largest frame payload: a NetDevice MTU is 16 bits and a coalesced frame adds the
+    /// transport header and the padding of the real frames it stands for
+    static constexpr uint32_t MAX_FRAME_BYTES = 64000;
+    /// Payload of a real frame (RoCE MTU); larger frames are coalesced real frames
+    static constexpr uint32_t REAL_FRAME_BYTES = 4096;
 
     std::string name{"custom"};         //!< Preset name
     uint32_t servers{2};                //!< Scale-up domains
@@ -90,6 +95,9 @@ struct RailFabricSpec
     std::string ocsTechnology{"piezo"}; //!< OCS technology (kind OCS)
     uint32_t switchRadix{64};           //!< Electrical switch radix
     double oversubscription{1.0};       //!< Clos leaf down:up ratio
+    uint32_t railFrameBytes{4096};      //!< Payload per simulated frame on rails (RoCE MTU;
+                                        //!< above it, coalesced real frames)
+    uint32_t scaleUpFrameBytes{4096};   //!< Payload per simulated frame on scale-up links
 
     /// \return GPUs in the fabric
     uint32_t Gpus() const;

@@ -12,7 +12,7 @@ NS_OBJECT_ENSURE_REGISTERED(RailTransportHeader);
 namespace
 {
 /// Bytes the fields take; the rest of SIZE is padding for RoCEv2's remaining headers.
-constexpr uint32_t FIELD_BYTES = 4 + 4 + 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8;
+constexpr uint32_t FIELD_BYTES = 4 + 4 + 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 2;
 static_assert(FIELD_BYTES <= RailTransportHeader::SIZE, "header fields exceed RoCEv2 size");
 } // namespace
 
@@ -51,6 +51,7 @@ RailTransportHeader::Serialize(Buffer::Iterator start) const
     start.WriteHtonU32(relayTo);
     start.WriteHtonU64(messageId);
     start.WriteHtonU64(messageBytes);
+    start.WriteHtonU16(padding);
     start.WriteU8(0, SIZE - FIELD_BYTES);
 }
 
@@ -67,7 +68,16 @@ RailTransportHeader::Deserialize(Buffer::Iterator start)
     relayTo = start.ReadNtohU32();
     messageId = start.ReadNtohU64();
     messageBytes = start.ReadNtohU64();
+    padding = start.ReadNtohU16();
+    start.Next(SIZE - FIELD_BYTES);
     return SIZE;
+}
+
+uint32_t
+RailTransportHeader::CoalescedPadding(uint32_t payload, uint32_t mtu)
+{
+    uint32_t frames = (payload + mtu - 1) / mtu;
+    return frames > 1 ? (frames - 1) * FRAME_OVERHEAD : 0;
 }
 
 void

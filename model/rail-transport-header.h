@@ -35,6 +35,22 @@ class RailTransportHeader : public Header
 
     /// Size on the wire, as RoCEv2's headers and trailers.
     static constexpr uint32_t SIZE = 48;
+    /// Per-frame overhead on the wire: this header and the 14-byte Ethernet header.
+    static constexpr uint32_t FRAME_OVERHEAD = SIZE + 14;
+
+    /**
+     * \brief Padding a coalesced frame carries so it takes the wire time of the frames it
+     * stands for.
+     *
+     * A frame of \p payload bytes above \p mtu (the real frame payload, RoCE's 4096) stands
+     * for ceil(payload / mtu) real frames; it carries the FRAME_OVERHEAD of all but the
+     * first as padding, so simulating fewer, larger frames keeps bytes on the wire per
+     * payload byte unchanged.
+     * \param payload the coalesced frame's payload
+     * \param mtu payload of one real frame
+     * \return padding bytes (0 when payload <= mtu)
+     */
+    static uint32_t CoalescedPadding(uint32_t payload, uint32_t mtu);
 
     /**
      * \brief Get the TypeId
@@ -58,6 +74,7 @@ class RailTransportHeader : public Header
     uint32_t relayTo{0xffffffff}; //!< Final GPU when this hop goes to a proxy (DATA)
     uint64_t messageId{0};        //!< Origin's message id (DATA)
     uint64_t messageBytes{0};     //!< Whole message size (DATA), all parts together
+    uint16_t padding{0};          //!< Bytes after the payload that are not data (DATA)
 };
 
 } // namespace ns3

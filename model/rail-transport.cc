@@ -30,7 +30,7 @@ NS_OBJECT_ENSURE_REGISTERED(RailTransport);
 namespace
 {
 /// Bytes a frame adds to its payload on the wire: Ethernet header + RailTransportHeader.
-constexpr uint32_t FRAME_OVERHEAD = 14 + RailTransportHeader::SIZE;
+constexpr uint32_t FRAME_OVERHEAD = RailTransportHeader::FRAME_OVERHEAD;
 
 /// Key of a sending QP: local port, peer GPU, peer port.
 uint64_t
@@ -72,6 +72,20 @@ RailTransport::GetTypeId()
                           "Payload bytes per frame (RoCE's 4096 by default).",
                           UintegerValue(4096),
                           MakeUintegerAccessor(&RailTransport::m_mtu),
+                          MakeUintegerChecker<uint32_t>(1, 65000))
+            .AddAttribute("ScaleUpMtu",
+                          "Payload bytes per frame on scale-up (NVLink-domain) ports. NVLink "
+                          "has no Ethernet MTU; larger frames model its transfers with fewer "
+                          "events.",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&RailTransport::m_scaleUpMtu),
+                          MakeUintegerChecker<uint32_t>(1, 65000))
+            .AddAttribute("RealMtu",
+                          "Payload of one real frame (RoCE's 4096). Frames above it (Mtu, "
+                          "ScaleUpMtu) are coalesced: each stands for ceil(payload / RealMtu) "
+                          "real frames and carries their headers as padding.",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&RailTransport::m_realMtu),
                           MakeUintegerChecker<uint32_t>(1, 65000))
             .AddAttribute("RelayChunk",
                           "PXN: a proxy spreads a forwarded message over its ports in chunks "
@@ -153,6 +167,8 @@ RailTransport::RailTransport()
     : m_gpu(0),
       m_nextMessageId(1),
       m_mtu(4096),
+      m_scaleUpMtu(4096),
+      m_realMtu(4096),
       m_relayChunk(4096),
       m_ackInterval(16),
       m_window(4096),
@@ -207,6 +223,7 @@ RailTransport::AddPort(Ptr<NetDevice> device, uint32_t plane)
     port.device = device;
     port.optical = DynamicCast<OcsNetDevice>(device);
     port.plane = plane;
+    port.mtu = m_endpoints->IsScaleUpPlane(plane) ? m_scaleUpMtu : m_mtu;
     port.rankInPlane = std::count_if(m_ports.begin(), m_ports.end(), [plane](const Port& p) {
         return p.plane == plane;
     });
@@ -214,8 +231,10 @@ RailTransport::AddPort(Ptr<NetDevice> device, uint32_t plane)
     device->GetAttribute("TxQueue", queue);
     port.queue = queue.Get<Queue<Packet>>();
     NS_ABORT_MSG_UNLESS(port.queue, "RailTransport needs a device with a TxQueue");
-    NS_ABORT_MSG_IF(m_mtu + RailTransportHeader::SIZE > device->GetMtu(),
-                    "RailTransport Mtu " << m_mtu << " + " << RailTransportHeader::SIZE
+    NS_ABORT_MSG_IF(port.mtu + RailTransportHeader::SIZE +
+                            RailTransportHeader::CoalescedPadding(port.mtu, m_realMtu) >
+                        device->GetMtu(),
+                    "RailTransport frame payload " << port.mtu << " + " << RailTransportHeader::SIZE
                                          << " header bytes exceeds the device MTU "
                                          << device->GetMtu());
     DataRateValue rate;
@@ -387,7 +406,7 @@ RailTransport::Dispatch(uint64_t id, uint32_t peer, uint64_t bytes)
     {
         return false;
     }
-    Part part{PartRole::OWN, m_gpu, id, bytes, NO_GPU, bytes, bytes, 0, 0};
+    Part part{PartRole::OWN, m_gpu, id, bytes, NO_GPU, bytes, bytes, 0, 0, 0};
     m_outgoing[id].partsLeft = QueueParts(routes, peer, part).size();
     return true;
 }
@@ -403,7 +422,7 @@ RailTransport::Relay(uint64_t id, uint32_t proxy, uint32_t peer, uint64_t bytes)
     {
         routes = PlaneRoutesTo(proxy); // sent once the circuit to the proxy is up
     }
-    Part part{PartRole::RELAY, m_gpu, id, bytes, peer, bytes, bytes, 0, 0};
+    Part part{PartRole::RELAY, m_gpu, id, bytes, peer, bytes, bytes, 0, 0, 0};
     QueueParts(routes, proxy, part);
     m_outgoing[id].partsLeft = 1; // completed by the proxy when the peer has everything
 }
@@ -440,7 +459,8 @@ RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& rout
         slice.bytes = shares[i];
         slice.available = part.available == part.bytes ? shares[i] : 0;
         slice.firstPsn = qp.endPsn;
-        slice.frames = static_cast<uint32_t>((shares[i] + m_mtu - 1) / m_mtu);
+        slice.mtu = m_ports[routes[i].first].mtu;
+        slice.frames = static_cast<uint32_t>((shares[i] + slice.mtu - 1) / slice.mtu);
         qp.parts.push_back(slice);
         qp.endPsn += slice.frames;
         qpns.push_back(qp.qpn);
@@ -518,8 +538,8 @@ RailTransport::PartOf(QueuePair& qp, uint32_t psn)
 uint32_t
 RailTransport::FramePayload(const Part& part, uint32_t psn) const
 {
-    uint64_t offset = static_cast<uint64_t>(psn - part.firstPsn) * m_mtu;
-    return static_cast<uint32_t>(std::min<uint64_t>(m_mtu, part.bytes - offset));
+    uint64_t offset = static_cast<uint64_t>(psn - part.firstPsn) * part.mtu;
+    return static_cast<uint32_t>(std::min<uint64_t>(part.mtu, part.bytes - offset));
 }
 
 bool
@@ -531,7 +551,7 @@ RailTransport::CanSend(QueuePair& qp)
     }
     // A forwarding proxy sends only bytes it has received.
     const Part* part = PartOf(qp, qp.nextPsn);
-    uint64_t end = static_cast<uint64_t>(qp.nextPsn - part->firstPsn) * m_mtu +
+    uint64_t end = static_cast<uint64_t>(qp.nextPsn - part->firstPsn) * part->mtu +
                    FramePayload(*part, qp.nextPsn);
     return end <= part->available;
 }
@@ -607,7 +627,8 @@ RailTransport::SendData(QueuePair& qp)
     header.relayTo = part->relayTo;
     header.messageId = part->messageId;
     header.messageBytes = part->messageBytes;
-    Ptr<Packet> frame = Create<Packet>(payload);
+    header.padding = RailTransportHeader::CoalescedPadding(payload, m_realMtu);
+    Ptr<Packet> frame = Create<Packet>(payload + header.padding);
     frame->AddHeader(header);
 
     ++m_counters.dataFrames;
@@ -623,7 +644,7 @@ RailTransport::SendData(QueuePair& qp)
     if (m_dcqcn)
     {
         Time now = Simulator::Now();
-        uint32_t wire = payload + FRAME_OVERHEAD;
+        uint32_t wire = payload + header.padding + FRAME_OVERHEAD;
         qp.rate.OnSent(wire, now);
         double rate = qp.rate.GetRate(now);
         // Pace only below the line rate: at line rate the device itself is the pacer.
@@ -669,7 +690,7 @@ RailTransport::ArmTimeout(QueuePair& qp)
     {
         rate = std::min(rate, qp.rate.GetRate(Simulator::Now()));
     }
-    Time ackGap = Seconds(m_ackInterval * (m_mtu + FRAME_OVERHEAD) * 8.0 / rate);
+    Time ackGap = Seconds(m_ackInterval * (port.mtu + FRAME_OVERHEAD) * 8.0 / rate);
     qp.timeout.Cancel();
     qp.timeout =
         Simulator::Schedule(m_retransmitTimeout + ackGap, &RailTransport::OnTimeout, this, qp.qpn);
@@ -742,7 +763,11 @@ RailTransport::Receive(Ptr<NetDevice> device,
             ++port;
         }
         EcnMarkTag mark;
-        ReceiveData(port, from, header, copy->GetSize(), copy->PeekPacketTag(mark));
+        ReceiveData(port,
+                    from,
+                    header,
+                    copy->GetSize() - header.padding,
+                    copy->PeekPacketTag(mark));
         break;
     }
     case RailTransportHeader::ACK:
@@ -870,6 +895,7 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
                       header.messageBytes,
                       NO_GPU,
                       mine,
+                      0,
                       0,
                       0,
                       0};

@@ -166,6 +166,7 @@ class RailTransport : public Object
         uint64_t available;    //!< Bytes that may be sent (less than bytes while relaying)
         uint32_t firstPsn;     //!< PSN of its first frame
         uint32_t frames;       //!< Frames it takes
+        uint32_t mtu;          //!< Payload bytes per frame on its port
     };
 
     /// Sending side of a connection: one port, one peer port.
@@ -206,6 +207,7 @@ class RailTransport : public Object
         Ptr<Queue<Packet>> queue;   //!< Its transmit queue
         double rateBps{0};          //!< Line rate
         uint32_t plane{0};          //!< Plane (rail or scale-up domain)
+        uint32_t mtu{0};            //!< Payload bytes per frame
         uint32_t rankInPlane{0};    //!< Position among this GPU's ports on the plane
         std::deque<uint32_t> ready; //!< QPs with frames to send, round robin
         bool pumping{false};        //!< Inside Pump() (re-entrancy guard)
@@ -322,7 +324,9 @@ class RailTransport : public Object
     ReceiveCallback m_receiveCallback;                 //!< Upper layer
     RailTransportCounters m_counters;                  //!< Counters
 
-    uint32_t m_mtu;           //!< Payload bytes per frame
+    uint32_t m_mtu;           //!< Payload bytes per frame on rail ports
+    uint32_t m_scaleUpMtu;    //!< Payload bytes per frame on scale-up ports
+    uint32_t m_realMtu;       //!< Payload of a real frame (coalesced frames pad to it)
     uint32_t m_relayChunk;    //!< PXN: bytes a proxy forwards per port, round robin
     uint32_t m_ackInterval;   //!< Frames per cumulative ACK
     uint32_t m_window;        //!< Frames in flight per QP
