@@ -11,9 +11,10 @@
  * Errors are one line on stderr with a non-zero exit status; progress goes to stderr.
  */
 
-#include "ns3/command-line.h"
+#include "ns3/strict-command-line.h"
 #include "ns3/workload-error.h"
 #include "ns3/workload-estimator.h"
+#include "ns3/workload-generator-flags.h"
 #include "ns3/workload-generator.h"
 #include "ns3/workload-json.h"
 #include "ns3/workload-phase-log.h"
@@ -41,23 +42,12 @@ namespace
 
 const char* const PROGRAM = "photonic-rails-workload";
 
-/// Every flag of the program, with its default.
+/// Every flag of the program, with its default (the generator's flags live in gen).
 struct Options
 {
     // generate
-    std::string model{"llama3-8b"};
-    uint32_t layers{0}, hidden{0}, heads{0}, kvHeads{0}, ffn{0}, vocab{0}, experts{0}, topK{0};
-    std::string gpu{"a100"};
-    double mfu{0.4};
-    uint32_t tp{1}, cp{1}, pp{1}, dp{1}, fsdp{1}, ep{1}, vpp{1};
-    std::string schedule{"1f1b"};
-    uint32_t microBatchSize{1}, microBatches{0}, globalBatch{0}, seqLen{8192};
-    std::string paramDtype{"bf16"}, gradDtype{"fp32"}, actDtype{"bf16"};
-    bool recompute{false};
-    std::string order{"tp,cp,pp,dp"};
+    WorkloadGeneratorFlags gen;
     uint32_t gpusPerServer{8};
-    bool foldTp{false};
-    uint32_t iterations{1};
     std::string out;
     bool summary{false};
     // validate
@@ -71,183 +61,14 @@ struct Options
     uint32_t skipIterations{0};
     double thresholdMs{1.0};
     std::string csv;
+    /// Whether --gpusPerServer was given (DAG files do not record the server size).
+    bool gpusPerServerGiven{false};
 };
-
-/// What each registered flag accepts, so bad flags get a one-line error before ns-3's
-/// CommandLine (which would print the whole help) sees them.
-std::map<std::string, char> g_flagKinds; // 'u' unsigned, 'i' integer, 'd' real, 'b' bool, 's'
-/// Flags given on the command line (to tell a default from a choice).
-std::set<std::string> g_given;
-
-template <typename T>
-void
-Flag(CommandLine& cmd, const std::string& name, const std::string& help, T& value)
-{
-    char kind = std::is_same<T, bool>::value          ? 'b'
-                : std::is_same<T, std::string>::value ? 's'
-                : std::is_floating_point<T>::value    ? 'd'
-                : std::is_unsigned<T>::value          ? 'u'
-                                                      : 'i';
-    g_flagKinds[name] = kind;
-    cmd.AddValue(name, help, value);
-}
-
-/// Checks every argument; throws std::invalid_argument with a one-line reason.
-void
-CheckArguments(int argc, char* argv[])
-{
-    static const std::set<std::string> general = {"PrintHelp",
-                                                  "help",
-                                                  "PrintVersion",
-                                                  "PrintGlobals",
-                                                  "PrintGroups",
-                                                  "PrintTypeIds",
-                                                  "PrintGroup",
-                                                  "PrintAttributes"};
-    for (int i = 1; i < argc; ++i)
-    {
-        std::string arg = argv[i];
-        std::size_t dashes = arg.rfind("--", 0) == 0 ? 2 : (arg.rfind('-', 0) == 0 ? 1 : 0);
-        if (dashes == 0)
-        {
-            throw std::invalid_argument("unexpected argument '" + arg +
-                                        "' (flags are --name=value)");
-        }
-        std::size_t equal = arg.find('=');
-        std::string name =
-            arg.substr(dashes, equal == std::string::npos ? std::string::npos : equal - dashes);
-        std::string value = equal == std::string::npos ? "" : arg.substr(equal + 1);
-        g_given.insert(name);
-        auto it = g_flagKinds.find(name);
-        if (it == g_flagKinds.end())
-        {
-            if (general.count(name) > 0)
-            {
-                continue;
-            }
-            throw std::invalid_argument("unknown flag --" + name + " (see --help)");
-        }
-        char* end = nullptr;
-        bool ok = true;
-        switch (it->second)
-        {
-        case 'u':
-            ok = !value.empty() && value[0] != '-' &&
-                 (std::strtoull(value.c_str(), &end, 10), *end == '\0') &&
-                 std::strtoull(value.c_str(), nullptr, 10) <= UINT32_MAX;
-            break;
-        case 'i':
-            ok = !value.empty() && (std::strtoll(value.c_str(), &end, 10), *end == '\0');
-            break;
-        case 'd':
-            ok = !value.empty() && (std::strtod(value.c_str(), &end), *end == '\0');
-            break;
-        case 'b':
-            ok = value.empty() || value == "0" || value == "1" || value == "true" ||
-                 value == "false";
-            break;
-        default:
-            ok = equal != std::string::npos;
-        }
-        if (!ok)
-        {
-            static const std::map<char, std::string> expected = {{'u', "a non-negative integer"},
-                                                                 {'i', "an integer"},
-                                                                 {'d', "a number"},
-                                                                 {'b', "0, 1, true or false"},
-                                                                 {'s', "a value (--name=value)"}};
-            throw std::invalid_argument("bad value for --" + name + ": '" + value + "' (expected " +
-                                        expected.at(it->second) + ")");
-        }
-    }
-}
 
 void
 Progress(const std::string& what, double fraction)
 {
     std::fprintf(stderr, "[workload] %s: %3.0f%%\n", what.c_str(), fraction * 100.0);
-}
-
-uint32_t
-DtypeBytes(const std::string& name)
-{
-    if (name == "bf16" || name == "fp16")
-    {
-        return 2;
-    }
-    if (name == "fp32")
-    {
-        return 4;
-    }
-    if (name == "fp8")
-    {
-        return 1;
-    }
-    throw std::invalid_argument("unknown dtype '" + name + "' (bf16, fp16, fp32, fp8)");
-}
-
-WorkloadModelSpec
-BuildModel(const Options& o)
-{
-    WorkloadModelSpec m;
-    if (o.model != "custom")
-    {
-        m = WorkloadModelSpec::Preset(o.model);
-    }
-    // Any dimension given on the command line overrides the preset.
-    auto set = [](uint32_t flag, uint32_t& field) {
-        if (flag > 0)
-        {
-            field = flag;
-        }
-    };
-    set(o.layers, m.layers);
-    set(o.hidden, m.hidden);
-    set(o.heads, m.heads);
-    set(o.kvHeads, m.kvHeads);
-    set(o.ffn, m.ffn);
-    set(o.vocab, m.vocab);
-    set(o.experts, m.experts);
-    set(o.topK, m.topK);
-    if (o.model == "custom" && m.kvHeads == 0)
-    {
-        m.kvHeads = m.heads;
-    }
-    return m;
-}
-
-WorkloadGeneratorConfig
-BuildConfig(const Options& o)
-{
-    WorkloadGeneratorConfig c;
-    c.model = BuildModel(o);
-    c.gpu = WorkloadGpuSpec::Preset(o.gpu);
-    c.mfu = o.mfu;
-    if (o.dp > 1 && o.fsdp > 1)
-    {
-        throw std::invalid_argument("give either --dp (DDP) or --fsdp (FSDP), not both");
-    }
-    c.tp = o.tp;
-    c.cp = o.cp;
-    c.pp = o.pp;
-    c.dp = o.fsdp > 1 ? o.fsdp : o.dp;
-    c.dpMode = o.fsdp > 1 ? WorkloadGeneratorConfig::FSDP : WorkloadGeneratorConfig::DDP;
-    c.ep = o.ep;
-    c.schedule = WorkloadPipelineSchedule::ParseKind(o.schedule);
-    c.virtualStages = o.vpp;
-    c.microBatchSize = o.microBatchSize;
-    c.microBatches = o.microBatches;
-    c.globalBatch = o.globalBatch;
-    c.seqLen = o.seqLen;
-    c.paramBytes = DtypeBytes(o.paramDtype);
-    c.gradBytes = DtypeBytes(o.gradDtype);
-    c.activationBytes = DtypeBytes(o.actDtype);
-    c.recompute = o.recompute;
-    c.order = WorkloadGenerator::ParseOrder(o.order);
-    c.gpusPerServer = o.gpusPerServer;
-    c.foldTp = o.foldTp;
-    c.iterations = o.iterations;
-    return c;
 }
 
 WorkloadEstimatorConfig
@@ -264,7 +85,7 @@ EstimatorConfig(const Options& o)
 int
 Generate(const Options& o)
 {
-    WorkloadGenerator generator(BuildConfig(o));
+    WorkloadGenerator generator(o.gen.ToConfig(o.gpusPerServer));
     if (generator.GetRankCount() >= 64)
     {
         uint32_t step = std::max<uint32_t>(1, generator.GetRankCount() / 10);
@@ -318,7 +139,7 @@ Validate(const Options& o)
     }
     WorkloadSummary summary = WorkloadSummary::Build(dag, EstimatorConfig(o), o.estimate, progress);
     // The DAG format does not record the server size: say so when the default is used.
-    summary.gpusPerServerAssumed = g_given.count("gpusPerServer") == 0;
+    summary.gpusPerServerAssumed = !o.gpusPerServerGiven;
     summary.Print(std::cout);
     return 0;
 }
@@ -365,7 +186,7 @@ WindowsOf(const Options& o, const std::string& path, std::string& kind)
         kind = "timeline, " + std::to_string(timeline.GetRecords().size()) + " records";
     }
     WorkloadWindows analysis(o.gpusPerServer);
-    kind += g_given.count("gpusPerServer") > 0
+    kind += o.gpusPerServerGiven
                 ? ", --gpusPerServer=" + std::to_string(o.gpusPerServer)
                 : ", assuming " + std::to_string(o.gpusPerServer) +
                       " GPUs per server (--gpusPerServer)";
@@ -461,61 +282,29 @@ Windows(const Options& o)
 }
 
 void
-AddFlags(CommandLine& cmd, Options& o)
+AddFlags(StrictCommandLine& cmd, Options& o)
 {
-    cmd.Usage("Generates, validates and analyses photonic-rails workload DAGs.\n"
-              "Modes: generate (--out=FILE), --validate=FILE, --windows=FILE[,FILE...].");
-    Flag(cmd, "out", "generate: write the DAG JSON to this file", o.out);
-    Flag(cmd, "summary", "generate: also print the --validate summary", o.summary);
-    Flag(cmd, "model", "llama3-8b|llama3-70b|llama3.1-405b|gpt3-175b|mixtral-8x7b|custom", o.model);
-    Flag(cmd, "layers", "override: transformer blocks", o.layers);
-    Flag(cmd, "hidden", "override: model width", o.hidden);
-    Flag(cmd, "heads", "override: attention heads", o.heads);
-    Flag(cmd, "kvHeads", "override: key/value heads", o.kvHeads);
-    Flag(cmd, "ffn", "override: MLP width (per expert)", o.ffn);
-    Flag(cmd, "vocab", "override: vocabulary", o.vocab);
-    Flag(cmd, "experts", "override: experts per MoE layer", o.experts);
-    Flag(cmd, "topK", "override: experts per token", o.topK);
-    Flag(cmd, "gpu", "a100|h100|h200|b200", o.gpu);
-    Flag(cmd, "mfu", "model FLOPs utilization of compute ops, (0,1]", o.mfu);
-    Flag(cmd, "tp", "tensor parallel degree (inside a server)", o.tp);
-    Flag(cmd, "cp", "context parallel degree", o.cp);
-    Flag(cmd, "pp", "pipeline stages", o.pp);
-    Flag(cmd, "dp", "data parallel degree, DDP (replicated parameters)", o.dp);
-    Flag(cmd, "fsdp", "data parallel degree, FSDP/ZeRO-3 (sharded parameters)", o.fsdp);
-    Flag(cmd, "ep", "expert parallel degree (divides the DP degree)", o.ep);
-    Flag(cmd, "vpp", "virtual stages per rank (interleaved schedule)", o.vpp);
-    Flag(cmd, "schedule", "gpipe|1f1b|interleaved", o.schedule);
-    Flag(cmd, "microBatchSize", "sequences per micro-batch", o.microBatchSize);
-    Flag(cmd, "microBatches", "micro-batches per iteration (0: from globalBatch)", o.microBatches);
-    Flag(cmd, "globalBatch", "sequences per iteration (0: 2 x pp micro-batches)", o.globalBatch);
-    Flag(cmd, "seqLen", "tokens per sequence", o.seqLen);
-    Flag(cmd, "paramDtype", "parameter dtype as gathered: bf16|fp16|fp32|fp8", o.paramDtype);
-    Flag(cmd, "gradDtype", "gradient dtype as reduced: bf16|fp16|fp32|fp8", o.gradDtype);
-    Flag(cmd, "actDtype", "activation dtype: bf16|fp16|fp32|fp8", o.actDtype);
-    Flag(cmd, "recompute", "full activation recomputation", o.recompute);
-    Flag(cmd, "order", "rank placement, innermost first (permutation of tp,cp,pp,dp)", o.order);
-    Flag(cmd, "gpusPerServer", "GPUs per server = scale-up domain = rails", o.gpusPerServer);
-    Flag(cmd, "foldTp", "fold TP collectives into compute time", o.foldTp);
-    Flag(cmd, "iterations", "iterations to emit", o.iterations);
-    Flag(cmd, "validate", "validate and summarize a DAG JSON file", o.validate);
-    Flag(cmd, "estimate", "validate/summary: estimate phases and windows by replay", o.estimate);
-    Flag(cmd, "scaleUpGBps", "estimate: scale-up GB/s per GPU and direction", o.scaleUpGBps);
-    Flag(cmd, "scaleOutGbps", "estimate: NIC Gb/s per GPU", o.scaleOutGbps);
-    Flag(cmd, "latencyUs", "estimate: latency per collective step, us", o.latencyUs);
-    Flag(cmd,
-         "windows",
+    o.gen.Add(cmd);
+    cmd.Add("out", "generate: write the DAG JSON to this file", o.out);
+    cmd.Add("summary", "generate: also print the --validate summary", o.summary);
+    cmd.Add("gpusPerServer", "GPUs per server = scale-up domain = rails", o.gpusPerServer);
+    cmd.Add("iterations", "iterations to emit", o.gen.iterations);
+    cmd.Add("validate", "validate and summarize a DAG JSON file", o.validate);
+    cmd.Add("estimate", "validate/summary: estimate phases and windows by replay", o.estimate);
+    cmd.Add("scaleUpGBps", "estimate: scale-up GB/s per GPU and direction", o.scaleUpGBps);
+    cmd.Add("scaleOutGbps", "estimate: NIC Gb/s per GPU", o.scaleOutGbps);
+    cmd.Add("latencyUs", "estimate: latency per collective step, us", o.latencyUs);
+    cmd.Add("windows",
          "window analysis of phase logs, timelines (collectives.csv) or DAGs, "
          "comma-separated",
          o.windows);
-    Flag(cmd, "view", "windows: rail|rank", o.view);
-    Flag(cmd, "select", "windows: the rail (or rank) to look at; -1 = every rail", o.select);
-    Flag(cmd,
-         "skipIterations",
+    cmd.Add("view", "windows: rail|rank", o.view);
+    cmd.Add("select", "windows: the rail (or rank) to look at; -1 = every rail", o.select);
+    cmd.Add("skipIterations",
          "windows: ignore windows of the first N iterations",
          o.skipIterations);
-    Flag(cmd, "thresholdMs", "windows: report the share of windows above this", o.thresholdMs);
-    Flag(cmd, "csv", "windows: also write every window to this CSV file", o.csv);
+    cmd.Add("thresholdMs", "windows: report the share of windows above this", o.thresholdMs);
+    cmd.Add("csv", "windows: also write every window to this CSV file", o.csv);
 }
 
 } // namespace
@@ -526,10 +315,13 @@ main(int argc, char* argv[])
     Options o;
     try
     {
-        CommandLine cmd(__FILE__);
+        StrictCommandLine cmd(__FILE__,
+                              "Generates, validates and analyses photonic-rails workload DAGs.\n"
+                              "Modes: generate (--out=FILE), --validate=FILE, "
+                              "--windows=FILE[,FILE...].");
         AddFlags(cmd, o);
-        CheckArguments(argc, argv);
         cmd.Parse(argc, argv);
+        o.gpusPerServerGiven = cmd.IsGiven("gpusPerServer");
         int modes = int(!o.out.empty()) + int(!o.validate.empty()) + int(!o.windows.empty());
         if (modes != 1)
         {

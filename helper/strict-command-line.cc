@@ -1,0 +1,99 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "strict-command-line.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace ns3
+{
+
+StrictCommandLine::StrictCommandLine(const std::string& file, const std::string& usage)
+    : m_cmd(file)
+{
+    m_cmd.Usage(usage);
+}
+
+void
+StrictCommandLine::Parse(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        Check(argv[i]);
+    }
+    m_cmd.Parse(argc, argv);
+}
+
+bool
+StrictCommandLine::IsGiven(const std::string& name) const
+{
+    return m_given.count(name) > 0;
+}
+
+void
+StrictCommandLine::Check(const std::string& arg)
+{
+    static const std::set<std::string> general = {"PrintHelp",
+                                                  "help",
+                                                  "PrintVersion",
+                                                  "PrintGlobals",
+                                                  "PrintGroups",
+                                                  "PrintTypeIds",
+                                                  "PrintGroup",
+                                                  "PrintAttributes"};
+    std::size_t dashes = arg.rfind("--", 0) == 0 ? 2 : (arg.rfind('-', 0) == 0 ? 1 : 0);
+    if (dashes == 0)
+    {
+        throw std::invalid_argument("unexpected argument '" + arg + "' (flags are --name=value)");
+    }
+    std::size_t equal = arg.find('=');
+    std::string name =
+        arg.substr(dashes, equal == std::string::npos ? std::string::npos : equal - dashes);
+    std::string value = equal == std::string::npos ? "" : arg.substr(equal + 1);
+    m_given.insert(name);
+    auto it = m_kinds.find(name);
+    if (it == m_kinds.end())
+    {
+        if (general.count(name) > 0)
+        {
+            return;
+        }
+        throw std::invalid_argument("unknown flag --" + name + " (see --help)");
+    }
+    char* end = nullptr;
+    bool ok = true;
+    switch (it->second)
+    {
+    case 'u':
+        ok = !value.empty() && value[0] != '-' &&
+             (std::strtoull(value.c_str(), &end, 10), *end == '\0') &&
+             std::strtoull(value.c_str(), nullptr, 10) <= UINT32_MAX;
+        break;
+    case 'i':
+        ok = !value.empty() && (std::strtoll(value.c_str(), &end, 10), *end == '\0');
+        break;
+    case 'd':
+        ok = !value.empty() && (std::strtod(value.c_str(), &end), *end == '\0');
+        break;
+    case 'b':
+        ok = value.empty() || value == "0" || value == "1" || value == "true" || value == "false";
+        break;
+    default:
+        ok = equal != std::string::npos;
+    }
+    if (!ok)
+    {
+        static const std::map<char, std::string> expected = {{'u', "a non-negative integer"},
+                                                             {'i', "an integer"},
+                                                             {'d', "a number"},
+                                                             {'b', "0, 1, true or false"},
+                                                             {'s', "a value (--name=value)"}};
+        throw std::invalid_argument("bad value for --" + name + ": '" + value + "' (expected " +
+                                    expected.at(it->second) + ")");
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,72 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef STRICT_COMMAND_LINE_H
+#define STRICT_COMMAND_LINE_H
+
+#include "ns3/command-line.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <type_traits>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief An ns-3 CommandLine that rejects bad flags with a one-line reason.
+ *
+ * ns-3's CommandLine prints the whole help on an unknown flag and accepts "--n=-1" for an
+ * unsigned (it wraps). Flags registered through Add() are checked first: an unknown flag,
+ * a value of the wrong kind or a negative unsigned throws std::invalid_argument.
+ */
+class StrictCommandLine
+{
+  public:
+    /**
+     * \param file the program's __FILE__ (for CommandLine)
+     * \param usage the usage text
+     */
+    StrictCommandLine(const std::string& file, const std::string& usage);
+
+    /**
+     * \brief Registers a flag.
+     * \param name flag name
+     * \param help help text
+     * \param value variable holding the default and receiving the value
+     */
+    template <typename T>
+    void Add(const std::string& name, const std::string& help, T& value)
+    {
+        m_kinds[name] = std::is_same<T, bool>::value          ? 'b'
+                        : std::is_same<T, std::string>::value ? 's'
+                        : std::is_floating_point<T>::value    ? 'd'
+                        : std::is_unsigned<T>::value          ? 'u'
+                                                              : 'i';
+        m_cmd.AddValue(name, help, value);
+    }
+
+    /**
+     * \brief Checks then parses the arguments.
+     * \param argc argument count
+     * \param argv arguments
+     */
+    void Parse(int argc, char* argv[]);
+
+    /// \param name a flag \return true if it was on the command line
+    bool IsGiven(const std::string& name) const;
+
+  private:
+    void Check(const std::string& arg);
+
+    CommandLine m_cmd;                //!< ns-3's parser
+    std::map<std::string, char> m_kinds; //!< Flag -> 'u', 'i', 'd', 'b' or 's'
+    std::set<std::string> m_given;    //!< Flags on the command line
+};
+
+} // namespace ns3
+
+#endif /* STRICT_COMMAND_LINE_H */

@@ -1,0 +1,120 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "workload-generator-flags.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+uint32_t
+DtypeBytes(const std::string& name)
+{
+    if (name == "bf16" || name == "fp16")
+    {
+        return 2;
+    }
+    if (name == "fp32")
+    {
+        return 4;
+    }
+    if (name == "fp8")
+    {
+        return 1;
+    }
+    throw std::invalid_argument("unknown dtype '" + name + "' (bf16, fp16, fp32, fp8)");
+}
+} // namespace
+
+void
+WorkloadGeneratorFlags::Add(StrictCommandLine& cmd)
+{
+    cmd.Add("model", "llama3-8b|llama3-70b|llama3.1-405b|gpt3-175b|mixtral-8x7b|custom", model);
+    cmd.Add("layers", "override: transformer blocks", layers);
+    cmd.Add("hidden", "override: model width", hidden);
+    cmd.Add("heads", "override: attention heads", heads);
+    cmd.Add("kvHeads", "override: key/value heads", kvHeads);
+    cmd.Add("ffn", "override: MLP width (per expert)", ffn);
+    cmd.Add("vocab", "override: vocabulary", vocab);
+    cmd.Add("experts", "override: experts per MoE layer", experts);
+    cmd.Add("topK", "override: experts per token", topK);
+    cmd.Add("gpu", "a100|h100|h200|b200", gpu);
+    cmd.Add("mfu", "model FLOPs utilization of compute ops, (0,1]", mfu);
+    cmd.Add("tp", "tensor parallel degree (inside a server)", tp);
+    cmd.Add("cp", "context parallel degree", cp);
+    cmd.Add("pp", "pipeline stages", pp);
+    cmd.Add("dp", "data parallel degree, DDP (replicated parameters)", dp);
+    cmd.Add("fsdp", "data parallel degree, FSDP/ZeRO-3 (sharded parameters)", fsdp);
+    cmd.Add("ep", "expert parallel degree (divides the DP degree)", ep);
+    cmd.Add("vpp", "virtual stages per rank (interleaved schedule)", vpp);
+    cmd.Add("schedule", "gpipe|1f1b|interleaved", schedule);
+    cmd.Add("microBatchSize", "sequences per micro-batch", microBatchSize);
+    cmd.Add("microBatches", "micro-batches per iteration (0: from globalBatch)", microBatches);
+    cmd.Add("globalBatch", "sequences per iteration (0: 2 x pp micro-batches)", globalBatch);
+    cmd.Add("seqLen", "tokens per sequence", seqLen);
+    cmd.Add("paramDtype", "parameter dtype as gathered: bf16|fp16|fp32|fp8", paramDtype);
+    cmd.Add("gradDtype", "gradient dtype as reduced: bf16|fp16|fp32|fp8", gradDtype);
+    cmd.Add("actDtype", "activation dtype: bf16|fp16|fp32|fp8", actDtype);
+    cmd.Add("recompute", "full activation recomputation", recompute);
+    cmd.Add("order", "rank placement, innermost first (permutation of tp,cp,pp,dp)", order);
+    cmd.Add("foldTp", "fold TP collectives into compute time", foldTp);
+}
+
+WorkloadGeneratorConfig
+WorkloadGeneratorFlags::ToConfig(uint32_t gpusPerServer) const
+{
+    WorkloadGeneratorConfig c;
+    c.model = model == "custom" ? WorkloadModelSpec() : WorkloadModelSpec::Preset(model);
+    // Any dimension given on the command line overrides the preset.
+    auto set = [](uint32_t flag, uint32_t& field) {
+        if (flag > 0)
+        {
+            field = flag;
+        }
+    };
+    set(layers, c.model.layers);
+    set(hidden, c.model.hidden);
+    set(heads, c.model.heads);
+    set(kvHeads, c.model.kvHeads);
+    set(ffn, c.model.ffn);
+    set(vocab, c.model.vocab);
+    set(experts, c.model.experts);
+    set(topK, c.model.topK);
+    if (model == "custom" && c.model.kvHeads == 0)
+    {
+        c.model.kvHeads = c.model.heads;
+    }
+    c.gpu = WorkloadGpuSpec::Preset(gpu);
+    c.mfu = mfu;
+    if (dp > 1 && fsdp > 1)
+    {
+        throw std::invalid_argument("give either --dp (DDP) or --fsdp (FSDP), not both");
+    }
+    c.tp = tp;
+    c.cp = cp;
+    c.pp = pp;
+    c.dp = fsdp > 1 ? fsdp : dp;
+    c.dpMode = fsdp > 1 ? WorkloadGeneratorConfig::FSDP : WorkloadGeneratorConfig::DDP;
+    c.ep = ep;
+    c.schedule = WorkloadPipelineSchedule::ParseKind(schedule);
+    c.virtualStages = vpp;
+    c.microBatchSize = microBatchSize;
+    c.microBatches = microBatches;
+    c.globalBatch = globalBatch;
+    c.seqLen = seqLen;
+    c.paramBytes = DtypeBytes(paramDtype);
+    c.gradBytes = DtypeBytes(gradDtype);
+    c.activationBytes = DtypeBytes(actDtype);
+    c.recompute = recompute;
+    c.order = WorkloadGenerator::ParseOrder(order);
+    c.gpusPerServer = gpusPerServer;
+    c.foldTp = foldTp;
+    c.iterations = iterations;
+    return c;
+}
+
+} // namespace ns3

@@ -1,0 +1,70 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WORKLOAD_GENERATOR_FLAGS_H
+#define WORKLOAD_GENERATOR_FLAGS_H
+
+#include "ns3/strict-command-line.h"
+#include "ns3/workload-generator.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief The LLM generator's command-line flags, shared by the programs that generate jobs.
+ */
+struct WorkloadGeneratorFlags
+{
+    std::string model{"llama3-8b"}; //!< Preset or "custom"
+    uint32_t layers{0};             //!< Overrides (0 keeps the preset's)
+    uint32_t hidden{0};             //!< Override
+    uint32_t heads{0};              //!< Override
+    uint32_t kvHeads{0};            //!< Override
+    uint32_t ffn{0};                //!< Override
+    uint32_t vocab{0};              //!< Override
+    uint32_t experts{0};            //!< Override
+    uint32_t topK{0};               //!< Override
+    std::string gpu{"a100"};        //!< GPU preset
+    double mfu{0.4};                //!< Model FLOPs utilization
+    uint32_t tp{1};                 //!< Tensor parallel
+    uint32_t cp{1};                 //!< Context parallel
+    uint32_t pp{1};                 //!< Pipeline stages
+    uint32_t dp{1};                 //!< DDP degree
+    uint32_t fsdp{1};               //!< FSDP degree
+    uint32_t ep{1};                 //!< Expert parallel
+    uint32_t vpp{1};                //!< Virtual stages
+    std::string schedule{"1f1b"};   //!< Pipeline schedule
+    uint32_t microBatchSize{1};     //!< Sequences per micro-batch
+    uint32_t microBatches{0};       //!< Micro-batches per iteration
+    uint32_t globalBatch{0};        //!< Sequences per iteration
+    uint32_t seqLen{8192};          //!< Tokens per sequence
+    std::string paramDtype{"bf16"}; //!< As gathered
+    std::string gradDtype{"fp32"};  //!< As reduced
+    std::string actDtype{"bf16"};   //!< Activations
+    bool recompute{false};          //!< Full activation recomputation
+    std::string order{"tp,cp,pp,dp"}; //!< Placement, innermost first
+    bool foldTp{false};             //!< Fold TP collectives into compute
+    uint32_t iterations{1};         //!< Iterations to emit
+
+    /**
+     * \brief Registers the flags. gpusPerServer and iterations are the caller's: the
+     * first also sizes fabrics, the second means replays in the simulator.
+     * \param cmd the command line
+     */
+    void Add(StrictCommandLine& cmd);
+
+    /**
+     * \brief The generator configuration; throws std::invalid_argument on bad values.
+     * \param gpusPerServer GPUs per server
+     * \return the configuration
+     */
+    WorkloadGeneratorConfig ToConfig(uint32_t gpusPerServer) const;
+};
+
+} // namespace ns3
+
+#endif /* WORKLOAD_GENERATOR_FLAGS_H */
