@@ -35,6 +35,14 @@ def build(bld):
         'model/workload-timeline.cc',
         'model/workload-estimator.cc',
         'model/workload-summary.cc',
+        'model/collective-plan.cc',
+        'model/collective-communicator.cc',
+        'model/rank-runtime.cc',
+        'helper/collective-helper.cc',
+        'helper/rank-runtime-helper.cc',
+        'helper/job-recorder.cc',
+        'helper/strict-command-line.cc',
+        'helper/workload-generator-flags.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('photonic-rails')
@@ -45,6 +53,7 @@ def build(bld):
         'test/eps-switch-test-suite.cc',
         'test/rail-transport-optical-test-suite.cc',
         'test/rail-fabric-test-suite.cc',
+        'test/collective-test-suite.cc',
     ]
 
     headers = bld(features='ns3header')
@@ -80,6 +89,14 @@ def build(bld):
         'model/workload-timeline.h',
         'model/workload-estimator.h',
         'model/workload-summary.h',
+        'model/collective-plan.h',
+        'model/collective-communicator.h',
+        'model/rank-runtime.h',
+        'helper/collective-helper.h',
+        'helper/rank-runtime-helper.h',
+        'helper/job-recorder.h',
+        'helper/strict-command-line.h',
+        'helper/workload-generator-flags.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

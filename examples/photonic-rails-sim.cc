@@ -1,0 +1,639 @@
+/*
+ * photonic-rails-sim: runs one LLM training job, packet by packet, on a rail-optimized
+ * fabric and writes what happened (the main program's CONTRACT in the module docs).
+ *
+ *   photonic-rails-sim                                  # the built-in default job
+ *   photonic-rails-sim --dag=job.json --gpusPerServer=4 --fabric=eps --out=run1
+ *   photonic-rails-sim --model=llama3-8b --tp=4 --fsdp=2 --pp=2 --preset=perlmutter
+ *   photonic-rails-sim --fabric=eps,eps-clos             # several fabrics, one table
+ *
+ * Outputs in --out (one subdirectory per fabric when several are given): summary.json,
+ * collectives.csv, reconfigurations.csv, timeline.json (Chrome trace, opens in Perfetto).
+ * Errors are one line on stderr with a non-zero exit status; progress goes to stderr.
+ */
+
+#include "ns3/collective-helper.h"
+#include "ns3/core-module.h"
+#include "ns3/job-recorder.h"
+#include "ns3/rail-fabric-helper.h"
+#include "ns3/rank-runtime-helper.h"
+#include "ns3/rank-runtime.h"
+#include "ns3/strict-command-line.h"
+#include "ns3/workload-error.h"
+#include "ns3/workload-generator-flags.h"
+#include "ns3/workload-json.h"
+#include "ns3/workload-validator.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+using namespace ns3;
+
+namespace
+{
+
+const char* const PROGRAM = "photonic-rails-sim";
+
+/// Every flag of the program, with its default.
+struct Options
+{
+    std::string dag;                     //!< Workload file (else the generator)
+    WorkloadGeneratorFlags gen;          //!< Generator flags
+    std::string preset{"perlmutter"};    //!< Server hardware
+    uint32_t servers{0};                 //!< 0: as many as the ranks need
+    uint32_t gpusPerServer{0};           //!< 0: the preset's
+    std::string fabric{"eps"};           //!< Comma-separated fabric kinds
+    uint32_t nicPorts{0};                //!< 0: the preset's
+    double nicRate{0};                   //!< Gb/s per port, 0: the preset's
+    std::string ocs{"piezo"};            //!< OCS technology
+    std::string reconfigDelay;           //!< Overrides the technology's delay
+    bool provisioning{false};            //!< Opus provisioning
+    uint32_t radix{64};                  //!< Electrical switch radix
+    double oversubscription{1.0};        //!< Clos leaf down:up
+    uint32_t frameBytes{4096};           //!< Payload per frame on rails
+    uint32_t scaleUpFrameBytes{61440};   //!< Payload per frame on scale-up links
+    std::string algorithm{"auto"};       //!< For collectives that do not name one
+    uint32_t channels{2};                //!< NCCL channels
+    uint32_t chunkKiB{512};              //!< Pipelining chunk
+    double reduceGBps{0};                //!< Reduction bandwidth, 0 = free
+    uint32_t iterations{1};              //!< Replays
+    uint32_t seed{1};                    //!< RNG run number
+    std::string out{"photonic-rails-sim-out"}; //!< Output directory
+    double progress{5};                  //!< Wall seconds between progress lines (0: none)
+};
+
+/// What one run produced.
+struct RunResult
+{
+    std::string fabric;                  //!< Fabric kind
+    std::vector<double> iterationTimes;  //!< Seconds
+    double iterationTime{0};             //!< CONTRACT's iteration_time_s
+    double makespan{0};                  //!< Seconds
+    uint64_t reconfigurations{0};        //!< OCS reconfigurations
+    double exposedReconfiguration{0};    //!< Seconds on the critical path
+    double wall{0};                      //!< Wall seconds
+    uint64_t events{0};                  //!< Simulator events
+};
+
+double
+PeakRssMiB()
+{
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss / 1024.0; // KiB on Linux
+}
+
+std::vector<std::string>
+Split(const std::string& text, char separator)
+{
+    std::vector<std::string> parts;
+    std::stringstream ss(text);
+    std::string part;
+    while (std::getline(ss, part, separator))
+    {
+        parts.push_back(part);
+    }
+    return parts;
+}
+
+void
+MakeDirectory(const std::string& path)
+{
+    std::string prefix;
+    for (const std::string& part : Split(path, '/'))
+    {
+        prefix += part + "/";
+        if (!part.empty())
+        {
+            mkdir(prefix.c_str(), 0755);
+        }
+    }
+    struct stat info;
+    if (stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+    {
+        throw std::runtime_error("cannot create the output directory " + path);
+    }
+}
+
+std::ofstream
+OpenOutput(const std::string& path)
+{
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+    return out;
+}
+
+/// True when the user named no workload: the built-in default job runs.
+bool
+IsDefaultJob(const StrictCommandLine& cmd)
+{
+    return !cmd.IsGiven("dag") && !cmd.IsGiven("model");
+}
+
+/// The paper's job: Llama3-8B on 4 Perlmutter servers x 4 A100, TP 4, FSDP 2, PP 2, 1F1B.
+void
+SetDefaultJob(Options& o)
+{
+    o.gen.model = "llama3-8b";
+    o.gen.tp = 4;
+    o.gen.fsdp = 2;
+    o.gen.pp = 2;
+    o.gen.schedule = "1f1b";
+}
+
+std::shared_ptr<const WorkloadDag>
+LoadWorkload(const Options& o, uint32_t gpusPerServer)
+{
+    if (!o.dag.empty())
+    {
+        try
+        {
+            return std::make_shared<const WorkloadDag>(WorkloadJson::Load(o.dag));
+        }
+        catch (const WorkloadFormatError& e)
+        {
+            const auto& errors = e.GetErrors();
+            throw std::invalid_argument(errors.empty() ? std::string(e.what())
+                                                       : errors.front().ToString() +
+                                                             (e.GetTotal() > 1
+                                                                  ? " (and " +
+                                                                        std::to_string(
+                                                                            e.GetTotal() - 1) +
+                                                                        " more)"
+                                                                  : ""));
+        }
+    }
+    WorkloadGenerator generator(o.gen.ToConfig(gpusPerServer));
+    WorkloadDag dag = generator.Generate();
+    WorkloadValidator::Check(dag, "generated workload");
+    return std::make_shared<const WorkloadDag>(std::move(dag));
+}
+
+RailFabricSpec
+MakeSpec(const Options& o, const std::string& fabric, uint32_t ranks)
+{
+    RailFabricSpec spec;
+    if (!RailFabricSpec::Preset(o.preset, spec))
+    {
+        throw std::invalid_argument("unknown --preset '" + o.preset + "' (" +
+                                    RailFabricSpec::PresetNames() + ")");
+    }
+    if (o.gpusPerServer > 0)
+    {
+        spec.gpusPerServer = o.gpusPerServer;
+    }
+    if (o.nicPorts > 0 || o.nicRate > 0)
+    {
+        std::ostringstream nic;
+        nic << (o.nicPorts > 0 ? o.nicPorts : spec.nicPorts) << "x"
+            << (o.nicRate > 0 ? o.nicRate : spec.nicPortBps / 1e9) << "G";
+        std::string error = spec.SetNicConfig(nic.str());
+        if (!error.empty())
+        {
+            throw std::invalid_argument("--nicPorts/--nicRate: " + error);
+        }
+    }
+    uint32_t needed = (ranks + spec.gpusPerServer - 1) / spec.gpusPerServer;
+    spec.servers = o.servers > 0 ? o.servers : needed;
+    if (uint64_t(spec.servers) * spec.gpusPerServer < ranks)
+    {
+        throw std::invalid_argument("the workload has " + std::to_string(ranks) + " ranks; " +
+                                    std::to_string(spec.servers) + " servers x " +
+                                    std::to_string(spec.gpusPerServer) + " GPUs are too few");
+    }
+    if (fabric == "ocs" || fabric == "ocs-static")
+    {
+        throw std::invalid_argument("--fabric=" + fabric +
+                                    " needs the Opus control plane, which is not implemented "
+                                    "yet (issue 6); use eps or eps-clos");
+    }
+    if (!RailFabricSpec::ParseKind(fabric, spec.kind))
+    {
+        throw std::invalid_argument("unknown --fabric '" + fabric + "' (eps, eps-clos)");
+    }
+    spec.ocsTechnology = o.ocs;
+    spec.switchRadix = o.radix;
+    spec.oversubscription = o.oversubscription;
+    spec.railFrameBytes = o.frameBytes;
+    spec.scaleUpFrameBytes = o.scaleUpFrameBytes;
+    std::string error = spec.Validate();
+    if (!error.empty())
+    {
+        throw std::invalid_argument(error);
+    }
+    return spec;
+}
+
+std::string
+Describe(const RailFabricSpec& spec, RailKind built)
+{
+    std::ostringstream os;
+    os << spec.servers << " servers x " << spec.gpusPerServer << " GPUs (" << spec.name << "), "
+       << spec.nicPorts << "x" << spec.nicPortBps / 1e9 << "G NIC ports per GPU, "
+       << RailFabricSpec::KindName(built) << " rails; frames of " << spec.railFrameBytes
+       << " B on rails, " << spec.scaleUpFrameBytes << " B on scale-up links";
+    return os.str();
+}
+
+/// Prints progress on stderr every `every` wall seconds while the simulation runs.
+class ProgressReporter
+{
+  public:
+    ProgressReporter(const std::string& name,
+                     const ApplicationContainer& runtimes,
+                     double every)
+        : m_name(name),
+          m_runtimes(runtimes),
+          m_every(every),
+          m_start(std::chrono::steady_clock::now()),
+          m_last(m_start)
+    {
+        for (uint32_t i = 0; i < runtimes.GetN(); ++i)
+        {
+            m_total += DynamicCast<RankRuntime>(runtimes.Get(i))->GetOpsTotal();
+        }
+    }
+
+    void Start()
+    {
+        if (m_every > 0)
+        {
+            Simulator::Schedule(MilliSeconds(1), &ProgressReporter::Tick, this);
+        }
+    }
+
+  private:
+    void Tick()
+    {
+        auto now = std::chrono::steady_clock::now();
+        if (std::chrono::duration<double>(now - m_last).count() >= m_every)
+        {
+            uint64_t done = 0;
+            for (uint32_t i = 0; i < m_runtimes.GetN(); ++i)
+            {
+                done += DynamicCast<RankRuntime>(m_runtimes.Get(i))->GetOpsDone();
+            }
+            double wall = std::chrono::duration<double>(now - m_start).count();
+            std::fprintf(stderr,
+                         "[sim] %s: %.3f s simulated, %.1f%% of ops done, %.2f M events/s\n",
+                         m_name.c_str(),
+                         Simulator::Now().GetSeconds(),
+                         100.0 * done / std::max<uint64_t>(1, m_total),
+                         Simulator::GetEventCount() / wall / 1e6);
+            m_last = now;
+        }
+        // Only other events keep the simulation going: this one must not (a stuck run ends).
+        if (!Simulator::IsFinished())
+        {
+            Simulator::Schedule(MilliSeconds(1), &ProgressReporter::Tick, this);
+        }
+    }
+
+    std::string m_name;                               //!< Run name
+    ApplicationContainer m_runtimes;                  //!< Rank runtimes
+    double m_every;                                   //!< Wall seconds between lines
+    uint64_t m_total{0};                              //!< Ops to run
+    std::chrono::steady_clock::time_point m_start;    //!< Run start
+    std::chrono::steady_clock::time_point m_last;     //!< Last line
+};
+
+/// Plans every collective once before simulating: a call that cannot run is a one-line
+/// error, never an abort mid-run (plans are cached, so the run reuses them).
+void
+CheckPlans(const WorkloadDag& dag, const std::vector<Ptr<CollectiveCommunicator>>& communicators)
+{
+    for (const WorkloadOp& op : dag.GetAllOps())
+    {
+        if (!IsWorkloadCollective(op.type))
+        {
+            continue;
+        }
+        CollectiveCall call;
+        call.type = op.type;
+        call.members = *dag.FindGroup(op.group);
+        call.root = op.root >= 0 ? static_cast<uint32_t>(op.root) : 0;
+        call.bytes = op.bytes;
+        call.algorithm = op.algorithm;
+        try
+        {
+            communicators[op.rank]->GetPlan(call);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw std::invalid_argument("rank " + std::to_string(op.rank) + " op " +
+                                        std::to_string(op.id) + " (" +
+                                        WorkloadOpTypeName(op.type) + " on " + op.group +
+                                        "): " + e.what());
+        }
+    }
+}
+
+/// Prints what blocked ranks wait for and throws the one-line reason.
+void
+ReportStuck(const ApplicationContainer& runtimes,
+            const std::vector<Ptr<CollectiveCommunicator>>& communicators)
+{
+    uint32_t blocked = 0;
+    for (uint32_t i = 0; i < runtimes.GetN(); ++i)
+    {
+        auto runtime = DynamicCast<RankRuntime>(runtimes.Get(i));
+        if (runtime->IsFinished())
+        {
+            continue;
+        }
+        if (++blocked <= 16)
+        {
+            std::cerr << "rank " << runtime->GetRank() << ":\n";
+            for (const std::string& line : runtime->DescribeBlocked())
+            {
+                std::cerr << "  " << line << "\n";
+            }
+            for (const std::string& line : communicators[runtime->GetRank()]->DescribeBlocked())
+            {
+                std::cerr << "  " << line << "\n";
+            }
+        }
+    }
+    if (blocked > 16)
+    {
+        std::cerr << "(" << blocked - 16 << " more blocked ranks not shown)\n";
+    }
+    std::ostringstream reason;
+    reason << "the simulation is stuck at " << Simulator::Now().GetSeconds() << " s: " << blocked
+           << " of " << runtimes.GetN()
+           << " ranks cannot progress (what each waits for is listed above)";
+    throw std::runtime_error(reason.str());
+}
+
+void
+WriteSummary(const std::string& path,
+             const Options& o,
+             const RailFabricSpec& spec,
+             const RunResult& r,
+             uint64_t bytesSent,
+             uint64_t bytesDelivered,
+             uint64_t dropped)
+{
+    nlohmann::ordered_json j;
+    j["iteration_times_s"] = r.iterationTimes;
+    j["iteration_time_s"] = r.iterationTime;
+    j["makespan_s"] = r.makespan;
+    j["reconfigurations"] = r.reconfigurations;
+    j["exposed_reconfiguration_s"] = r.exposedReconfiguration;
+    j["bytes_sent"] = bytesSent;
+    j["bytes_delivered"] = bytesDelivered;
+    j["frames_dropped"] = dropped;
+    j["wall_s"] = r.wall;
+    j["events"] = r.events;
+    j["events_per_s"] = r.wall > 0 ? r.events / r.wall : 0.0;
+    j["peak_rss_mb"] = PeakRssMiB();
+    nlohmann::ordered_json c;
+    c["workload"] = o.dag.empty() ? "generated: " + o.gen.model : o.dag;
+    c["fabric"] = r.fabric;
+    c["preset"] = spec.name;
+    c["servers"] = spec.servers;
+    c["gpus_per_server"] = spec.gpusPerServer;
+    c["nic_ports"] = spec.nicPorts;
+    c["nic_port_gbps"] = spec.nicPortBps / 1e9;
+    c["scale_up_gbps"] = spec.scaleUpBps / 1e9;
+    c["switch_radix"] = spec.switchRadix;
+    c["oversubscription"] = spec.oversubscription;
+    c["rail_frame_bytes"] = spec.railFrameBytes;
+    c["scale_up_frame_bytes"] = spec.scaleUpFrameBytes;
+    c["algorithm"] = o.algorithm;
+    c["channels"] = o.channels;
+    c["chunk_bytes"] = uint64_t(o.chunkKiB) * 1024;
+    c["reduction_gbytes_per_s"] = o.reduceGBps;
+    c["iterations"] = o.iterations;
+    c["seed"] = o.seed;
+    j["config"] = c;
+    OpenOutput(path) << j.dump(2) << "\n";
+}
+
+RunResult
+RunJob(const Options& o,
+       std::shared_ptr<const WorkloadDag> dag,
+       const std::string& fabricName,
+       const std::string& outDir)
+{
+    auto wallStart = std::chrono::steady_clock::now();
+    RailFabricSpec spec = MakeSpec(o, fabricName, dag->GetRankCount());
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(o.seed);
+
+    RailFabricHelper fabricHelper;
+    fabricHelper.SetSpec(spec);
+    Ptr<RailFabric> fabric = fabricHelper.Build();
+    std::cerr << "[sim] " << fabricName << ": " << Describe(spec, fabric->GetKind()) << "\n";
+
+    CollectiveHelper collectives;
+    collectives.SetCommunicatorAttribute("Channels", UintegerValue(o.channels));
+    collectives.SetCommunicatorAttribute("ChunkBytes", UintegerValue(uint64_t(o.chunkKiB) * 1024));
+    collectives.SetCommunicatorAttribute("ReductionBandwidth", DoubleValue(o.reduceGBps * 1e9));
+    collectives.SetCommunicatorAttribute("DefaultAlgorithm", StringValue(o.algorithm));
+    auto communicators = collectives.Install(fabric);
+    CheckPlans(*dag, communicators);
+
+    RankRuntimeHelper runtimeHelper;
+    runtimeHelper.SetAttribute("Iterations", UintegerValue(o.iterations));
+    ApplicationContainer runtimes = runtimeHelper.Install(dag, fabric->GetGpus(), communicators);
+    JobRecorder recorder;
+    recorder.Attach(runtimes, dag->GetIterationCount());
+    ProgressReporter progress(fabricName, runtimes, o.progress);
+    progress.Start();
+
+    Simulator::Run();
+
+    RunResult r;
+    r.fabric = fabricName;
+    r.events = Simulator::GetEventCount();
+    for (uint32_t i = 0; i < runtimes.GetN(); ++i)
+    {
+        if (!DynamicCast<RankRuntime>(runtimes.Get(i))->IsFinished())
+        {
+            ReportStuck(runtimes, communicators);
+        }
+    }
+    r.iterationTimes = recorder.GetIterationTimes();
+    r.makespan = recorder.GetMakespan();
+    if (r.iterationTimes.size() > 1)
+    {
+        double sum = 0;
+        for (std::size_t k = 1; k < r.iterationTimes.size(); ++k)
+        {
+            sum += r.iterationTimes[k];
+        }
+        r.iterationTime = sum / (r.iterationTimes.size() - 1);
+    }
+    else if (!r.iterationTimes.empty())
+    {
+        r.iterationTime = r.iterationTimes[0];
+    }
+    uint64_t sent = 0;
+    uint64_t delivered = 0;
+    for (const auto& communicator : communicators)
+    {
+        sent += communicator->GetCounters().bytesSent;
+        delivered += communicator->GetCounters().bytesReceived;
+    }
+    uint64_t dropped = fabric->CountDroppedFrames();
+
+    MakeDirectory(outDir);
+    {
+        std::ofstream csv = OpenOutput(outDir + "/collectives.csv");
+        recorder.GetTimeline().WriteCsv(csv);
+    }
+    OpenOutput(outDir + "/reconfigurations.csv") << "rail,ports,requested_s,start_s,end_s,group\n";
+    {
+        std::ofstream trace = OpenOutput(outDir + "/timeline.json");
+        recorder.WriteChromeTrace(trace, spec.gpusPerServer);
+    }
+    r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    WriteSummary(outDir + "/summary.json", o, spec, r, sent, delivered, dropped);
+    Simulator::Destroy();
+    std::cerr << "[sim] " << fabricName << ": iteration " << std::setprecision(6)
+              << r.iterationTime << " s, " << r.events << " events in " << r.wall
+              << " s wall; wrote " << outDir << "/\n";
+    return r;
+}
+
+void
+PrintTable(const std::vector<RunResult>& results)
+{
+    const RunResult& base = results.front();
+    std::cout << std::left << std::setw(12) << "fabric" << std::right << std::setw(16)
+              << "iteration (s)" << std::setw(14) << "vs " + base.fabric << std::setw(18)
+              << "reconfigurations" << std::setw(16) << "exposed (s)" << std::setw(12)
+              << "wall (s)" << "\n";
+    for (const RunResult& r : results)
+    {
+        std::ostringstream overhead;
+        overhead << std::showpos << std::fixed << std::setprecision(2)
+                 << 100.0 * (r.iterationTime / base.iterationTime - 1.0) << "%";
+        std::cout << std::left << std::setw(12) << r.fabric << std::right << std::fixed
+                  << std::setprecision(4) << std::setw(16) << r.iterationTime << std::setw(14)
+                  << overhead.str() << std::setw(18) << r.reconfigurations << std::setw(16)
+                  << r.exposedReconfiguration << std::setw(12) << std::setprecision(1) << r.wall
+                  << "\n";
+    }
+}
+
+void
+AddFlags(StrictCommandLine& cmd, Options& o)
+{
+    cmd.Add("dag", "workload DAG file (JSON format v1); else --model and the generator flags", o.dag);
+    o.gen.Add(cmd);
+    cmd.Add("preset", "server hardware: " + RailFabricSpec::PresetNames(), o.preset);
+    cmd.Add("servers", "servers (0: as many as the ranks need)", o.servers);
+    cmd.Add("gpusPerServer", "GPUs per server = rails (0: the preset's)", o.gpusPerServer);
+    cmd.Add("fabric", "rails: eps|eps-clos (comma-separated: one run each, compared)", o.fabric);
+    cmd.Add("nicPorts", "NIC ports per GPU (0: the preset's)", o.nicPorts);
+    cmd.Add("nicRate", "Gb/s per NIC port (0: the preset's)", o.nicRate);
+    cmd.Add("ocs", "OCS technology (optical rails)", o.ocs);
+    cmd.Add("reconfigDelay", "OCS reconfiguration delay, e.g. 25ms (optical rails)", o.reconfigDelay);
+    cmd.Add("provisioning", "Opus provisioning (optical rails)", o.provisioning);
+    cmd.Add("radix", "electrical switch radix (eps-clos, and eps beyond it)", o.radix);
+    cmd.Add("oversubscription", "Clos leaf down:up ratio", o.oversubscription);
+    cmd.Add("frameBytes", "transport payload per frame on rails (RoCE MTU 4096)", o.frameBytes);
+    cmd.Add("scaleUpFrameBytes", "transport payload per frame on scale-up links", o.scaleUpFrameBytes);
+    cmd.Add("algorithm", "collectives that name none: auto|ring|direct|halving-doubling|tree", o.algorithm);
+    cmd.Add("channels", "NCCL channels per collective", o.channels);
+    cmd.Add("chunkKiB", "pipelining chunk inside a channel, KiB", o.chunkKiB);
+    cmd.Add("reduceGBps", "reduction bandwidth per GPU, GB/s (0: reductions are free)", o.reduceGBps);
+    cmd.Add("iterations", "replays of the workload, back to back", o.iterations);
+    cmd.Add("seed", "run number of the random streams", o.seed);
+    cmd.Add("out", "output directory", o.out);
+    cmd.Add("progress", "wall seconds between progress lines on stderr (0: none)", o.progress);
+}
+
+void
+CheckOptions(const Options& o)
+{
+    if (o.iterations == 0)
+    {
+        throw std::invalid_argument("--iterations must be at least 1");
+    }
+    if (o.channels == 0 || o.channels > 64)
+    {
+        throw std::invalid_argument("--channels must be in [1, 64]");
+    }
+    if (o.chunkKiB == 0)
+    {
+        throw std::invalid_argument("--chunkKiB must be at least 1");
+    }
+    if (o.reduceGBps < 0 || o.progress < 0)
+    {
+        throw std::invalid_argument("--reduceGBps and --progress cannot be negative");
+    }
+    WorkloadAlgorithm algorithm;
+    if (!ParseWorkloadAlgorithm(o.algorithm, algorithm))
+    {
+        throw std::invalid_argument("unknown --algorithm '" + o.algorithm +
+                                    "' (auto, ring, direct, halving-doubling, tree)");
+    }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Options o;
+    try
+    {
+        StrictCommandLine cmd(__FILE__,
+                              "Runs an LLM training job packet by packet on a rail-optimized "
+                              "fabric.\nWithout --dag or --model it runs the built-in default "
+                              "job: Llama3-8B, TP 4, FSDP 2, PP 2 (1F1B) on 4 Perlmutter "
+                              "servers x 4 A100.");
+        AddFlags(cmd, o);
+        cmd.Parse(argc, argv);
+        if (IsDefaultJob(cmd))
+        {
+            SetDefaultJob(o);
+            std::cerr << "[sim] default job: Llama3-8B, TP 4, FSDP 2, PP 2 (1F1B), 4 x 4 A100 "
+                         "(perlmutter)\n";
+        }
+        CheckOptions(o);
+        if (cmd.IsGiven("dag") && cmd.IsGiven("model"))
+        {
+            throw std::invalid_argument("give either --dag or --model, not both");
+        }
+        RailFabricSpec hardware;
+        RailFabricSpec::Preset(o.preset, hardware);
+        uint32_t gpusPerServer = o.gpusPerServer > 0 ? o.gpusPerServer : hardware.gpusPerServer;
+        auto dag = LoadWorkload(o, gpusPerServer);
+        std::cerr << "[sim] workload: " << dag->GetRankCount() << " ranks, " << dag->GetOpCount()
+                  << " ops, " << o.iterations << " iteration(s)\n";
+        std::vector<std::string> fabrics = Split(o.fabric, ',');
+        for (const std::string& fabric : fabrics)
+        {
+            MakeSpec(o, fabric, dag->GetRankCount()); // every name checked before any run
+        }
+        std::vector<RunResult> results;
+        for (const std::string& fabric : fabrics)
+        {
+            std::string dir = fabrics.size() > 1 ? o.out + "/" + fabric : o.out;
+            results.push_back(RunJob(o, dag, fabric, dir));
+        }
+        PrintTable(results);
+        return 0;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
+        return 1;
+    }
+}

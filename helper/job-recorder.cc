@@ -1,0 +1,170 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "job-recorder.h"
+
+#include "ns3/callback.h"
+#include "ns3/simulator.h"
+
+#include <iomanip>
+
+namespace ns3
+{
+
+void
+JobRecorder::Attach(const ApplicationContainer& runtimes, uint32_t dagIterations)
+{
+    m_dagIterations = std::max<uint32_t>(1, dagIterations);
+    for (uint32_t i = 0; i < runtimes.GetN(); ++i)
+    {
+        Ptr<Application> app = runtimes.Get(i);
+        app->TraceConnectWithoutContext("OpStart", MakeCallback(&JobRecorder::OpStarted, this));
+        app->TraceConnectWithoutContext("OpEnd", MakeCallback(&JobRecorder::OpEnded, this));
+    }
+}
+
+void
+JobRecorder::OpStarted(const WorkloadOp& op, uint32_t replay)
+{
+    m_started[{op.rank, op.id, replay}] = Simulator::Now().GetSeconds();
+}
+
+void
+JobRecorder::OpEnded(const WorkloadOp& op, uint32_t replay)
+{
+    auto it = m_started.find({op.rank, op.id, replay});
+    double start = it->second;
+    m_started.erase(it);
+    double end = Simulator::Now().GetSeconds();
+    uint32_t iteration = replay * m_dagIterations + op.iteration;
+    m_spans.push_back({&op, iteration, start, end});
+    double& iterationEnd = m_iterationEnd[iteration];
+    iterationEnd = std::max(iterationEnd, end);
+    if (op.type == WorkloadOpType::COMPUTE)
+    {
+        return;
+    }
+    WorkloadCommRecord record;
+    record.rank = op.rank;
+    record.id = op.id;
+    record.type = op.type;
+    record.group = op.group;
+    record.peer = op.peer;
+    record.bytes = op.bytes;
+    record.startS = start;
+    record.endS = end;
+    record.label = op.label;
+    record.iteration = iteration;
+    m_timeline.Add(record);
+}
+
+std::vector<double>
+JobRecorder::GetIterationTimes() const
+{
+    std::vector<double> times;
+    double previous = 0;
+    for (const auto& [iteration, end] : m_iterationEnd)
+    {
+        times.push_back(end - previous);
+        previous = end;
+    }
+    return times;
+}
+
+double
+JobRecorder::GetMakespan() const
+{
+    return m_iterationEnd.empty() ? 0.0 : m_iterationEnd.rbegin()->second;
+}
+
+uint64_t
+JobRecorder::GetOpsDone() const
+{
+    return m_spans.size();
+}
+
+const WorkloadTimeline&
+JobRecorder::GetTimeline() const
+{
+    return m_timeline;
+}
+
+namespace
+{
+/// Writes s as a JSON string literal.
+void
+JsonString(std::ostream& os, const std::string& s)
+{
+    os << '"';
+    for (char c : s)
+    {
+        if (c == '"' || c == '\\')
+        {
+            os << '\\' << c;
+        }
+        else if (static_cast<unsigned char>(c) < 0x20)
+        {
+            os << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec
+               << std::setfill(' ');
+        }
+        else
+        {
+            os << c;
+        }
+    }
+    os << '"';
+}
+} // namespace
+
+void
+JobRecorder::WriteChromeTrace(std::ostream& os, uint32_t gpusPerServer) const
+{
+    // Thread ids: one per (rank, stream), named by metadata events.
+    std::map<std::pair<uint32_t, std::string>, uint32_t> threads;
+    for (const Span& span : m_spans)
+    {
+        const WorkloadOp& op = *span.op;
+        std::string stream = op.stream.empty() ? WorkloadDefaultStream(op.type) : op.stream;
+        threads.emplace(std::make_pair(op.rank, stream), 0);
+    }
+    uint32_t next = 0;
+    for (auto& [key, tid] : threads)
+    {
+        tid = next++;
+    }
+    os << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
+    bool first = true;
+    auto comma = [&]() {
+        os << (first ? "" : ",\n");
+        first = false;
+    };
+    for (const auto& [key, tid] : threads)
+    {
+        comma();
+        os << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << key.first / gpusPerServer
+           << ",\"tid\":" << tid << ",\"args\":{\"name\":";
+        JsonString(os, "rank " + std::to_string(key.first) + " " + key.second);
+        os << "}}";
+    }
+    os << std::setprecision(15);
+    for (const Span& span : m_spans)
+    {
+        const WorkloadOp& op = *span.op;
+        std::string stream = op.stream.empty() ? WorkloadDefaultStream(op.type) : op.stream;
+        std::string name = op.label.empty() ? WorkloadOpTypeName(op.type) : op.label;
+        comma();
+        os << "{\"ph\":\"X\",\"name\":";
+        JsonString(os, name);
+        os << ",\"cat\":\"" << WorkloadOpTypeName(op.type) << "\",\"pid\":"
+           << op.rank / gpusPerServer << ",\"tid\":" << threads.at({op.rank, stream})
+           << ",\"ts\":" << span.startS * 1e6 << ",\"dur\":" << (span.endS - span.startS) * 1e6
+           << ",\"args\":{\"id\":" << op.id << ",\"iteration\":" << span.iteration
+           << ",\"bytes\":" << op.bytes << ",\"group\":";
+        JsonString(os, op.group);
+        os << "}}";
+    }
+    os << "\n]}\n";
+}
+
+} // namespace ns3

@@ -1,0 +1,80 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef JOB_RECORDER_H
+#define JOB_RECORDER_H
+
+#include "ns3/application-container.h"
+#include "ns3/rank-runtime.h"
+#include "ns3/workload-timeline.h"
+
+#include <map>
+#include <ostream>
+#include <tuple>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief Observes the rank runtimes of a job and keeps what the outputs report.
+ *
+ * It listens to the OpStart/OpEnd trace sources only: it never steers the simulation.
+ * An op's reported iteration is replay x (iterations in the DAG) + its own iteration
+ * field, so iteration k ends when its last op on any rank ends, and lasts that end minus
+ * the end of iteration k-1 (0 for the first), as the main program's CONTRACT says.
+ */
+class JobRecorder
+{
+  public:
+    /**
+     * \brief Starts listening.
+     * \param runtimes RankRuntime applications
+     * \param dagIterations iterations inside the DAG (WorkloadDag::GetIterationCount())
+     */
+    void Attach(const ApplicationContainer& runtimes, uint32_t dagIterations);
+
+    /// \return per reported iteration, its time in seconds
+    std::vector<double> GetIterationTimes() const;
+
+    /// \return the end of the last op, seconds
+    double GetMakespan() const;
+
+    /// \return ops finished so far
+    uint64_t GetOpsDone() const;
+
+    /// \return one record per communication op and replay, in order of completion
+    const WorkloadTimeline& GetTimeline() const;
+
+    /**
+     * \brief Writes every op (compute and communication) as Chrome trace events
+     * (one process per server, one thread per rank and stream); opens in Perfetto.
+     * \param os the stream
+     * \param gpusPerServer ranks per server
+     */
+    void WriteChromeTrace(std::ostream& os, uint32_t gpusPerServer) const;
+
+  private:
+    struct Span
+    {
+        const WorkloadOp* op; //!< The op
+        uint32_t iteration;   //!< Reported iteration
+        double startS;        //!< Start
+        double endS;          //!< End
+    };
+
+    void OpStarted(const WorkloadOp& op, uint32_t replay);
+    void OpEnded(const WorkloadOp& op, uint32_t replay);
+
+    uint32_t m_dagIterations{1};                                          //!< Per replay
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, double> m_started; //!< Running ops
+    std::vector<Span> m_spans;                                            //!< Finished ops
+    std::map<uint32_t, double> m_iterationEnd; //!< Reported iteration -> last end
+    WorkloadTimeline m_timeline;               //!< Communication records
+};
+
+} // namespace ns3
+
+#endif /* JOB_RECORDER_H */

@@ -1,0 +1,432 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "collective-communicator.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/string.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CollectiveCommunicator");
+
+NS_OBJECT_ENSURE_REGISTERED(CollectiveCommunicator);
+
+TypeId
+CollectiveCommunicator::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::CollectiveCommunicator")
+            .SetParent<Object>()
+            .SetGroupName("PhotonicRails")
+            .AddConstructor<CollectiveCommunicator>()
+            .AddAttribute("Channels",
+                          "Independent rings/trees a collective's data is split over (NCCL "
+                          "channels).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&CollectiveCommunicator::m_channels),
+                          MakeUintegerChecker<uint32_t>(1, 64))
+            .AddAttribute("ChunkBytes",
+                          "Pipelining unit inside a channel: a block travels as chunks of at "
+                          "most this many bytes, each forwarded as soon as it arrives.",
+                          UintegerValue(1 << 19),
+                          MakeUintegerAccessor(&CollectiveCommunicator::m_chunkBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("DefaultAlgorithm",
+                          "Algorithm of calls that do not name one: auto (chosen per type, "
+                          "size and fabric by CollectivePlanner::Choose), ring, direct, "
+                          "halving-doubling or tree.",
+                          StringValue("auto"),
+                          MakeStringAccessor(&CollectiveCommunicator::SetDefaultAlgorithm,
+                                             &CollectiveCommunicator::GetDefaultAlgorithm),
+                          MakeStringChecker())
+            .AddAttribute("ReductionBandwidth",
+                          "Bytes per second a GPU reduces; 0 makes reductions free (NCCL "
+                          "fuses them into the receive, off the critical path).",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&CollectiveCommunicator::m_reductionBandwidth),
+                          MakeDoubleChecker<double>(0.0))
+            .AddTraceSource("CallStart",
+                            "A call started, with the plan it runs.",
+                            MakeTraceSourceAccessor(&CollectiveCommunicator::m_callTrace),
+                            "ns3::CollectiveCommunicator::CallTracedCallback");
+    return tid;
+}
+
+CollectiveCommunicator::CollectiveCommunicator()
+    : m_channels(2),
+      m_chunkBytes(1 << 19),
+      m_defaultAlgorithm(WorkloadAlgorithm::AUTO),
+      m_reductionBandwidth(0.0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+CollectiveCommunicator::~CollectiveCommunicator()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+CollectiveCommunicator::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_transport)
+    {
+        m_transport->SetReceiveCallback(RailTransport::ReceiveCallback());
+    }
+    m_transport = nullptr;
+    m_peers.clear(); // breaks the reference cycle between communicators
+    m_executions.clear();
+    Object::DoDispose();
+}
+
+void
+CollectiveCommunicator::Setup(uint32_t rank,
+                              Ptr<RailTransport> transport,
+                              uint32_t gpusPerServer,
+                              bool optical)
+{
+    NS_LOG_FUNCTION(this << rank << transport << gpusPerServer << optical);
+    NS_ABORT_MSG_IF(gpusPerServer == 0, "CollectiveCommunicator: gpusPerServer must be >= 1");
+    m_rank = rank;
+    m_transport = transport;
+    m_gpusPerServer = gpusPerServer;
+    m_optical = optical;
+    m_transport->SetReceiveCallback(
+        MakeCallback(&CollectiveCommunicator::MessageReceived, this));
+}
+
+void
+CollectiveCommunicator::Connect(const std::vector<Ptr<CollectiveCommunicator>>& communicators)
+{
+    NS_ABORT_MSG_IF(m_rank >= communicators.size() || communicators[m_rank] != this,
+                    "CollectiveCommunicator::Connect: rank " << m_rank << " is not at its index");
+    m_peers = communicators;
+}
+
+void
+CollectiveCommunicator::SetDefaultAlgorithm(std::string name)
+{
+    NS_ABORT_MSG_UNLESS(ParseWorkloadAlgorithm(name, m_defaultAlgorithm),
+                        "CollectiveCommunicator: unknown algorithm '" << name << "'");
+}
+
+std::string
+CollectiveCommunicator::GetDefaultAlgorithm() const
+{
+    return WorkloadAlgorithmName(m_defaultAlgorithm);
+}
+
+uint32_t
+CollectiveCommunicator::GetRank() const
+{
+    return m_rank;
+}
+
+const CollectiveCounters&
+CollectiveCommunicator::GetCounters() const
+{
+    return m_counters;
+}
+
+std::size_t
+CollectiveCommunicator::GetActiveCallCount() const
+{
+    return m_executions.size();
+}
+
+std::shared_ptr<const CollectivePlan>
+CollectiveCommunicator::PointToPointPlan(const CollectiveCall& call) const
+{
+    auto plan = std::make_shared<CollectivePlan>();
+    plan->algorithm = WorkloadAlgorithm::DIRECT;
+    plan->name = "p2p";
+    CollectiveTask task;
+    task.kind = call.type == WorkloadOpType::SEND ? CollectiveTask::SEND : CollectiveTask::RECV;
+    task.peer = call.peer;
+    task.bytes = call.bytes;
+    plan->tasks.push_back(task);
+    return plan;
+}
+
+std::shared_ptr<const CollectivePlan>
+CollectiveCommunicator::GetPlan(const CollectiveCall& call)
+{
+    if (call.type == WorkloadOpType::SEND || call.type == WorkloadOpType::RECV)
+    {
+        return PointToPointPlan(call);
+    }
+    CollectiveRequest request;
+    request.type = call.type;
+    request.members = call.members;
+    request.rank = m_rank;
+    request.root = call.root;
+    request.bytes = call.bytes;
+    request.algorithm =
+        call.algorithm == WorkloadAlgorithm::UNSPECIFIED ? m_defaultAlgorithm : call.algorithm;
+    request.gpusPerServer = m_gpusPerServer;
+    request.optical = m_optical;
+    request.channels = m_channels;
+    request.chunkBytes = m_chunkBytes;
+
+    // Collectives of one shape repeat (every layer, every micro-batch): plan each once.
+    std::ostringstream key;
+    key << int(call.type) << ' ' << call.root << ' ' << call.bytes << ' '
+        << int(request.algorithm);
+    for (uint32_t member : call.members)
+    {
+        key << ' ' << member;
+    }
+    auto& cached = m_plans[key.str()];
+    if (!cached)
+    {
+        cached = std::make_shared<const CollectivePlan>(CollectivePlanner::Plan(request));
+    }
+    return cached;
+}
+
+void
+CollectiveCommunicator::Start(const CollectiveCall& call, DoneCallback done)
+{
+    NS_LOG_FUNCTION(this << call.instance);
+    NS_ABORT_MSG_IF(!m_transport, "CollectiveCommunicator::Start before Setup");
+    NS_ABORT_MSG_IF(m_peers.empty(), "CollectiveCommunicator::Start before Connect");
+    uint64_t id = m_nextExecution++;
+    Execution& exec = m_executions[id];
+    exec.call = call;
+    try
+    {
+        exec.plan = GetPlan(call);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        NS_ABORT_MSG("rank " << m_rank << ", " << call.instance << ": " << e.what());
+    }
+    exec.done = done;
+    ++m_counters.calls;
+    m_callTrace(call.instance, *exec.plan);
+
+    const auto& tasks = exec.plan->tasks;
+    exec.depsLeft.resize(tasks.size());
+    exec.children.resize(tasks.size());
+    exec.ordinal.resize(tasks.size(), 0);
+    exec.started.resize(tasks.size(), false);
+    exec.tasksLeft = tasks.size();
+    // The k-th SEND to a peer is the peer's k-th RECV from us (CollectiveTask's rule).
+    std::map<std::pair<CollectiveTask::Kind, uint32_t>, uint32_t> count;
+    for (uint32_t i = 0; i < tasks.size(); ++i)
+    {
+        exec.depsLeft[i] = tasks[i].deps.size();
+        for (uint32_t dep : tasks[i].deps)
+        {
+            exec.children[dep].push_back(i);
+        }
+        if (tasks[i].kind != CollectiveTask::REDUCE)
+        {
+            exec.ordinal[i] = count[{tasks[i].kind, tasks[i].peer}]++;
+        }
+    }
+    if (tasks.empty())
+    {
+        m_executions.erase(id);
+        ++m_counters.callsDone;
+        Simulator::ScheduleNow([done]() { done(); });
+        return;
+    }
+    for (uint32_t i = 0; i < tasks.size(); ++i)
+    {
+        // Starting one task may finish others (an arrived message): recheck the execution.
+        auto it = m_executions.find(id);
+        if (it == m_executions.end())
+        {
+            break;
+        }
+        if (it->second.depsLeft[i] == 0 && !it->second.started[i])
+        {
+            StartTask(id, i);
+        }
+    }
+}
+
+void
+CollectiveCommunicator::StartTask(uint64_t id, uint32_t index)
+{
+    Execution& exec = m_executions.at(id);
+    exec.started[index] = true;
+    const CollectiveTask& task = exec.plan->tasks[index];
+    MessageKey key{exec.call.instance, task.peer, exec.ordinal[index]};
+    switch (task.kind)
+    {
+    case CollectiveTask::SEND: {
+        NS_ABORT_MSG_IF(task.peer >= m_peers.size() || !m_peers[task.peer],
+                        "rank " << m_rank << ", " << exec.call.instance << ": no rank "
+                                << task.peer);
+        uint64_t messageId =
+            m_transport->Send(task.peer,
+                              task.bytes,
+                              MakeCallback(&CollectiveCommunicator::MessageSent, this));
+        m_sending[messageId] = {id, index};
+        ++m_counters.messagesSent;
+        m_counters.bytesSent += task.bytes;
+        std::get<1>(key) = m_rank;
+        m_peers[task.peer]->Expect(m_rank, messageId, key, task.bytes);
+        break;
+    }
+    case CollectiveTask::RECV: {
+        auto arrived = m_arrived.find(key);
+        if (arrived == m_arrived.end())
+        {
+            m_waiting[key] = {id, index};
+            break;
+        }
+        NS_ABORT_MSG_IF(arrived->second != task.bytes,
+                        "rank " << m_rank << ", " << exec.call.instance << ": received "
+                                << arrived->second << " bytes from rank " << task.peer
+                                << " where " << task.bytes << " were expected");
+        m_arrived.erase(arrived);
+        FinishTask(id, index);
+        break;
+    }
+    case CollectiveTask::REDUCE:
+        m_counters.bytesReduced += task.bytes;
+        if (m_reductionBandwidth <= 0.0)
+        {
+            FinishTask(id, index);
+        }
+        else
+        {
+            Simulator::Schedule(Seconds(task.bytes / m_reductionBandwidth),
+                                &CollectiveCommunicator::FinishTask,
+                                this,
+                                id,
+                                index);
+        }
+        break;
+    }
+}
+
+void
+CollectiveCommunicator::FinishTask(uint64_t id, uint32_t index)
+{
+    auto it = m_executions.find(id);
+    NS_ASSERT(it != m_executions.end());
+    Execution& exec = it->second;
+    for (uint32_t child : exec.children[index])
+    {
+        if (--exec.depsLeft[child] == 0 && !exec.started[child])
+        {
+            StartTask(id, child);
+        }
+    }
+    // Children may have finished the execution already (and erased it).
+    it = m_executions.find(id);
+    if (it == m_executions.end() || --it->second.tasksLeft > 0)
+    {
+        return;
+    }
+    DoneCallback done = it->second.done;
+    m_executions.erase(it);
+    ++m_counters.callsDone;
+    // Always completes from its own event, so the caller never re-enters Start().
+    Simulator::ScheduleNow([done]() { done(); });
+}
+
+void
+CollectiveCommunicator::Expect(uint32_t source,
+                               uint64_t messageId,
+                               const MessageKey& key,
+                               uint64_t bytes)
+{
+    m_expected[{source, messageId}] = {key, bytes};
+}
+
+void
+CollectiveCommunicator::MessageSent(uint64_t messageId)
+{
+    auto it = m_sending.find(messageId);
+    NS_ASSERT_MSG(it != m_sending.end(), "acknowledgement of unknown message " << messageId);
+    TaskRef task = it->second;
+    m_sending.erase(it);
+    FinishTask(task.first, task.second);
+}
+
+void
+CollectiveCommunicator::MessageReceived(uint32_t source, uint64_t messageId, uint64_t bytes)
+{
+    auto it = m_expected.find({source, messageId});
+    NS_ABORT_MSG_IF(it == m_expected.end(),
+                    "rank " << m_rank << ": message " << messageId << " from rank " << source
+                            << " belongs to no collective");
+    MessageKey key = it->second.first;
+    NS_ABORT_MSG_IF(it->second.second != bytes,
+                    "rank " << m_rank << ": message from rank " << source << " has " << bytes
+                            << " bytes, " << it->second.second << " announced");
+    m_expected.erase(it);
+    m_counters.bytesReceived += bytes;
+    auto waiting = m_waiting.find(key);
+    if (waiting == m_waiting.end())
+    {
+        m_arrived[key] = bytes;
+        return;
+    }
+    TaskRef task = waiting->second;
+    m_waiting.erase(waiting);
+    const CollectiveTask& recv = m_executions.at(task.first).plan->tasks[task.second];
+    NS_ABORT_MSG_IF(recv.bytes != bytes,
+                    "rank " << m_rank << ", " << std::get<0>(key) << ": received " << bytes
+                            << " bytes from rank " << source << " where " << recv.bytes
+                            << " were expected");
+    FinishTask(task.first, task.second);
+}
+
+std::vector<std::string>
+CollectiveCommunicator::DescribeBlocked() const
+{
+    std::vector<std::string> lines;
+    for (const auto& [id, exec] : m_executions)
+    {
+        std::map<uint32_t, uint32_t> receives;
+        std::map<uint32_t, uint32_t> sends;
+        for (const auto& [key, task] : m_waiting)
+        {
+            if (task.first == id)
+            {
+                ++receives[std::get<1>(key)];
+            }
+        }
+        for (const auto& [messageId, task] : m_sending)
+        {
+            if (task.first == id)
+            {
+                ++sends[exec.plan->tasks[task.second].peer];
+            }
+        }
+        std::ostringstream os;
+        os << exec.call.instance << " (" << WorkloadOpTypeName(exec.call.type) << ", "
+           << exec.plan->name << "): " << exec.tasksLeft << " of " << exec.plan->tasks.size()
+           << " steps left";
+        for (const auto& [peer, n] : receives)
+        {
+            os << "; waits for " << n << " message(s) from rank " << peer;
+        }
+        for (const auto& [peer, n] : sends)
+        {
+            os << "; " << n << " message(s) to rank " << peer << " not delivered";
+        }
+        lines.push_back(os.str());
+    }
+    return lines;
+}
+
+} // namespace ns3

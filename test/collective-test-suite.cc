@@ -1,0 +1,583 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The collective engine and the rank runtime on small fabrics: ring collectives, all-to-all
+ * and send/recv against their closed forms on one electrical switch and on pre-set optical
+ * circuits, a two-stage 1F1B pipeline against its hand-computed makespan, byte
+ * conservation, determinism, and the report of a run that cannot finish.
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/photonic-rails-module.h"
+#include "ns3/test.h"
+
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr double FRAME_OVERHEAD = 62; // Ethernet 14 + RoCEv2-sized transport header 48
+constexpr double MTU = 4096;
+constexpr double LINK_NS = 100;  // one-way delay of every link
+constexpr double SWITCH_NS = 300; // EpsSwitch processing delay
+
+/// Wire time in ns of one full frame at \p bps.
+double
+FrameNs(double bps)
+{
+    return (MTU + FRAME_OVERHEAD) * 8 / bps * 1e9;
+}
+
+/// One rail of \p servers one-GPU servers at 100 G, eps (one switch) or ocs.
+RailFabricSpec
+Spec(uint32_t servers, RailKind kind, uint32_t gpusPerServer = 1, uint32_t nicPorts = 1)
+{
+    RailFabricSpec spec;
+    spec.servers = servers;
+    spec.gpusPerServer = gpusPerServer;
+    spec.nicPorts = nicPorts;
+    spec.kind = kind;
+    spec.nicPortBps = 100000000000;
+    spec.scaleUpBps = 800000000000;
+    return spec;
+}
+
+WorkloadOp
+Collective(uint32_t rank, uint32_t id, WorkloadOpType type, std::string group, uint64_t bytes)
+{
+    WorkloadOp op;
+    op.rank = rank;
+    op.id = id;
+    op.type = type;
+    op.group = group;
+    op.bytes = bytes;
+    return op;
+}
+
+WorkloadOp
+Compute(uint32_t rank, uint32_t id, double us, std::vector<uint32_t> deps = {})
+{
+    WorkloadOp op;
+    op.rank = rank;
+    op.id = id;
+    op.type = WorkloadOpType::COMPUTE;
+    op.durationUs = us;
+    op.deps = deps;
+    return op;
+}
+
+WorkloadOp
+PointToPoint(uint32_t rank,
+             uint32_t id,
+             WorkloadOpType type,
+             uint32_t peer,
+             uint64_t bytes,
+             std::vector<uint32_t> deps = {},
+             std::string stream = "")
+{
+    WorkloadOp op;
+    op.rank = rank;
+    op.id = id;
+    op.type = type;
+    op.peer = peer;
+    op.tag = 1;
+    op.bytes = bytes;
+    op.deps = deps;
+    op.stream = stream;
+    return op;
+}
+
+/// Every rank of a group runs one collective of \p type on it.
+std::vector<WorkloadOp>
+OnEveryRank(uint32_t ranks, WorkloadOpType type, uint64_t bytes, WorkloadAlgorithm algorithm)
+{
+    std::vector<WorkloadOp> ops;
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        ops.push_back(Collective(r, 0, type, "all", bytes));
+        ops.back().algorithm = algorithm;
+    }
+    return ops;
+}
+
+WorkloadDag::GroupMap
+AllRanks(uint32_t ranks)
+{
+    std::vector<uint32_t> members(ranks);
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        members[r] = r;
+    }
+    return {{"all", members}};
+}
+
+/// A fabric, its communicators and runtimes replaying a DAG, and what they did.
+struct JobBed
+{
+    Ptr<RailFabric> fabric;
+    std::vector<Ptr<CollectiveCommunicator>> communicators;
+    ApplicationContainer runtimes;
+    JobRecorder recorder;
+    std::map<std::pair<uint32_t, uint32_t>, double> endNs; //!< (rank, id) -> end, last replay
+
+    JobBed(RailFabricSpec spec, const WorkloadDag& dag, uint32_t iterations = 1)
+    {
+        RailFabricHelper helper;
+        helper.SetSpec(spec);
+        helper.SetEpsChannelAttribute("Delay", TimeValue(NanoSeconds(LINK_NS)));
+        helper.SetEpsSwitchAttribute("ProcessingDelay", TimeValue(NanoSeconds(SWITCH_NS)));
+        helper.SetOcsDeviceAttribute("FiberDelay", TimeValue(NanoSeconds(LINK_NS)));
+        fabric = helper.Build();
+        if (spec.kind == RailKind::OCS)
+        {
+            for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
+            {
+                fabric->GetOcs(rail)->Preset(fabric->RingCircuits(rail));
+            }
+        }
+        communicators = CollectiveHelper().Install(fabric);
+        RankRuntimeHelper runtimeHelper;
+        runtimeHelper.SetAttribute("Iterations", UintegerValue(iterations));
+        runtimes = runtimeHelper.Install(std::make_shared<const WorkloadDag>(dag),
+                                         fabric->GetGpus(),
+                                         communicators);
+        recorder.Attach(runtimes, dag.GetIterationCount());
+        for (uint32_t i = 0; i < runtimes.GetN(); ++i)
+        {
+            runtimes.Get(i)->TraceConnectWithoutContext(
+                "OpEnd",
+                Callback<void, const WorkloadOp&, uint32_t>(
+                    [this](const WorkloadOp& op, uint32_t) {
+                        endNs[{op.rank, op.id}] = Simulator::Now().GetNanoSeconds();
+                    }));
+        }
+    }
+
+    ~JobBed()
+    {
+        Simulator::Destroy();
+    }
+
+    void Run()
+    {
+        Simulator::Run();
+    }
+
+    bool AllFinished() const
+    {
+        for (uint32_t i = 0; i < runtimes.GetN(); ++i)
+        {
+            if (!DynamicCast<RankRuntime>(runtimes.Get(i))->IsFinished())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// \return when op \p id of \p rank ended (last replay), ns; -1 if it did not
+    double EndNs(uint32_t rank, uint32_t id) const
+    {
+        auto it = endNs.find({rank, id});
+        return it == endNs.end() ? -1 : it->second;
+    }
+
+    /// \return the latest end of op \p id over all ranks, ns
+    double LastEndNs(uint32_t id) const
+    {
+        double last = -1;
+        for (const auto& [key, ns] : endNs)
+        {
+            if (key.second == id)
+            {
+                last = std::max(last, ns);
+            }
+        }
+        return last;
+    }
+
+    uint64_t BytesSent() const
+    {
+        uint64_t sum = 0;
+        for (const auto& c : communicators)
+        {
+            sum += c->GetCounters().bytesSent;
+        }
+        return sum;
+    }
+
+    uint64_t BytesReceived() const
+    {
+        uint64_t sum = 0;
+        for (const auto& c : communicators)
+        {
+            sum += c->GetCounters().bytesReceived;
+        }
+        return sum;
+    }
+};
+
+} // namespace
+
+/// Ring AllGather, ReduceScatter and AllReduce take (n-1)S/B, (n-1)S/(nB), 2(n-1)S/(nB).
+class RingClosedFormTestCase : public TestCase
+{
+  public:
+    RingClosedFormTestCase()
+        : TestCase("ring collectives on one switch take their closed-form time")
+    {
+    }
+
+  private:
+    /// Runs one collective on n ranks; returns (completion ns, bytes sent by all ranks).
+    std::pair<double, uint64_t> Run(WorkloadOpType type, uint32_t n, uint64_t bytes)
+    {
+        JobBed bed(Spec(n, RailKind::EPS),
+                   WorkloadDag(n, AllRanks(n), OnEveryRank(n, type, bytes, WorkloadAlgorithm::RING)));
+        bed.Run();
+        NS_TEST_EXPECT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        NS_TEST_EXPECT_MSG_EQ(bed.BytesSent(), bed.BytesReceived(), "bytes conserved");
+        return {bed.LastEndNs(0), bed.BytesSent()};
+    }
+
+    void DoRun() override
+    {
+        const uint32_t n = 4;
+        const uint64_t s = 4 << 20; // 4 MiB, a whole number of frames in every chunk
+        const double frame = FrameNs(100e9);
+        const double path = frame + SWITCH_NS + 2 * LINK_NS; // last frame's extra trip
+        // AllGather: every NIC sends (n-1) S back to back while receiving as much.
+        auto [ag, agBytes] = Run(WorkloadOpType::ALLGATHER, n, s);
+        double agExpected = (n - 1) * (s / MTU) * frame + path;
+        NS_TEST_ASSERT_MSG_EQ_TOL(ag, agExpected, 0.02 * agExpected, "ring allgather");
+        NS_TEST_ASSERT_MSG_EQ(agBytes, uint64_t(n) * (n - 1) * s, "allgather moves n(n-1)S");
+        // ReduceScatter: n-1 steps of S/n.
+        auto [rs, rsBytes] = Run(WorkloadOpType::REDUCESCATTER, n, s);
+        double rsExpected = (n - 1) * (s / n / MTU) * frame + path;
+        NS_TEST_ASSERT_MSG_EQ_TOL(rs, rsExpected, 0.02 * rsExpected, "ring reducescatter");
+        NS_TEST_ASSERT_MSG_EQ(rsBytes, uint64_t(n - 1) * s, "reducescatter moves (n-1)S");
+        // AllReduce = ReduceScatter + AllGather of S/n blocks.
+        auto [ar, arBytes] = Run(WorkloadOpType::ALLREDUCE, n, s);
+        double arExpected = 2 * (n - 1) * (s / n / MTU) * frame + path;
+        NS_TEST_ASSERT_MSG_EQ_TOL(ar, arExpected, 0.02 * arExpected, "ring allreduce");
+        NS_TEST_ASSERT_MSG_EQ(arBytes, uint64_t(2) * (n - 1) * s, "allreduce moves 2(n-1)S");
+    }
+};
+
+/// Direct AllToAll: each NIC sends (n-1)S/n; Send/Recv: one message on an idle path.
+class AllToAllAndSendRecvTestCase : public TestCase
+{
+  public:
+    AllToAllAndSendRecvTestCase()
+        : TestCase("direct all-to-all and send-recv take their closed-form time")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double frame = FrameNs(100e9);
+        const double path = frame + SWITCH_NS + 2 * LINK_NS;
+        {
+            const uint32_t n = 4;
+            const uint64_t s = 4 << 20;
+            JobBed bed(Spec(n, RailKind::EPS),
+                       WorkloadDag(n,
+                                   AllRanks(n),
+                                   OnEveryRank(n,
+                                               WorkloadOpType::ALLTOALL,
+                                               s,
+                                               WorkloadAlgorithm::DIRECT)));
+            bed.Run();
+            double expected = (n - 1) * (s / n / MTU) * frame + path;
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.LastEndNs(0), expected, 0.02 * expected, "alltoall");
+            NS_TEST_ASSERT_MSG_EQ(bed.BytesSent(), uint64_t(n - 1) * s, "(n-1)S/n per rank");
+        }
+        {
+            // 1 MiB: 256 frames, then the last one's trip; the receive ends on arrival.
+            const uint64_t s = 1 << 20;
+            JobBed bed(Spec(2, RailKind::EPS),
+                       WorkloadDag(2,
+                                   {},
+                                   {PointToPoint(0, 0, WorkloadOpType::SEND, 1, s),
+                                    PointToPoint(1, 0, WorkloadOpType::RECV, 0, s)}));
+            bed.Run();
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(1, 0), 256 * frame + path, 1.0, "recv");
+            NS_TEST_ASSERT_MSG_GT(bed.EndNs(0, 0),
+                                  bed.EndNs(1, 0),
+                                  "the send ends when acknowledged, after the receive");
+        }
+    }
+};
+
+/// On pre-set ring circuits (2 ports per GPU: one to each neighbour) the ring's channels
+/// alternate direction, so both ports carry half the data: (n-1)S / (2B).
+class OpticalRingCollectiveTestCase : public TestCase
+{
+  public:
+    OpticalRingCollectiveTestCase()
+        : TestCase("ring allgather on pre-set optical ring circuits uses both ports")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 4;
+        const uint64_t s = 4 << 20;
+        JobBed bed(Spec(n, RailKind::OCS, 1, 2),
+                   WorkloadDag(n,
+                               AllRanks(n),
+                               OnEveryRank(n, WorkloadOpType::ALLGATHER, s, WorkloadAlgorithm::AUTO)));
+        bed.Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        // Two 100 G ports per GPU, each carrying (n-1) S / 2; fibers in and out.
+        double expected = (n - 1) * (s / 2 / MTU) * FrameNs(100e9) + 2 * LINK_NS;
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.LastEndNs(0), expected, 0.02 * expected, "optical ring");
+        for (uint32_t gpu = 0; gpu < n; ++gpu)
+        {
+            NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetTransport(gpu)->GetCounters().timeouts,
+                                  0,
+                                  "no timeouts on circuits");
+        }
+    }
+};
+
+/// Two stages, four micro-batches, 1F1B, forward 1 ms and backward 2 ms: the hand-computed
+/// schedule ends at 15 ms plus four activation/gradient transfers on the critical path.
+class PipelineMakespanTestCase : public TestCase
+{
+  public:
+    PipelineMakespanTestCase()
+        : TestCase("a 2-stage 1F1B pipeline with 4 micro-batches has the hand-computed makespan")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Stage 0 (rank 0): F0 F1 B0 F2 B1 F3 B2 B3; stage 1 (rank 1): F0 B0 F1 B1 ... B3.
+        // Activations go 0 -> 1 after each F on stage 0, gradients 1 -> 0 after each B
+        // on stage 1. Sends and receives have streams of their own (as Megatron posts
+        // them), so only data dependencies order them.
+        // With c the time of one transfer, the schedule (ms) is: stage 1 F0 starts at
+        // 1+c, B0 ends 4+c; stage 0 B0 4+2c..6+2c, F2 ..7+2c; stage 1 F1 4+c..5+c, B1
+        // ..7+c; stage 0 B1 7+2c..9+2c, F3 ..10+2c; stage 1 F2 7+3c..8+3c, B2 ..10+3c;
+        // stage 0 B2 10+4c..12+4c; stage 1 F3 10+3c..11+3c, B3 ..13+3c; stage 0 B3
+        // 13+4c..15+4c. Makespan 15 ms + 4c.
+        const uint64_t s = 64 * 1024; // 16 frames
+        const double c = 16 * FrameNs(100e9) + FrameNs(100e9) + SWITCH_NS + 2 * LINK_NS;
+        std::vector<WorkloadOp> ops;
+        const double f = 1000;
+        const double b = 2000;
+        // Stage 0.
+        uint32_t id = 0;
+        std::map<std::string, uint32_t> s0;
+        auto add = [&ops, &id](std::map<std::string, uint32_t>& names,
+                               const std::string& name,
+                               WorkloadOp op) {
+            op.id = id++;
+            names[name] = op.id;
+            ops.push_back(op);
+        };
+        for (std::string step : {"F0", "F1", "B0", "F2", "B1", "F3", "B2", "B3"})
+        {
+            std::vector<uint32_t> deps;
+            if (step[0] == 'B')
+            {
+                add(s0,
+                    "R" + step,
+                    PointToPoint(0, 0, WorkloadOpType::RECV, 1, s, {}, "recv"));
+                deps.push_back(s0["R" + step]);
+            }
+            add(s0, step, Compute(0, 0, step[0] == 'F' ? f : b, deps));
+            if (step[0] == 'F')
+            {
+                add(s0,
+                    "S" + step,
+                    PointToPoint(0, 0, WorkloadOpType::SEND, 1, s, {s0[step]}, "send"));
+            }
+        }
+        id = 0;
+        std::map<std::string, uint32_t> s1;
+        for (std::string step : {"F0", "B0", "F1", "B1", "F2", "B2", "F3", "B3"})
+        {
+            std::vector<uint32_t> deps;
+            if (step[0] == 'F')
+            {
+                add(s1,
+                    "R" + step,
+                    PointToPoint(1, 0, WorkloadOpType::RECV, 0, s, {}, "recv"));
+                deps.push_back(s1["R" + step]);
+            }
+            add(s1, step, Compute(1, 0, step[0] == 'F' ? f : b, deps));
+            if (step[0] == 'B')
+            {
+                add(s1,
+                    "S" + step,
+                    PointToPoint(1, 0, WorkloadOpType::SEND, 0, s, {s1[step]}, "send"));
+            }
+        }
+        WorkloadDag dag(2, {}, ops);
+        JobBed bed(Spec(2, RailKind::EPS), dag);
+        bed.Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "both stages finished");
+        double expected = 15e6 + 4 * c;
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, s0["B3"]), expected, 50.0, "1F1B makespan");
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.recorder.GetMakespan() * 1e9, expected, 50.0, "recorder");
+    }
+};
+
+namespace
+{
+/// A DAG of every collective type on 2 servers x 4 GPUs (hierarchical rings, PXN, trees).
+WorkloadDag
+MixedDag()
+{
+    const uint32_t n = 8;
+    WorkloadDag::GroupMap groups = AllRanks(n);
+    groups["rail1"] = {1, 5};
+    groups["cross"] = {0, 5};          // two rails: PXN
+    groups["pow2"] = {0, 1, 2, 3, 4, 5, 6, 7};
+    std::vector<WorkloadOp> ops;
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        uint32_t id = 0;
+        auto add = [&](WorkloadOpType type, std::string group, uint64_t bytes,
+                       WorkloadAlgorithm algorithm = WorkloadAlgorithm::UNSPECIFIED) {
+            WorkloadOp op = Collective(r, id, type, group, bytes);
+            op.algorithm = algorithm;
+            if (id > 0)
+            {
+                op.deps = {id - 1};
+            }
+            ++id;
+            ops.push_back(op);
+        };
+        add(WorkloadOpType::ALLREDUCE, "all", 1 << 20);
+        add(WorkloadOpType::ALLGATHER, "all", 300001);
+        add(WorkloadOpType::REDUCESCATTER, "pow2", 1 << 20, WorkloadAlgorithm::HALVING_DOUBLING);
+        add(WorkloadOpType::ALLREDUCE, "all", 100000, WorkloadAlgorithm::TREE);
+        add(WorkloadOpType::ALLTOALL, "all", 800000, WorkloadAlgorithm::RING);
+        add(WorkloadOpType::BROADCAST, "all", 500000);
+        add(WorkloadOpType::BARRIER, "all", 0);
+        if (r == 1 || r == 5)
+        {
+            add(WorkloadOpType::ALLREDUCE, "rail1", 1 << 20);
+        }
+        if (r == 0 || r == 5)
+        {
+            add(WorkloadOpType::REDUCE, "cross", 1 << 20);
+            ops.back().root = 5;
+        }
+        ops.push_back(Compute(r, id, 10.0 + r, {id - 1}));
+    }
+    return WorkloadDag(n, groups, ops);
+}
+} // namespace
+
+/// Every collective type completes; bytes are conserved; the same run gives the same output.
+class ConservationAndDeterminismTestCase : public TestCase
+{
+  public:
+    ConservationAndDeterminismTestCase()
+        : TestCase("every collective type completes, conserves bytes and is deterministic")
+    {
+    }
+
+  private:
+    std::string RunOnce(uint64_t& sent, uint64_t& received, double& makespan)
+    {
+        JobBed bed(Spec(2, RailKind::EPS, 4), MixedDag(), 2);
+        bed.Run();
+        NS_TEST_EXPECT_MSG_EQ(bed.AllFinished(), true, "every rank finished both replays");
+        sent = bed.BytesSent();
+        received = bed.BytesReceived();
+        makespan = bed.recorder.GetMakespan();
+        std::ostringstream csv;
+        bed.recorder.GetTimeline().WriteCsv(csv);
+        return csv.str();
+    }
+
+    void DoRun() override
+    {
+        uint64_t sent1;
+        uint64_t received1;
+        uint64_t sent2;
+        uint64_t received2;
+        double makespan1;
+        double makespan2;
+        std::string first = RunOnce(sent1, received1, makespan1);
+        std::string second = RunOnce(sent2, received2, makespan2);
+        NS_TEST_ASSERT_MSG_EQ(sent1, received1, "bytes delivered = bytes sent");
+        NS_TEST_ASSERT_MSG_GT(sent1, 0, "traffic");
+        NS_TEST_ASSERT_MSG_EQ((first == second), true, "identical timelines");
+        NS_TEST_ASSERT_MSG_EQ(sent1, sent2, "identical bytes");
+        NS_TEST_ASSERT_MSG_EQ(makespan1, makespan2, "identical makespan");
+        // 2 replays x 8 ranks x (7 collectives + compute) + rail1 and cross: 4 ops.
+        NS_TEST_ASSERT_MSG_EQ(std::count(first.begin(), first.end(), '\n') - 1,
+                              2 * (8 * 7 + 4),
+                              "one record per communication op and replay");
+    }
+};
+
+/// A receive without its send: the run stops and says who waits for what.
+class StuckRunTestCase : public TestCase
+{
+  public:
+    StuckRunTestCase()
+        : TestCase("a receive without a send leaves a report of what blocks")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WorkloadDag dag(2,
+                        {},
+                        {Compute(0, 0, 5.0),
+                         PointToPoint(1, 0, WorkloadOpType::RECV, 0, 65536),
+                         Compute(1, 1, 5.0, {0})});
+        JobBed bed(Spec(2, RailKind::EPS), dag);
+        bed.Run();
+        auto rank0 = DynamicCast<RankRuntime>(bed.runtimes.Get(0));
+        auto rank1 = DynamicCast<RankRuntime>(bed.runtimes.Get(1));
+        NS_TEST_ASSERT_MSG_EQ(rank0->IsFinished(), true, "rank 0 has nothing to wait for");
+        NS_TEST_ASSERT_MSG_EQ(rank1->IsFinished(), false, "rank 1 waits forever");
+        std::vector<std::string> lines = rank1->DescribeBlocked();
+        NS_TEST_ASSERT_MSG_EQ(lines.size(), 2, "a summary and the running op");
+        NS_TEST_ASSERT_MSG_EQ(lines[0], "iteration 0: 2 ops left, 1 not started", "summary");
+        NS_TEST_ASSERT_MSG_EQ(lines[1],
+                              "op 0 recv from rank 0 tag 1 (65536 bytes) has not finished",
+                              "the op");
+        std::vector<std::string> waits = bed.communicators[1]->DescribeBlocked();
+        NS_TEST_ASSERT_MSG_EQ(waits.size(), 1, "one call");
+        NS_TEST_ASSERT_MSG_EQ(waits[0],
+                              "0>1:1#0 (recv, p2p): 1 of 1 steps left; waits for 1 message(s) "
+                              "from rank 0",
+                              "what it waits for");
+        NS_TEST_ASSERT_MSG_EQ(bed.communicators[0]->DescribeBlocked().empty(), true, "rank 0");
+    }
+};
+
+/// The collective engine and rank runtime suite.
+class CollectiveTestSuite : public TestSuite
+{
+  public:
+    CollectiveTestSuite()
+        : TestSuite("collective", UNIT)
+    {
+        AddTestCase(new RingClosedFormTestCase, TestCase::QUICK);
+        AddTestCase(new AllToAllAndSendRecvTestCase, TestCase::QUICK);
+        AddTestCase(new OpticalRingCollectiveTestCase, TestCase::QUICK);
+        AddTestCase(new PipelineMakespanTestCase, TestCase::QUICK);
+        AddTestCase(new ConservationAndDeterminismTestCase, TestCase::QUICK);
+        AddTestCase(new StuckRunTestCase, TestCase::QUICK);
+    }
+};
+
+/// Registers the suite.
+static CollectiveTestSuite g_collectiveTestSuite;
