@@ -27,7 +27,8 @@ JobRecorder::Attach(const ApplicationContainer& runtimes, uint32_t dagIterations
 void
 JobRecorder::OpStarted(const WorkloadOp& op, uint32_t replay)
 {
-    m_started[{op.rank, op.id, replay}] = Simulator::Now().GetSeconds();
+    m_lastActivity = Simulator::Now().GetSeconds();
+    m_started[{op.rank, op.id, replay}] = m_lastActivity;
 }
 
 void
@@ -37,6 +38,7 @@ JobRecorder::OpEnded(const WorkloadOp& op, uint32_t replay)
     double start = it->second;
     m_started.erase(it);
     double end = Simulator::Now().GetSeconds();
+    m_lastActivity = end;
     uint32_t iteration = replay * m_dagIterations + op.iteration;
     m_spans.push_back({&op, iteration, start, end});
     double& iterationEnd = m_iterationEnd[iteration];
@@ -76,6 +78,12 @@ double
 JobRecorder::GetMakespan() const
 {
     return m_iterationEnd.empty() ? 0.0 : m_iterationEnd.rbegin()->second;
+}
+
+double
+JobRecorder::GetLastActivity() const
+{
+    return m_lastActivity;
 }
 
 uint64_t

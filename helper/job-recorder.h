@@ -45,6 +45,9 @@ class JobRecorder
     /// \return ops finished so far
     uint64_t GetOpsDone() const;
 
+    /// \return when an op last started or ended, seconds
+    double GetLastActivity() const;
+
     /// \return one record per communication op and replay, in order of completion
     const WorkloadTimeline& GetTimeline() const;
 
@@ -69,6 +72,7 @@ class JobRecorder
     void OpEnded(const WorkloadOp& op, uint32_t replay);
 
     uint32_t m_dagIterations{1};                                          //!< Per replay
+    double m_lastActivity{0};                                             //!< Last op event
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, double> m_started; //!< Running ops
     std::vector<Span> m_spans;                                            //!< Finished ops
     std::map<uint32_t, double> m_iterationEnd; //!< Reported iteration -> last end

@@ -563,6 +563,50 @@ class StuckRunTestCase : public TestCase
     }
 };
 
+/// Coalesced frames (60 KiB on rails and scale-up links, padded to the real frames'
+/// overhead) give the iteration time of 4 KiB frames within 1% on a small LLM job.
+class CoalescedFramesTestCase : public TestCase
+{
+  public:
+    CoalescedFramesTestCase()
+        : TestCase("coalesced frames match real 4 KiB frames within 1% on an LLM job")
+    {
+    }
+
+  private:
+    double Run(uint32_t frameBytes)
+    {
+        WorkloadGeneratorConfig config;
+        config.model.layers = 2;
+        config.model.hidden = 1024;
+        config.model.ffn = 4096;
+        config.model.heads = 8;
+        config.model.kvHeads = 8;
+        config.seqLen = 512;
+        config.tp = 2;
+        config.pp = 2;
+        config.dp = 2;
+        config.gpusPerServer = 2;
+        WorkloadDag dag = WorkloadGenerator(config).Generate();
+        RailFabricSpec spec = Spec(4, RailKind::EPS, 2);
+        spec.railFrameBytes = frameBytes;
+        spec.scaleUpFrameBytes = frameBytes;
+        JobBed bed(spec, dag);
+        bed.Run();
+        NS_TEST_EXPECT_MSG_EQ(bed.AllFinished(), true, "finished");
+        NS_TEST_EXPECT_MSG_EQ(bed.BytesSent(), bed.BytesReceived(), "bytes conserved");
+        return bed.recorder.GetMakespan();
+    }
+
+    void DoRun() override
+    {
+        double real = Run(4096);
+        double coalesced = Run(61440);
+        NS_TEST_ASSERT_MSG_GT(real, 0.0, "the job ran");
+        NS_TEST_ASSERT_MSG_EQ_TOL(coalesced, real, 0.01 * real, "iteration time within 1%");
+    }
+};
+
 /// The collective engine and rank runtime suite.
 class CollectiveTestSuite : public TestSuite
 {
@@ -572,10 +616,11 @@ class CollectiveTestSuite : public TestSuite
     {
         AddTestCase(new RingClosedFormTestCase, TestCase::QUICK);
         AddTestCase(new AllToAllAndSendRecvTestCase, TestCase::QUICK);
-        AddTestCase(new OpticalRingCollectiveTestCase, TestCase::QUICK);
         AddTestCase(new PipelineMakespanTestCase, TestCase::QUICK);
         AddTestCase(new ConservationAndDeterminismTestCase, TestCase::QUICK);
         AddTestCase(new StuckRunTestCase, TestCase::QUICK);
+        AddTestCase(new CoalescedFramesTestCase, TestCase::QUICK);
+        AddTestCase(new OpticalRingCollectiveTestCase, TestCase::QUICK);
     }
 };
 

@@ -15,3 +15,18 @@ add_test(NAME example.rail-fabric-example-ocs
          COMMAND rail-fabric-example --servers=4 --rail=ocs --nic=2x200G --bytes=1000000)
 add_test(NAME example.rail-fabric-example-bad-rail COMMAND rail-fabric-example --rail=wifi)
 set_tests_properties(example.rail-fabric-example-bad-rail PROPERTIES WILL_FAIL TRUE)
+add_test(NAME example.photonic-rails-sim
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/two-stage.json
+                 --gpusPerServer=2 --fabric=eps,eps-clos --radix=2 --iterations=2
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke)
+add_test(NAME example.photonic-rails-sim-generated
+         COMMAND photonic-rails-sim --model=llama3-8b --layers=2 --hidden=1024 --ffn=4096
+                 --heads=8 --kvHeads=8 --seqLen=512 --tp=2 --fsdp=2 --pp=2 --gpusPerServer=2
+                 --frameBytes=61440 --out=${CMAKE_BINARY_DIR}/sim-smoke-generated)
+add_test(NAME example.photonic-rails-sim-deadlock
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/deadlock.json
+                 --gpusPerServer=2 --out=${CMAKE_BINARY_DIR}/sim-smoke-deadlock)
+set_tests_properties(example.photonic-rails-sim-deadlock PROPERTIES
+                     PASS_REGULAR_EXPRESSION "error: the simulation is stuck after 0 s: 2 of 2 ranks")
+add_test(NAME example.photonic-rails-sim-bad-fabric COMMAND photonic-rails-sim --fabric=wifi)
+set_tests_properties(example.photonic-rails-sim-bad-fabric PROPERTIES WILL_FAIL TRUE)
