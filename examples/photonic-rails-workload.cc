@@ -11,7 +11,8 @@
  * Errors are one line on stderr with a non-zero exit status; progress goes to stderr.
  */
 
-#include "ns3/command-line.h"
+#include "example-flags.h"
+
 #include "ns3/workload-error.h"
 #include "ns3/workload-estimator.h"
 #include "ns3/workload-generator.h"
@@ -24,15 +25,12 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <type_traits>
 
 using namespace ns3;
 
@@ -73,94 +71,8 @@ struct Options
     std::string csv;
 };
 
-/// What each registered flag accepts, so bad flags get a one-line error before ns-3's
-/// CommandLine (which would print the whole help) sees them.
-std::map<std::string, char> g_flagKinds; // 'u' unsigned, 'i' integer, 'd' real, 'b' bool, 's'
 /// Flags given on the command line (to tell a default from a choice).
 std::set<std::string> g_given;
-
-template <typename T>
-void
-Flag(CommandLine& cmd, const std::string& name, const std::string& help, T& value)
-{
-    char kind = std::is_same<T, bool>::value          ? 'b'
-                : std::is_same<T, std::string>::value ? 's'
-                : std::is_floating_point<T>::value    ? 'd'
-                : std::is_unsigned<T>::value          ? 'u'
-                                                      : 'i';
-    g_flagKinds[name] = kind;
-    cmd.AddValue(name, help, value);
-}
-
-/// Checks every argument; throws std::invalid_argument with a one-line reason.
-void
-CheckArguments(int argc, char* argv[])
-{
-    static const std::set<std::string> general = {"PrintHelp",
-                                                  "help",
-                                                  "PrintVersion",
-                                                  "PrintGlobals",
-                                                  "PrintGroups",
-                                                  "PrintTypeIds",
-                                                  "PrintGroup",
-                                                  "PrintAttributes"};
-    for (int i = 1; i < argc; ++i)
-    {
-        std::string arg = argv[i];
-        std::size_t dashes = arg.rfind("--", 0) == 0 ? 2 : (arg.rfind('-', 0) == 0 ? 1 : 0);
-        if (dashes == 0)
-        {
-            throw std::invalid_argument("unexpected argument '" + arg +
-                                        "' (flags are --name=value)");
-        }
-        std::size_t equal = arg.find('=');
-        std::string name =
-            arg.substr(dashes, equal == std::string::npos ? std::string::npos : equal - dashes);
-        std::string value = equal == std::string::npos ? "" : arg.substr(equal + 1);
-        g_given.insert(name);
-        auto it = g_flagKinds.find(name);
-        if (it == g_flagKinds.end())
-        {
-            if (general.count(name) > 0)
-            {
-                continue;
-            }
-            throw std::invalid_argument("unknown flag --" + name + " (see --help)");
-        }
-        char* end = nullptr;
-        bool ok = true;
-        switch (it->second)
-        {
-        case 'u':
-            ok = !value.empty() && value[0] != '-' &&
-                 (std::strtoull(value.c_str(), &end, 10), *end == '\0') &&
-                 std::strtoull(value.c_str(), nullptr, 10) <= UINT32_MAX;
-            break;
-        case 'i':
-            ok = !value.empty() && (std::strtoll(value.c_str(), &end, 10), *end == '\0');
-            break;
-        case 'd':
-            ok = !value.empty() && (std::strtod(value.c_str(), &end), *end == '\0');
-            break;
-        case 'b':
-            ok = value.empty() || value == "0" || value == "1" || value == "true" ||
-                 value == "false";
-            break;
-        default:
-            ok = equal != std::string::npos;
-        }
-        if (!ok)
-        {
-            static const std::map<char, std::string> expected = {{'u', "a non-negative integer"},
-                                                                 {'i', "an integer"},
-                                                                 {'d', "a number"},
-                                                                 {'b', "0, 1, true or false"},
-                                                                 {'s', "a value (--name=value)"}};
-            throw std::invalid_argument("bad value for --" + name + ": '" + value + "' (expected " +
-                                        expected.at(it->second) + ")");
-        }
-    }
-}
 
 void
 Progress(const std::string& what, double fraction)
@@ -461,61 +373,82 @@ Windows(const Options& o)
 }
 
 void
-AddFlags(CommandLine& cmd, Options& o)
+AddFlags(ExampleFlags& flags, Options& o)
 {
-    cmd.Usage("Generates, validates and analyses photonic-rails workload DAGs.\n"
-              "Modes: generate (--out=FILE), --validate=FILE, --windows=FILE[,FILE...].");
-    Flag(cmd, "out", "generate: write the DAG JSON to this file", o.out);
-    Flag(cmd, "summary", "generate: also print the --validate summary", o.summary);
-    Flag(cmd, "model", "llama3-8b|llama3-70b|llama3.1-405b|gpt3-175b|mixtral-8x7b|custom", o.model);
-    Flag(cmd, "layers", "override: transformer blocks", o.layers);
-    Flag(cmd, "hidden", "override: model width", o.hidden);
-    Flag(cmd, "heads", "override: attention heads", o.heads);
-    Flag(cmd, "kvHeads", "override: key/value heads", o.kvHeads);
-    Flag(cmd, "ffn", "override: MLP width (per expert)", o.ffn);
-    Flag(cmd, "vocab", "override: vocabulary", o.vocab);
-    Flag(cmd, "experts", "override: experts per MoE layer", o.experts);
-    Flag(cmd, "topK", "override: experts per token", o.topK);
-    Flag(cmd, "gpu", "a100|h100|h200|b200", o.gpu);
-    Flag(cmd, "mfu", "model FLOPs utilization of compute ops, (0,1]", o.mfu);
-    Flag(cmd, "tp", "tensor parallel degree (inside a server)", o.tp);
-    Flag(cmd, "cp", "context parallel degree", o.cp);
-    Flag(cmd, "pp", "pipeline stages", o.pp);
-    Flag(cmd, "dp", "data parallel degree, DDP (replicated parameters)", o.dp);
-    Flag(cmd, "fsdp", "data parallel degree, FSDP/ZeRO-3 (sharded parameters)", o.fsdp);
-    Flag(cmd, "ep", "expert parallel degree (divides the DP degree)", o.ep);
-    Flag(cmd, "vpp", "virtual stages per rank (interleaved schedule)", o.vpp);
-    Flag(cmd, "schedule", "gpipe|1f1b|interleaved", o.schedule);
-    Flag(cmd, "microBatchSize", "sequences per micro-batch", o.microBatchSize);
-    Flag(cmd, "microBatches", "micro-batches per iteration (0: from globalBatch)", o.microBatches);
-    Flag(cmd, "globalBatch", "sequences per iteration (0: 2 x pp micro-batches)", o.globalBatch);
-    Flag(cmd, "seqLen", "tokens per sequence", o.seqLen);
-    Flag(cmd, "paramDtype", "parameter dtype as gathered: bf16|fp16|fp32|fp8", o.paramDtype);
-    Flag(cmd, "gradDtype", "gradient dtype as reduced: bf16|fp16|fp32|fp8", o.gradDtype);
-    Flag(cmd, "actDtype", "activation dtype: bf16|fp16|fp32|fp8", o.actDtype);
-    Flag(cmd, "recompute", "full activation recomputation", o.recompute);
-    Flag(cmd, "order", "rank placement, innermost first (permutation of tp,cp,pp,dp)", o.order);
-    Flag(cmd, "gpusPerServer", "GPUs per server = scale-up domain = rails", o.gpusPerServer);
-    Flag(cmd, "foldTp", "fold TP collectives into compute time", o.foldTp);
-    Flag(cmd, "iterations", "iterations to emit", o.iterations);
-    Flag(cmd, "validate", "validate and summarize a DAG JSON file", o.validate);
-    Flag(cmd, "estimate", "validate/summary: estimate phases and windows by replay", o.estimate);
-    Flag(cmd, "scaleUpGBps", "estimate: scale-up GB/s per GPU and direction", o.scaleUpGBps);
-    Flag(cmd, "scaleOutGbps", "estimate: NIC Gb/s per GPU", o.scaleOutGbps);
-    Flag(cmd, "latencyUs", "estimate: latency per collective step, us", o.latencyUs);
-    Flag(cmd,
-         "windows",
-         "window analysis of phase logs, timelines (collectives.csv) or DAGs, "
-         "comma-separated",
-         o.windows);
-    Flag(cmd, "view", "windows: rail|rank", o.view);
-    Flag(cmd, "select", "windows: the rail (or rank) to look at; -1 = every rail", o.select);
-    Flag(cmd,
-         "skipIterations",
-         "windows: ignore windows of the first N iterations",
-         o.skipIterations);
-    Flag(cmd, "thresholdMs", "windows: report the share of windows above this", o.thresholdMs);
-    Flag(cmd, "csv", "windows: also write every window to this CSV file", o.csv);
+    flags.Usage("Generates, validates and analyses photonic-rails workload DAGs.\n"
+                "Modes: generate (--out=FILE), --validate=FILE, --windows=FILE[,FILE...].");
+    flags.Add("out", "generate: write the DAG JSON to this file", o.out);
+    flags.Add("summary", "generate: also print the --validate summary", o.summary);
+    flags.Add("model", "llama3-8b|llama3-70b|llama3.1-405b|gpt3-175b|mixtral-8x7b|custom", o.model);
+    flags.Add("layers", "override: transformer blocks", o.layers);
+    flags.Add("hidden", "override: model width", o.hidden);
+    flags.Add("heads", "override: attention heads", o.heads);
+    flags.Add("kvHeads", "override: key/value heads", o.kvHeads);
+    flags.Add("ffn", "override: MLP width (per expert)", o.ffn);
+    flags.Add("vocab", "override: vocabulary", o.vocab);
+    flags.Add("experts", "override: experts per MoE layer", o.experts);
+    flags.Add("topK", "override: experts per token", o.topK);
+    flags.Add("gpu", "a100|h100|h200|b200", o.gpu);
+    flags.Add("mfu", "model FLOPs utilization of compute ops, (0,1]", o.mfu);
+    flags.Add("tp", "tensor parallel degree (inside a server)", o.tp);
+    flags.Add("cp", "context parallel degree", o.cp);
+    flags.Add("pp", "pipeline stages", o.pp);
+    flags.Add("dp", "data parallel degree, DDP (replicated parameters)", o.dp);
+    flags.Add("fsdp", "data parallel degree, FSDP/ZeRO-3 (sharded parameters)", o.fsdp);
+    flags.Add("ep", "expert parallel degree (divides the DP degree)", o.ep);
+    flags.Add("vpp", "virtual stages per rank (interleaved schedule)", o.vpp);
+    flags.Add("schedule", "gpipe|1f1b|interleaved", o.schedule);
+    flags.Add("microBatchSize", "sequences per micro-batch", o.microBatchSize);
+    flags.Add("microBatches", "micro-batches per iteration (0: from globalBatch)", o.microBatches);
+    flags.Add("globalBatch", "sequences per iteration (0: 2 x pp micro-batches)", o.globalBatch);
+    flags.Add("seqLen", "tokens per sequence", o.seqLen);
+    flags.Add("paramDtype", "parameter dtype as gathered: bf16|fp16|fp32|fp8", o.paramDtype);
+    flags.Add("gradDtype", "gradient dtype as reduced: bf16|fp16|fp32|fp8", o.gradDtype);
+    flags.Add("actDtype", "activation dtype: bf16|fp16|fp32|fp8", o.actDtype);
+    flags.Add("recompute", "full activation recomputation", o.recompute);
+    flags.Add("order", "rank placement, innermost first (permutation of tp,cp,pp,dp)", o.order);
+    flags.Add("gpusPerServer", "GPUs per server = scale-up domain = rails", o.gpusPerServer);
+    flags.Add("foldTp", "fold TP collectives into compute time", o.foldTp);
+    flags.Add("iterations", "iterations to emit", o.iterations);
+    flags.Add("validate", "validate and summarize a DAG JSON file", o.validate);
+    flags.Add("estimate", "validate/summary: estimate phases and windows by replay", o.estimate);
+    flags.Add("scaleUpGBps", "estimate: scale-up GB/s per GPU and direction", o.scaleUpGBps);
+    flags.Add("scaleOutGbps", "estimate: NIC Gb/s per GPU", o.scaleOutGbps);
+    flags.Add("latencyUs", "estimate: latency per collective step, us", o.latencyUs);
+    flags.Add("windows",
+              "window analysis of phase logs, timelines (collectives.csv) or DAGs, "
+              "comma-separated",
+              o.windows);
+    flags.Add("view", "windows: rail|rank", o.view);
+    flags.Add("select", "windows: the rail (or rank) to look at; -1 = every rail", o.select);
+    flags.Add("skipIterations",
+              "windows: ignore windows of the first N iterations",
+              o.skipIterations);
+    flags.Add("thresholdMs", "windows: report the share of windows above this", o.thresholdMs);
+    flags.Add("csv", "windows: also write every window to this CSV file", o.csv);
+}
+
+/// Runs the mode the flags choose.
+int
+Run(const Options& o, const ExampleFlags& flags)
+{
+    g_given = flags.GetGiven();
+    int modes = int(!o.out.empty()) + int(!o.validate.empty()) + int(!o.windows.empty());
+    if (modes != 1)
+    {
+        throw std::invalid_argument(
+            "choose one mode: --out=FILE (generate), --validate=FILE or --windows=FILE "
+            "(see --help)");
+    }
+    if (!o.validate.empty())
+    {
+        return Validate(o);
+    }
+    if (!o.windows.empty())
+    {
+        return Windows(o);
+    }
+    return Generate(o);
 }
 
 } // namespace
@@ -524,32 +457,5 @@ int
 main(int argc, char* argv[])
 {
     Options o;
-    try
-    {
-        CommandLine cmd(__FILE__);
-        AddFlags(cmd, o);
-        CheckArguments(argc, argv);
-        cmd.Parse(argc, argv);
-        int modes = int(!o.out.empty()) + int(!o.validate.empty()) + int(!o.windows.empty());
-        if (modes != 1)
-        {
-            throw std::invalid_argument(
-                "choose one mode: --out=FILE (generate), --validate=FILE or --windows=FILE "
-                "(see --help)");
-        }
-        if (!o.validate.empty())
-        {
-            return Validate(o);
-        }
-        if (!o.windows.empty())
-        {
-            return Windows(o);
-        }
-        return Generate(o);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
-        return 1;
-    }
+    return RunExample(PROGRAM, argc, argv, o, AddFlags, Run);
 }
