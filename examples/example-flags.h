@@ -128,7 +128,7 @@ class ExampleFlags
                                                                  {'i', "an integer"},
                                                                  {'d', "a number"},
                                                                  {'b', "0, 1, true or false"},
-                                                                 {'s', "a non-empty value"}};
+                                                                 {'s', "a value without blanks"}};
             throw std::invalid_argument("bad value for --" + name + ": '" + value + "' (expected " +
                                         expected.at(it->second) + ")");
         }
@@ -154,8 +154,9 @@ class ExampleFlags
             return value.empty() || value == "0" || value == "1" || value == "true" ||
                    value == "false";
         default:
-            // CommandLine takes no empty value, not even for a string.
-            return present && !value.empty();
+            // CommandLine takes no empty value, and reads a string up to its first blank:
+            // refuse what it would silently cut.
+            return present && !value.empty() && value.find_first_of(" \t\n") == std::string::npos;
         }
     }
 
