@@ -43,6 +43,7 @@ def build(bld):
         'helper/job-recorder.cc',
         'helper/strict-command-line.cc',
         'helper/workload-generator-flags.cc',
+        'model/opus-cost-model.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('photonic-rails')
@@ -97,6 +98,7 @@ def build(bld):
         'helper/job-recorder.h',
         'helper/strict-command-line.h',
         'helper/workload-generator-flags.h',
+        'model/opus-cost-model.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

@@ -4,6 +4,7 @@
 
 #include "strict-command-line.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
@@ -76,13 +77,17 @@ StrictCommandLine::Check(const std::string& arg)
         ok = !value.empty() && (std::strtoll(value.c_str(), &end, 10), *end == '\0');
         break;
     case 'd':
-        ok = !value.empty() && (std::strtod(value.c_str(), &end), *end == '\0');
+        // CommandLine cannot read "nan" or "inf"; nor can a program use them.
+        ok = !value.empty() && std::isfinite(std::strtod(value.c_str(), &end)) && *end == '\0';
         break;
     case 'b':
         ok = value.empty() || value == "0" || value == "1" || value == "true" || value == "false";
         break;
     default:
-        ok = equal != std::string::npos;
+        // CommandLine takes no empty value and reads a string up to its first blank:
+        // refuse what it would silently cut.
+        ok = equal != std::string::npos && !value.empty() &&
+             value.find_first_of(" \t\n") == std::string::npos;
     }
     if (!ok)
     {
@@ -90,7 +95,7 @@ StrictCommandLine::Check(const std::string& arg)
                                                              {'i', "an integer"},
                                                              {'d', "a number"},
                                                              {'b', "0, 1, true or false"},
-                                                             {'s', "a value (--name=value)"}};
+                                                             {'s', "a value without blanks"}};
         throw std::invalid_argument("bad value for --" + name + ": '" + value + "' (expected " +
                                     expected.at(it->second) + ")");
     }

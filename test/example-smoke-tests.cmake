@@ -6,6 +6,16 @@ add_test(NAME example.ocs-circuit-example-bad-technology
 set_tests_properties(example.ocs-circuit-example-bad-technology PROPERTIES WILL_FAIL TRUE)
 add_test(NAME example.photonic-rails-bench
          COMMAND photonic-rails-bench --frames=20000 --transportBytes=4000000 --repeats=1)
+add_test(NAME example.photonic-rails-cost
+         COMMAND photonic-rails-cost --out=${CMAKE_BINARY_DIR}/cost-smoke)
+# The paper's headline, as printed (CTest ignores the exit status here; the run above checks it).
+add_test(NAME example.photonic-rails-cost-headline
+         COMMAND photonic-rails-cost --gpus=1024,4096 --plot=0 --out=${CMAKE_BINARY_DIR}/cost-smoke-headline)
+set_tests_properties(example.photonic-rails-cost-headline PROPERTIES
+  PASS_REGULAR_EXPRESSION "Opus vs rail-optimized[^\n]*saves 70\\.46% cost \\(4096 GPUs\\) and 95\\.84% power \\(4096 GPUs\\)")
+add_test(NAME example.photonic-rails-cost-bad-gpus
+         COMMAND photonic-rails-cost --gpus=1024,1020 --out=${CMAKE_BINARY_DIR}/cost-smoke-bad)
+set_tests_properties(example.photonic-rails-cost-bad-gpus PROPERTIES WILL_FAIL TRUE)
 add_test(NAME example.photonic-rails-workload COMMAND photonic-rails-workload --model=llama3-8b --tp=4 --fsdp=2 --pp=2 --gpusPerServer=4 --microBatchSize=2 --microBatches=4 --summary=1 --out=${CMAKE_BINARY_DIR}/workload-smoke.json)
 add_test(NAME example.rail-fabric-example
          COMMAND rail-fabric-example --servers=3 --bytes=1000000)

@@ -5,6 +5,7 @@
 
 cpp_examples = [
     ("ocs-circuit-example", "True", "True"),
+    ("photonic-rails-cost --gpus=1024,4096 --plot=0", "True", "True"),
     ("photonic-rails-bench --frames=20000 --transportBytes=4000000 --repeats=1", "True", "False"),
     ("rail-fabric-example --servers=3 --bytes=1000000", "True", "True"),
 ]
