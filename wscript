@@ -35,6 +35,7 @@ def build(bld):
         'model/workload-timeline.cc',
         'model/workload-estimator.cc',
         'model/workload-summary.cc',
+        'model/collective-plan.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('photonic-rails')
@@ -80,6 +81,7 @@ def build(bld):
         'model/workload-timeline.h',
         'model/workload-estimator.h',
         'model/workload-summary.h',
+        'model/collective-plan.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:
