@@ -45,15 +45,15 @@ struct CollectiveTask
  */
 struct CollectiveRequest
 {
-    WorkloadOpType type{WorkloadOpType::ALLREDUCE}; //!< A collective (not compute/send/recv)
-    std::vector<uint32_t> members;                  //!< Global ranks, in group order
-    uint32_t rank{0};                               //!< The asking rank (a member)
-    uint32_t root{0};                               //!< Broadcast/reduce: root global rank
-    uint64_t bytes{0};                              //!< Per-rank buffer (NCCL convention)
+    WorkloadOpType type{WorkloadOpType::ALLREDUCE};       //!< A collective (not compute/send/recv)
+    std::vector<uint32_t> members;                        //!< Global ranks, in group order
+    uint32_t rank{0};                                     //!< The asking rank (a member)
+    uint32_t root{0};                                     //!< Broadcast/reduce: root global rank
+    uint64_t bytes{0};                                    //!< Per-rank buffer (NCCL convention)
     WorkloadAlgorithm algorithm{WorkloadAlgorithm::AUTO}; //!< UNSPECIFIED means AUTO
     uint32_t gpusPerServer{8};                            //!< Rank r is on server r / this
-    bool optical{false};        //!< Rails are circuits: prefer few peers per rank
-    uint32_t channels{2};       //!< Independent rings/trees the data is split over
+    bool optical{false};          //!< Rails are circuits: prefer few peers per rank
+    uint32_t channels{2};         //!< Independent rings/trees the data is split over
     uint64_t chunkBytes{1 << 19}; //!< Pipelining unit inside a channel
 };
 
@@ -66,6 +66,9 @@ struct CollectivePlan
     WorkloadAlgorithm algorithm{WorkloadAlgorithm::RING}; //!< Algorithm actually used
     bool hierarchical{false};          //!< Decomposed through the scale-up domains
     std::vector<CollectiveTask> tasks; //!< In an order where deps point backwards
+    /// Exact algorithm for reports: "ring", "hierarchical-ring", "pairwise", "direct",
+    /// "halving-doubling", "double-binary-tree", "chain" or "dissemination"
+    std::string name;
 };
 
 /**
@@ -74,8 +77,96 @@ struct CollectivePlan
  *
  * Every rank of the group calls Plan() with the same request except rank; the plans
  * match (see CollectiveTask) and complete without deadlock. Throws std::invalid_argument
- * with a one-line reason when the request cannot be planned (e.g. halving-doubling on a
- * group whose size is not a power of two).
+ * with a one-line reason when the request cannot be planned: a type that is not a
+ * collective, no members, a duplicate member, a rank or root that is not a member, zero
+ * channels, chunkBytes or gpusPerServer, an algorithm that does not apply to the type
+ * (below), or halving-doubling on a group whose size is not a power of two. An explicit
+ * algorithm is never replaced by another one; only AUTO and UNSPECIFIED choose. A group of
+ * one member gets an empty plan (still named, and still validated).
+ *
+ * \par Conventions
+ * - n members; the ring order (and every index below) is the members sorted by global
+ *   rank, so ring neighbours on one server talk through its scale-up domain.
+ * - Where output blocks belong to members (reducescatter, alltoall), the member at
+ *   position g of request.members (group order, as in NCCL) owns the g-th of n blocks
+ *   of the buffer, whose sizes are bytes / n plus one for the first bytes % n blocks.
+ *   Internal blocks (allreduce shards) follow the sorted order instead.
+ * - The data a step moves is split over min(channels, its bytes) channels (remainder to
+ *   the first channels) and each channel's share into ceil(share / chunkBytes) chunks of
+ *   equal size (remainder to the first chunks); every chunk is one SEND/RECV (pairwise
+ *   and halving-doubling cut strands instead, see below). Byte sums
+ *   are exact except that a block of 0 bytes still travels as one 1-byte message (it
+ *   keeps the collective's synchronisation and every message has bytes >= 1).
+ * - A chunk's next step depends only on the same chunk's previous step (pipelining as in
+ *   NCCL); between stages of a hierarchical ring a chunk waits for the tasks that
+ *   produced the bytes it carries. RECVs have no deps: data arrives eagerly, and the
+ *   task consuming it (SEND or REDUCE) waits for the RECV. A REDUCE has the bytes of the
+ *   message it folds in and also waits for whatever produced the local operand.
+ *
+ * \par Algorithms (name in CollectivePlan::name)
+ * - "ring" (RING), per rank: allgather n-1 steps, step s sends the block received at
+ *   step s-1 (step 0: its own S) to the next member: sends (n-1)S. Reducescatter: n-1
+ *   steps, step s sends block (me-s-1) mod n and receives and REDUCEs block (me-s-2)
+ *   mod n, which step s+1 forwards; the member ends with its own block: sends
+ *   S - block(me) = (n-1)S/n. Allreduce: that reducescatter on n blocks of S/n (sorted
+ *   order), then that allgather of the reduced blocks, each chunk of it waiting for the
+ *   final REDUCE of the same chunk: sends 2(n-1)S/n.
+ * - "hierarchical-ring" (RING, hierarchical = true) instead of "ring", for allreduce,
+ *   allgather and reducescatter when RING is asked for or chosen and the group is a
+ *   regular grid: k >= 2 servers, each holding the same set of m >= 2 local GPU indices
+ *   (rank % gpusPerServer), so n = m k. The intra rings are the m members of a server,
+ *   the inter rings the k members with the same local index (one rail):
+ *   - allreduce: intra ring reducescatter of S on m blocks, inter ring allreduce of the
+ *     member's S/m block, intra ring allgather of the m blocks; sends 2(m-1)S/m intra +
+ *     2(k-1)S/(mk) inter = 2(n-1)S/n.
+ *   - allgather: inter ring allgather of the S shards (each member then holds the k
+ *     shards of its local index), intra ring allgather of those k S bytes; sends
+ *     (k-1)S inter + (m-1)kS intra = (n-1)S.
+ *   - reducescatter: intra ring reducescatter of S on m super-blocks (super-block l =
+ *     the k output blocks of the members with local index l), inter ring reducescatter
+ *     of the member's super-block on those k blocks; sends (m-1)S/m intra + (k-1)S/n
+ *     inter = (n-1)S/n.
+ * - alltoall: "direct" (DIRECT) sends every other member its block at once and receives
+ *   one from each; "pairwise" (RING) runs n-1 rounds, round i sends to member
+ *   (me+i) mod n and receives from (me-i) mod n. The blocks are cut into P strands,
+ *   strand c holding the c-th of P near-equal parts of every block (P = the chunk split
+ *   of the largest block, at most the smallest block's bytes so no part is empty); a
+ *   strand's SEND of round i waits for its SEND and RECV of round i-1. Both send
+ *   S - block(me) = (n-1)S/n.
+ * - "halving-doubling" (HALVING_DOUBLING, n a power of two): the blocks (n of S/n for
+ *   allreduce and reducescatter, n of S for allgather) are cut into P strands, strand c
+ *   holding the c-th of P near-equal parts of every block; P is the smallest count, at
+ *   least the channel/chunk split of the largest exchange (one half of the blocks), for
+ *   which no exchange of a strand exceeds chunkBytes, but at most the smallest block's
+ *   bytes (no part is empty; so an exchange exceeds chunkBytes only if chunkBytes < n).
+ *   Each strand runs the rounds on its own, every round
+ *   waiting for the previous round's SEND and RECV (or REDUCE) of that strand.
+ *   Reducescatter: recursive halving, round j exchanges the half of the current blocks
+ *   not holding me with partner me XOR (n >> (j+1)) and REDUCEs the received half
+ *   (S/2, S/4 ... S/n). Allgather: recursive doubling with partners me XOR 1, 2 ...
+ *   n/2 (S, 2S ... nS/2). Allreduce: that reducescatter then that allgather, mirrored:
+ *   sends 2(n-1)S/n.
+ * - "double-binary-tree" (TREE, allreduce only): tree A over the sorted indices, parent
+ *   of i is (i-1)/2; tree B the same shape over the mirrored indices (i is at n-1-i),
+ *   so most leaves of A are inner nodes of B. Tree A carries the first ceil(S/2) bytes,
+ *   tree B the rest. Per chunk: a node RECVs it from each child and REDUCEs it (the
+ *   second REDUCE after the first, into one buffer), SENDs the sum to its parent, RECVs
+ *   the result from the parent and SENDs it to its children; the root turns the sum
+ *   around. A member sends S_t (children + 1) bytes in tree t, S_t children at its
+ *   root, and REDUCEs S_t children.
+ * - "chain" (RING) for broadcast: a pipelined chain along the ring order from the root;
+ *   a member forwards a chunk once it has received it; the root sends S, the last
+ *   member 0, the others S. For reduce: the chain starts at the member after the root
+ *   and ends at the root; each member RECVs a chunk, REDUCEs it and forwards the sum;
+ *   everyone but the root sends S, everyone but the first REDUCEs S.
+ * - "dissemination" (DIRECT) for barrier: ceil(log2 n) rounds of 1-byte messages,
+ *   round j sends to (me + 2^j) mod n and receives from (me - 2^j) mod n, waiting for
+ *   round j-1's SEND and RECV. Barrier takes no explicit algorithm.
+ *
+ * \par Which algorithm applies
+ * allreduce: RING, HALVING_DOUBLING, TREE. allgather, reducescatter: RING,
+ * HALVING_DOUBLING. alltoall: RING (pairwise), DIRECT. broadcast, reduce: RING. barrier:
+ * AUTO or UNSPECIFIED only. See Choose() for AUTO.
  */
 class CollectivePlanner
 {
@@ -88,9 +179,18 @@ class CollectivePlanner
     static CollectivePlan Plan(const CollectiveRequest& request);
 
     /**
-     * \brief The algorithm AUTO resolves to.
-     * \param request the collective
-     * \return RING, DIRECT, HALVING_DOUBLING or TREE
+     * \brief The algorithm AUTO resolves to (request.algorithm is ignored).
+     *
+     * Optical rails give a rank few peers per port at a time, so a rank should talk to
+     * few peers at once: RING for every type (ring neighbours; for alltoall the pairwise
+     * exchange, one peer a round).
+     * Electrical rails switch packets to any peer: allreduce uses TREE (latency grows as
+     * log n instead of n) when n >= 4 and bytes <= 1 MiB, else RING (bandwidth-optimal);
+     * alltoall uses DIRECT; the others RING. Barrier always resolves to DIRECT
+     * (dissemination).
+     *
+     * \param request the collective (type, members, bytes, optical are read)
+     * \return RING, DIRECT or TREE
      */
     static WorkloadAlgorithm Choose(const CollectiveRequest& request);
 };
