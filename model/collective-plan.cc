@@ -193,6 +193,7 @@ class Builder
     Builder(const CollectiveRequest& request, std::vector<CollectiveTask>& tasks)
         : m_channels(request.channels),
           m_chunkBytes(request.chunkBytes),
+          m_bothWays(request.optical),
           m_tasks(tasks)
     {
     }
@@ -226,6 +227,12 @@ class Builder
     uint32_t Reduce(uint64_t bytes, std::vector<uint32_t> deps)
     {
         return Add(CollectiveTask::REDUCE, 0, bytes, std::move(deps));
+    }
+
+    /// \return true if rings over rails run both ways (optical rails: see RailRing)
+    bool BothWays() const
+    {
+        return m_bothWays;
     }
 
     /**
@@ -349,6 +356,7 @@ class Builder
 
     uint32_t m_channels;
     uint64_t m_chunkBytes;
+    bool m_bothWays;
     std::vector<CollectiveTask>& m_tasks;
     /// First byte -> (one past the last byte, producing task); uncovered bytes are input
     std::map<uint64_t, std::pair<uint64_t, uint32_t>> m_producers;
@@ -464,6 +472,52 @@ RingAllGather(Builder& b, const Ring& ring, const std::vector<Range>& blocks)
     }
 }
 
+/// A ring algorithm: RingReduceScatter or RingAllGather.
+using RingAlgorithm = void (*)(Builder&, const Ring&, const std::vector<Range>&);
+
+/**
+ * \brief Runs a ring algorithm on a ring that crosses rails: on optical rails, half of every
+ *        block goes each way round.
+ *
+ * On an optical rail a GPU reaches its two ring neighbours through two NIC ports, each with
+ * a duplex circuit; a one-way ring would leave the port towards the previous member idle in
+ * the sending direction. Running the first half of every block on the ring and the second
+ * half on the reversed ring keeps both ports busy both ways (NCCL reaches the same with
+ * channels on different NICs). Rings of two, blocks under 2 bytes and electrical rails
+ * (full-duplex ports that a one-way ring already fills) run one way.
+ *
+ * \param b the builder
+ * \param ring the ring
+ * \param blocks n blocks, by ring position
+ * \param run the algorithm
+ */
+void
+RailRing(Builder& b, const Ring& ring, const std::vector<Range>& blocks, RingAlgorithm run)
+{
+    uint32_t n = ring.ranks.size();
+    bool split = b.BothWays() && n > 2 &&
+                 std::all_of(blocks.begin(), blocks.end(), [](const Range& r) {
+                     return r.size >= 2;
+                 });
+    if (!split)
+    {
+        run(b, ring, blocks);
+        return;
+    }
+    std::vector<Range> forward;
+    std::vector<Range> backward(n);
+    for (uint32_t p = 0; p < n; ++p)
+    {
+        uint64_t first = blocks[p].size - blocks[p].size / 2;
+        forward.push_back({blocks[p].begin, first});
+        // Position p of the ring is position n-1-p of the reversed ring.
+        backward[n - 1 - p] = {blocks[p].begin + first, blocks[p].size - first};
+    }
+    Ring reversed{std::vector<uint32_t>(ring.ranks.rbegin(), ring.ranks.rend()), n - 1 - ring.me};
+    run(b, ring, forward);
+    run(b, reversed, backward);
+}
+
 /**
  * \brief A regular grid of servers x local GPU indices, when the group is one.
  */
@@ -558,8 +612,8 @@ RingAllReduce(Builder& b, const Group& group, const Grid* grid, uint64_t bytes)
     if (grid == nullptr)
     {
         std::vector<Range> blocks = Contiguous(EvenSizes(bytes, group.Size()));
-        RingReduceScatter(b, FlatRing(group), blocks);
-        RingAllGather(b, FlatRing(group), blocks);
+        RailRing(b, FlatRing(group), blocks, RingReduceScatter);
+        RailRing(b, FlatRing(group), blocks, RingAllGather);
         return;
     }
     std::vector<Range> intra = Contiguous(EvenSizes(bytes, grid->locals.size()));
@@ -570,8 +624,8 @@ RingAllReduce(Builder& b, const Group& group, const Grid* grid, uint64_t bytes)
         block.begin += shard.begin;
     }
     RingReduceScatter(b, grid->Intra(), intra);
-    RingReduceScatter(b, grid->Inter(), inter);
-    RingAllGather(b, grid->Inter(), inter);
+    RailRing(b, grid->Inter(), inter, RingReduceScatter);
+    RailRing(b, grid->Inter(), inter, RingAllGather);
     RingAllGather(b, grid->Intra(), intra);
 }
 
@@ -596,7 +650,7 @@ RingAllGatherPlan(Builder& b, const Group& group, const Grid* grid, uint64_t byt
         {
             blocks.push_back({g * bytes, bytes});
         }
-        RingAllGather(b, FlatRing(group), blocks);
+        RailRing(b, FlatRing(group), blocks, RingAllGather);
         return;
     }
     uint64_t k = grid->servers.size();
@@ -610,7 +664,7 @@ RingAllGatherPlan(Builder& b, const Group& group, const Grid* grid, uint64_t byt
     {
         intra.push_back({l * k * bytes, k * bytes});
     }
-    RingAllGather(b, grid->Inter(), inter);
+    RailRing(b, grid->Inter(), inter, RingAllGather);
     RingAllGather(b, grid->Intra(), intra);
 }
 
@@ -631,7 +685,7 @@ RingReduceScatterPlan(Builder& b, const Group& group, const Grid* grid, uint64_t
     std::vector<uint64_t> owned = group.OwnedSizes(bytes);
     if (grid == nullptr)
     {
-        RingReduceScatter(b, FlatRing(group), Contiguous(owned));
+        RailRing(b, FlatRing(group), Contiguous(owned), RingReduceScatter);
         return;
     }
     uint32_t k = grid->servers.size();
@@ -655,7 +709,7 @@ RingReduceScatterPlan(Builder& b, const Group& group, const Grid* grid, uint64_t
         }
     }
     RingReduceScatter(b, grid->Intra(), intra);
-    RingReduceScatter(b, grid->Inter(), inter);
+    RailRing(b, grid->Inter(), inter, RingReduceScatter);
 }
 
 /**

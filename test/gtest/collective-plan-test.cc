@@ -347,6 +347,47 @@ TEST(CollectivePlan, RingAllGatherUnchunkedTakesNMinusOneRounds)
     }
 }
 
+TEST(CollectivePlan, OpticalRingsRunBothWays)
+{
+    // On optical rails half of every block goes each way round: a rank of an n-ring sends
+    // half of the one-way ring's traffic to each neighbour, the totals are those of the
+    // one-way ring and so are the logical rounds.
+    for (uint32_t n : {3u, 4u, 5u, 8u})
+    {
+        for (WorkloadOpType type : {WorkloadOpType::ALLGATHER,
+                                    WorkloadOpType::REDUCESCATTER,
+                                    WorkloadOpType::ALLREDUCE})
+        {
+            const uint64_t bytes = 8000 * n; // even blocks and halves for every type
+            CollectiveRequest request = Request(type, Iota(n), bytes);
+            request.optical = true;
+            uint32_t rounds = 0;
+            Plans plans = PlanAndRun(request, &rounds);
+            request.optical = false;
+            uint32_t oneWayRounds = 0;
+            Plans oneWay = PlanAndRun(request, &oneWayRounds);
+            uint64_t perRank = Count(oneWay.at(0)).sent;
+            for (const auto& [rank, plan] : plans)
+            {
+                Totals t = Count(plan);
+                ASSERT_EQ(t.sentTo.size(), 2u) << "n=" << n;
+                EXPECT_EQ(t.sentTo.at((rank + 1) % n), perRank / 2) << "n=" << n;
+                EXPECT_EQ(t.sentTo.at((rank + n - 1) % n), perRank / 2) << "n=" << n;
+                EXPECT_EQ(t.sent, perRank);
+            }
+            EXPECT_EQ(TotalSent(plans), TotalSent(oneWay));
+            EXPECT_EQ(rounds, oneWayRounds) << "both ways take the rounds of one way";
+        }
+    }
+    // Two members, or blocks of one byte, run one way.
+    CollectiveRequest pair = Request(WorkloadOpType::ALLGATHER, Iota(2), 1000);
+    pair.optical = true;
+    EXPECT_EQ(Count(PlanAndRun(pair).at(0)).sentTo.size(), 1u);
+    CollectiveRequest tiny = Request(WorkloadOpType::ALLGATHER, Iota(4), 1);
+    tiny.optical = true;
+    EXPECT_EQ(Count(PlanAndRun(tiny).at(0)).sentTo.size(), 1u);
+}
+
 TEST(CollectivePlan, RingOrderIsSortedRanks)
 {
     // Group order scrambled: the ring still goes 1 -> 3 -> 5 -> 7 -> 1.
