@@ -523,8 +523,10 @@ RunJob(const Options& o,
     WriteSummary(outDir + "/summary.json", o, spec, r, sent, delivered, dropped);
     Simulator::Destroy();
     std::cerr << "[sim] " << fabricName << ": iteration " << std::setprecision(6)
-              << r.iterationTime << " s, " << r.events << " events in " << r.wall
-              << " s wall; wrote " << outDir << "/\n";
+              << r.iterationTime << " s; " << r.events << " events in " << r.wall << " s wall ("
+              << std::setprecision(3) << r.events / std::max(r.wall, 1e-9) / 1e6
+              << " M events/s), peak RSS " << std::setprecision(4) << PeakRssMiB()
+              << " MiB; wrote " << outDir << "/\n";
     return r;
 }
 

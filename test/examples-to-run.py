@@ -6,6 +6,9 @@
 cpp_examples = [
     ("ocs-circuit-example", "True", "True"),
     ("photonic-rails-cost --gpus=1024,4096 --plot=0", "True", "True"),
+    ("photonic-rails-sim --model=llama3-8b --layers=2 --hidden=1024 --ffn=4096 --heads=8 "
+     "--kvHeads=8 --seqLen=512 --tp=2 --fsdp=2 --pp=2 --gpusPerServer=2 --frameBytes=61440 "
+     "--progress=0 --out=photonic-rails-sim-smoke", "True", "False"),
     ("photonic-rails-bench --frames=20000 --transportBytes=4000000 --repeats=1", "True", "False"),
     ("rail-fabric-example --servers=3 --bytes=1000000", "True", "True"),
 ]
