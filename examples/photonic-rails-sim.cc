@@ -650,6 +650,11 @@ main(int argc, char* argv[])
             results.push_back(RunJob(o, dag, fabric, dir));
         }
         PrintTable(results);
+        if (IsDefaultJob(cmd))
+        {
+            std::cout << "(optical rails, on demand and with provisioning, join this table "
+                         "with the Opus control plane: issue 6)\n";
+        }
         return 0;
     }
     catch (const std::exception& e)
