@@ -47,18 +47,7 @@ JobRecorder::OpEnded(const WorkloadOp& op, uint32_t replay)
     {
         return;
     }
-    WorkloadCommRecord record;
-    record.rank = op.rank;
-    record.id = op.id;
-    record.type = op.type;
-    record.group = op.group;
-    record.peer = op.peer;
-    record.bytes = op.bytes;
-    record.startS = start;
-    record.endS = end;
-    record.label = op.label;
-    record.iteration = iteration;
-    m_timeline.Add(record);
+    m_timeline.Add(WorkloadCommRecord::Of(op, start, end, iteration));
 }
 
 std::vector<double>

@@ -225,18 +225,7 @@ class Replay
     void Record(std::size_t instance, double start, double end)
     {
         const WorkloadOp& op = m_ops[instance % m_ops.size()];
-        WorkloadCommRecord record;
-        record.rank = op.rank;
-        record.id = op.id;
-        record.type = op.type;
-        record.group = op.group;
-        record.peer = op.peer;
-        record.bytes = op.bytes;
-        record.startS = start;
-        record.endS = end;
-        record.label = op.label;
-        record.iteration = Iteration(instance);
-        m_records.push_back(std::move(record));
+        m_records.push_back(WorkloadCommRecord::Of(op, start, end, Iteration(instance)));
     }
 
     uint32_t Iteration(std::size_t instance) const

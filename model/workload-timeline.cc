@@ -166,6 +166,23 @@ class RowReader
 
 } // namespace
 
+WorkloadCommRecord
+WorkloadCommRecord::Of(const WorkloadOp& op, double startS, double endS, uint32_t iteration)
+{
+    WorkloadCommRecord record;
+    record.rank = op.rank;
+    record.id = op.id;
+    record.type = op.type;
+    record.group = op.group;
+    record.peer = op.peer;
+    record.bytes = op.bytes;
+    record.startS = startS;
+    record.endS = endS;
+    record.label = op.label;
+    record.iteration = iteration;
+    return record;
+}
+
 WorkloadTimeline::WorkloadTimeline(std::vector<WorkloadCommRecord> records)
     : m_records(std::move(records))
 {

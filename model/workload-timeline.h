@@ -27,6 +27,19 @@ struct WorkloadCommRecord
     double endS{0};                                 //!< when it ended, seconds
     std::string label;                              //!< op label
     uint32_t iteration{0};                          //!< iteration
+
+    /**
+     * \brief The record of one run of a communication op.
+     * \param op the op
+     * \param startS when this rank joined
+     * \param endS when it ended
+     * \param iteration the iteration it is reported in
+     * \return the record
+     */
+    static WorkloadCommRecord Of(const WorkloadOp& op,
+                                 double startS,
+                                 double endS,
+                                 uint32_t iteration);
 };
 
 /**

@@ -373,54 +373,40 @@ class PipelineMakespanTestCase : public TestCase
         std::vector<WorkloadOp> ops;
         const double f = 1000;
         const double b = 2000;
-        // Stage 0.
-        uint32_t id = 0;
-        std::map<std::string, uint32_t> s0;
-        auto add = [&ops, &id](std::map<std::string, uint32_t>& names,
-                               const std::string& name,
-                               WorkloadOp op) {
-            op.id = id++;
-            names[name] = op.id;
-            ops.push_back(op);
+        // One stage's ops in its 1F1B order: a receive before each step of the kind it
+        // receives (F on stage 1, B on stage 0), the compute, a send after the other kind.
+        auto stage = [&ops, f, b, s](uint32_t rank,
+                                     const std::vector<std::string>& order,
+                                     char receives) {
+            uint32_t peer = 1 - rank;
+            uint32_t id = 0;
+            std::map<std::string, uint32_t> ids;
+            for (const std::string& step : order)
+            {
+                std::vector<uint32_t> deps;
+                if (step[0] == receives)
+                {
+                    deps.push_back(id);
+                    ops.push_back(
+                        PointToPoint(rank, id++, WorkloadOpType::RECV, peer, s, {}, "recv"));
+                }
+                ids[step] = id;
+                ops.push_back(Compute(rank, id++, step[0] == 'F' ? f : b, deps));
+                if (step[0] != receives)
+                {
+                    ops.push_back(PointToPoint(rank,
+                                               id++,
+                                               WorkloadOpType::SEND,
+                                               peer,
+                                               s,
+                                               {ids[step]},
+                                               "send"));
+                }
+            }
+            return ids;
         };
-        for (std::string step : {"F0", "F1", "B0", "F2", "B1", "F3", "B2", "B3"})
-        {
-            std::vector<uint32_t> deps;
-            if (step[0] == 'B')
-            {
-                add(s0,
-                    "R" + step,
-                    PointToPoint(0, 0, WorkloadOpType::RECV, 1, s, {}, "recv"));
-                deps.push_back(s0["R" + step]);
-            }
-            add(s0, step, Compute(0, 0, step[0] == 'F' ? f : b, deps));
-            if (step[0] == 'F')
-            {
-                add(s0,
-                    "S" + step,
-                    PointToPoint(0, 0, WorkloadOpType::SEND, 1, s, {s0[step]}, "send"));
-            }
-        }
-        id = 0;
-        std::map<std::string, uint32_t> s1;
-        for (std::string step : {"F0", "B0", "F1", "B1", "F2", "B2", "F3", "B3"})
-        {
-            std::vector<uint32_t> deps;
-            if (step[0] == 'F')
-            {
-                add(s1,
-                    "R" + step,
-                    PointToPoint(1, 0, WorkloadOpType::RECV, 0, s, {}, "recv"));
-                deps.push_back(s1["R" + step]);
-            }
-            add(s1, step, Compute(1, 0, step[0] == 'F' ? f : b, deps));
-            if (step[0] == 'B')
-            {
-                add(s1,
-                    "S" + step,
-                    PointToPoint(1, 0, WorkloadOpType::SEND, 0, s, {s1[step]}, "send"));
-            }
-        }
+        auto s0 = stage(0, {"F0", "F1", "B0", "F2", "B1", "F3", "B2", "B3"}, 'B');
+        stage(1, {"F0", "B0", "F1", "B1", "F2", "B2", "F3", "B3"}, 'F');
         WorkloadDag dag(2, {}, ops);
         JobBed bed(Spec(2, RailKind::EPS), dag);
         bed.Run();
