@@ -31,6 +31,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <sys/resource.h>
@@ -135,11 +136,11 @@ OpenOutput(const std::string& path)
     return out;
 }
 
-/// True when the user named no workload: the built-in default job runs.
+/// True when the user named no workload (no --dag, no generator flag): the default job runs.
 bool
-IsDefaultJob(const StrictCommandLine& cmd)
+IsDefaultJob(const StrictCommandLine& cmd, const Options& o)
 {
-    return !cmd.IsGiven("dag") && !cmd.IsGiven("model");
+    return !cmd.IsGiven("dag") && o.gen.Given(cmd).empty();
 }
 
 /// The paper's job: Llama3-8B on 4 Perlmutter servers x 4 A100, TP 4, FSDP 2, PP 2, 1F1B,
@@ -436,6 +437,7 @@ WriteSummary(const std::string& path,
     c["chunk_bytes"] = uint64_t(o.chunkKiB) * 1024;
     c["reduction_gbytes_per_s"] = o.reduceGBps;
     c["iterations"] = o.iterations;
+    c["dag_iterations"] = r.iterationTimes.size() / std::max<uint32_t>(1, o.iterations);
     c["seed"] = o.seed;
     j["config"] = c;
     OpenOutput(path) << j.dump(2) << "\n";
@@ -469,7 +471,7 @@ RunJob(const Options& o,
     runtimeHelper.SetAttribute("Iterations", UintegerValue(o.iterations));
     ApplicationContainer runtimes = runtimeHelper.Install(dag, fabric->GetGpus(), communicators);
     JobRecorder recorder;
-    recorder.Attach(runtimes, dag->GetIterationCount());
+    recorder.Attach(runtimes, dag->GetIterationCount(), o.iterations);
     ProgressReporter progress(fabricName, runtimes, o.progress);
     progress.Start();
 
@@ -505,7 +507,11 @@ RunJob(const Options& o,
     for (const auto& communicator : communicators)
     {
         sent += communicator->GetCounters().bytesSent;
-        delivered += communicator->GetCounters().bytesReceived;
+    }
+    for (uint32_t gpu = 0; gpu < fabric->GetGpus().GetN(); ++gpu)
+    {
+        // Counted frame by frame at the final GPUs, independently of the communicators.
+        delivered += fabric->GetTransport(gpu)->GetCounters().payloadBytesDelivered;
     }
     uint64_t dropped = fabric->CountDroppedFrames();
 
@@ -541,8 +547,15 @@ PrintTable(const std::vector<RunResult>& results)
     for (const RunResult& r : results)
     {
         std::ostringstream overhead;
-        overhead << std::showpos << std::fixed << std::setprecision(2)
-                 << 100.0 * (r.iterationTime / base.iterationTime - 1.0) << "%";
+        if (base.iterationTime > 0)
+        {
+            overhead << std::showpos << std::fixed << std::setprecision(2)
+                     << 100.0 * (r.iterationTime / base.iterationTime - 1.0) << "%";
+        }
+        else
+        {
+            overhead << "-";
+        }
         std::cout << std::left << std::setw(12) << r.fabric << std::right << std::fixed
                   << std::setprecision(3) << std::setw(16) << r.iterationTime * 1e3 << std::setw(14)
                   << overhead.str() << std::setw(18) << r.reconfigurations << std::setw(16)
@@ -582,9 +595,9 @@ AddFlags(StrictCommandLine& cmd, Options& o)
 void
 CheckOptions(const Options& o)
 {
-    if (o.iterations == 0)
+    if (o.iterations == 0 || o.iterations > 1000000)
     {
-        throw std::invalid_argument("--iterations must be at least 1");
+        throw std::invalid_argument("--iterations must be in [1, 1000000]");
     }
     if (o.channels == 0 || o.channels > 64)
     {
@@ -621,27 +634,49 @@ main(int argc, char* argv[])
                               "servers x 4 A100.");
         AddFlags(cmd, o);
         cmd.Parse(argc, argv);
-        if (IsDefaultJob(cmd))
+        bool defaultJob = IsDefaultJob(cmd, o);
+        if (defaultJob)
         {
             SetDefaultJob(o, cmd);
             std::cerr << "[sim] default job: Llama3-8B, TP 4, FSDP 2, PP 2 (1F1B), 4 x 4 A100 "
                          "(perlmutter)\n";
         }
         CheckOptions(o);
-        if (cmd.IsGiven("dag") && cmd.IsGiven("model"))
+        std::vector<std::string> generatorFlags = o.gen.Given(cmd);
+        if (cmd.IsGiven("dag") && !generatorFlags.empty())
         {
-            throw std::invalid_argument("give either --dag or --model, not both");
+            throw std::invalid_argument("--" + generatorFlags.front() +
+                                        " is a generator flag: give either --dag or the "
+                                        "generator's flags (--model, --tp, ...), not both");
+        }
+        for (const char* optical : {"ocs", "reconfigDelay", "provisioning"})
+        {
+            if (cmd.IsGiven(optical))
+            {
+                throw std::invalid_argument(std::string("--") + optical +
+                                            " applies to optical fabrics, which need the Opus "
+                                            "control plane (not implemented yet: issue 6)");
+            }
         }
         RailFabricSpec hardware;
         RailFabricSpec::Preset(o.preset, hardware);
         uint32_t gpusPerServer = o.gpusPerServer > 0 ? o.gpusPerServer : hardware.gpusPerServer;
         auto dag = LoadWorkload(o, gpusPerServer);
+        if (uint64_t(o.iterations) * dag->GetIterationCount() > UINT32_MAX)
+        {
+            throw std::invalid_argument("--iterations x the DAG's iterations exceeds 2^32");
+        }
         std::cerr << "[sim] workload: " << dag->GetRankCount() << " ranks, " << dag->GetOpCount()
                   << " ops, " << o.iterations << " iteration(s)\n";
         std::vector<std::string> fabrics = Split(o.fabric, ',');
+        std::set<std::string> seen;
         for (const std::string& fabric : fabrics)
         {
             MakeSpec(o, fabric, dag->GetRankCount()); // every name checked before any run
+            if (!seen.insert(fabric).second)
+            {
+                throw std::invalid_argument("--fabric names " + fabric + " twice");
+            }
         }
         std::vector<RunResult> results;
         for (const std::string& fabric : fabrics)
@@ -650,7 +685,7 @@ main(int argc, char* argv[])
             results.push_back(RunJob(o, dag, fabric, dir));
         }
         PrintTable(results);
-        if (IsDefaultJob(cmd))
+        if (defaultJob)
         {
             std::cout << "(optical rails, on demand and with provisioning, join this table "
                          "with the Opus control plane: issue 6)\n";

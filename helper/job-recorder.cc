@@ -13,9 +13,10 @@ namespace ns3
 {
 
 void
-JobRecorder::Attach(const ApplicationContainer& runtimes, uint32_t dagIterations)
+JobRecorder::Attach(const ApplicationContainer& runtimes, uint32_t dagIterations, uint32_t replays)
 {
     m_dagIterations = std::max<uint32_t>(1, dagIterations);
+    m_iterations = m_dagIterations * std::max<uint32_t>(1, replays);
     for (uint32_t i = 0; i < runtimes.GetN(); ++i)
     {
         Ptr<Application> app = runtimes.Get(i);
@@ -39,7 +40,8 @@ JobRecorder::OpEnded(const WorkloadOp& op, uint32_t replay)
     m_started.erase(it);
     double end = Simulator::Now().GetSeconds();
     m_lastActivity = end;
-    uint32_t iteration = replay * m_dagIterations + op.iteration;
+    m_makespan = std::max(m_makespan, end);
+    uint64_t iteration = replay * m_dagIterations + op.iteration;
     m_spans.push_back({&op, iteration, start, end});
     double& iterationEnd = m_iterationEnd[iteration];
     iterationEnd = std::max(iterationEnd, end);
@@ -47,7 +49,8 @@ JobRecorder::OpEnded(const WorkloadOp& op, uint32_t replay)
     {
         return;
     }
-    m_timeline.Add(WorkloadCommRecord::Of(op, start, end, iteration));
+    // Programs bound replays x DAG iterations to 32 bits (photonic-rails-sim checks it).
+    m_timeline.Add(WorkloadCommRecord::Of(op, start, end, static_cast<uint32_t>(iteration)));
 }
 
 std::vector<double>
@@ -55,8 +58,10 @@ JobRecorder::GetIterationTimes() const
 {
     std::vector<double> times;
     double previous = 0;
-    for (const auto& [iteration, end] : m_iterationEnd)
+    for (uint64_t k = 0; k < m_iterations; ++k)
     {
+        auto it = m_iterationEnd.find(k);
+        double end = it == m_iterationEnd.end() ? previous : std::max(previous, it->second);
         times.push_back(end - previous);
         previous = end;
     }
@@ -66,7 +71,7 @@ JobRecorder::GetIterationTimes() const
 double
 JobRecorder::GetMakespan() const
 {
-    return m_iterationEnd.empty() ? 0.0 : m_iterationEnd.rbegin()->second;
+    return m_makespan;
 }
 
 double

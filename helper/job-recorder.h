@@ -24,7 +24,10 @@ namespace ns3
  * It listens to the OpStart/OpEnd trace sources only: it never steers the simulation.
  * An op's reported iteration is replay x (iterations in the DAG) + its own iteration
  * field, so iteration k ends when its last op on any rank ends, and lasts that end minus
- * the end of iteration k-1 (0 for the first), as the main program's CONTRACT says.
+ * the end of iteration k-1 (0 for the first), as the main program's CONTRACT says. Ops
+ * labelled with iterations may overlap (iteration 1's last op may end before iteration
+ * 0's): an iteration's end is taken as the latest end of it and of every earlier one, so
+ * no iteration lasts less than 0, and an iteration without ops lasts 0.
  */
 class JobRecorder
 {
@@ -33,10 +36,11 @@ class JobRecorder
      * \brief Starts listening.
      * \param runtimes RankRuntime applications
      * \param dagIterations iterations inside the DAG (WorkloadDag::GetIterationCount())
+     * \param replays times the runtimes replay the DAG
      */
-    void Attach(const ApplicationContainer& runtimes, uint32_t dagIterations);
+    void Attach(const ApplicationContainer& runtimes, uint32_t dagIterations, uint32_t replays);
 
-    /// \return per reported iteration, its time in seconds
+    /// \return per reported iteration (replays x DAG iterations of them), its time in seconds
     std::vector<double> GetIterationTimes() const;
 
     /// \return the end of the last op, seconds
@@ -63,7 +67,7 @@ class JobRecorder
     struct Span
     {
         const WorkloadOp* op; //!< The op
-        uint32_t iteration;   //!< Reported iteration
+        uint64_t iteration;   //!< Reported iteration
         double startS;        //!< Start
         double endS;          //!< End
     };
@@ -71,11 +75,13 @@ class JobRecorder
     void OpStarted(const WorkloadOp& op, uint32_t replay);
     void OpEnded(const WorkloadOp& op, uint32_t replay);
 
-    uint32_t m_dagIterations{1};                                          //!< Per replay
+    uint64_t m_dagIterations{1};                                          //!< Per replay
+    uint64_t m_iterations{1};                                             //!< Reported in all
     double m_lastActivity{0};                                             //!< Last op event
+    double m_makespan{0};                                                 //!< Latest op end
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, double> m_started; //!< Running ops
     std::vector<Span> m_spans;                                            //!< Finished ops
-    std::map<uint32_t, double> m_iterationEnd; //!< Reported iteration -> last end
+    std::map<uint64_t, double> m_iterationEnd; //!< Reported iteration -> last end
     WorkloadTimeline m_timeline;               //!< Communication records
 };
 

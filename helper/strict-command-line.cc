@@ -4,9 +4,12 @@
 
 #include "strict-command-line.h"
 
+#include "ns3/type-id.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -58,6 +61,12 @@ StrictCommandLine::Check(const std::string& arg)
     auto it = m_kinds.find(name);
     if (it == m_kinds.end())
     {
+        TypeId tid;
+        if (name == "PrintAttributes" && !TypeId::LookupByNameFailSafe(value, &tid))
+        {
+            throw std::invalid_argument("--PrintAttributes: no TypeId '" + value +
+                                        "' (e.g. ns3::RailTransport)");
+        }
         if (general.count(name) > 0)
         {
             return;
@@ -76,10 +85,15 @@ StrictCommandLine::Check(const std::string& arg)
     case 'i':
         ok = !value.empty() && (std::strtoll(value.c_str(), &end, 10), *end == '\0');
         break;
-    case 'd':
-        // CommandLine cannot read "nan" or "inf"; nor can a program use them.
-        ok = !value.empty() && std::isfinite(std::strtod(value.c_str(), &end)) && *end == '\0';
+    case 'd': {
+        // Read as CommandLine reads it (a stream: "0x10" would silently become 0), whole;
+        // it cannot read "nan" or "inf", nor can a program use them.
+        std::istringstream in(value);
+        double number = 0;
+        in >> number;
+        ok = !value.empty() && !in.fail() && in.eof() && std::isfinite(number);
         break;
+    }
     case 'b':
         ok = value.empty() || value == "0" || value == "1" || value == "true" || value == "false";
         break;

@@ -33,35 +33,53 @@ DtypeBytes(const std::string& name)
 void
 WorkloadGeneratorFlags::Add(StrictCommandLine& cmd)
 {
-    cmd.Add("model", "llama3-8b|llama3-70b|llama3.1-405b|gpt3-175b|mixtral-8x7b|custom", model);
-    cmd.Add("layers", "override: transformer blocks", layers);
-    cmd.Add("hidden", "override: model width", hidden);
-    cmd.Add("heads", "override: attention heads", heads);
-    cmd.Add("kvHeads", "override: key/value heads", kvHeads);
-    cmd.Add("ffn", "override: MLP width (per expert)", ffn);
-    cmd.Add("vocab", "override: vocabulary", vocab);
-    cmd.Add("experts", "override: experts per MoE layer", experts);
-    cmd.Add("topK", "override: experts per token", topK);
-    cmd.Add("gpu", "a100|h100|h200|b200", gpu);
-    cmd.Add("mfu", "model FLOPs utilization of compute ops, (0,1]", mfu);
-    cmd.Add("tp", "tensor parallel degree (inside a server)", tp);
-    cmd.Add("cp", "context parallel degree", cp);
-    cmd.Add("pp", "pipeline stages", pp);
-    cmd.Add("dp", "data parallel degree, DDP (replicated parameters)", dp);
-    cmd.Add("fsdp", "data parallel degree, FSDP/ZeRO-3 (sharded parameters)", fsdp);
-    cmd.Add("ep", "expert parallel degree (divides the DP degree)", ep);
-    cmd.Add("vpp", "virtual stages per rank (interleaved schedule)", vpp);
-    cmd.Add("schedule", "gpipe|1f1b|interleaved", schedule);
-    cmd.Add("microBatchSize", "sequences per micro-batch", microBatchSize);
-    cmd.Add("microBatches", "micro-batches per iteration (0: from globalBatch)", microBatches);
-    cmd.Add("globalBatch", "sequences per iteration (0: 2 x pp micro-batches)", globalBatch);
-    cmd.Add("seqLen", "tokens per sequence", seqLen);
-    cmd.Add("paramDtype", "parameter dtype as gathered: bf16|fp16|fp32|fp8", paramDtype);
-    cmd.Add("gradDtype", "gradient dtype as reduced: bf16|fp16|fp32|fp8", gradDtype);
-    cmd.Add("actDtype", "activation dtype: bf16|fp16|fp32|fp8", actDtype);
-    cmd.Add("recompute", "full activation recomputation", recompute);
-    cmd.Add("order", "rank placement, innermost first (permutation of tp,cp,pp,dp)", order);
-    cmd.Add("foldTp", "fold TP collectives into compute time", foldTp);
+    auto add = [this, &cmd](const std::string& name, const std::string& help, auto& value) {
+        names.push_back(name);
+        cmd.Add(name, help, value);
+    };
+    add("model", "llama3-8b|llama3-70b|llama3.1-405b|gpt3-175b|mixtral-8x7b|custom", model);
+    add("layers", "override: transformer blocks", layers);
+    add("hidden", "override: model width", hidden);
+    add("heads", "override: attention heads", heads);
+    add("kvHeads", "override: key/value heads", kvHeads);
+    add("ffn", "override: MLP width (per expert)", ffn);
+    add("vocab", "override: vocabulary", vocab);
+    add("experts", "override: experts per MoE layer", experts);
+    add("topK", "override: experts per token", topK);
+    add("gpu", "a100|h100|h200|b200", gpu);
+    add("mfu", "model FLOPs utilization of compute ops, (0,1]", mfu);
+    add("tp", "tensor parallel degree (inside a server)", tp);
+    add("cp", "context parallel degree", cp);
+    add("pp", "pipeline stages", pp);
+    add("dp", "data parallel degree, DDP (replicated parameters)", dp);
+    add("fsdp", "data parallel degree, FSDP/ZeRO-3 (sharded parameters)", fsdp);
+    add("ep", "expert parallel degree (divides the DP degree)", ep);
+    add("vpp", "virtual stages per rank (interleaved schedule)", vpp);
+    add("schedule", "gpipe|1f1b|interleaved", schedule);
+    add("microBatchSize", "sequences per micro-batch", microBatchSize);
+    add("microBatches", "micro-batches per iteration (0: from globalBatch)", microBatches);
+    add("globalBatch", "sequences per iteration (0: 2 x pp micro-batches)", globalBatch);
+    add("seqLen", "tokens per sequence", seqLen);
+    add("paramDtype", "parameter dtype as gathered: bf16|fp16|fp32|fp8", paramDtype);
+    add("gradDtype", "gradient dtype as reduced: bf16|fp16|fp32|fp8", gradDtype);
+    add("actDtype", "activation dtype: bf16|fp16|fp32|fp8", actDtype);
+    add("recompute", "full activation recomputation", recompute);
+    add("order", "rank placement, innermost first (permutation of tp,cp,pp,dp)", order);
+    add("foldTp", "fold TP collectives into compute time", foldTp);
+}
+
+std::vector<std::string>
+WorkloadGeneratorFlags::Given(const StrictCommandLine& cmd) const
+{
+    std::vector<std::string> given;
+    for (const std::string& name : names)
+    {
+        if (cmd.IsGiven(name))
+        {
+            given.push_back(name);
+        }
+    }
+    return given;
 }
 
 WorkloadGeneratorConfig

@@ -9,6 +9,7 @@
 #include "ns3/workload-generator.h"
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -49,6 +50,7 @@ struct WorkloadGeneratorFlags
     std::string order{"tp,cp,pp,dp"}; //!< Placement, innermost first
     bool foldTp{false};             //!< Fold TP collectives into compute
     uint32_t iterations{1};         //!< Iterations to emit
+    std::vector<std::string> names; //!< Flags Add() registered
 
     /**
      * \brief Registers the flags. gpusPerServer and iterations are the caller's: the
@@ -56,6 +58,12 @@ struct WorkloadGeneratorFlags
      * \param cmd the command line
      */
     void Add(StrictCommandLine& cmd);
+
+    /**
+     * \param cmd the command line (after Parse)
+     * \return the generator flags that were given on it
+     */
+    std::vector<std::string> Given(const StrictCommandLine& cmd) const;
 
     /**
      * \brief The generator configuration; throws std::invalid_argument on bad values.

@@ -45,7 +45,8 @@ CollectiveCommunicator::GetTypeId()
             .AddAttribute("DefaultAlgorithm",
                           "Algorithm of calls that do not name one: auto (chosen per type, "
                           "size and fabric by CollectivePlanner::Choose), ring, direct, "
-                          "halving-doubling or tree.",
+                          "halving-doubling or tree; where it does not apply (e.g. tree for "
+                          "an allgather), auto.",
                           StringValue("auto"),
                           MakeStringAccessor(&CollectiveCommunicator::SetDefaultAlgorithm,
                                              &CollectiveCommunicator::GetDefaultAlgorithm),
@@ -173,8 +174,11 @@ CollectiveCommunicator::GetPlan(const CollectiveCall& call)
     request.rank = m_rank;
     request.root = call.root;
     request.bytes = call.bytes;
-    request.algorithm =
-        call.algorithm == WorkloadAlgorithm::UNSPECIFIED ? m_defaultAlgorithm : call.algorithm;
+    // The default applies where it can: a call that names no algorithm falls back to auto
+    // when the default does not fit its type or group (an explicit algorithm never does).
+    bool byDefault = call.algorithm == WorkloadAlgorithm::UNSPECIFIED &&
+                     m_defaultAlgorithm != WorkloadAlgorithm::AUTO;
+    request.algorithm = byDefault ? m_defaultAlgorithm : call.algorithm;
     request.gpusPerServer = m_gpusPerServer;
     request.optical = m_optical;
     request.channels = m_channels;
@@ -191,7 +195,20 @@ CollectiveCommunicator::GetPlan(const CollectiveCall& call)
     auto& cached = m_plans[key.str()];
     if (!cached)
     {
-        cached = std::make_shared<const CollectivePlan>(CollectivePlanner::Plan(request));
+        try
+        {
+            cached = std::make_shared<const CollectivePlan>(CollectivePlanner::Plan(request));
+        }
+        catch (const std::invalid_argument&)
+        {
+            if (!byDefault)
+            {
+                m_plans.erase(key.str());
+                throw;
+            }
+            request.algorithm = WorkloadAlgorithm::AUTO;
+            cached = std::make_shared<const CollectivePlan>(CollectivePlanner::Plan(request));
+        }
     }
     return cached;
 }
@@ -329,9 +346,10 @@ CollectiveCommunicator::FinishTask(uint64_t id, uint32_t index)
             StartTask(id, child);
         }
     }
-    // Children may have finished the execution already (and erased it).
+    // Children started above cannot have finished the execution: this task still counts.
     it = m_executions.find(id);
-    if (it == m_executions.end() || --it->second.tasksLeft > 0)
+    NS_ASSERT(it != m_executions.end());
+    if (--it->second.tasksLeft > 0)
     {
         return;
     }

@@ -851,6 +851,10 @@ RailTransport::Deliver(const RailTransportHeader& header, uint32_t payload)
     MessageKey key{header.origin, header.messageId};
     uint64_t& arrived = m_arrived[key];
     arrived += payload;
+    m_counters.payloadBytesDelivered += payload;
+    NS_ASSERT_MSG(arrived <= header.messageBytes,
+                  "message " << header.messageId << " from GPU " << header.origin
+                             << " got more bytes than it has");
     if (arrived < header.messageBytes)
     {
         return;

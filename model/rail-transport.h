@@ -37,6 +37,7 @@ struct RailTransportCounters
     uint64_t messagesReceived{0};     //!< Messages delivered complete to the receiver
     uint64_t payloadBytesSent{0};     //!< Payload bytes of first transmissions
     uint64_t payloadBytesReceived{0}; //!< Payload bytes accepted in order
+    uint64_t payloadBytesDelivered{0}; //!< Of which for this GPU's own messages (not PXN hops)
     uint64_t dataFrames{0};           //!< DATA frames handed to ports (with retransmissions)
     uint64_t retransmittedFrames{0};  //!< DATA frames sent again (go-back-N)
     uint64_t timeouts{0};             //!< Retransmission timeouts

@@ -141,18 +141,20 @@ RankRuntime::Prepare()
             m_next[input].push_back(i);
         }
 
+        // Collectives and point-to-point calls are named in separate spaces ("g:", "p:"),
+        // so no group name can collide with a send/recv's name.
         std::ostringstream name;
         if (op.type == WorkloadOpType::SEND)
         {
-            name << m_rank << '>' << op.peer << ':' << op.tag;
+            name << "p:" << m_rank << '>' << op.peer << ':' << op.tag;
         }
         else if (op.type == WorkloadOpType::RECV)
         {
-            name << op.peer << '>' << m_rank << ':' << op.tag;
+            name << "p:" << op.peer << '>' << m_rank << ':' << op.tag;
         }
         else if (op.type != WorkloadOpType::COMPUTE)
         {
-            name << op.group;
+            name << "g:" << op.group;
         }
         m_instance[i] = name.str();
         if (op.type != WorkloadOpType::COMPUTE)

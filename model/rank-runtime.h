@@ -29,8 +29,8 @@ namespace ns3
  * barrier across ranks; collectives synchronize by themselves).
  *
  * Calls are named so that all participants agree without talking: the k-th collective of
- * a group in id order is "<group>#k", the k-th send from a to b with tag t is
- * "a>b:t#k" (and so is the matching receive); counts continue across replays.
+ * a group in id order is "g:<group>#k", the k-th send from a to b with tag t is
+ * "p:a>b:t#k" (and so is the matching receive); counts continue across replays.
  */
 class RankRuntime : public Application
 {

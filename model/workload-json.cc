@@ -22,6 +22,10 @@ using OrderedJson = nlohmann::ordered_json;
 const char* const FORMAT_NAME = "photonic-rails-dag";
 const uint64_t FORMAT_VERSION = 1;
 const uint64_t MAX_U32 = std::numeric_limits<uint32_t>::max();
+/// Largest iteration number: replays multiply iteration counts, which must not overflow.
+const uint64_t MAX_ITERATION = 1000000;
+/// Longest compute op, microseconds (11.6 days): its nanoseconds fit a simulator Time.
+const double MAX_DURATION_US = 1e12;
 
 /// Fields every op may carry, whatever its type.
 const std::set<std::string> g_commonFields = {
@@ -233,7 +237,7 @@ class OpReader
             Fail("stream", "must not be empty");
         }
         uint64_t number = 0;
-        if (value.contains("iteration") && ReadUnsigned(value, "iteration", MAX_U32, false, number))
+        if (value.contains("iteration") && ReadUnsigned(value, "iteration", MAX_ITERATION, false, number))
         {
             op.iteration = static_cast<uint32_t>(number);
         }
@@ -255,9 +259,9 @@ class OpReader
             return;
         }
         double duration = value.get<double>();
-        if (!std::isfinite(duration) || duration < 0.0)
+        if (!std::isfinite(duration) || duration < 0.0 || duration > MAX_DURATION_US)
         {
-            Fail("duration_us", "must be a finite number >= 0, got " + value.dump());
+            Fail("duration_us", "must be a number in [0, 1e12], got " + value.dump());
             return;
         }
         op.durationUs = duration;

@@ -393,17 +393,24 @@ class Checker
         {
             const WorkloadOp& a = *actual[k];
             const WorkloadOp& e = *expected[k];
-            std::string field = a.type != e.type     ? "type"
-                                : a.bytes != e.bytes ? "bytes"
-                                : a.root != e.root   ? "root"
-                                                     : "";
+            // Members must also agree on the algorithm: different ones exchange different
+            // messages and could never match.
+            std::string field = a.type != e.type             ? "type"
+                                : a.bytes != e.bytes         ? "bytes"
+                                : a.root != e.root           ? "root"
+                                : a.algorithm != e.algorithm ? "algorithm"
+                                                             : "";
             if (field.empty())
             {
                 continue;
             }
             auto describe = [](const WorkloadOp& op) {
+                std::string algorithm = op.algorithm == WorkloadAlgorithm::UNSPECIFIED
+                                            ? "no algorithm"
+                                            : "algorithm " + WorkloadAlgorithmName(op.algorithm);
                 return WorkloadOpTypeName(op.type) + " of " + std::to_string(op.bytes) + " bytes" +
-                       (op.root >= 0 ? " root " + std::to_string(op.root) : "");
+                       (op.root >= 0 ? " root " + std::to_string(op.root) : "") + " (" +
+                       algorithm + ")";
             };
             OpError(a,
                     field,

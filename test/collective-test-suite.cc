@@ -144,7 +144,7 @@ struct JobBed
         runtimes = runtimeHelper.Install(std::make_shared<const WorkloadDag>(dag),
                                          fabric->GetGpus(),
                                          communicators);
-        recorder.Attach(runtimes, dag.GetIterationCount());
+        recorder.Attach(runtimes, dag.GetIterationCount(), iterations);
         for (uint32_t i = 0; i < runtimes.GetN(); ++i)
         {
             runtimes.Get(i)->TraceConnectWithoutContext(
@@ -209,12 +209,13 @@ struct JobBed
         return sum;
     }
 
+    /// \return payload bytes the transports delivered at final GPUs, frame by frame
     uint64_t BytesReceived() const
     {
         uint64_t sum = 0;
-        for (const auto& c : communicators)
+        for (uint32_t gpu = 0; gpu < fabric->GetGpus().GetN(); ++gpu)
         {
-            sum += c->GetCounters().bytesReceived;
+            sum += fabric->GetTransport(gpu)->GetCounters().payloadBytesDelivered;
         }
         return sum;
     }
@@ -313,8 +314,8 @@ class AllToAllAndSendRecvTestCase : public TestCase
     }
 };
 
-/// On pre-set ring circuits (2 ports per GPU: one to each neighbour) the ring's channels
-/// alternate direction, so both ports carry half the data: (n-1)S / (2B).
+/// On pre-set ring circuits (2 ports per GPU: one to each neighbour) half of every block goes
+/// each way round, so both ports carry half the data: (n-1)S / (2B).
 class OpticalRingCollectiveTestCase : public TestCase
 {
   public:
@@ -542,7 +543,7 @@ class StuckRunTestCase : public TestCase
         std::vector<std::string> waits = bed.communicators[1]->DescribeBlocked();
         NS_TEST_ASSERT_MSG_EQ(waits.size(), 1, "one call");
         NS_TEST_ASSERT_MSG_EQ(waits[0],
-                              "0>1:1#0 (recv, p2p): 1 of 1 steps left; waits for 1 message(s) "
+                              "p:0>1:1#0 (recv, p2p): 1 of 1 steps left; waits for 1 message(s) "
                               "from rank 0",
                               "what it waits for");
         NS_TEST_ASSERT_MSG_EQ(bed.communicators[0]->DescribeBlocked().empty(), true, "rank 0");
@@ -593,6 +594,44 @@ class CoalescedFramesTestCase : public TestCase
     }
 };
 
+/// Iteration accounting: ops labelled with iterations may overlap, or leave an iteration
+/// empty; every iteration is reported, none lasts less than 0.
+class IterationAccountingTestCase : public TestCase
+{
+  public:
+    IterationAccountingTestCase()
+        : TestCase("iterations are reported densely and never negative")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Rank 0: a 1000 us op of iteration 0 and, on another stream, a 10 us op of
+        // iteration 1; then 5 us of iteration 3 after the first. Iteration 2 has no op.
+        // Replay 0 ends its iterations at 1000, 10, -, 1005 us: times 1000, 0, 0, 5 us.
+        // Replay 1 starts at 1005 us: 2005, 1015, -, 2010: times 1000, 0, 0, 5 us.
+        WorkloadOp a = Compute(0, 0, 1000.0);
+        a.stream = "a";
+        WorkloadOp b = Compute(0, 1, 10.0);
+        b.stream = "b";
+        b.iteration = 1;
+        WorkloadOp c = Compute(0, 2, 5.0, {0});
+        c.stream = "a";
+        c.iteration = 3;
+        JobBed bed(Spec(2, RailKind::EPS), WorkloadDag(2, {}, {a, b, c}), 2);
+        bed.Run();
+        std::vector<double> times = bed.recorder.GetIterationTimes();
+        const std::vector<double> expected = {1000e-6, 0, 0, 5e-6, 1000e-6, 0, 0, 5e-6};
+        NS_TEST_ASSERT_MSG_EQ(times.size(), expected.size(), "2 replays x 4 iterations");
+        for (std::size_t k = 0; k < expected.size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(times[k], expected[k], 1e-12, "iteration " << k);
+        }
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.recorder.GetMakespan(), 2010e-6, 1e-12, "makespan");
+    }
+};
+
 /// The collective engine and rank runtime suite.
 class CollectiveTestSuite : public TestSuite
 {
@@ -605,6 +644,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new PipelineMakespanTestCase, TestCase::QUICK);
         AddTestCase(new ConservationAndDeterminismTestCase, TestCase::QUICK);
         AddTestCase(new StuckRunTestCase, TestCase::QUICK);
+        AddTestCase(new IterationAccountingTestCase, TestCase::QUICK);
         AddTestCase(new CoalescedFramesTestCase, TestCase::QUICK);
         AddTestCase(new OpticalRingCollectiveTestCase, TestCase::QUICK);
     }

@@ -33,10 +33,20 @@ add_test(NAME example.photonic-rails-sim-generated
          COMMAND photonic-rails-sim --model=llama3-8b --layers=2 --hidden=1024 --ffn=4096
                  --heads=8 --kvHeads=8 --seqLen=512 --tp=2 --fsdp=2 --pp=2 --gpusPerServer=2
                  --frameBytes=61440 --out=${CMAKE_BINARY_DIR}/sim-smoke-generated)
-add_test(NAME example.photonic-rails-sim-deadlock
-         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/deadlock.json
-                 --gpusPerServer=2 --out=${CMAKE_BINARY_DIR}/sim-smoke-deadlock)
-set_tests_properties(example.photonic-rails-sim-deadlock PROPERTIES
-                     PASS_REGULAR_EXPRESSION "error: the simulation is stuck after 0 s: 2 of 2 ranks")
-add_test(NAME example.photonic-rails-sim-bad-fabric COMMAND photonic-rails-sim --fabric=wifi)
-set_tests_properties(example.photonic-rails-sim-bad-fabric PROPERTIES WILL_FAIL TRUE)
+# Bad inputs: exit status 1 with a one-line reason (test/expect-error.cmake).
+function(photonic_rails_expect_error name program args expect)
+  add_test(NAME ${name}
+           COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${program}> "-DARGS=${args}"
+                   "-DEXPECT=${expect}" -P ${PROJECT_SOURCE_DIR}/test/expect-error.cmake)
+endfunction()
+photonic_rails_expect_error(example.photonic-rails-sim-deadlock photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/deadlock.json|--gpusPerServer=2|--out=${CMAKE_BINARY_DIR}/sim-smoke-deadlock"
+  "error: the simulation is stuck after 0 s: 2 of 2 ranks cannot progress")
+photonic_rails_expect_error(example.photonic-rails-sim-mixed-algorithms photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/mixed-algorithms.json|--gpusPerServer=2"
+  "rank 1 op 0, field 'algorithm': collective #0 on group 'all'")
+photonic_rails_expect_error(example.photonic-rails-sim-bad-fabric photonic-rails-sim
+  "--fabric=wifi" "error: unknown --fabric 'wifi'")
+photonic_rails_expect_error(example.photonic-rails-sim-dag-and-model photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-stage.json|--tp=2"
+  "error: --tp is a generator flag")

@@ -261,7 +261,11 @@ TEST(WorkloadValidation, NegativeOrZeroSizes)
     EXPECT_NE(errors[0].find("rank 0 op 1, field 'bytes': size must be positive"),
               std::string::npos);
     ExpectOneError(ErrorsWithOp(0, R"({"rank": 0, "id": 0, "type": "compute", "duration_us": -1})"),
-                   {"rank 0 op 0", "field 'duration_us'", ">= 0"});
+                   {"rank 0 op 0", "field 'duration_us'", "in [0, 1e12]"});
+    // Longer than 1e12 us would overflow the simulator's nanosecond clock.
+    ExpectOneError(
+        ErrorsWithOp(0, R"({"rank": 0, "id": 0, "type": "compute", "duration_us": 1e13})"),
+        {"rank 0 op 0", "field 'duration_us'", "in [0, 1e12]"});
 }
 
 TEST(WorkloadValidation, WrongJsonTypesAndUnknownFields)
