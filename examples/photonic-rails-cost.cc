@@ -18,8 +18,8 @@
 #include "ns3/gnuplot.h"
 #include "ns3/ocs-technology.h"
 #include "ns3/opus-cost-model.h"
-#include "ns3/strict-command-line.h"
 #include "ns3/rail-fabric-spec.h"
+#include "ns3/strict-command-line.h"
 
 #include <algorithm>
 #include <cerrno>

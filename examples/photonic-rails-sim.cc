@@ -24,13 +24,12 @@
 #include "ns3/workload-json.h"
 #include "ns3/workload-validator.h"
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -47,42 +46,42 @@ const char* const PROGRAM = "photonic-rails-sim";
 /// Every flag of the program, with its default.
 struct Options
 {
-    std::string dag;                     //!< Workload file (else the generator)
-    WorkloadGeneratorFlags gen;          //!< Generator flags
-    std::string preset{"perlmutter"};    //!< Server hardware
-    uint32_t servers{0};                 //!< 0: as many as the ranks need
-    uint32_t gpusPerServer{0};           //!< 0: the preset's
-    std::string fabric{"eps"};           //!< Comma-separated fabric kinds
-    uint32_t nicPorts{0};                //!< 0: the preset's
-    double nicRate{0};                   //!< Gb/s per port, 0: the preset's
-    std::string ocs{"piezo"};            //!< OCS technology
-    std::string reconfigDelay;           //!< Overrides the technology's delay
-    bool provisioning{false};            //!< Opus provisioning
-    uint32_t radix{64};                  //!< Electrical switch radix
-    double oversubscription{1.0};        //!< Clos leaf down:up
-    uint32_t frameBytes{4096};           //!< Payload per frame on rails
-    uint32_t scaleUpFrameBytes{61440};   //!< Payload per frame on scale-up links
-    std::string algorithm{"auto"};       //!< For collectives that do not name one
-    uint32_t channels{2};                //!< NCCL channels
-    uint32_t chunkKiB{512};              //!< Pipelining chunk
-    double reduceGBps{0};                //!< Reduction bandwidth, 0 = free
-    uint32_t iterations{1};              //!< Replays
-    uint32_t seed{1};                    //!< RNG run number
+    std::string dag;                           //!< Workload file (else the generator)
+    WorkloadGeneratorFlags gen;                //!< Generator flags
+    std::string preset{"perlmutter"};          //!< Server hardware
+    uint32_t servers{0};                       //!< 0: as many as the ranks need
+    uint32_t gpusPerServer{0};                 //!< 0: the preset's
+    std::string fabric{"eps"};                 //!< Comma-separated fabric kinds
+    uint32_t nicPorts{0};                      //!< 0: the preset's
+    double nicRate{0};                         //!< Gb/s per port, 0: the preset's
+    std::string ocs{"piezo"};                  //!< OCS technology
+    std::string reconfigDelay;                 //!< Overrides the technology's delay
+    bool provisioning{false};                  //!< Opus provisioning
+    uint32_t radix{64};                        //!< Electrical switch radix
+    double oversubscription{1.0};              //!< Clos leaf down:up
+    uint32_t frameBytes{4096};                 //!< Payload per frame on rails
+    uint32_t scaleUpFrameBytes{61440};         //!< Payload per frame on scale-up links
+    std::string algorithm{"auto"};             //!< For collectives that do not name one
+    uint32_t channels{2};                      //!< NCCL channels
+    uint32_t chunkKiB{512};                    //!< Pipelining chunk
+    double reduceGBps{0};                      //!< Reduction bandwidth, 0 = free
+    uint32_t iterations{1};                    //!< Replays
+    uint32_t seed{1};                          //!< RNG run number
     std::string out{"photonic-rails-sim-out"}; //!< Output directory
-    double progress{5};                  //!< Wall seconds between progress lines (0: none)
+    double progress{5};                        //!< Wall seconds between progress lines (0: none)
 };
 
 /// What one run produced.
 struct RunResult
 {
-    std::string fabric;                  //!< Fabric kind
-    std::vector<double> iterationTimes;  //!< Seconds
-    double iterationTime{0};             //!< CONTRACT's iteration_time_s
-    double makespan{0};                  //!< Seconds
-    uint64_t reconfigurations{0};        //!< OCS reconfigurations
-    double exposedReconfiguration{0};    //!< Seconds on the critical path
-    double wall{0};                      //!< Wall seconds
-    uint64_t events{0};                  //!< Simulator events
+    std::string fabric;                 //!< Fabric kind
+    std::vector<double> iterationTimes; //!< Seconds
+    double iterationTime{0};            //!< CONTRACT's iteration_time_s
+    double makespan{0};                 //!< Seconds
+    uint64_t reconfigurations{0};       //!< OCS reconfigurations
+    double exposedReconfiguration{0};   //!< Seconds on the critical path
+    double wall{0};                     //!< Wall seconds
+    uint64_t events{0};                 //!< Simulator events
 };
 
 double
@@ -172,14 +171,12 @@ LoadWorkload(const Options& o, uint32_t gpusPerServer)
         catch (const WorkloadFormatError& e)
         {
             const auto& errors = e.GetErrors();
-            throw std::invalid_argument(errors.empty() ? std::string(e.what())
-                                                       : errors.front().ToString() +
-                                                             (e.GetTotal() > 1
-                                                                  ? " (and " +
-                                                                        std::to_string(
-                                                                            e.GetTotal() - 1) +
-                                                                        " more)"
-                                                                  : ""));
+            throw std::invalid_argument(
+                errors.empty()
+                    ? std::string(e.what())
+                    : errors.front().ToString() +
+                          (e.GetTotal() > 1 ? " (and " + std::to_string(e.GetTotal() - 1) + " more)"
+                                            : ""));
         }
     }
     WorkloadGenerator generator(o.gen.ToConfig(gpusPerServer));
@@ -270,9 +267,7 @@ Describe(const RailFabricSpec& spec, RailKind built)
 class ProgressReporter
 {
   public:
-    ProgressReporter(const std::string& name,
-                     const ApplicationContainer& runtimes,
-                     double every)
+    ProgressReporter(const std::string& name, const ApplicationContainer& runtimes, double every)
         : m_name(name),
           m_runtimes(runtimes),
           m_every(every),
@@ -320,12 +315,12 @@ class ProgressReporter
         }
     }
 
-    std::string m_name;                               //!< Run name
-    ApplicationContainer m_runtimes;                  //!< Rank runtimes
-    double m_every;                                   //!< Wall seconds between lines
-    uint64_t m_total{0};                              //!< Ops to run
-    std::chrono::steady_clock::time_point m_start;    //!< Run start
-    std::chrono::steady_clock::time_point m_last;     //!< Last line
+    std::string m_name;                            //!< Run name
+    ApplicationContainer m_runtimes;               //!< Rank runtimes
+    double m_every;                                //!< Wall seconds between lines
+    uint64_t m_total{0};                           //!< Ops to run
+    std::chrono::steady_clock::time_point m_start; //!< Run start
+    std::chrono::steady_clock::time_point m_last;  //!< Last line
 };
 
 /// Plans every collective once before simulating: a call that cannot run is a one-line
@@ -352,9 +347,8 @@ CheckPlans(const WorkloadDag& dag, const std::vector<Ptr<CollectiveCommunicator>
         catch (const std::invalid_argument& e)
         {
             throw std::invalid_argument("rank " + std::to_string(op.rank) + " op " +
-                                        std::to_string(op.id) + " (" +
-                                        WorkloadOpTypeName(op.type) + " on " + op.group +
-                                        "): " + e.what());
+                                        std::to_string(op.id) + " (" + WorkloadOpTypeName(op.type) +
+                                        " on " + op.group + "): " + e.what());
         }
     }
 }
@@ -391,9 +385,8 @@ ReportStuck(const ApplicationContainer& runtimes,
         std::cerr << "(" << blocked - 16 << " more blocked ranks not shown)\n";
     }
     std::ostringstream reason;
-    reason << "the simulation is stuck after " << lastActivity << " s: " << blocked
-           << " of " << runtimes.GetN()
-           << " ranks cannot progress (what each waits for is listed above)";
+    reason << "the simulation is stuck after " << lastActivity << " s: " << blocked << " of "
+           << runtimes.GetN() << " ranks cannot progress (what each waits for is listed above)";
     throw std::runtime_error(reason.str());
 }
 
@@ -528,11 +521,11 @@ RunJob(const Options& o,
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     WriteSummary(outDir + "/summary.json", o, spec, r, sent, delivered, dropped);
     Simulator::Destroy();
-    std::cerr << "[sim] " << fabricName << ": iteration " << std::setprecision(6)
-              << r.iterationTime << " s; " << r.events << " events in " << r.wall << " s wall ("
+    std::cerr << "[sim] " << fabricName << ": iteration " << std::setprecision(6) << r.iterationTime
+              << " s; " << r.events << " events in " << r.wall << " s wall ("
               << std::setprecision(3) << r.events / std::max(r.wall, 1e-9) / 1e6
-              << " M events/s), peak RSS " << std::setprecision(4) << PeakRssMiB()
-              << " MiB; wrote " << outDir << "/\n";
+              << " M events/s), peak RSS " << std::setprecision(4) << PeakRssMiB() << " MiB; wrote "
+              << outDir << "/\n";
     return r;
 }
 
@@ -543,7 +536,8 @@ PrintTable(const std::vector<RunResult>& results)
     std::cout << std::left << std::setw(12) << "fabric" << std::right << std::setw(16)
               << "iteration (ms)" << std::setw(14) << "vs " + base.fabric << std::setw(18)
               << "reconfigurations" << std::setw(16) << "exposed (ms)" << std::setw(12)
-              << "wall (s)" << "\n";
+              << "wall (s)"
+              << "\n";
     for (const RunResult& r : results)
     {
         std::ostringstream overhead;
@@ -559,15 +553,17 @@ PrintTable(const std::vector<RunResult>& results)
         std::cout << std::left << std::setw(12) << r.fabric << std::right << std::fixed
                   << std::setprecision(3) << std::setw(16) << r.iterationTime * 1e3 << std::setw(14)
                   << overhead.str() << std::setw(18) << r.reconfigurations << std::setw(16)
-                  << r.exposedReconfiguration * 1e3 << std::setw(12) << std::setprecision(1) << r.wall
-                  << "\n";
+                  << r.exposedReconfiguration * 1e3 << std::setw(12) << std::setprecision(1)
+                  << r.wall << "\n";
     }
 }
 
 void
 AddFlags(StrictCommandLine& cmd, Options& o)
 {
-    cmd.Add("dag", "workload DAG file (JSON format v1); else --model and the generator flags", o.dag);
+    cmd.Add("dag",
+            "workload DAG file (JSON format v1); else --model and the generator flags",
+            o.dag);
     o.gen.Add(cmd);
     cmd.Add("preset", "server hardware: " + RailFabricSpec::PresetNames(), o.preset);
     cmd.Add("servers", "servers (0: as many as the ranks need)", o.servers);
@@ -576,16 +572,24 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("nicPorts", "NIC ports per GPU (0: the preset's)", o.nicPorts);
     cmd.Add("nicRate", "Gb/s per NIC port (0: the preset's)", o.nicRate);
     cmd.Add("ocs", "OCS technology (optical rails)", o.ocs);
-    cmd.Add("reconfigDelay", "OCS reconfiguration delay, e.g. 25ms (optical rails)", o.reconfigDelay);
+    cmd.Add("reconfigDelay",
+            "OCS reconfiguration delay, e.g. 25ms (optical rails)",
+            o.reconfigDelay);
     cmd.Add("provisioning", "Opus provisioning (optical rails)", o.provisioning);
     cmd.Add("radix", "electrical switch radix (eps-clos, and eps beyond it)", o.radix);
     cmd.Add("oversubscription", "Clos leaf down:up ratio", o.oversubscription);
     cmd.Add("frameBytes", "transport payload per frame on rails (RoCE MTU 4096)", o.frameBytes);
-    cmd.Add("scaleUpFrameBytes", "transport payload per frame on scale-up links", o.scaleUpFrameBytes);
-    cmd.Add("algorithm", "collectives that name none: auto|ring|direct|halving-doubling|tree", o.algorithm);
+    cmd.Add("scaleUpFrameBytes",
+            "transport payload per frame on scale-up links",
+            o.scaleUpFrameBytes);
+    cmd.Add("algorithm",
+            "collectives that name none: auto|ring|direct|halving-doubling|tree",
+            o.algorithm);
     cmd.Add("channels", "NCCL channels per collective", o.channels);
     cmd.Add("chunkKiB", "pipelining chunk inside a channel, KiB", o.chunkKiB);
-    cmd.Add("reduceGBps", "reduction bandwidth per GPU, GB/s (0: reductions are free)", o.reduceGBps);
+    cmd.Add("reduceGBps",
+            "reduction bandwidth per GPU, GB/s (0: reductions are free)",
+            o.reduceGBps);
     cmd.Add("iterations", "replays of the workload, back to back", o.iterations);
     cmd.Add("seed", "run number of the random streams", o.seed);
     cmd.Add("out", "output directory", o.out);

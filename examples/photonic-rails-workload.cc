@@ -186,10 +186,9 @@ WindowsOf(const Options& o, const std::string& path, std::string& kind)
         kind = "timeline, " + std::to_string(timeline.GetRecords().size()) + " records";
     }
     WorkloadWindows analysis(o.gpusPerServer);
-    kind += o.gpusPerServerGiven
-                ? ", --gpusPerServer=" + std::to_string(o.gpusPerServer)
-                : ", assuming " + std::to_string(o.gpusPerServer) +
-                      " GPUs per server (--gpusPerServer)";
+    kind += o.gpusPerServerGiven ? ", --gpusPerServer=" + std::to_string(o.gpusPerServer)
+                                 : ", assuming " + std::to_string(o.gpusPerServer) +
+                                       " GPUs per server (--gpusPerServer)";
     if (o.view == "rank")
     {
         kind += ", rank " + std::to_string(std::max<int64_t>(0, o.select)) + " view";
@@ -295,14 +294,14 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("scaleOutGbps", "estimate: NIC Gb/s per GPU", o.scaleOutGbps);
     cmd.Add("latencyUs", "estimate: latency per collective step, us", o.latencyUs);
     cmd.Add("windows",
-         "window analysis of phase logs, timelines (collectives.csv) or DAGs, "
-         "comma-separated",
-         o.windows);
+            "window analysis of phase logs, timelines (collectives.csv) or DAGs, "
+            "comma-separated",
+            o.windows);
     cmd.Add("view", "windows: rail|rank", o.view);
     cmd.Add("select", "windows: the rail (or rank) to look at; -1 = every rail", o.select);
     cmd.Add("skipIterations",
-         "windows: ignore windows of the first N iterations",
-         o.skipIterations);
+            "windows: ignore windows of the first N iterations",
+            o.skipIterations);
     cmd.Add("thresholdMs", "windows: report the share of windows above this", o.thresholdMs);
     cmd.Add("csv", "windows: also write every window to this CSV file", o.csv);
 }

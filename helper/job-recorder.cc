@@ -158,11 +158,11 @@ JobRecorder::WriteChromeTrace(std::ostream& os, uint32_t gpusPerServer) const
         comma();
         os << "{\"ph\":\"X\",\"name\":";
         JsonString(os, name);
-        os << ",\"cat\":\"" << WorkloadOpTypeName(op.type) << "\",\"pid\":"
-           << op.rank / gpusPerServer << ",\"tid\":" << threads.at({op.rank, stream})
-           << ",\"ts\":" << span.startS * 1e6 << ",\"dur\":" << (span.endS - span.startS) * 1e6
-           << ",\"args\":{\"id\":" << op.id << ",\"iteration\":" << span.iteration
-           << ",\"bytes\":" << op.bytes << ",\"group\":";
+        os << ",\"cat\":\"" << WorkloadOpTypeName(op.type)
+           << "\",\"pid\":" << op.rank / gpusPerServer
+           << ",\"tid\":" << threads.at({op.rank, stream}) << ",\"ts\":" << span.startS * 1e6
+           << ",\"dur\":" << (span.endS - span.startS) * 1e6 << ",\"args\":{\"id\":" << op.id
+           << ",\"iteration\":" << span.iteration << ",\"bytes\":" << op.bytes << ",\"group\":";
         JsonString(os, op.group);
         os << "}}";
     }

@@ -113,8 +113,8 @@ RailFabric::CountDroppedFrames() const
                 if (auto eps = DynamicCast<EpsNetDevice>(device))
                 {
                     const EpsNetDeviceCounters& c = eps->GetCounters();
-                    dropped += c.framesDroppedQueueFull + c.framesDroppedOversize +
-                               c.framesCorrupted;
+                    dropped +=
+                        c.framesDroppedQueueFull + c.framesDroppedOversize + c.framesCorrupted;
                 }
                 else if (auto ocs = DynamicCast<OcsNetDevice>(device))
                 {

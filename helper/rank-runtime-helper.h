@@ -40,9 +40,10 @@ class RankRuntimeHelper
      * \param communicators communicators, indexed by rank
      * \return the applications, indexed by rank
      */
-    ApplicationContainer Install(std::shared_ptr<const WorkloadDag> dag,
-                                 const NodeContainer& gpus,
-                                 const std::vector<Ptr<CollectiveCommunicator>>& communicators) const;
+    ApplicationContainer Install(
+        std::shared_ptr<const WorkloadDag> dag,
+        const NodeContainer& gpus,
+        const std::vector<Ptr<CollectiveCommunicator>>& communicators) const;
 
   private:
     ObjectFactory m_factory; //!< Runtimes

@@ -62,9 +62,9 @@ class StrictCommandLine
   private:
     void Check(const std::string& arg);
 
-    CommandLine m_cmd;                //!< ns-3's parser
+    CommandLine m_cmd;                   //!< ns-3's parser
     std::map<std::string, char> m_kinds; //!< Flag -> 'u', 'i', 'd', 'b' or 's'
-    std::set<std::string> m_given;    //!< Flags on the command line
+    std::set<std::string> m_given;       //!< Flags on the command line
 };
 
 } // namespace ns3

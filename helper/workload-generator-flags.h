@@ -20,37 +20,37 @@ namespace ns3
  */
 struct WorkloadGeneratorFlags
 {
-    std::string model{"llama3-8b"}; //!< Preset or "custom"
-    uint32_t layers{0};             //!< Overrides (0 keeps the preset's)
-    uint32_t hidden{0};             //!< Override
-    uint32_t heads{0};              //!< Override
-    uint32_t kvHeads{0};            //!< Override
-    uint32_t ffn{0};                //!< Override
-    uint32_t vocab{0};              //!< Override
-    uint32_t experts{0};            //!< Override
-    uint32_t topK{0};               //!< Override
-    std::string gpu{"a100"};        //!< GPU preset
-    double mfu{0.4};                //!< Model FLOPs utilization
-    uint32_t tp{1};                 //!< Tensor parallel
-    uint32_t cp{1};                 //!< Context parallel
-    uint32_t pp{1};                 //!< Pipeline stages
-    uint32_t dp{1};                 //!< DDP degree
-    uint32_t fsdp{1};               //!< FSDP degree
-    uint32_t ep{1};                 //!< Expert parallel
-    uint32_t vpp{1};                //!< Virtual stages
-    std::string schedule{"1f1b"};   //!< Pipeline schedule
-    uint32_t microBatchSize{1};     //!< Sequences per micro-batch
-    uint32_t microBatches{0};       //!< Micro-batches per iteration
-    uint32_t globalBatch{0};        //!< Sequences per iteration
-    uint32_t seqLen{8192};          //!< Tokens per sequence
-    std::string paramDtype{"bf16"}; //!< As gathered
-    std::string gradDtype{"fp32"};  //!< As reduced
-    std::string actDtype{"bf16"};   //!< Activations
-    bool recompute{false};          //!< Full activation recomputation
+    std::string model{"llama3-8b"};   //!< Preset or "custom"
+    uint32_t layers{0};               //!< Overrides (0 keeps the preset's)
+    uint32_t hidden{0};               //!< Override
+    uint32_t heads{0};                //!< Override
+    uint32_t kvHeads{0};              //!< Override
+    uint32_t ffn{0};                  //!< Override
+    uint32_t vocab{0};                //!< Override
+    uint32_t experts{0};              //!< Override
+    uint32_t topK{0};                 //!< Override
+    std::string gpu{"a100"};          //!< GPU preset
+    double mfu{0.4};                  //!< Model FLOPs utilization
+    uint32_t tp{1};                   //!< Tensor parallel
+    uint32_t cp{1};                   //!< Context parallel
+    uint32_t pp{1};                   //!< Pipeline stages
+    uint32_t dp{1};                   //!< DDP degree
+    uint32_t fsdp{1};                 //!< FSDP degree
+    uint32_t ep{1};                   //!< Expert parallel
+    uint32_t vpp{1};                  //!< Virtual stages
+    std::string schedule{"1f1b"};     //!< Pipeline schedule
+    uint32_t microBatchSize{1};       //!< Sequences per micro-batch
+    uint32_t microBatches{0};         //!< Micro-batches per iteration
+    uint32_t globalBatch{0};          //!< Sequences per iteration
+    uint32_t seqLen{8192};            //!< Tokens per sequence
+    std::string paramDtype{"bf16"};   //!< As gathered
+    std::string gradDtype{"fp32"};    //!< As reduced
+    std::string actDtype{"bf16"};     //!< Activations
+    bool recompute{false};            //!< Full activation recomputation
     std::string order{"tp,cp,pp,dp"}; //!< Placement, innermost first
-    bool foldTp{false};             //!< Fold TP collectives into compute
-    uint32_t iterations{1};         //!< Iterations to emit
-    std::vector<std::string> names; //!< Flags Add() registered
+    bool foldTp{false};               //!< Fold TP collectives into compute
+    uint32_t iterations{1};           //!< Iterations to emit
+    std::vector<std::string> names;   //!< Flags Add() registered
 
     /**
      * \brief Registers the flags. gpusPerServer and iterations are the caller's: the

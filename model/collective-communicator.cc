@@ -6,9 +6,9 @@
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
-#include "ns3/string.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
@@ -104,8 +104,7 @@ CollectiveCommunicator::Setup(uint32_t rank,
     m_transport = transport;
     m_gpusPerServer = gpusPerServer;
     m_optical = optical;
-    m_transport->SetReceiveCallback(
-        MakeCallback(&CollectiveCommunicator::MessageReceived, this));
+    m_transport->SetReceiveCallback(MakeCallback(&CollectiveCommunicator::MessageReceived, this));
 }
 
 void
@@ -186,8 +185,7 @@ CollectiveCommunicator::GetPlan(const CollectiveCall& call)
 
     // Collectives of one shape repeat (every layer, every micro-batch): plan each once.
     std::ostringstream key;
-    key << int(call.type) << ' ' << call.root << ' ' << call.bytes << ' '
-        << int(request.algorithm);
+    key << int(call.type) << ' ' << call.root << ' ' << call.bytes << ' ' << int(request.algorithm);
     for (uint32_t member : call.members)
     {
         key << ' ' << member;
@@ -309,8 +307,8 @@ CollectiveCommunicator::StartTask(uint64_t id, uint32_t index)
         }
         NS_ABORT_MSG_IF(arrived->second != task.bytes,
                         "rank " << m_rank << ", " << exec.call.instance << ": received "
-                                << arrived->second << " bytes from rank " << task.peer
-                                << " where " << task.bytes << " were expected");
+                                << arrived->second << " bytes from rank " << task.peer << " where "
+                                << task.bytes << " were expected");
         m_arrived.erase(arrived);
         FinishTask(id, index);
         break;

@@ -27,11 +27,11 @@ namespace ns3
 struct CollectiveCall
 {
     WorkloadOpType type{WorkloadOpType::ALLREDUCE}; //!< A collective, SEND or RECV
-    std::string instance; //!< Names this call, the same at every participant
-    std::vector<uint32_t> members;                        //!< Collectives: global ranks
-    uint32_t root{0};                                     //!< Broadcast/reduce: root rank
-    uint32_t peer{0};                                     //!< SEND/RECV: the other rank
-    uint64_t bytes{0};                                    //!< Per-rank buffer (NCCL convention)
+    std::string instance;          //!< Names this call, the same at every participant
+    std::vector<uint32_t> members; //!< Collectives: global ranks
+    uint32_t root{0};              //!< Broadcast/reduce: root rank
+    uint32_t peer{0};              //!< SEND/RECV: the other rank
+    uint64_t bytes{0};             //!< Per-rank buffer (NCCL convention)
     WorkloadAlgorithm algorithm{WorkloadAlgorithm::UNSPECIFIED}; //!< Requested algorithm
 };
 
@@ -163,24 +163,24 @@ class CollectiveCommunicator : public Object
     void MessageReceived(uint32_t source, uint64_t messageId, uint64_t bytes);
     std::shared_ptr<const CollectivePlan> PointToPointPlan(const CollectiveCall& call) const;
 
-    uint32_t m_rank{0};                                        //!< This rank
-    Ptr<RailTransport> m_transport;                            //!< Its transport
-    uint32_t m_gpusPerServer{8};                               //!< Ranks per server
-    bool m_optical{false};                                     //!< Rails are circuits
-    std::vector<Ptr<CollectiveCommunicator>> m_peers;          //!< Every rank's communicator
-    uint32_t m_channels;                                       //!< Attribute
-    uint64_t m_chunkBytes;                                     //!< Attribute
-    WorkloadAlgorithm m_defaultAlgorithm;                      //!< Attribute
-    double m_reductionBandwidth;                               //!< Attribute, bytes/s
-    uint64_t m_nextExecution{1};                               //!< Next execution id
-    std::map<uint64_t, Execution> m_executions;                //!< Active calls
+    uint32_t m_rank{0};                               //!< This rank
+    Ptr<RailTransport> m_transport;                   //!< Its transport
+    uint32_t m_gpusPerServer{8};                      //!< Ranks per server
+    bool m_optical{false};                            //!< Rails are circuits
+    std::vector<Ptr<CollectiveCommunicator>> m_peers; //!< Every rank's communicator
+    uint32_t m_channels;                              //!< Attribute
+    uint64_t m_chunkBytes;                            //!< Attribute
+    WorkloadAlgorithm m_defaultAlgorithm;             //!< Attribute
+    double m_reductionBandwidth;                      //!< Attribute, bytes/s
+    uint64_t m_nextExecution{1};                      //!< Next execution id
+    std::map<uint64_t, Execution> m_executions;       //!< Active calls
     std::map<std::string, std::shared_ptr<const CollectivePlan>> m_plans; //!< Plan cache
-    std::map<uint64_t, TaskRef> m_sending;                     //!< Message id -> SEND task
+    std::map<uint64_t, TaskRef> m_sending; //!< Message id -> SEND task
     std::map<std::pair<uint32_t, uint64_t>, std::pair<MessageKey, uint64_t>>
-        m_expected;                                            //!< (source, id) -> key, bytes
-    std::map<MessageKey, uint64_t> m_arrived;                  //!< Arrived before their RECV
-    std::map<MessageKey, TaskRef> m_waiting;                   //!< RECVs waiting for a message
-    CollectiveCounters m_counters;                             //!< Counters
+        m_expected;                           //!< (source, id) -> key, bytes
+    std::map<MessageKey, uint64_t> m_arrived; //!< Arrived before their RECV
+    std::map<MessageKey, TaskRef> m_waiting;  //!< RECVs waiting for a message
+    CollectiveCounters m_counters;            //!< Counters
     TracedCallback<const std::string&, const CollectivePlan&> m_callTrace; //!< Call started
 };
 

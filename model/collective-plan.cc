@@ -495,10 +495,9 @@ void
 RailRing(Builder& b, const Ring& ring, const std::vector<Range>& blocks, RingAlgorithm run)
 {
     uint32_t n = ring.ranks.size();
-    bool split = b.BothWays() && n > 2 &&
-                 std::all_of(blocks.begin(), blocks.end(), [](const Range& r) {
-                     return r.size >= 2;
-                 });
+    bool split =
+        b.BothWays() && n > 2 &&
+        std::all_of(blocks.begin(), blocks.end(), [](const Range& r) { return r.size >= 2; });
     if (!split)
     {
         run(b, ring, blocks);

@@ -235,8 +235,8 @@ RailTransport::AddPort(Ptr<NetDevice> device, uint32_t plane)
                             RailTransportHeader::CoalescedPadding(port.mtu, m_realMtu) >
                         device->GetMtu(),
                     "RailTransport frame payload " << port.mtu << " + " << RailTransportHeader::SIZE
-                                         << " header bytes exceeds the device MTU "
-                                         << device->GetMtu());
+                                                   << " header bytes exceeds the device MTU "
+                                                   << device->GetMtu());
     DataRateValue rate;
     device->GetAttribute("DataRate", rate);
     port.rateBps = rate.Get().GetBitRate();

@@ -33,19 +33,19 @@ class OcsNetDevice;
  */
 struct RailTransportCounters
 {
-    uint64_t messagesSent{0};         //!< Messages whose every part was acknowledged
-    uint64_t messagesReceived{0};     //!< Messages delivered complete to the receiver
-    uint64_t payloadBytesSent{0};     //!< Payload bytes of first transmissions
-    uint64_t payloadBytesReceived{0}; //!< Payload bytes accepted in order
+    uint64_t messagesSent{0};          //!< Messages whose every part was acknowledged
+    uint64_t messagesReceived{0};      //!< Messages delivered complete to the receiver
+    uint64_t payloadBytesSent{0};      //!< Payload bytes of first transmissions
+    uint64_t payloadBytesReceived{0};  //!< Payload bytes accepted in order
     uint64_t payloadBytesDelivered{0}; //!< Of which for this GPU's own messages (not PXN hops)
-    uint64_t dataFrames{0};           //!< DATA frames handed to ports (with retransmissions)
-    uint64_t retransmittedFrames{0};  //!< DATA frames sent again (go-back-N)
-    uint64_t timeouts{0};             //!< Retransmission timeouts
-    uint64_t nacksSent{0};            //!< NACKs sent (out-of-order arrival)
-    uint64_t cnpsSent{0};             //!< CNPs sent (ECN-marked arrivals)
-    uint64_t cnpsReceived{0};         //!< CNPs received (rate cuts)
-    uint64_t messagesRelayed{0};      //!< Messages sent through a proxy GPU (PXN)
-    uint64_t messagesForwarded{0};    //!< Messages forwarded as a proxy (PXN)
+    uint64_t dataFrames{0};            //!< DATA frames handed to ports (with retransmissions)
+    uint64_t retransmittedFrames{0};   //!< DATA frames sent again (go-back-N)
+    uint64_t timeouts{0};              //!< Retransmission timeouts
+    uint64_t nacksSent{0};             //!< NACKs sent (out-of-order arrival)
+    uint64_t cnpsSent{0};              //!< CNPs sent (ECN-marked arrivals)
+    uint64_t cnpsReceived{0};          //!< CNPs received (rate cuts)
+    uint64_t messagesRelayed{0};       //!< Messages sent through a proxy GPU (PXN)
+    uint64_t messagesForwarded{0};     //!< Messages forwarded as a proxy (PXN)
 };
 
 /**

@@ -34,24 +34,23 @@ enum OpState : uint8_t
 TypeId
 RankRuntime::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::RankRuntime")
-            .SetParent<Application>()
-            .SetGroupName("PhotonicRails")
-            .AddConstructor<RankRuntime>()
-            .AddAttribute("Iterations",
-                          "Times the DAG is replayed back to back.",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&RankRuntime::m_iterations),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddTraceSource("OpStart",
-                            "An op started.",
-                            MakeTraceSourceAccessor(&RankRuntime::m_opStart),
-                            "ns3::RankRuntime::OpTracedCallback")
-            .AddTraceSource("OpEnd",
-                            "An op finished.",
-                            MakeTraceSourceAccessor(&RankRuntime::m_opEnd),
-                            "ns3::RankRuntime::OpTracedCallback");
+    static TypeId tid = TypeId("ns3::RankRuntime")
+                            .SetParent<Application>()
+                            .SetGroupName("PhotonicRails")
+                            .AddConstructor<RankRuntime>()
+                            .AddAttribute("Iterations",
+                                          "Times the DAG is replayed back to back.",
+                                          UintegerValue(1),
+                                          MakeUintegerAccessor(&RankRuntime::m_iterations),
+                                          MakeUintegerChecker<uint32_t>(1))
+                            .AddTraceSource("OpStart",
+                                            "An op started.",
+                                            MakeTraceSourceAccessor(&RankRuntime::m_opStart),
+                                            "ns3::RankRuntime::OpTracedCallback")
+                            .AddTraceSource("OpEnd",
+                                            "An op finished.",
+                                            MakeTraceSourceAccessor(&RankRuntime::m_opEnd),
+                                            "ns3::RankRuntime::OpTracedCallback");
     return tid;
 }
 
@@ -322,8 +321,7 @@ RankRuntime::DescribeBlocked() const
         lines.push_back(os.str());
     }
     std::ostringstream os;
-    os << "iteration " << m_replay << ": " << m_left << " ops left, " << waiting
-       << " not started";
+    os << "iteration " << m_replay << ": " << m_left << " ops left, " << waiting << " not started";
     lines.insert(lines.begin(), os.str());
     return lines;
 }

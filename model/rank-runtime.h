@@ -89,21 +89,21 @@ class RankRuntime : public Application
     void FinishOp(uint32_t index);
     CollectiveCall MakeCall(uint32_t index) const;
 
-    std::shared_ptr<const WorkloadDag> m_dag;     //!< The job
-    uint32_t m_rank{0};                           //!< This rank
-    Ptr<CollectiveCommunicator> m_communicator;   //!< Its communicator
-    uint32_t m_iterations;                        //!< Attribute: replays
-    std::vector<const WorkloadOp*> m_ops;         //!< This rank's ops, in id order
-    std::vector<std::vector<uint32_t>> m_next;    //!< Per op: ops waiting for it
-    std::vector<uint32_t> m_inputs;               //!< Per op: ops it waits for
-    std::vector<std::string> m_instance;          //!< Per communication op: name without #k
-    std::vector<uint32_t> m_ordinal;              //!< Per communication op: k within a replay
-    std::vector<uint32_t> m_perReplay;            //!< Per communication op: its name's uses
-    std::vector<uint32_t> m_waitingFor;           //!< Per op, this replay: inputs not finished
-    std::vector<uint8_t> m_state;                 //!< Per op, this replay: 0 new, 1 running, 2 done
-    uint32_t m_replay{0};                         //!< Current replay
-    uint32_t m_left{0};                           //!< Ops of this replay not finished
-    uint64_t m_done{0};                           //!< Ops finished, all replays
+    std::shared_ptr<const WorkloadDag> m_dag;   //!< The job
+    uint32_t m_rank{0};                         //!< This rank
+    Ptr<CollectiveCommunicator> m_communicator; //!< Its communicator
+    uint32_t m_iterations;                      //!< Attribute: replays
+    std::vector<const WorkloadOp*> m_ops;       //!< This rank's ops, in id order
+    std::vector<std::vector<uint32_t>> m_next;  //!< Per op: ops waiting for it
+    std::vector<uint32_t> m_inputs;             //!< Per op: ops it waits for
+    std::vector<std::string> m_instance;        //!< Per communication op: name without #k
+    std::vector<uint32_t> m_ordinal;            //!< Per communication op: k within a replay
+    std::vector<uint32_t> m_perReplay;          //!< Per communication op: its name's uses
+    std::vector<uint32_t> m_waitingFor;         //!< Per op, this replay: inputs not finished
+    std::vector<uint8_t> m_state;               //!< Per op, this replay: 0 new, 1 running, 2 done
+    uint32_t m_replay{0};                       //!< Current replay
+    uint32_t m_left{0};                         //!< Ops of this replay not finished
+    uint64_t m_done{0};                         //!< Ops finished, all replays
     TracedCallback<const WorkloadOp&, uint32_t> m_opStart; //!< Op started
     TracedCallback<const WorkloadOp&, uint32_t> m_opEnd;   //!< Op finished
 };

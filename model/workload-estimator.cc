@@ -211,8 +211,9 @@ class Replay
         {
             start = std::max(start, entry.second); // starts when the slowest member joins
         }
-        double end = start + m_estimator.CommSeconds(
-                                 op.type, m_plan.expected[id], op.bytes, m_plan.scaleUp[id]);
+        double end =
+            start +
+            m_estimator.CommSeconds(op.type, m_plan.expected[id], op.bytes, m_plan.scaleUp[id]);
         for (const auto& entry : joined)
         {
             Record(entry.first, entry.second, end);
@@ -348,7 +349,8 @@ class Replay
 
 } // namespace
 
-WorkloadEstimator::WorkloadEstimator(const WorkloadEstimatorConfig& config) : m_config(config)
+WorkloadEstimator::WorkloadEstimator(const WorkloadEstimatorConfig& config)
+    : m_config(config)
 {
     if (config.gpusPerServer == 0 || config.repetitions == 0 || !(config.scaleUpGBps > 0) ||
         !(config.scaleOutGbps > 0) || !(config.latencyUs >= 0))

@@ -28,8 +28,8 @@ const uint64_t MAX_ITERATION = 1000000;
 const double MAX_DURATION_US = 1e12;
 
 /// Fields every op may carry, whatever its type.
-const std::set<std::string> g_commonFields = {
-    "rank", "id", "type", "deps", "stream", "iteration", "label"};
+const std::set<std::string> g_commonFields =
+    {"rank", "id", "type", "deps", "stream", "iteration", "label"};
 
 /**
  * \brief Fields an op of the given type may carry besides the common ones.
@@ -237,7 +237,8 @@ class OpReader
             Fail("stream", "must not be empty");
         }
         uint64_t number = 0;
-        if (value.contains("iteration") && ReadUnsigned(value, "iteration", MAX_ITERATION, false, number))
+        if (value.contains("iteration") &&
+            ReadUnsigned(value, "iteration", MAX_ITERATION, false, number))
         {
             op.iteration = static_cast<uint32_t>(number);
         }
@@ -327,8 +328,11 @@ class OpReader
         return true;
     }
 
-    bool ReadUnsigned(
-        const Json& object, const std::string& name, uint64_t max, bool required, uint64_t& out)
+    bool ReadUnsigned(const Json& object,
+                      const std::string& name,
+                      uint64_t max,
+                      bool required,
+                      uint64_t& out)
     {
         auto it = object.find(name);
         if (it == object.end())

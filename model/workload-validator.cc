@@ -409,8 +409,8 @@ class Checker
                                             ? "no algorithm"
                                             : "algorithm " + WorkloadAlgorithmName(op.algorithm);
                 return WorkloadOpTypeName(op.type) + " of " + std::to_string(op.bytes) + " bytes" +
-                       (op.root >= 0 ? " root " + std::to_string(op.root) : "") + " (" +
-                       algorithm + ")";
+                       (op.root >= 0 ? " root " + std::to_string(op.root) : "") + " (" + algorithm +
+                       ")";
             };
             OpError(a,
                     field,

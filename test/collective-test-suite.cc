@@ -21,7 +21,7 @@ namespace
 
 constexpr double FRAME_OVERHEAD = 62; // Ethernet 14 + RoCEv2-sized transport header 48
 constexpr double MTU = 4096;
-constexpr double LINK_NS = 100;  // one-way delay of every link
+constexpr double LINK_NS = 100;   // one-way delay of every link
 constexpr double SWITCH_NS = 300; // EpsSwitch processing delay
 
 /// Wire time in ns of one full frame at \p bps.
@@ -149,10 +149,9 @@ struct JobBed
         {
             runtimes.Get(i)->TraceConnectWithoutContext(
                 "OpEnd",
-                Callback<void, const WorkloadOp&, uint32_t>(
-                    [this](const WorkloadOp& op, uint32_t) {
-                        endNs[{op.rank, op.id}] = Simulator::Now().GetNanoSeconds();
-                    }));
+                Callback<void, const WorkloadOp&, uint32_t>([this](const WorkloadOp& op, uint32_t) {
+                    endNs[{op.rank, op.id}] = Simulator::Now().GetNanoSeconds();
+                }));
         }
     }
 
@@ -236,8 +235,9 @@ class RingClosedFormTestCase : public TestCase
     /// Runs one collective on n ranks; returns (completion ns, bytes sent by all ranks).
     std::pair<double, uint64_t> Run(WorkloadOpType type, uint32_t n, uint64_t bytes)
     {
-        JobBed bed(Spec(n, RailKind::EPS),
-                   WorkloadDag(n, AllRanks(n), OnEveryRank(n, type, bytes, WorkloadAlgorithm::RING)));
+        JobBed bed(
+            Spec(n, RailKind::EPS),
+            WorkloadDag(n, AllRanks(n), OnEveryRank(n, type, bytes, WorkloadAlgorithm::RING)));
         bed.Run();
         NS_TEST_EXPECT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
         NS_TEST_EXPECT_MSG_EQ(bed.BytesSent(), bed.BytesReceived(), "bytes conserved");
@@ -286,12 +286,10 @@ class AllToAllAndSendRecvTestCase : public TestCase
             const uint32_t n = 4;
             const uint64_t s = 4 << 20;
             JobBed bed(Spec(n, RailKind::EPS),
-                       WorkloadDag(n,
-                                   AllRanks(n),
-                                   OnEveryRank(n,
-                                               WorkloadOpType::ALLTOALL,
-                                               s,
-                                               WorkloadAlgorithm::DIRECT)));
+                       WorkloadDag(
+                           n,
+                           AllRanks(n),
+                           OnEveryRank(n, WorkloadOpType::ALLTOALL, s, WorkloadAlgorithm::DIRECT)));
             bed.Run();
             double expected = (n - 1) * (s / n / MTU) * frame + path;
             NS_TEST_ASSERT_MSG_EQ_TOL(bed.LastEndNs(0), expected, 0.02 * expected, "alltoall");
@@ -329,10 +327,11 @@ class OpticalRingCollectiveTestCase : public TestCase
     {
         const uint32_t n = 4;
         const uint64_t s = 4 << 20;
-        JobBed bed(Spec(n, RailKind::OCS, 1, 2),
-                   WorkloadDag(n,
-                               AllRanks(n),
-                               OnEveryRank(n, WorkloadOpType::ALLGATHER, s, WorkloadAlgorithm::AUTO)));
+        JobBed bed(
+            Spec(n, RailKind::OCS, 1, 2),
+            WorkloadDag(n,
+                        AllRanks(n),
+                        OnEveryRank(n, WorkloadOpType::ALLGATHER, s, WorkloadAlgorithm::AUTO)));
         bed.Run();
         NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
         // Two 100 G ports per GPU, each carrying (n-1) S / 2; fibers in and out.
@@ -376,36 +375,35 @@ class PipelineMakespanTestCase : public TestCase
         const double b = 2000;
         // One stage's ops in its 1F1B order: a receive before each step of the kind it
         // receives (F on stage 1, B on stage 0), the compute, a send after the other kind.
-        auto stage = [&ops, f, b, s](uint32_t rank,
-                                     const std::vector<std::string>& order,
-                                     char receives) {
-            uint32_t peer = 1 - rank;
-            uint32_t id = 0;
-            std::map<std::string, uint32_t> ids;
-            for (const std::string& step : order)
-            {
-                std::vector<uint32_t> deps;
-                if (step[0] == receives)
+        auto stage =
+            [&ops, f, b, s](uint32_t rank, const std::vector<std::string>& order, char receives) {
+                uint32_t peer = 1 - rank;
+                uint32_t id = 0;
+                std::map<std::string, uint32_t> ids;
+                for (const std::string& step : order)
                 {
-                    deps.push_back(id);
-                    ops.push_back(
-                        PointToPoint(rank, id++, WorkloadOpType::RECV, peer, s, {}, "recv"));
+                    std::vector<uint32_t> deps;
+                    if (step[0] == receives)
+                    {
+                        deps.push_back(id);
+                        ops.push_back(
+                            PointToPoint(rank, id++, WorkloadOpType::RECV, peer, s, {}, "recv"));
+                    }
+                    ids[step] = id;
+                    ops.push_back(Compute(rank, id++, step[0] == 'F' ? f : b, deps));
+                    if (step[0] != receives)
+                    {
+                        ops.push_back(PointToPoint(rank,
+                                                   id++,
+                                                   WorkloadOpType::SEND,
+                                                   peer,
+                                                   s,
+                                                   {ids[step]},
+                                                   "send"));
+                    }
                 }
-                ids[step] = id;
-                ops.push_back(Compute(rank, id++, step[0] == 'F' ? f : b, deps));
-                if (step[0] != receives)
-                {
-                    ops.push_back(PointToPoint(rank,
-                                               id++,
-                                               WorkloadOpType::SEND,
-                                               peer,
-                                               s,
-                                               {ids[step]},
-                                               "send"));
-                }
-            }
-            return ids;
-        };
+                return ids;
+            };
         auto s0 = stage(0, {"F0", "F1", "B0", "F2", "B1", "F3", "B2", "B3"}, 'B');
         stage(1, {"F0", "B0", "F1", "B1", "F2", "B2", "F3", "B3"}, 'F');
         WorkloadDag dag(2, {}, ops);
@@ -427,13 +425,15 @@ MixedDag()
     const uint32_t n = 8;
     WorkloadDag::GroupMap groups = AllRanks(n);
     groups["rail1"] = {1, 5};
-    groups["cross"] = {0, 5};          // two rails: PXN
+    groups["cross"] = {0, 5}; // two rails: PXN
     groups["pow2"] = {0, 1, 2, 3, 4, 5, 6, 7};
     std::vector<WorkloadOp> ops;
     for (uint32_t r = 0; r < n; ++r)
     {
         uint32_t id = 0;
-        auto add = [&](WorkloadOpType type, std::string group, uint64_t bytes,
+        auto add = [&](WorkloadOpType type,
+                       std::string group,
+                       uint64_t bytes,
                        WorkloadAlgorithm algorithm = WorkloadAlgorithm::UNSPECIFIED) {
             WorkloadOp op = Collective(r, id, type, group, bytes);
             op.algorithm = algorithm;

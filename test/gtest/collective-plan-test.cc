@@ -354,9 +354,8 @@ TEST(CollectivePlan, OpticalRingsRunBothWays)
     // one-way ring and so are the logical rounds.
     for (uint32_t n : {3u, 4u, 5u, 8u})
     {
-        for (WorkloadOpType type : {WorkloadOpType::ALLGATHER,
-                                    WorkloadOpType::REDUCESCATTER,
-                                    WorkloadOpType::ALLREDUCE})
+        for (WorkloadOpType type :
+             {WorkloadOpType::ALLGATHER, WorkloadOpType::REDUCESCATTER, WorkloadOpType::ALLREDUCE})
         {
             const uint64_t bytes = 8000 * n; // even blocks and halves for every type
             CollectiveRequest request = Request(type, Iota(n), bytes);
