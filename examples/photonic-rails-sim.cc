@@ -633,7 +633,7 @@ main(int argc, char* argv[])
     {
         StrictCommandLine cmd(__FILE__,
                               "Runs an LLM training job packet by packet on a rail-optimized "
-                              "fabric.\nWithout --dag or --model it runs the built-in default "
+                              "fabric.\nWithout --dag or generator flags it runs the default "
                               "job: Llama3-8B, TP 4, FSDP 2, PP 2 (1F1B) on 4 Perlmutter "
                               "servers x 4 A100.");
         AddFlags(cmd, o);
@@ -663,7 +663,11 @@ main(int argc, char* argv[])
             }
         }
         RailFabricSpec hardware;
-        RailFabricSpec::Preset(o.preset, hardware);
+        if (!RailFabricSpec::Preset(o.preset, hardware))
+        {
+            throw std::invalid_argument("unknown --preset '" + o.preset + "' (" +
+                                        RailFabricSpec::PresetNames() + ")");
+        }
         uint32_t gpusPerServer = o.gpusPerServer > 0 ? o.gpusPerServer : hardware.gpusPerServer;
         auto dag = LoadWorkload(o, gpusPerServer);
         if (uint64_t(o.iterations) * dag->GetIterationCount() > UINT32_MAX)
