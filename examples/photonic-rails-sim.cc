@@ -170,13 +170,14 @@ LoadWorkload(const Options& o, uint32_t gpusPerServer)
         }
         catch (const WorkloadFormatError& e)
         {
-            const auto& errors = e.GetErrors();
-            throw std::invalid_argument(
-                errors.empty()
-                    ? std::string(e.what())
-                    : errors.front().ToString() +
-                          (e.GetTotal() > 1 ? " (and " + std::to_string(e.GetTotal() - 1) + " more)"
-                                            : ""));
+            // One line: the first error, and how many more there are.
+            if (e.GetErrors().empty())
+            {
+                throw std::invalid_argument(e.what());
+            }
+            std::string more =
+                e.GetTotal() > 1 ? " (and " + std::to_string(e.GetTotal() - 1) + " more)" : "";
+            throw std::invalid_argument(e.GetErrors().front().ToString() + more);
         }
     }
     WorkloadGenerator generator(o.gen.ToConfig(gpusPerServer));
@@ -334,15 +335,9 @@ CheckPlans(const WorkloadDag& dag, const std::vector<Ptr<CollectiveCommunicator>
         {
             continue;
         }
-        CollectiveCall call;
-        call.type = op.type;
-        call.members = *dag.FindGroup(op.group);
-        call.root = op.root >= 0 ? static_cast<uint32_t>(op.root) : 0;
-        call.bytes = op.bytes;
-        call.algorithm = op.algorithm;
         try
         {
-            communicators[op.rank]->GetPlan(call);
+            communicators[op.rank]->GetPlan(RankRuntime::CallOf(dag, op));
         }
         catch (const std::invalid_argument& e)
         {

@@ -204,27 +204,31 @@ RankRuntime::BeginReplay()
 }
 
 CollectiveCall
-RankRuntime::MakeCall(uint32_t index) const
+RankRuntime::CallOf(const WorkloadDag& dag, const WorkloadOp& op)
 {
-    const WorkloadOp& op = *m_ops[index];
     CollectiveCall call;
     call.type = op.type;
-    call.instance = m_instance[index] + '#' +
-                    std::to_string(uint64_t(m_replay) * m_perReplay[index] + m_ordinal[index]);
     call.bytes = op.bytes;
     call.algorithm = op.algorithm;
     if (op.type == WorkloadOpType::SEND || op.type == WorkloadOpType::RECV)
     {
         call.peer = static_cast<uint32_t>(op.peer);
+        return call;
     }
-    else
-    {
-        const std::vector<uint32_t>* members = m_dag->FindGroup(op.group);
-        NS_ABORT_MSG_IF(members == nullptr,
-                        "rank " << m_rank << " op " << op.id << ": no group '" << op.group << "'");
-        call.members = *members;
-        call.root = op.root >= 0 ? static_cast<uint32_t>(op.root) : 0;
-    }
+    const std::vector<uint32_t>* members = dag.FindGroup(op.group);
+    NS_ABORT_MSG_IF(members == nullptr,
+                    "rank " << op.rank << " op " << op.id << ": no group '" << op.group << "'");
+    call.members = *members;
+    call.root = op.root >= 0 ? static_cast<uint32_t>(op.root) : 0;
+    return call;
+}
+
+CollectiveCall
+RankRuntime::MakeCall(uint32_t index) const
+{
+    CollectiveCall call = CallOf(*m_dag, *m_ops[index]);
+    call.instance = m_instance[index] + '#' +
+                    std::to_string(uint64_t(m_replay) * m_perReplay[index] + m_ordinal[index]);
     return call;
 }
 

@@ -70,6 +70,14 @@ class RankRuntime : public Application
     std::vector<std::string> DescribeBlocked() const;
 
     /**
+     * \brief The call a communication op becomes (without its instance name).
+     * \param dag the job
+     * \param op a collective, send or receive of it
+     * \return the call
+     */
+    static CollectiveCall CallOf(const WorkloadDag& dag, const WorkloadOp& op);
+
+    /**
      * TracedCallback signature for op starts and ends.
      * \param op the op
      * \param replay the replay (0 .. Iterations - 1) it belongs to
