@@ -15,6 +15,7 @@
  * installed, DIR/cost-power.png. Errors are one line on stderr with a non-zero exit status.
  */
 
+#include "ns3/experiment-output.h"
 #include "ns3/gnuplot.h"
 #include "ns3/ocs-technology.h"
 #include "ns3/opus-cost-model.h"
@@ -24,7 +25,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -337,67 +337,25 @@ Panel(const std::vector<std::vector<CostBill>>& bills, bool cost)
     return panel;
 }
 
-/// Opens a file of the output folder for writing.
-std::ofstream
-OpenOutput(const std::filesystem::path& path)
-{
-    std::ofstream out(path);
-    if (!out)
-    {
-        throw std::runtime_error(path.string() + ": cannot open the file for writing");
-    }
-    return out;
-}
-
-/// Single-quotes a path for the shell.
-std::string
-ShellQuote(const std::string& text)
-{
-    std::string quoted = "'";
-    for (char c : text)
-    {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
-}
-
-/// Writes the gnuplot script and renders it when gnuplot is installed.
+/// Writes the figure: cost and power panels side by side.
 void
 Plot(const std::vector<std::vector<CostBill>>& bills,
-     const std::filesystem::path& dir,
+     const ExperimentOutput& out,
      const std::string& title,
      bool render)
 {
-    const std::string script = "cost-power.plt";
-    const std::string png = "cost-power.png";
-    std::ofstream plt = OpenOutput(dir / script);
-    // Two panels side by side; the script is self-contained (inline data) and writes the
-    // PNG next to itself when run from its folder.
-    plt << "set terminal png size 1200,480\nset output \"" << png << "\"\n"
-        << "set multiplot layout 1,2 title \"GPU back-end network, fibers excluded. " << title
-        << "\"\n";
-    Panel(bills, true).GenerateOutput(plt);
-    Panel(bills, false).GenerateOutput(plt);
-    plt << "unset multiplot\n";
-    plt.close();
-    const std::string renderCommand = "cd " + ShellQuote(dir.string()) + " && gnuplot " + script;
-    if (!render)
-    {
-        std::cerr << "[cost] wrote " << (dir / script).string()
-                  << "; render with: " << renderCommand << "\n";
-        return;
-    }
-    if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
-    {
-        std::cerr << "[cost] gnuplot is not installed: wrote " << (dir / script).string()
-                  << "; render with: " << renderCommand << "\n";
-        return;
-    }
-    if (std::system(renderCommand.c_str()) != 0)
-    {
-        throw std::runtime_error("gnuplot failed on " + (dir / script).string());
-    }
-    std::cerr << "[cost] wrote " << (dir / png).string() << "\n";
+    out.WriteFigure(
+        "cost-power",
+        1200,
+        480,
+        [&](std::ostream& plt) {
+            plt << "set multiplot layout 1,2 title \"GPU back-end network, fibers excluded. "
+                << title << "\"\n";
+            Panel(bills, true).GenerateOutput(plt);
+            Panel(bills, false).GenerateOutput(plt);
+            plt << "unset multiplot\n";
+        },
+        render);
 }
 
 void
@@ -447,23 +405,16 @@ Run(const Options& o)
     }
 
     // Every input is checked: now the folder.
-    std::filesystem::path dir(o.out);
-    std::error_code error;
-    std::filesystem::create_directories(dir, error);
-    if (error || !std::filesystem::is_directory(dir))
-    {
-        throw std::runtime_error(o.out + ": cannot create the output folder");
-    }
-
+    ExperimentOutput out(o.out, "[cost]");
     auto bills = PrintCostTable(model, server, sizes);
     std::string headline = PrintHeadline(model, sizes);
-    std::ofstream scalabilityCsv = OpenOutput(dir / "ocs-scalability.csv");
+    std::ofstream scalabilityCsv = out.Open("ocs-scalability.csv");
     ScalabilityTable(domains, o.ocsPorts, scalabilityCsv);
-    std::ofstream costCsv = OpenOutput(dir / "cost-power.csv");
+    std::ofstream costCsv = out.Open("cost-power.csv");
     WriteCostCsv(bills, costCsv);
-    std::cerr << "[cost] wrote " << (dir / "cost-power.csv").string() << " and "
-              << (dir / "ocs-scalability.csv").string() << "\n";
-    Plot(bills, dir, headline, o.plot);
+    std::cerr << "[cost] wrote " << (out.GetDir() / "cost-power.csv").string() << " and "
+              << (out.GetDir() / "ocs-scalability.csv").string() << "\n";
+    Plot(bills, out, headline, o.plot);
     return 0;
 }
 
