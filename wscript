@@ -38,13 +38,18 @@ def build(bld):
         'model/collective-plan.cc',
         'model/collective-communicator.cc',
         'model/rank-runtime.cc',
+        'helper/circuit-recorder.cc',
         'helper/collective-helper.cc',
         'helper/rank-runtime-helper.cc',
         'helper/experiment-output.cc',
         'helper/job-recorder.cc',
+        'helper/opus-helper.cc',
         'helper/strict-command-line.cc',
         'helper/workload-generator-flags.cc',
         'model/opus-cost-model.cc',
+        'model/opus-controller.cc',
+        'model/opus-demand.cc',
+        'model/opus-shim.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('photonic-rails')
@@ -94,13 +99,18 @@ def build(bld):
         'model/collective-plan.h',
         'model/collective-communicator.h',
         'model/rank-runtime.h',
+        'helper/circuit-recorder.h',
         'helper/collective-helper.h',
         'helper/rank-runtime-helper.h',
         'helper/experiment-output.h',
         'helper/job-recorder.h',
+        'helper/opus-helper.h',
         'helper/strict-command-line.h',
         'helper/workload-generator-flags.h',
         'model/opus-cost-model.h',
+        'model/opus-controller.h',
+        'model/opus-demand.h',
+        'model/opus-shim.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

@@ -12,9 +12,13 @@
  * Errors are one line on stderr with a non-zero exit status; progress goes to stderr.
  */
 
+#include "ns3/circuit-recorder.h"
 #include "ns3/collective-helper.h"
 #include "ns3/core-module.h"
+#include "ns3/enum.h"
 #include "ns3/job-recorder.h"
+#include "ns3/ocs-technology.h"
+#include "ns3/opus-helper.h"
 #include "ns3/rail-fabric-helper.h"
 #include "ns3/rank-runtime-helper.h"
 #include "ns3/rank-runtime.h"
@@ -51,12 +55,15 @@ struct Options
     std::string preset{"perlmutter"};          //!< Server hardware
     uint32_t servers{0};                       //!< 0: as many as the ranks need
     uint32_t gpusPerServer{0};                 //!< 0: the preset's
-    std::string fabric{"eps"};                 //!< Comma-separated fabric kinds
+    std::string fabric{"eps"};                 //!< Comma-separated fabrics
     uint32_t nicPorts{0};                      //!< 0: the preset's
     double nicRate{0};                         //!< Gb/s per port, 0: the preset's
     std::string ocs{"piezo"};                  //!< OCS technology
     std::string reconfigDelay;                 //!< Overrides the technology's delay
-    bool provisioning{false};                  //!< Opus provisioning
+    std::string provisioning{"0"};             //!< Opus: 0, 1 (profiled) or oracle
+    std::string controlLatency{"0s"};          //!< Opus shim <-> controller, one way
+    Time reconfigDelayTime{-1};                //!< --reconfigDelay read (negative: none)
+    Time controlLatencyTime;                   //!< --controlLatency read
     uint32_t radix{64};                        //!< Electrical switch radix
     double oversubscription{1.0};              //!< Clos leaf down:up
     uint32_t frameBytes{4096};                 //!< Payload per frame on rails
@@ -71,15 +78,25 @@ struct Options
     double progress{5};                        //!< Wall seconds between progress lines (0: none)
 };
 
+/// One fabric to run the job on: rails, and how Opus drives optical ones.
+struct Fabric
+{
+    std::string name;        //!< As printed ("eps", "ocs", "ocs-provisioning", ...)
+    RailKind kind;           //!< Rails
+    bool opus{false};        //!< Opus reconfigures the circuits
+    bool staticSplit{false}; //!< ocs-static: circuits set once, ports split
+    OpusShim::Provisioning provisioning{OpusShim::ON_DEMAND}; //!< With opus
+};
+
 /// What one run produced.
 struct RunResult
 {
-    std::string fabric;                 //!< Fabric kind
+    std::string fabric;                 //!< Fabric name
     std::vector<double> iterationTimes; //!< Seconds
     double iterationTime{0};            //!< CONTRACT's iteration_time_s
     double makespan{0};                 //!< Seconds
     uint64_t reconfigurations{0};       //!< OCS reconfigurations
-    double exposedReconfiguration{0};   //!< Seconds on the critical path
+    double exposedReconfiguration{0};   //!< Seconds communications waited for circuits
     double wall{0};                     //!< Wall seconds
     uint64_t events{0};                 //!< Simulator events
 };
@@ -143,14 +160,29 @@ IsDefaultJob(const StrictCommandLine& cmd, const Options& o)
 }
 
 /// The paper's job: Llama3-8B on 4 Perlmutter servers x 4 A100, TP 4, FSDP 2, PP 2, 1F1B,
-/// with coalesced 60 KiB rail frames (within 0.1% of 4 KiB frames, about 10x fewer events)
-/// unless --frameBytes is given.
+/// two iterations (provisioning profiles the first), on electrical rails, Opus on demand and
+/// Opus with provisioning; each GPU's 200 Gb/s as two 100G NIC ports (an optical ring needs
+/// two ports per GPU, the paper's C1), and coalesced 60 KiB rail frames (within 0.1% of
+/// 4 KiB frames, about 10x fewer events). Flags given explicitly win.
 void
 SetDefaultJob(Options& o, const StrictCommandLine& cmd)
 {
     if (!cmd.IsGiven("frameBytes"))
     {
         o.frameBytes = 61440;
+    }
+    if (!cmd.IsGiven("fabric"))
+    {
+        o.fabric = "eps,ocs,ocs-provisioning";
+    }
+    if (!cmd.IsGiven("iterations"))
+    {
+        o.iterations = 2;
+    }
+    if (!cmd.IsGiven("nicPorts") && !cmd.IsGiven("nicRate"))
+    {
+        o.nicPorts = 2;
+        o.nicRate = 100;
     }
     o.gen.model = "llama3-8b";
     o.gen.tp = 4;
@@ -186,8 +218,45 @@ LoadWorkload(const Options& o, uint32_t gpusPerServer)
     return std::make_shared<const WorkloadDag>(std::move(dag));
 }
 
+/// The fabric a --fabric name means (--provisioning turns plain "ocs" into a provisioning run).
+Fabric
+ParseFabric(const Options& o, const std::string& name)
+{
+    Fabric f;
+    f.name = name;
+    if (name == "ocs" || name == "ocs-provisioning" || name == "ocs-oracle")
+    {
+        f.kind = RailKind::OCS;
+        f.opus = true;
+        if (name == "ocs-provisioning" || (name == "ocs" && o.provisioning == "1"))
+        {
+            f.provisioning = OpusShim::PROFILED;
+            f.name = "ocs-provisioning";
+        }
+        if (name == "ocs-oracle" || (name == "ocs" && o.provisioning == "oracle"))
+        {
+            f.provisioning = OpusShim::ORACLE;
+            f.name = "ocs-oracle";
+        }
+        return f;
+    }
+    if (name == "ocs-static")
+    {
+        f.kind = RailKind::OCS;
+        f.staticSplit = true;
+        return f;
+    }
+    if (name == "eps" || name == "eps-clos")
+    {
+        RailFabricSpec::ParseKind(name, f.kind);
+        return f;
+    }
+    throw std::invalid_argument("unknown --fabric '" + name +
+                                "' (eps, eps-clos, ocs, ocs-provisioning, ocs-oracle, ocs-static)");
+}
+
 RailFabricSpec
-MakeSpec(const Options& o, const std::string& fabric, uint32_t ranks)
+MakeSpec(const Options& o, const Fabric& fabric, uint32_t ranks)
 {
     RailFabricSpec spec;
     if (!RailFabricSpec::Preset(o.preset, spec))
@@ -218,16 +287,7 @@ MakeSpec(const Options& o, const std::string& fabric, uint32_t ranks)
                                     std::to_string(spec.servers) + " servers x " +
                                     std::to_string(spec.gpusPerServer) + " GPUs are too few");
     }
-    if (fabric == "ocs" || fabric == "ocs-static")
-    {
-        throw std::invalid_argument("--fabric=" + fabric +
-                                    " needs the Opus control plane, which is not implemented "
-                                    "yet (issue 6); use eps or eps-clos");
-    }
-    if (!RailFabricSpec::ParseKind(fabric, spec.kind))
-    {
-        throw std::invalid_argument("unknown --fabric '" + fabric + "' (eps, eps-clos)");
-    }
+    spec.kind = fabric.kind;
     spec.ocsTechnology = o.ocs;
     spec.switchRadix = o.radix;
     spec.oversubscription = o.oversubscription;
@@ -241,8 +301,17 @@ MakeSpec(const Options& o, const std::string& fabric, uint32_t ranks)
     return spec;
 }
 
+/// The OCS reconfiguration delay: --reconfigDelay, else the technology's.
+Time
+ReconfigurationDelay(const Options& o, const RailFabricSpec& spec)
+{
+    return o.reconfigDelayTime.IsNegative()
+               ? OcsTechnologyCatalog::Get(spec.ocsTechnology).reconfigurationDelay
+               : o.reconfigDelayTime;
+}
+
 std::string
-Describe(const RailFabricSpec& spec, RailKind built)
+Describe(const Options& o, const RailFabricSpec& spec, RailKind built)
 {
     std::ostringstream os;
     auto frames = [](uint32_t bytes) {
@@ -258,8 +327,13 @@ Describe(const RailFabricSpec& spec, RailKind built)
     };
     os << spec.servers << (spec.servers == 1 ? " server x " : " servers x ") << spec.gpusPerServer
        << " GPUs (" << spec.name << "), " << spec.nicPorts << "x" << spec.nicPortBps / 1e9
-       << "G NIC ports per GPU, " << RailFabricSpec::KindName(built)
-       << " rails\n[sim] frames: " << frames(spec.railFrameBytes) << " on rails, "
+       << "G NIC ports per GPU, " << RailFabricSpec::KindName(built) << " rails";
+    if (built == RailKind::OCS)
+    {
+        os << " (" << spec.ocsTechnology << ", reconfiguration delay "
+           << ReconfigurationDelay(o, spec).As(Time::MS) << ")";
+    }
+    os << "\n[sim] frames: " << frames(spec.railFrameBytes) << " on rails, "
        << frames(spec.scaleUpFrameBytes) << " on scale-up links";
     return os.str();
 }
@@ -352,8 +426,16 @@ CheckPlans(const WorkloadDag& dag, const std::vector<Ptr<CollectiveCommunicator>
 void
 ReportStuck(const ApplicationContainer& runtimes,
             const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+            Ptr<OpusController> controller,
             double lastActivity)
 {
+    if (controller)
+    {
+        for (const std::string& line : controller->DescribePending())
+        {
+            std::cerr << line << "\n";
+        }
+    }
     uint32_t blocked = 0;
     for (uint32_t i = 0; i < runtimes.GetN(); ++i)
     {
@@ -385,11 +467,82 @@ ReportStuck(const ApplicationContainer& runtimes,
     throw std::runtime_error(reason.str());
 }
 
+/// What Opus did on an optical fabric, for summary.json and reconfigurations.csv.
+struct OpticalReport
+{
+    std::vector<uint64_t> reconfigurationsPerRail;  //!< Completed, per rail
+    uint64_t speculative{0};                        //!< Of them, ordered by provisioning
+    std::vector<std::vector<double>> blackout;      //!< Per rail, per GPU port: dark seconds
+    std::vector<double> uptimePerRail;              //!< Mean fraction of the makespan up
+    double uptime{0};                               //!< Mean over every rail NIC port
+    std::vector<OpusReconfigurationRecord> records; //!< Every reconfiguration ordered
+};
+
+/// Reads the switches and the controller after the run.
+OpticalReport
+ReportOptical(Ptr<RailFabric> fabric,
+              Ptr<OpusController> controller,
+              const CircuitRecorder& circuits,
+              Time makespan)
+{
+    OpticalReport report;
+    const RailFabricSpec& spec = fabric->GetSpec();
+    double uptimeSum = 0;
+    for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
+    {
+        Ptr<OpticalCircuitSwitch> ocs = fabric->GetOcs(rail);
+        report.reconfigurationsPerRail.push_back(ocs->GetReconfigurationCount());
+        std::vector<double> dark;
+        double railUp = 0;
+        for (uint32_t server = 0; server < spec.servers; ++server)
+        {
+            for (uint32_t nic = 0; nic < spec.nicPorts; ++nic)
+            {
+                uint32_t port = fabric->GetOcsPort(server * spec.gpusPerServer + rail, nic);
+                dark.push_back(ocs->GetPortDarkTime(port).GetSeconds());
+                double up = circuits.GetUpTime(rail, port, makespan).GetSeconds();
+                railUp += makespan.IsStrictlyPositive() ? up / makespan.GetSeconds() : 0.0;
+            }
+        }
+        report.blackout.push_back(dark);
+        report.uptimePerRail.push_back(railUp / dark.size());
+        uptimeSum += railUp;
+    }
+    report.uptime = uptimeSum / (double(spec.gpusPerServer) * spec.servers * spec.nicPorts);
+    if (controller)
+    {
+        report.records = controller->GetReconfigurations();
+        for (const auto& record : report.records)
+        {
+            report.speculative += record.speculative ? 1 : 0;
+        }
+    }
+    return report;
+}
+
+void
+WriteReconfigurations(const std::string& path, const OpticalReport& report)
+{
+    std::ofstream csv = OpenOutput(path);
+    csv << "rail,ports,requested_s,start_s,end_s,group,speculative\n" << std::setprecision(12);
+    for (const auto& r : report.records)
+    {
+        csv << r.rail << ',';
+        for (std::size_t i = 0; i < r.darkPorts.size(); ++i)
+        {
+            csv << (i ? " " : "") << r.darkPorts[i];
+        }
+        csv << ',' << r.requested.GetSeconds() << ',' << r.started.GetSeconds() << ','
+            << r.ended.GetSeconds() << ',' << r.group << ',' << (r.speculative ? 1 : 0) << '\n';
+    }
+}
+
 void
 WriteSummary(const std::string& path,
              const Options& o,
              const RailFabricSpec& spec,
              const RunResult& r,
+             const OpticalReport* optical,
              uint64_t bytesSent,
              uint64_t bytesDelivered,
              uint64_t dropped)
@@ -400,6 +553,14 @@ WriteSummary(const std::string& path,
     j["makespan_s"] = r.makespan;
     j["reconfigurations"] = r.reconfigurations;
     j["exposed_reconfiguration_s"] = r.exposedReconfiguration;
+    if (optical)
+    {
+        j["reconfigurations_per_rail"] = optical->reconfigurationsPerRail;
+        j["speculative_reconfigurations"] = optical->speculative;
+        j["blackout_s_per_port"] = optical->blackout;
+        j["circuit_uptime"] = optical->uptime;
+        j["circuit_uptime_per_rail"] = optical->uptimePerRail;
+    }
     j["bytes_sent"] = bytesSent;
     j["bytes_delivered"] = bytesDelivered;
     j["frames_dropped"] = dropped;
@@ -416,8 +577,17 @@ WriteSummary(const std::string& path,
     c["nic_ports"] = spec.nicPorts;
     c["nic_port_gbps"] = spec.nicPortBps / 1e9;
     c["scale_up_gbps"] = spec.scaleUpBps / 1e9;
-    c["switch_radix"] = spec.switchRadix;
-    c["oversubscription"] = spec.oversubscription;
+    if (spec.kind == RailKind::OCS)
+    {
+        c["ocs"] = spec.ocsTechnology;
+        c["reconfiguration_delay_s"] = ReconfigurationDelay(o, spec).GetSeconds();
+        c["control_latency_s"] = o.controlLatencyTime.GetSeconds();
+    }
+    else
+    {
+        c["switch_radix"] = spec.switchRadix;
+        c["oversubscription"] = spec.oversubscription;
+    }
     c["rail_frame_bytes"] = spec.railFrameBytes;
     c["scale_up_frame_bytes"] = spec.scaleUpFrameBytes;
     c["algorithm"] = o.algorithm;
@@ -431,21 +601,59 @@ WriteSummary(const std::string& path,
     OpenOutput(path) << j.dump(2) << "\n";
 }
 
+/// Opus (or the static split) on an optical fabric; null on electrical rails.
+Ptr<OpusController>
+InstallOpus(const Options& o,
+            const Fabric& f,
+            Ptr<RailFabric> fabric,
+            const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+            const ApplicationContainer& runtimes,
+            const WorkloadDag& dag)
+{
+    if (f.kind != RailKind::OCS)
+    {
+        return nullptr;
+    }
+    Time delay = ReconfigurationDelay(o, fabric->GetSpec());
+    for (uint32_t rail = 0; rail < fabric->GetSpec().gpusPerServer; ++rail)
+    {
+        fabric->GetOcs(rail)->SetAttribute("ReconfigurationDelay", TimeValue(delay));
+    }
+    OpusHelper opus;
+    opus.SetControllerAttribute("ControlLatency", TimeValue(o.controlLatencyTime));
+    opus.SetShimAttribute("Provisioning", EnumValue(f.provisioning));
+    if (f.staticSplit)
+    {
+        return opus.InstallStatic(fabric, communicators, dag);
+    }
+    return opus.Install(fabric, communicators, runtimes, dag);
+}
+
 RunResult
 RunJob(const Options& o,
        std::shared_ptr<const WorkloadDag> dag,
-       const std::string& fabricName,
+       const Fabric& f,
        const std::string& outDir)
 {
     auto wallStart = std::chrono::steady_clock::now();
-    RailFabricSpec spec = MakeSpec(o, fabricName, dag->GetRankCount());
+    RailFabricSpec spec = MakeSpec(o, f, dag->GetRankCount());
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(o.seed);
 
     RailFabricHelper fabricHelper;
     fabricHelper.SetSpec(spec);
     Ptr<RailFabric> fabric = fabricHelper.Build();
-    std::cerr << "[sim] " << fabricName << ": " << Describe(spec, fabric->GetKind()) << "\n";
+    std::cerr << "[sim] " << f.name << ": " << Describe(o, spec, fabric->GetKind()) << "\n";
+    CircuitRecorder circuits;
+    if (f.kind == RailKind::OCS)
+    {
+        std::vector<Ptr<OpticalCircuitSwitch>> switches;
+        for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
+        {
+            switches.push_back(fabric->GetOcs(rail));
+        }
+        circuits.Attach(switches);
+    }
 
     CollectiveHelper collectives;
     collectives.SetCommunicatorAttribute("Channels", UintegerValue(o.channels));
@@ -458,21 +666,22 @@ RunJob(const Options& o,
     RankRuntimeHelper runtimeHelper;
     runtimeHelper.SetAttribute("Iterations", UintegerValue(o.iterations));
     ApplicationContainer runtimes = runtimeHelper.Install(dag, fabric->GetGpus(), communicators);
+    Ptr<OpusController> controller = InstallOpus(o, f, fabric, communicators, runtimes, *dag);
     JobRecorder recorder;
     recorder.Attach(runtimes, dag->GetIterationCount(), o.iterations);
-    ProgressReporter progress(fabricName, runtimes, o.progress);
+    ProgressReporter progress(f.name, runtimes, o.progress);
     progress.Start();
 
     Simulator::Run();
 
     RunResult r;
-    r.fabric = fabricName;
+    r.fabric = f.name;
     r.events = Simulator::GetEventCount();
     for (uint32_t i = 0; i < runtimes.GetN(); ++i)
     {
         if (!DynamicCast<RankRuntime>(runtimes.Get(i))->IsFinished())
         {
-            ReportStuck(runtimes, communicators, recorder.GetLastActivity());
+            ReportStuck(runtimes, communicators, controller, recorder.GetLastActivity());
         }
     }
     r.iterationTimes = recorder.GetIterationTimes();
@@ -502,21 +711,32 @@ RunJob(const Options& o,
         delivered += fabric->GetTransport(gpu)->GetCounters().payloadBytesDelivered;
     }
     uint64_t dropped = fabric->CountDroppedFrames();
+    std::unique_ptr<OpticalReport> optical;
+    if (f.kind == RailKind::OCS)
+    {
+        optical = std::make_unique<OpticalReport>(
+            ReportOptical(fabric, controller, circuits, Seconds(r.makespan)));
+        for (uint64_t count : optical->reconfigurationsPerRail)
+        {
+            r.reconfigurations += count;
+        }
+        r.exposedReconfiguration = controller ? controller->GetWaitTime().GetSeconds() : 0.0;
+    }
 
     MakeDirectory(outDir);
     {
         std::ofstream csv = OpenOutput(outDir + "/collectives.csv");
         recorder.GetTimeline().WriteCsv(csv);
     }
-    OpenOutput(outDir + "/reconfigurations.csv") << "rail,ports,requested_s,start_s,end_s,group\n";
+    WriteReconfigurations(outDir + "/reconfigurations.csv", optical ? *optical : OpticalReport{});
     {
         std::ofstream trace = OpenOutput(outDir + "/timeline.json");
         recorder.WriteChromeTrace(trace, spec.gpusPerServer);
     }
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
-    WriteSummary(outDir + "/summary.json", o, spec, r, sent, delivered, dropped);
+    WriteSummary(outDir + "/summary.json", o, spec, r, optical.get(), sent, delivered, dropped);
     Simulator::Destroy();
-    std::cerr << "[sim] " << fabricName << ": iteration " << std::setprecision(6) << r.iterationTime
+    std::cerr << "[sim] " << f.name << ": iteration " << std::setprecision(6) << r.iterationTime
               << " s; " << r.events << " events in " << r.wall << " s wall ("
               << std::setprecision(3) << r.events / std::max(r.wall, 1e-9) / 1e6
               << " M events/s), peak RSS " << std::setprecision(4) << PeakRssMiB() << " MiB; wrote "
@@ -528,7 +748,7 @@ void
 PrintTable(const std::vector<RunResult>& results)
 {
     const RunResult& base = results.front();
-    std::cout << std::left << std::setw(12) << "fabric" << std::right << std::setw(16)
+    std::cout << std::left << std::setw(18) << "fabric" << std::right << std::setw(16)
               << "iteration (ms)" << std::setw(14) << "vs " + base.fabric << std::setw(18)
               << "reconfigurations" << std::setw(16) << "exposed (ms)" << std::setw(12)
               << "wall (s)"
@@ -545,7 +765,7 @@ PrintTable(const std::vector<RunResult>& results)
         {
             overhead << "-";
         }
-        std::cout << std::left << std::setw(12) << r.fabric << std::right << std::fixed
+        std::cout << std::left << std::setw(18) << r.fabric << std::right << std::fixed
                   << std::setprecision(3) << std::setw(16) << r.iterationTime * 1e3 << std::setw(14)
                   << overhead.str() << std::setw(18) << r.reconfigurations << std::setw(16)
                   << r.exposedReconfiguration * 1e3 << std::setw(12) << std::setprecision(1)
@@ -563,14 +783,22 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("preset", "server hardware: " + RailFabricSpec::PresetNames(), o.preset);
     cmd.Add("servers", "servers (0: as many as the ranks need)", o.servers);
     cmd.Add("gpusPerServer", "GPUs per server = rails (0: the preset's)", o.gpusPerServer);
-    cmd.Add("fabric", "rails: eps|eps-clos (comma-separated: one run each, compared)", o.fabric);
+    cmd.Add("fabric",
+            "rails: eps|eps-clos|ocs|ocs-provisioning|ocs-oracle|ocs-static (comma-separated: "
+            "one run each, compared)",
+            o.fabric);
     cmd.Add("nicPorts", "NIC ports per GPU (0: the preset's)", o.nicPorts);
     cmd.Add("nicRate", "Gb/s per NIC port (0: the preset's)", o.nicRate);
-    cmd.Add("ocs", "OCS technology (optical rails)", o.ocs);
+    cmd.Add("ocs", "OCS technology (optical rails): " + OcsTechnologyCatalog::Names(), o.ocs);
     cmd.Add("reconfigDelay",
-            "OCS reconfiguration delay, e.g. 25ms (optical rails)",
+            "OCS reconfiguration delay, e.g. 25ms (default: the technology's)",
             o.reconfigDelay);
-    cmd.Add("provisioning", "Opus provisioning (optical rails)", o.provisioning);
+    cmd.Add("provisioning",
+            "Opus on --fabric=ocs: 0 on demand, 1 provisioning (profiled), oracle",
+            o.provisioning);
+    cmd.Add("controlLatency",
+            "Opus: one-way shim <-> controller delay, e.g. 100us",
+            o.controlLatency);
     cmd.Add("radix", "electrical switch radix (eps-clos, and eps beyond it)", o.radix);
     cmd.Add("oversubscription", "Clos leaf down:up ratio", o.oversubscription);
     cmd.Add("frameBytes", "transport payload per frame on rails (RoCE MTU 4096)", o.frameBytes);
@@ -591,9 +819,58 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("progress", "wall seconds between progress lines on stderr (0: none)", o.progress);
 }
 
-void
-CheckOptions(const Options& o)
+/// Every --fabric entry, checked before any run.
+std::vector<Fabric>
+ParseFabrics(const StrictCommandLine& cmd, const Options& o, uint32_t ranks)
 {
+    std::vector<Fabric> fabrics;
+    std::set<std::string> seen;
+    bool optical = false;
+    for (const std::string& name : Split(o.fabric, ','))
+    {
+        Fabric fabric = ParseFabric(o, name);
+        MakeSpec(o, fabric, ranks);
+        if (!seen.insert(fabric.name).second)
+        {
+            throw std::invalid_argument("--fabric names " + fabric.name + " twice");
+        }
+        optical = optical || fabric.kind == RailKind::OCS;
+        fabrics.push_back(fabric);
+    }
+    for (const char* flag : {"ocs", "reconfigDelay", "provisioning", "controlLatency"})
+    {
+        if (cmd.IsGiven(flag) && !optical)
+        {
+            throw std::invalid_argument(std::string("--") + flag +
+                                        " applies to optical rails: add ocs, ocs-provisioning, "
+                                        "ocs-oracle or ocs-static to --fabric");
+        }
+    }
+    return fabrics;
+}
+
+void
+CheckOptions(Options& o)
+{
+    if (!o.reconfigDelay.empty())
+    {
+        o.reconfigDelayTime = StrictCommandLine::ParseTime("reconfigDelay", o.reconfigDelay);
+    }
+    o.controlLatencyTime = StrictCommandLine::ParseTime("controlLatency", o.controlLatency);
+    if (o.provisioning == "true" || o.provisioning == "false")
+    {
+        o.provisioning = o.provisioning == "true" ? "1" : "0";
+    }
+    if (o.provisioning != "0" && o.provisioning != "1" && o.provisioning != "oracle")
+    {
+        throw std::invalid_argument("--provisioning must be 0, 1 or oracle");
+    }
+    OcsTechnology technology;
+    if (!OcsTechnologyCatalog::Find(o.ocs, technology))
+    {
+        throw std::invalid_argument("unknown --ocs '" + o.ocs + "' (" +
+                                    OcsTechnologyCatalog::Names() + ")");
+    }
     if (o.iterations == 0 || o.iterations > 1000000)
     {
         throw std::invalid_argument("--iterations must be in [1, 1000000]");
@@ -648,15 +925,6 @@ main(int argc, char* argv[])
                                         " is a generator flag: give either --dag or the "
                                         "generator's flags (--model, --tp, ...), not both");
         }
-        for (const char* optical : {"ocs", "reconfigDelay", "provisioning"})
-        {
-            if (cmd.IsGiven(optical))
-            {
-                throw std::invalid_argument(std::string("--") + optical +
-                                            " applies to optical fabrics, which need the Opus "
-                                            "control plane (not implemented yet: issue 6)");
-            }
-        }
         RailFabricSpec hardware;
         if (!RailFabricSpec::Preset(o.preset, hardware))
         {
@@ -671,28 +939,14 @@ main(int argc, char* argv[])
         }
         std::cerr << "[sim] workload: " << dag->GetRankCount() << " ranks, " << dag->GetOpCount()
                   << " ops, " << o.iterations << " iteration(s)\n";
-        std::vector<std::string> fabrics = Split(o.fabric, ',');
-        std::set<std::string> seen;
-        for (const std::string& fabric : fabrics)
-        {
-            MakeSpec(o, fabric, dag->GetRankCount()); // every name checked before any run
-            if (!seen.insert(fabric).second)
-            {
-                throw std::invalid_argument("--fabric names " + fabric + " twice");
-            }
-        }
+        std::vector<Fabric> fabrics = ParseFabrics(cmd, o, dag->GetRankCount());
         std::vector<RunResult> results;
-        for (const std::string& fabric : fabrics)
+        for (const Fabric& fabric : fabrics)
         {
-            std::string dir = fabrics.size() > 1 ? o.out + "/" + fabric : o.out;
+            std::string dir = fabrics.size() > 1 ? o.out + "/" + fabric.name : o.out;
             results.push_back(RunJob(o, dag, fabric, dir));
         }
         PrintTable(results);
-        if (defaultJob)
-        {
-            std::cout << "(optical rails, on demand and with provisioning, join this table "
-                         "with the Opus control plane: issue 6)\n";
-        }
         return 0;
     }
     catch (const std::exception& e)

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -113,6 +114,26 @@ StrictCommandLine::Check(const std::string& arg)
         throw std::invalid_argument("bad value for --" + name + ": '" + value + "' (expected " +
                                     expected.at(it->second) + ")");
     }
+}
+
+Time
+StrictCommandLine::ParseTime(const std::string& name, const std::string& text)
+{
+    static const std::regex format("([0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?)(s|ms|us|ns)?");
+    std::smatch match;
+    if (!std::regex_match(text, match, format))
+    {
+        throw std::invalid_argument("--" + name + ": '" + text +
+                                    "' is not a duration (e.g. 25ms, 1.5s, 100us)");
+    }
+    double value = std::stod(match[1].str());
+    std::string unit = match[4].str();
+    double scale = unit == "ms" ? 1e-3 : unit == "us" ? 1e-6 : unit == "ns" ? 1e-9 : 1.0;
+    if (value * scale > 1e6)
+    {
+        throw std::invalid_argument("--" + name + ": '" + text + "' is longer than 10^6 s");
+    }
+    return NanoSeconds(std::llround(value * scale * 1e9));
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 #define STRICT_COMMAND_LINE_H
 
 #include "ns3/command-line.h"
+#include "ns3/nstime.h"
 
 #include <map>
 #include <set>
@@ -58,6 +59,14 @@ class StrictCommandLine
 
     /// \param name a flag \return true if it was on the command line
     bool IsGiven(const std::string& name) const;
+
+    /**
+     * \brief Reads a non-negative duration such as "25ms", "1.5s", "100us" or "0".
+     * \param name the flag (for the error)
+     * \param text its value: a number and one of s, ms, us, ns (none: seconds)
+     * \return the duration (std::invalid_argument with a one-line reason if malformed)
+     */
+    static Time ParseTime(const std::string& name, const std::string& text);
 
   private:
     void Check(const std::string& arg);

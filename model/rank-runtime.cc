@@ -69,6 +69,7 @@ void
 RankRuntime::DoDispose()
 {
     m_communicator = nullptr;
+    m_shim = nullptr;
     m_dag.reset();
     Application::DoDispose();
 }
@@ -247,7 +248,13 @@ RankRuntime::StartOp(uint32_t index)
                             index);
         return;
     }
-    m_communicator->Start(MakeCall(index), MakeCallback(&RankRuntime::FinishOp, this).Bind(index));
+    auto done = MakeCallback(&RankRuntime::FinishOp, this).Bind(index);
+    if (m_shim)
+    {
+        m_shim->Start(MakeCall(index), m_replay, done);
+        return;
+    }
+    m_communicator->Start(MakeCall(index), done);
 }
 
 void
@@ -269,6 +276,18 @@ RankRuntime::FinishOp(uint32_t index)
     {
         BeginReplay();
     }
+}
+
+void
+RankRuntime::SetShim(Ptr<OpusShim> shim)
+{
+    m_shim = shim;
+}
+
+uint32_t
+RankRuntime::GetIterations() const
+{
+    return m_iterations;
 }
 
 bool

@@ -7,6 +7,7 @@
 
 #include "ns3/application.h"
 #include "ns3/collective-communicator.h"
+#include "ns3/opus-shim.h"
 #include "ns3/traced-callback.h"
 #include "ns3/workload-dag.h"
 
@@ -54,6 +55,15 @@ class RankRuntime : public Application
                uint32_t rank,
                Ptr<CollectiveCommunicator> communicator);
 
+    /**
+     * \brief Routes every communication through an Opus shim (optical rails).
+     * \param shim the rank's shim, set up on the same communicator
+     */
+    void SetShim(Ptr<OpusShim> shim);
+
+    /// \return the number of replays (the Iterations attribute)
+    uint32_t GetIterations() const;
+
     /// \return the rank
     uint32_t GetRank() const;
 
@@ -100,6 +110,7 @@ class RankRuntime : public Application
     std::shared_ptr<const WorkloadDag> m_dag;   //!< The job
     uint32_t m_rank{0};                         //!< This rank
     Ptr<CollectiveCommunicator> m_communicator; //!< Its communicator
+    Ptr<OpusShim> m_shim;                       //!< Opus, or null (electrical rails)
     uint32_t m_iterations;                      //!< Attribute: replays
     std::vector<const WorkloadOp*> m_ops;       //!< This rank's ops, in id order
     std::vector<std::vector<uint32_t>> m_next;  //!< Per op: ops waiting for it

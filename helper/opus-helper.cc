@@ -1,0 +1,151 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "opus-helper.h"
+
+#include "ns3/rank-runtime.h"
+
+#include <set>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The demand of \p op, with the op named in the error when it cannot be served.
+std::shared_ptr<const OpusDemand>
+DemandOf(Ptr<OpusController> controller, const WorkloadDag& dag, const WorkloadOp& op)
+{
+    try
+    {
+        return controller->GetDemand(RankRuntime::CallOf(dag, op), op.rank);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw std::invalid_argument("rank " + std::to_string(op.rank) + " op " +
+                                    std::to_string(op.id) + " (" + WorkloadOpTypeName(op.type) +
+                                    (op.group.empty() ? "" : " on " + op.group) + "): " + e.what());
+    }
+}
+
+bool
+IsCommunication(const WorkloadOp& op)
+{
+    return op.type != WorkloadOpType::COMPUTE;
+}
+
+} // namespace
+
+OpusHelper::OpusHelper()
+{
+    m_controllerFactory.SetTypeId(OpusController::GetTypeId());
+    m_shimFactory.SetTypeId(OpusShim::GetTypeId());
+}
+
+void
+OpusHelper::SetControllerAttribute(std::string name, const AttributeValue& value)
+{
+    m_controllerFactory.Set(name, value);
+}
+
+void
+OpusHelper::SetShimAttribute(std::string name, const AttributeValue& value)
+{
+    m_shimFactory.Set(name, value);
+}
+
+Ptr<OpusController>
+OpusHelper::CreateController(Ptr<RailFabric> fabric,
+                             const std::vector<Ptr<CollectiveCommunicator>>& communicators) const
+{
+    NS_ABORT_MSG_UNLESS(fabric->GetKind() == RailKind::OCS, "Opus needs optical rails");
+    const RailFabricSpec& spec = fabric->GetSpec();
+    std::vector<Ptr<OpticalCircuitSwitch>> switches;
+    for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
+    {
+        switches.push_back(fabric->GetOcs(rail));
+    }
+    std::vector<std::vector<uint32_t>> ports(fabric->GetGpus().GetN());
+    for (uint32_t gpu = 0; gpu < ports.size(); ++gpu)
+    {
+        for (uint32_t port = 0; port < spec.nicPorts; ++port)
+        {
+            ports[gpu].push_back(fabric->GetOcsPort(gpu, port));
+        }
+    }
+    Ptr<OpusController> controller = m_controllerFactory.Create<OpusController>();
+    controller->Setup(switches, ports, spec.gpusPerServer, communicators);
+    return controller;
+}
+
+Ptr<OpusController>
+OpusHelper::Install(Ptr<RailFabric> fabric,
+                    const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+                    const ApplicationContainer& runtimes,
+                    const WorkloadDag& dag) const
+{
+    Ptr<OpusController> controller = CreateController(fabric, communicators);
+    std::vector<std::shared_ptr<const OpusDemand>> first;
+    for (uint32_t rank = 0; rank < runtimes.GetN(); ++rank)
+    {
+        auto runtime = DynamicCast<RankRuntime>(runtimes.Get(rank));
+        std::vector<CollectiveCall> schedule;
+        bool found = false;
+        for (const WorkloadOp& op : dag.GetOps(rank))
+        {
+            if (!IsCommunication(op))
+            {
+                continue;
+            }
+            auto demand = DemandOf(controller, dag, op); // every op checked before the run
+            if (!found && !demand->IsEmpty())
+            {
+                first.push_back(demand);
+                found = true;
+            }
+            schedule.push_back(RankRuntime::CallOf(dag, op));
+        }
+        Ptr<OpusShim> shim = m_shimFactory.Create<OpusShim>();
+        shim->Setup(rank, communicators[rank], controller);
+        shim->SetSchedule(std::move(schedule), runtime->GetIterations());
+        runtime->SetShim(shim);
+        runtime->GetNode()->AggregateObject(shim);
+    }
+    controller->Preset(first);
+    return controller;
+}
+
+Ptr<OpusController>
+OpusHelper::InstallStatic(Ptr<RailFabric> fabric,
+                          const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+                          const WorkloadDag& dag) const
+{
+    Ptr<OpusController> controller = CreateController(fabric, communicators);
+    std::set<OpusDemand::Link> links;
+    for (const WorkloadOp& op : dag.GetAllOps())
+    {
+        if (IsCommunication(op))
+        {
+            for (const OpusCircuitNeed& need : DemandOf(controller, dag, op)->GetNeeds())
+            {
+                links.insert({need.rail, need.a, need.b});
+            }
+        }
+    }
+    OpusDemand split;
+    try
+    {
+        split = OpusDemand::Build(links, fabric->GetSpec().nicPorts);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw std::invalid_argument(std::string("ocs-static: ") + e.what());
+    }
+    controller->Preset({std::make_shared<const OpusDemand>(split)});
+    return controller;
+}
+
+} // namespace ns3

@@ -1,0 +1,87 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef OPUS_HELPER_H
+#define OPUS_HELPER_H
+
+#include "ns3/application-container.h"
+#include "ns3/collective-communicator.h"
+#include "ns3/object-factory.h"
+#include "ns3/opus-controller.h"
+#include "ns3/opus-shim.h"
+#include "ns3/rail-fabric-helper.h"
+#include "ns3/workload-dag.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief Installs Opus on a fabric with optical rails: a controller and a shim per rank,
+ *        or a static split of the NIC ports (no reconfiguration).
+ */
+class OpusHelper
+{
+  public:
+    OpusHelper();
+
+    /// \param name attribute of OpusController \param value its value
+    void SetControllerAttribute(std::string name, const AttributeValue& value);
+
+    /// \param name attribute of OpusShim (e.g. Provisioning) \param value its value
+    void SetShimAttribute(std::string name, const AttributeValue& value);
+
+    /**
+     * \brief Opus reconfiguring the rails: a controller, and a shim in every rank runtime.
+     *
+     * Before the job starts, the circuits of every rank's first communication that needs
+     * circuits are set (in rank order, skipping one that involves a GPU already set): the
+     * job is placed with its first parallelism's topology, as a scheduler would.
+     * \param fabric the fabric (optical rails)
+     * \param communicators every rank's communicator
+     * \param runtimes the rank runtimes (RankRuntime), by rank
+     * \param dag the job
+     * \return the controller
+     *
+     * Throws std::invalid_argument when a communication's demand cannot be served (more
+     * distinct peers on a rail than NIC ports), naming the op.
+     */
+    Ptr<OpusController> Install(Ptr<RailFabric> fabric,
+                                const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+                                const ApplicationContainer& runtimes,
+                                const WorkloadDag& dag) const;
+
+    /**
+     * \brief The ocs-static baseline: circuits set once for the whole job.
+     *
+     * Every GPU's NIC ports are split evenly among all the peers it has on its rail over
+     * the job (OpusDemand::Build of the union of every communication's demand), so each
+     * parallelism gets only its share of the ports: the bandwidth fragmentation of a rail
+     * that is not reconfigured (the paper's C3).
+     * \param fabric the fabric (optical rails)
+     * \param communicators every rank's communicator
+     * \param dag the job
+     * \return the controller that computed the split (it orders no reconfiguration)
+     *
+     * Throws std::invalid_argument when a GPU has more distinct peers than NIC ports.
+     */
+    Ptr<OpusController> InstallStatic(Ptr<RailFabric> fabric,
+                                      const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+                                      const WorkloadDag& dag) const;
+
+  private:
+    /// A controller bound to \p fabric.
+    Ptr<OpusController> CreateController(
+        Ptr<RailFabric> fabric,
+        const std::vector<Ptr<CollectiveCommunicator>>& communicators) const;
+
+    ObjectFactory m_controllerFactory; //!< Controllers
+    ObjectFactory m_shimFactory;       //!< Shims
+};
+
+} // namespace ns3
+
+#endif /* OPUS_HELPER_H */

@@ -1,0 +1,562 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "opus-controller.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("OpusController");
+
+NS_OBJECT_ENSURE_REGISTERED(OpusController);
+
+TypeId
+OpusController::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::OpusController")
+            .SetParent<Object>()
+            .SetGroupName("PhotonicRails")
+            .AddConstructor<OpusController>()
+            .AddAttribute("ControlLatency",
+                          "One-way delay between a shim and the controller, paid twice "
+                          "(request, acknowledgement) by a request that changes circuits.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&OpusController::m_controlLatency),
+                          MakeTimeChecker(Seconds(0)))
+            .AddTraceSource("Grant",
+                            "A communication got its circuits.",
+                            MakeTraceSourceAccessor(&OpusController::m_grantTrace),
+                            "ns3::OpusController::GrantTracedCallback");
+    return tid;
+}
+
+OpusController::OpusController() = default;
+
+OpusController::~OpusController() = default;
+
+void
+OpusController::DoDispose()
+{
+    m_switches.clear();
+    m_communicators.clear();
+    m_gathering.clear();
+    m_queue.clear();
+    m_switching.clear();
+    Object::DoDispose();
+}
+
+void
+OpusController::Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
+                      std::vector<std::vector<uint32_t>> ocsPorts,
+                      uint32_t gpusPerServer,
+                      std::vector<Ptr<CollectiveCommunicator>> communicators)
+{
+    NS_ABORT_MSG_IF(switches.size() != gpusPerServer || ocsPorts.size() != communicators.size() ||
+                        ocsPorts.empty(),
+                    "OpusController::Setup: one OCS per rail and one port list per GPU");
+    m_switches = std::move(switches);
+    m_ocsPorts = std::move(ocsPorts);
+    m_gpusPerServer = gpusPerServer;
+    m_portsPerGpu = m_ocsPorts.front().size();
+    m_communicators = std::move(communicators);
+    m_config.assign(m_switches.size(), {});
+    m_leaseCount.assign(m_switches.size(), {});
+    m_portGpu.assign(m_switches.size(), {});
+    for (uint32_t rail = 0; rail < m_switches.size(); ++rail)
+    {
+        m_leaseCount[rail].assign(m_switches[rail]->GetRadix(), 0);
+        m_portGpu[rail].assign(m_switches[rail]->GetRadix(), UINT32_MAX);
+    }
+    for (uint32_t gpu = 0; gpu < m_ocsPorts.size(); ++gpu)
+    {
+        NS_ABORT_MSG_IF(m_ocsPorts[gpu].size() != m_portsPerGpu,
+                        "OpusController::Setup: GPUs with different NIC port counts");
+        for (uint32_t port : m_ocsPorts[gpu])
+        {
+            m_portGpu[gpu % gpusPerServer].at(port) = gpu;
+        }
+    }
+}
+
+std::string
+OpusController::ShapeKey(const CollectiveCall& call, uint32_t rank) const
+{
+    std::ostringstream key;
+    if (call.type == WorkloadOpType::SEND || call.type == WorkloadOpType::RECV)
+    {
+        bool send = call.type == WorkloadOpType::SEND;
+        key << "p2p " << (send ? rank : call.peer) << '>' << (send ? call.peer : rank);
+        return key.str();
+    }
+    key << WorkloadOpTypeName(call.type) << ' ' << WorkloadAlgorithmName(call.algorithm) << ' '
+        << call.bytes << ' ' << call.root;
+    for (uint32_t member : call.members)
+    {
+        key << ' ' << member;
+    }
+    return key.str();
+}
+
+std::shared_ptr<const OpusDemand>
+OpusController::GetDemand(const CollectiveCall& call, uint32_t rank)
+{
+    std::string key = ShapeKey(call, rank);
+    auto cached = m_demands.find(key);
+    if (cached != m_demands.end())
+    {
+        return cached->second;
+    }
+    std::set<OpusDemand::Link> links;
+    if (call.type == WorkloadOpType::SEND)
+    {
+        OpusDemand::AddMessage(rank, call.peer, m_gpusPerServer, links);
+    }
+    else if (call.type == WorkloadOpType::RECV)
+    {
+        OpusDemand::AddMessage(call.peer, rank, m_gpusPerServer, links);
+    }
+    else
+    {
+        std::vector<std::shared_ptr<const CollectivePlan>> plans;
+        std::vector<std::pair<uint32_t, const CollectivePlan*>> members;
+        for (uint32_t member : call.members)
+        {
+            plans.push_back(m_communicators.at(member)->GetPlan(call));
+            members.emplace_back(member, plans.back().get());
+        }
+        OpusDemand::AddPlans(members, m_gpusPerServer, links);
+    }
+    auto demand = std::make_shared<const OpusDemand>(OpusDemand::Build(links, m_portsPerGpu));
+    m_demands[key] = demand;
+    return demand;
+}
+
+void
+OpusController::Request(const CollectiveCall& call, uint32_t rank, GrantCallback granted)
+{
+    NS_LOG_FUNCTION(this << call.instance << rank);
+    auto found = m_gathering.find(call.instance);
+    if (found == m_gathering.end())
+    {
+        Gathering g;
+        g.ticket.instance = call.instance;
+        g.ticket.group = call.instance.substr(0, call.instance.rfind('#'));
+        g.ticket.demand = GetDemand(call, rank);
+        bool pointToPoint = call.type == WorkloadOpType::SEND || call.type == WorkloadOpType::RECV;
+        g.ticket.members = pointToPoint ? 2 : call.members.size();
+        g.missing = g.ticket.members;
+        found = m_gathering.emplace(call.instance, std::move(g)).first;
+    }
+    Gathering& g = found->second;
+    g.ticket.grants.push_back(granted);
+    if (--g.missing > 0)
+    {
+        return;
+    }
+    Ticket ticket = std::move(g.ticket);
+    m_gathering.erase(found);
+    ticket.ready = Simulator::Now();
+    Enqueue(std::move(ticket));
+}
+
+void
+OpusController::Provision(const CollectiveCall& call, uint32_t rank)
+{
+    Ticket ticket;
+    ticket.demand = GetDemand(call, rank);
+    if (ticket.demand->IsEmpty())
+    {
+        return;
+    }
+    ticket.group = call.instance.substr(0, call.instance.rfind('#'));
+    ticket.speculative = true;
+    ticket.ready = Simulator::Now();
+    NS_LOG_FUNCTION(this << ticket.group << rank);
+    Enqueue(std::move(ticket));
+}
+
+void
+OpusController::Enqueue(Ticket ticket)
+{
+    m_queue.push_back(std::move(ticket));
+    ServeQueue();
+}
+
+void
+OpusController::Release(const std::string& instance)
+{
+    auto found = m_leases.find(instance);
+    NS_ABORT_MSG_IF(found == m_leases.end(), "OpusController: no lease for " << instance);
+    if (--found->second.membersLeft > 0)
+    {
+        return;
+    }
+    for (const auto& [rail, port] : found->second.ports)
+    {
+        --m_leaseCount[rail][port];
+    }
+    m_leases.erase(found);
+    ServeQueue();
+}
+
+std::set<std::pair<uint32_t, uint32_t>>
+OpusController::GpusOf(const OpusDemand& demand) const
+{
+    std::set<std::pair<uint32_t, uint32_t>> gpus;
+    for (const OpusCircuitNeed& need : demand.GetNeeds())
+    {
+        gpus.insert({need.rail, need.a});
+        gpus.insert({need.rail, need.b});
+    }
+    return gpus;
+}
+
+void
+OpusController::ServeQueue()
+{
+    // A ticket that cannot be served holds back later tickets that share one of its GPUs:
+    // first come, first served, while tickets on other GPUs go ahead.
+    std::set<std::pair<uint32_t, uint32_t>> held;
+    for (auto it = m_queue.begin(); it != m_queue.end();)
+    {
+        auto gpus = GpusOf(*it->demand);
+        bool behind = std::any_of(gpus.begin(), gpus.end(), [&held](const auto& gpu) {
+            return held.count(gpu) > 0;
+        });
+        std::map<uint32_t, RailChange> changes;
+        if (behind || !Plan(*it, changes))
+        {
+            held.insert(gpus.begin(), gpus.end());
+            ++it;
+            continue;
+        }
+        Ticket ticket = std::move(*it);
+        it = m_queue.erase(it);
+        Serve(std::move(ticket), std::move(changes));
+    }
+}
+
+bool
+OpusController::Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& changes) const
+{
+    std::map<uint32_t, std::vector<OpusCircuitNeed>> perRail;
+    for (const OpusCircuitNeed& need : ticket.demand->GetNeeds())
+    {
+        perRail[need.rail].push_back(need);
+    }
+    for (const auto& [rail, needs] : perRail)
+    {
+        RailChange& change = changes[rail];
+        change.config = m_config[rail];
+        if (!PlanRail(rail, needs, change.config, change, true))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+OpusController::PlanRail(uint32_t rail,
+                         const std::vector<OpusCircuitNeed>& needs,
+                         std::map<uint32_t, uint32_t>& config,
+                         RailChange& change,
+                         bool respectLeases) const
+{
+    const std::vector<uint32_t>& owner = m_portGpu[rail];
+    // Keep the circuits the demand already has.
+    std::vector<uint32_t> missing;
+    for (const OpusCircuitNeed& need : needs)
+    {
+        uint32_t kept = 0;
+        for (uint32_t port : m_ocsPorts[need.a])
+        {
+            auto circuit = config.find(port);
+            if (kept < need.circuits && circuit != config.end() &&
+                owner[circuit->second] == need.b && change.used.count(port) == 0)
+            {
+                change.used.insert({port, circuit->second});
+                ++kept;
+            }
+        }
+        missing.push_back(need.circuits - kept);
+    }
+    // A port for a new circuit: not part of the demand, not leased; unconnected ones first.
+    auto freePort = [&](uint32_t gpu) {
+        uint32_t chosen = OpticalCircuitSwitch::NO_PORT;
+        for (uint32_t port : m_ocsPorts[gpu])
+        {
+            bool usable =
+                change.used.count(port) == 0 && (!respectLeases || m_leaseCount[rail][port] == 0);
+            if (usable && (chosen == OpticalCircuitSwitch::NO_PORT || config.count(port) == 0))
+            {
+                chosen = port;
+                if (config.count(port) == 0)
+                {
+                    break;
+                }
+            }
+        }
+        return chosen;
+    };
+    auto disconnect = [&](uint32_t port) {
+        auto circuit = config.find(port);
+        if (circuit != config.end())
+        {
+            uint32_t other = circuit->second;
+            config.erase(other);
+            config.erase(port);
+            change.connections[other] = OpticalCircuitSwitch::NO_PORT;
+            change.connections[port] = OpticalCircuitSwitch::NO_PORT;
+        }
+    };
+    for (std::size_t i = 0; i < needs.size(); ++i)
+    {
+        for (uint32_t n = 0; n < missing[i]; ++n)
+        {
+            uint32_t a = freePort(needs[i].a);
+            uint32_t b = a == OpticalCircuitSwitch::NO_PORT ? a : freePort(needs[i].b);
+            if (b == OpticalCircuitSwitch::NO_PORT)
+            {
+                return false;
+            }
+            disconnect(a);
+            disconnect(b);
+            config[a] = b;
+            config[b] = a;
+            change.connections[a] = b;
+            change.connections[b] = a;
+            change.used.insert({a, b});
+        }
+    }
+    return true;
+}
+
+void
+OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
+{
+    NS_LOG_FUNCTION(this << ticket.group << ticket.speculative);
+    auto shared = std::make_shared<Ticket>(std::move(ticket));
+    auto left = std::make_shared<uint32_t>(1); // released below, after every wait is known
+    Lease lease;
+    lease.membersLeft = shared->members;
+    for (auto& [rail, change] : changes)
+    {
+        // Circuits the demand keeps may still be switching for an earlier request.
+        for (auto& [id, switching] : m_switching)
+        {
+            bool overlaps = switching.rail == rail &&
+                            std::any_of(change.used.begin(), change.used.end(), [&](uint32_t p) {
+                                return switching.ports.count(p) > 0;
+                            });
+            if (overlaps)
+            {
+                ++*left;
+                switching.waiters.push_back([this, shared, left]() {
+                    if (--*left == 0)
+                    {
+                        Grant(*shared);
+                    }
+                });
+            }
+        }
+        if (!change.connections.empty())
+        {
+            ++*left;
+            uint64_t id = Order(rail, change, *shared);
+            m_switching[id].waiters.push_back([this, shared, left]() {
+                if (--*left == 0)
+                {
+                    Grant(*shared);
+                }
+            });
+        }
+        m_config[rail] = std::move(change.config);
+        if (!shared->speculative)
+        {
+            for (uint32_t port : change.used)
+            {
+                ++m_leaseCount[rail][port];
+                lease.ports.emplace_back(rail, port);
+            }
+        }
+    }
+    if (!shared->speculative)
+    {
+        m_leases[shared->instance] = std::move(lease);
+    }
+    ++m_granting;
+    if (--*left == 0)
+    {
+        Grant(*shared);
+    }
+}
+
+uint64_t
+OpusController::Order(uint32_t rail, const RailChange& change, const Ticket& ticket)
+{
+    uint64_t id = m_records.size();
+    OpusReconfigurationRecord record;
+    record.rail = rail;
+    record.requested = Simulator::Now();
+    record.group = ticket.group;
+    record.speculative = ticket.speculative;
+    m_records.push_back(record);
+    Switching& switching = m_switching[id];
+    switching.rail = rail;
+    for (const auto& [input, output] : change.connections)
+    {
+        switching.ports.insert(input);
+    }
+    Simulator::Schedule(m_controlLatency, &OpusController::Issue, this, id, change.connections);
+    return id;
+}
+
+void
+OpusController::Issue(uint64_t id, OcsConnections connections)
+{
+    uint32_t rail = m_switching.at(id).rail;
+    OcsRequestResult result =
+        m_switches[rail]->Reconfigure(connections,
+                                      MakeCallback(&OpusController::Switched, this).Bind(id));
+    NS_ABORT_MSG_UNLESS(result.accepted,
+                        "OpusController: rail " << rail
+                                                << " refused a reconfiguration: " << result.error);
+}
+
+void
+OpusController::Switched(uint64_t id, const OcsReconfiguration& done)
+{
+    OpusReconfigurationRecord& record = m_records[id];
+    record.darkPorts = done.darkPorts;
+    record.started = done.startedAt;
+    record.ended = done.endedAt;
+    auto waiters = std::move(m_switching.at(id).waiters);
+    m_switching.erase(id);
+    // The acknowledgement travels back to the shims.
+    for (auto& waiter : waiters)
+    {
+        Simulator::Schedule(m_controlLatency, waiter);
+    }
+}
+
+void
+OpusController::Grant(const Ticket& ticket)
+{
+    --m_granting;
+    if (ticket.speculative)
+    {
+        return;
+    }
+    Time waited = Simulator::Now() - ticket.ready;
+    if (waited.IsStrictlyPositive())
+    {
+        m_waits.emplace_back(ticket.ready, Simulator::Now());
+    }
+    NS_LOG_INFO("grant " << ticket.instance << " after " << waited.As(Time::MS));
+    m_grantTrace(ticket.instance, waited);
+    for (const GrantCallback& grant : ticket.grants)
+    {
+        grant();
+    }
+}
+
+uint32_t
+OpusController::Preset(const std::vector<std::shared_ptr<const OpusDemand>>& demands)
+{
+    std::set<std::pair<uint32_t, uint32_t>> taken;
+    uint32_t applied = 0;
+    for (const auto& demand : demands)
+    {
+        auto gpus = GpusOf(*demand);
+        if (demand->IsEmpty() || std::any_of(gpus.begin(), gpus.end(), [&taken](const auto& g) {
+                return taken.count(g) > 0;
+            }))
+        {
+            continue;
+        }
+        taken.insert(gpus.begin(), gpus.end());
+        std::map<uint32_t, std::vector<OpusCircuitNeed>> perRail;
+        for (const OpusCircuitNeed& need : demand->GetNeeds())
+        {
+            perRail[need.rail].push_back(need);
+        }
+        for (const auto& [rail, needs] : perRail)
+        {
+            RailChange change;
+            bool fits = PlanRail(rail, needs, m_config[rail], change, false);
+            NS_ABORT_MSG_UNLESS(fits, "OpusController::Preset: a demand does not fit its ports");
+        }
+        ++applied;
+    }
+    for (uint32_t rail = 0; rail < m_switches.size(); ++rail)
+    {
+        OcsConnections circuits(m_config[rail].begin(), m_config[rail].end());
+        OcsRequestResult result = m_switches[rail]->Preset(circuits);
+        NS_ABORT_MSG_UNLESS(result.accepted, "OpusController::Preset: " << result.error);
+    }
+    return applied;
+}
+
+const std::vector<OpusReconfigurationRecord>&
+OpusController::GetReconfigurations() const
+{
+    return m_records;
+}
+
+Time
+OpusController::GetWaitTime() const
+{
+    std::vector<std::pair<Time, Time>> waits = m_waits;
+    std::sort(waits.begin(), waits.end());
+    Time total;
+    Time coveredUntil;
+    bool first = true;
+    for (const auto& [from, to] : waits)
+    {
+        Time start = first ? from : std::max(from, coveredUntil);
+        if (to > start)
+        {
+            total += to - start;
+        }
+        coveredUntil = first ? to : std::max(coveredUntil, to);
+        first = false;
+    }
+    return total;
+}
+
+std::size_t
+OpusController::GetPendingCount() const
+{
+    return m_gathering.size() + m_queue.size() + m_granting;
+}
+
+std::vector<std::string>
+OpusController::DescribePending() const
+{
+    std::vector<std::string> lines;
+    for (const auto& [instance, g] : m_gathering)
+    {
+        lines.push_back("Opus: " + instance + " waits for " + std::to_string(g.missing) + " of " +
+                        std::to_string(g.ticket.members) + " members to ask for its circuits");
+    }
+    for (const Ticket& ticket : m_queue)
+    {
+        lines.push_back(
+            "Opus: " +
+            (ticket.speculative ? "speculative request for " + ticket.group : ticket.instance) +
+            " waits for ports that active communications hold (or for an earlier "
+            "request on its GPUs)");
+    }
+    return lines;
+}
+
+} // namespace ns3

@@ -1,0 +1,244 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef OPUS_CONTROLLER_H
+#define OPUS_CONTROLLER_H
+
+#include "ns3/collective-communicator.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/optical-circuit-switch.h"
+#include "ns3/opus-demand.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief One OCS reconfiguration Opus ordered, as reported in reconfigurations.csv.
+ */
+struct OpusReconfigurationRecord
+{
+    uint32_t rail{0};                //!< The rail (its OCS)
+    std::vector<uint32_t> darkPorts; //!< OCS ports dark during it
+    Time requested;                  //!< When the controller decided it
+    Time started;                    //!< When its ports went dark
+    Time ended;                      //!< When its circuits came up
+    std::string group;               //!< The communication group it served
+    bool speculative{false};         //!< Provisioning (no member waited for it yet)
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief Opus's controller (one per job): turns the shims' requests into OCS configurations.
+ *
+ * A request names a communication (a collective's instance, or a send/recv pair) and its
+ * demand (OpusDemand: circuits per GPU pair and rail). The controller
+ * - collects the request of every member (both ends of a send/recv) before acting on it;
+ *   a speculative request (provisioning) acts at once and grants nothing;
+ * - serves complete requests first come, first served: a request that cannot be served yet
+ *   holds back every later request that involves one of its GPUs, so order is respected;
+ * - keeps every circuit the demand already has, and for the missing ones picks NIC ports
+ *   that no active communication leases (unconnected ports first), so only ports whose
+ *   circuit differs go dark; a circuit carrying an active communication is never torn
+ *   down: a request that would need one waits until that communication ends;
+ * - leases the demand's circuits to the communication from its grant until every member
+ *   has released it, and grants every member once the circuits are up.
+ * A request whose circuits are in place is granted as soon as its last member asks, at no
+ * cost: the shim's profile tells it its demand has not changed. A request that changes
+ * circuits pays ControlLatency to reach the controller and ControlLatency for the
+ * acknowledgement, on top of the OCS's reconfiguration delay. Demands are computed once
+ * per communication shape and cached (the per-group configuration cache of the paper).
+ */
+class OpusController : public Object
+{
+  public:
+    /// Called when the communication may run.
+    using GrantCallback = Callback<void>;
+
+    /**
+     * \brief Get the TypeId
+     * \return The TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    OpusController();
+    ~OpusController() override;
+
+    /**
+     * \brief Binds the controller to the fabric.
+     * \param switches the OCS of every rail, indexed by rail
+     * \param ocsPorts per GPU (rank), the OCS port of each of its NIC ports on its rail
+     * \param gpusPerServer GPUs per server = rails
+     * \param communicators every rank's communicator (for the members' plans)
+     */
+    void Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
+               std::vector<std::vector<uint32_t>> ocsPorts,
+               uint32_t gpusPerServer,
+               std::vector<Ptr<CollectiveCommunicator>> communicators);
+
+    /**
+     * \brief The circuits a communication needs (cached per shape).
+     * \param call the call as \p rank hands it to its communicator
+     * \param rank the calling rank
+     * \return the demand (empty when it stays inside scale-up domains)
+     *
+     * Throws std::invalid_argument when no circuit configuration can serve it (see
+     * OpusDemand::Build) or when the call cannot be planned.
+     */
+    std::shared_ptr<const OpusDemand> GetDemand(const CollectiveCall& call, uint32_t rank);
+
+    /**
+     * \brief A member asks for a communication's circuits.
+     * \param call the call (its instance names the communication)
+     * \param rank the asking member
+     * \param granted called once every member asked and the circuits are up
+     */
+    void Request(const CollectiveCall& call, uint32_t rank, GrantCallback granted);
+
+    /**
+     * \brief A member finished its part: the lease ends when every member has.
+     * \param instance the call's instance
+     */
+    void Release(const std::string& instance);
+
+    /**
+     * \brief A speculative request (provisioning): set up \p call's circuits now if no
+     *        active communication holds their ports, else as soon as none does.
+     * \param call the predicted next call
+     * \param rank the asking rank
+     */
+    void Provision(const CollectiveCall& call, uint32_t rank);
+
+    /**
+     * \brief Before the job: sets the circuits of the given demands instantly (no blackout).
+     * \param demands applied in order; one that involves a GPU an earlier one set up is
+     *        skipped (the first communication of every rank, or one union demand for a
+     *        static split)
+     * \return how many were applied
+     */
+    uint32_t Preset(const std::vector<std::shared_ptr<const OpusDemand>>& demands);
+
+    /// \return every reconfiguration ordered so far (completed ones have their end time)
+    const std::vector<OpusReconfigurationRecord>& GetReconfigurations() const;
+
+    /**
+     * \return the time communications waited for circuits: the length of the union of the
+     * intervals from a request's last member asking to its grant
+     */
+    Time GetWaitTime() const;
+
+    /// \return requests that have not been granted (or served, if speculative)
+    std::size_t GetPendingCount() const;
+
+    /// \return one line per request that waits, saying for what
+    std::vector<std::string> DescribePending() const;
+
+    /**
+     * TracedCallback signature for grants.
+     * \param instance the communication
+     * \param waited from its last member's request to the grant
+     */
+    typedef void (*GrantTracedCallback)(const std::string& instance, Time waited);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// An OCS port: (rail, port).
+    using RailPort = std::pair<uint32_t, uint32_t>;
+
+    /// A request whose members have all asked (or a speculative one).
+    struct Ticket
+    {
+        std::string instance;                     //!< Communication ("" if speculative)
+        std::string group;                        //!< Its group (instance without #k)
+        std::shared_ptr<const OpusDemand> demand; //!< Circuits it needs
+        std::vector<GrantCallback> grants;        //!< One per member
+        uint32_t members{0};                      //!< Members (leases released by each)
+        Time ready;                               //!< When the last member asked
+        bool speculative{false};                  //!< Provisioning
+    };
+
+    /// A request still collecting its members.
+    struct Gathering
+    {
+        Ticket ticket;       //!< What it becomes
+        uint32_t missing{0}; //!< Members yet to ask
+    };
+
+    /// The circuits of an active communication.
+    struct Lease
+    {
+        std::vector<RailPort> ports; //!< Both ends of every circuit
+        uint32_t membersLeft{0};     //!< Members still running it
+    };
+
+    /// What serving a ticket changes on one rail.
+    struct RailChange
+    {
+        std::map<uint32_t, uint32_t> config; //!< The rail's circuits afterwards
+        OcsConnections connections;          //!< For OpticalCircuitSwitch::Reconfigure
+        std::set<uint32_t> used;             //!< Ports of the demand's circuits
+    };
+
+    /// A reconfiguration between its order and its end.
+    struct Switching
+    {
+        uint32_t rail{0};                           //!< Its rail
+        std::set<uint32_t> ports;                   //!< Ports it sets or clears
+        std::vector<std::function<void()>> waiters; //!< Called when it ends
+    };
+
+    void Enqueue(Ticket ticket);
+    void ServeQueue();
+    /// Plans \p ticket on every rail; false if a needed port is leased.
+    bool Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& changes) const;
+    /// Plans the needs of one rail on \p config (updated); false if a port is missing.
+    bool PlanRail(uint32_t rail,
+                  const std::vector<OpusCircuitNeed>& needs,
+                  std::map<uint32_t, uint32_t>& config,
+                  RailChange& change,
+                  bool respectLeases) const;
+    void Serve(Ticket ticket, std::map<uint32_t, RailChange> changes);
+    /// Orders one rail's reconfiguration (after ControlLatency); \return its switching id
+    uint64_t Order(uint32_t rail, const RailChange& change, const Ticket& ticket);
+    void Issue(uint64_t switching, OcsConnections connections);
+    void Switched(uint64_t switching, const OcsReconfiguration& done);
+    void Grant(const Ticket& ticket);
+    std::set<std::pair<uint32_t, uint32_t>> GpusOf(const OpusDemand& demand) const;
+    std::string ShapeKey(const CollectiveCall& call, uint32_t rank) const;
+
+    std::vector<Ptr<OpticalCircuitSwitch>> m_switches;        //!< Per rail
+    std::vector<std::vector<uint32_t>> m_ocsPorts;            //!< Per GPU, per NIC port
+    std::vector<std::vector<uint32_t>> m_portGpu;             //!< Per rail, per OCS port
+    std::vector<std::map<uint32_t, uint32_t>> m_config;       //!< Per rail: target circuits
+    std::vector<std::vector<uint32_t>> m_leaseCount;          //!< Per rail, per OCS port
+    uint32_t m_gpusPerServer{1};                              //!< GPUs per server
+    uint32_t m_portsPerGpu{1};                                //!< NIC ports per GPU
+    std::vector<Ptr<CollectiveCommunicator>> m_communicators; //!< Per rank
+    Time m_controlLatency;                                    //!< Attribute
+    std::map<std::string, std::shared_ptr<const OpusDemand>> m_demands; //!< Per shape
+    std::map<std::string, Gathering> m_gathering;                       //!< Per instance
+    std::deque<Ticket> m_queue;                                         //!< Complete, FCFS
+    std::map<std::string, Lease> m_leases;                              //!< Per active instance
+    std::vector<OpusReconfigurationRecord> m_records;                   //!< Reconfigurations
+    std::vector<std::pair<Time, Time>> m_waits;            //!< [ready, grant) intervals
+    std::map<uint64_t, Switching> m_switching;             //!< In flight, by record index
+    std::size_t m_granting{0};                             //!< Served, not granted
+    TracedCallback<const std::string&, Time> m_grantTrace; //!< Grants
+};
+
+} // namespace ns3
+
+#endif /* OPUS_CONTROLLER_H */

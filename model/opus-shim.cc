@@ -1,0 +1,162 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "opus-shim.h"
+
+#include "ns3/enum.h"
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("OpusShim");
+
+NS_OBJECT_ENSURE_REGISTERED(OpusShim);
+
+TypeId
+OpusShim::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::OpusShim")
+            .SetParent<Object>()
+            .SetGroupName("PhotonicRails")
+            .AddConstructor<OpusShim>()
+            .AddAttribute("Provisioning",
+                          "When to ask for circuits: on demand only, ahead from the second "
+                          "iteration with the profiled sequence, or ahead from the first "
+                          "with the DAG's sequence (oracle).",
+                          EnumValue(OpusShim::ON_DEMAND),
+                          MakeEnumAccessor(&OpusShim::m_provisioning),
+                          MakeEnumChecker(OpusShim::ON_DEMAND,
+                                          "on-demand",
+                                          OpusShim::PROFILED,
+                                          "profiled",
+                                          OpusShim::ORACLE,
+                                          "oracle"));
+    return tid;
+}
+
+OpusShim::OpusShim()
+    : m_provisioning(OpusShim::ON_DEMAND)
+{
+}
+
+OpusShim::~OpusShim() = default;
+
+void
+OpusShim::DoDispose()
+{
+    m_communicator = nullptr;
+    m_controller = nullptr;
+    m_running.clear();
+    Object::DoDispose();
+}
+
+void
+OpusShim::Setup(uint32_t rank,
+                Ptr<CollectiveCommunicator> communicator,
+                Ptr<OpusController> controller)
+{
+    m_rank = rank;
+    m_communicator = communicator;
+    m_controller = controller;
+}
+
+void
+OpusShim::SetSchedule(std::vector<CollectiveCall> calls, uint32_t replays)
+{
+    m_oracle.clear();
+    for (CollectiveCall& call : calls)
+    {
+        if (!m_controller->GetDemand(call, m_rank)->IsEmpty())
+        {
+            m_oracle.push_back(std::move(call));
+        }
+    }
+    m_replays = replays;
+}
+
+void
+OpusShim::Start(const CollectiveCall& call, uint32_t replay, DoneCallback done)
+{
+    if (m_controller->GetDemand(call, m_rank)->IsEmpty())
+    {
+        m_communicator->Start(call, done); // scale-up only: nothing to ask
+        return;
+    }
+    if (replay != m_replay)
+    {
+        m_replay = replay;
+        m_position = 0;
+    }
+    if (replay == 0)
+    {
+        m_profile.push_back(call);
+    }
+    m_running[call.instance] = Running{call, replay, m_position++, done};
+    m_controller->Request(call, m_rank, MakeCallback(&OpusShim::Granted, this).Bind(call.instance));
+}
+
+void
+OpusShim::Granted(std::string instance)
+{
+    const Running& running = m_running.at(instance);
+    m_communicator->Start(running.call, MakeCallback(&OpusShim::Finished, this).Bind(instance));
+}
+
+void
+OpusShim::Finished(std::string instance)
+{
+    auto found = m_running.find(instance);
+    Running running = std::move(found->second);
+    m_running.erase(found);
+    m_controller->Release(instance);
+    ProvisionAfter(running);
+    running.done();
+}
+
+void
+OpusShim::ProvisionAfter(const Running& done)
+{
+    bool profiled = m_provisioning == OpusShim::PROFILED;
+    if (m_provisioning == OpusShim::ON_DEMAND || (profiled && done.replay == 0))
+    {
+        return; // the profile is complete once the first iteration is over
+    }
+    const std::vector<CollectiveCall>& sequence = profiled ? m_profile : m_oracle;
+    uint32_t replay = done.replay;
+    uint32_t position = done.position + 1;
+    if (position >= sequence.size())
+    {
+        position = 0; // the next iteration's first communication
+        ++replay;
+    }
+    if (sequence.empty() || replay >= m_replays)
+    {
+        return;
+    }
+    // Already started: its own request has been made.
+    if (replay < m_replay || (replay == m_replay && position < m_position))
+    {
+        return;
+    }
+    const CollectiveCall& next = sequence[position];
+    if (m_controller->GetDemand(next, m_rank)->GetKey() ==
+        m_controller->GetDemand(done.call, m_rank)->GetKey())
+    {
+        return; // no parallelism shift: the circuits stay
+    }
+    ++m_speculative;
+    NS_LOG_INFO("rank " << m_rank << ": provisions " << next.instance << " after "
+                        << done.call.instance);
+    m_controller->Provision(next, m_rank);
+}
+
+uint64_t
+OpusShim::GetSpeculativeRequests() const
+{
+    return m_speculative;
+}
+
+} // namespace ns3

@@ -1,0 +1,121 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef OPUS_SHIM_H
+#define OPUS_SHIM_H
+
+#include "ns3/collective-communicator.h"
+#include "ns3/object.h"
+#include "ns3/opus-controller.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief Opus's shim on one rank: between the rank runtime and the communicator.
+ *
+ * Start() sees every communication before it runs. One that stays in the scale-up domain
+ * goes straight to the communicator. One that needs rail circuits is requested from the
+ * OpusController, and handed to the communicator when the controller grants it; when this
+ * rank's part finishes the shim releases it.
+ *
+ * The shim records the sequence of its communications that need circuits during the first
+ * iteration (profiling). With provisioning, from the second iteration on, as soon as a
+ * communication finishes and the profile says that the next one needs other circuits (a
+ * parallelism shift), the shim asks for the next one's circuits speculatively, so the
+ * switching overlaps the window before it. The oracle takes the sequence from the DAG (op
+ * id order) and provisions from the first iteration.
+ */
+class OpusShim : public Object
+{
+  public:
+    /// How the shim asks for circuits.
+    enum Provisioning
+    {
+        ON_DEMAND, //!< When a communication starts (reconfiguration on the critical path)
+        PROFILED,  //!< Also ahead, from the second iteration, with the profiled sequence
+        ORACLE,    //!< Also ahead from the first iteration, with the sequence of the DAG
+    };
+
+    /// Called when this rank's part of a communication finished.
+    using DoneCallback = Callback<void>;
+
+    /**
+     * \brief Get the TypeId
+     * \return The TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    OpusShim();
+    ~OpusShim() override;
+
+    /**
+     * \brief Binds the shim to its rank.
+     * \param rank the rank
+     * \param communicator its communicator
+     * \param controller the job's controller
+     */
+    void Setup(uint32_t rank,
+               Ptr<CollectiveCommunicator> communicator,
+               Ptr<OpusController> controller);
+
+    /**
+     * \brief The rank's communications in DAG order, for the oracle; and the replay count,
+     *        so that the last iteration does not provision a next one.
+     * \param calls the rank's send, recv and collective calls, in op id order
+     * \param replays iterations the runtime replays
+     */
+    void SetSchedule(std::vector<CollectiveCall> calls, uint32_t replays);
+
+    /**
+     * \brief Runs a communication once its circuits are up.
+     * \param call the call
+     * \param replay the runtime's iteration (0 first)
+     * \param done called when this rank's part finished
+     */
+    void Start(const CollectiveCall& call, uint32_t replay, DoneCallback done);
+
+    /// \return speculative requests made
+    uint64_t GetSpeculativeRequests() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A communication between its request and its end.
+    struct Running
+    {
+        CollectiveCall call;  //!< The call
+        uint32_t replay{0};   //!< Its iteration
+        uint32_t position{0}; //!< Its place in that iteration's sequence
+        DoneCallback done;    //!< The runtime's completion
+    };
+
+    void Granted(std::string instance);
+    void Finished(std::string instance);
+    /// Asks for the circuits of the communication after \p done, if they differ.
+    void ProvisionAfter(const Running& done);
+
+    uint32_t m_rank{0};                         //!< This rank
+    Ptr<CollectiveCommunicator> m_communicator; //!< Its communicator
+    Ptr<OpusController> m_controller;           //!< The job's controller
+    Provisioning m_provisioning;                //!< Attribute
+    std::vector<CollectiveCall> m_profile;      //!< Iteration 0's sequence (needing circuits)
+    std::vector<CollectiveCall> m_oracle;       //!< The DAG's sequence (needing circuits)
+    uint32_t m_replays{1};                      //!< Iterations of the job
+    uint32_t m_replay{0};                       //!< Current iteration
+    uint32_t m_position{0};                     //!< Communications started this iteration
+    std::map<std::string, Running> m_running;   //!< By instance
+    uint64_t m_speculative{0};                  //!< Speculative requests made
+};
+
+} // namespace ns3
+
+#endif /* OPUS_SHIM_H */
