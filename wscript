@@ -61,6 +61,7 @@ def build(bld):
         'test/rail-transport-optical-test-suite.cc',
         'test/rail-fabric-test-suite.cc',
         'test/collective-test-suite.cc',
+        'test/opus-test-suite.cc',
     ]
 
     headers = bld(features='ns3header')

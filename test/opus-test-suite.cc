@@ -1,0 +1,429 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Opus on small optical rails, against hand-computed timings: the cost of a parallelism
+ * shift on demand (d per change) and with provisioning (max(0, d - W)), no cost for a
+ * repeated group, only the changed ports going dark, first-come-first-served requests that
+ * wait for active collectives, and the bandwidth a static split of the NIC ports leaves.
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/photonic-rails-module.h"
+#include "ns3/test.h"
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr double MTU = 4096;
+constexpr double FRAME_BYTES = MTU + 62; // Ethernet 14 + RoCEv2-sized header 48
+constexpr double LINK_NS = 100;          // fiber delay, each way
+
+/// Wire time in ns of \p bytes of payload in full frames at 100 G.
+double
+WireNs(double bytes)
+{
+    return bytes / MTU * FRAME_BYTES * 8 / 100e9 * 1e9;
+}
+
+WorkloadOp
+Op(uint32_t rank, uint32_t id, WorkloadOpType type, std::vector<uint32_t> deps = {})
+{
+    WorkloadOp op;
+    op.rank = rank;
+    op.id = id;
+    op.type = type;
+    op.deps = std::move(deps);
+    return op;
+}
+
+WorkloadOp
+Gather(uint32_t rank,
+       uint32_t id,
+       const std::string& group,
+       uint64_t bytes,
+       std::vector<uint32_t> deps = {},
+       const std::string& stream = "")
+{
+    WorkloadOp op = Op(rank, id, WorkloadOpType::ALLGATHER, std::move(deps));
+    op.group = group;
+    op.bytes = bytes;
+    op.stream = stream;
+    return op;
+}
+
+WorkloadOp
+Compute(uint32_t rank,
+        uint32_t id,
+        double us,
+        std::vector<uint32_t> deps = {},
+        const std::string& stream = "")
+{
+    WorkloadOp op = Op(rank, id, WorkloadOpType::COMPUTE, std::move(deps));
+    op.durationUs = us;
+    op.stream = stream;
+    return op;
+}
+
+WorkloadOp
+Transfer(uint32_t rank,
+         uint32_t id,
+         WorkloadOpType type,
+         uint32_t peer,
+         uint64_t bytes,
+         std::vector<uint32_t> deps = {},
+         const std::string& stream = "")
+{
+    WorkloadOp op = Op(rank, id, type, std::move(deps));
+    op.peer = peer;
+    op.tag = 1;
+    op.bytes = bytes;
+    op.stream = stream;
+    return op;
+}
+
+/// How the rails are driven in a run.
+enum class Mode
+{
+    ON_DEMAND,
+    PROVISIONING,
+    STATIC,
+};
+
+/// One-GPU servers on one optical rail at 100 G per NIC port, Opus installed, a DAG replayed.
+struct OpusBed
+{
+    Ptr<RailFabric> fabric;
+    Ptr<OpusController> controller;
+    ApplicationContainer runtimes;
+    JobRecorder recorder;
+    std::map<std::pair<uint32_t, uint32_t>, double> endNs; //!< (rank, id) -> end, last replay
+
+    OpusBed(uint32_t servers,
+            uint32_t nicPorts,
+            Time delay,
+            const WorkloadDag& dag,
+            Mode mode,
+            uint32_t iterations = 1)
+    {
+        RailFabricSpec spec;
+        spec.servers = servers;
+        spec.gpusPerServer = 1;
+        spec.nicPorts = nicPorts;
+        spec.kind = RailKind::OCS;
+        spec.nicPortBps = 100000000000;
+        spec.scaleUpBps = 800000000000;
+        RailFabricHelper helper;
+        helper.SetSpec(spec);
+        helper.SetOcsDeviceAttribute("FiberDelay", TimeValue(NanoSeconds(LINK_NS)));
+        fabric = helper.Build();
+        fabric->GetOcs(0)->SetAttribute("ReconfigurationDelay", TimeValue(delay));
+        auto communicators = CollectiveHelper().Install(fabric);
+        RankRuntimeHelper runtimeHelper;
+        runtimeHelper.SetAttribute("Iterations", UintegerValue(iterations));
+        auto shared = std::make_shared<const WorkloadDag>(dag);
+        runtimes = runtimeHelper.Install(shared, fabric->GetGpus(), communicators);
+        OpusHelper opus;
+        opus.SetShimAttribute(
+            "Provisioning",
+            EnumValue(mode == Mode::PROVISIONING ? OpusShim::PROFILED : OpusShim::ON_DEMAND));
+        controller = mode == Mode::STATIC ? opus.InstallStatic(fabric, communicators, dag)
+                                          : opus.Install(fabric, communicators, runtimes, dag);
+        recorder.Attach(runtimes, dag.GetIterationCount(), iterations);
+        for (uint32_t i = 0; i < runtimes.GetN(); ++i)
+        {
+            runtimes.Get(i)->TraceConnectWithoutContext(
+                "OpEnd",
+                Callback<void, const WorkloadOp&, uint32_t>([this](const WorkloadOp& op, uint32_t) {
+                    endNs[{op.rank, op.id}] = Simulator::Now().GetNanoSeconds();
+                }));
+        }
+        Simulator::Run();
+    }
+
+    ~OpusBed()
+    {
+        Simulator::Destroy();
+    }
+
+    bool AllFinished() const
+    {
+        for (uint32_t i = 0; i < runtimes.GetN(); ++i)
+        {
+            if (!DynamicCast<RankRuntime>(runtimes.Get(i))->IsFinished())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    double MakespanNs() const
+    {
+        return recorder.GetMakespan() * 1e9;
+    }
+
+    double EndNs(uint32_t rank, uint32_t id) const
+    {
+        auto it = endNs.find({rank, id});
+        return it == endNs.end() ? -1 : it->second;
+    }
+
+    uint64_t Reconfigurations() const
+    {
+        return fabric->GetOcs(0)->GetReconfigurationCount();
+    }
+};
+
+/// Rank 0 alternates between group A = {0, 1} and group B = {0, 2}, with a window of W
+/// (compute) after each: A, W, B, W per iteration. Ranks 1 and 2 only join their group.
+WorkloadDag
+TwoPhases(double windowUs, uint64_t bytes)
+{
+    std::vector<WorkloadOp> ops = {
+        Gather(0, 0, "A", bytes),
+        Compute(0, 1, windowUs, {0}),
+        Gather(0, 2, "B", bytes, {1}),
+        Compute(0, 3, windowUs, {2}),
+        Gather(1, 0, "A", bytes),
+        Gather(2, 0, "B", bytes),
+    };
+    return WorkloadDag(3, {{"A", {0, 1}}, {"B", {0, 2}}}, ops);
+}
+
+} // namespace
+
+/// On demand, every parallelism shift puts the whole delay d on the critical path; with
+/// provisioning (profiled in iteration 0) a shift costs max(0, d - W) from iteration 1 on.
+class OpusPhaseShiftTestCase : public TestCase
+{
+  public:
+    OpusPhaseShiftTestCase()
+        : TestCase("a phase shift costs d on demand and max(0, d - W) with provisioning")
+    {
+    }
+
+  private:
+    double Makespan(Time delay, Mode mode, uint64_t* reconfigurations = nullptr)
+    {
+        OpusBed bed(3, 1, delay, TwoPhases(W_US, 64 * 1024), mode, ITERATIONS);
+        NS_TEST_EXPECT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        if (reconfigurations)
+        {
+            *reconfigurations = bed.Reconfigurations();
+        }
+        return bed.MakespanNs();
+    }
+
+    void DoRun() override
+    {
+        // Preset: A (rank 0's first group). Shifts over 3 iterations: A->B, B->A, A->B,
+        // B->A, A->B = 5. On demand each costs d. With provisioning, iteration 0 profiles
+        // (A->B on demand) and the shift into iteration 1 was not yet provisioned (B->A on
+        // demand); the 3 later shifts are requested when the previous phase ends, W ahead.
+        const double base = Makespan(Seconds(0), Mode::ON_DEMAND);
+        for (double d : {25e6, 4e6}) // ns: longer and shorter than W = 10 ms
+        {
+            uint64_t count = 0;
+            double onDemand = Makespan(NanoSeconds(d), Mode::ON_DEMAND, &count);
+            NS_TEST_ASSERT_MSG_EQ(count, 5, "one reconfiguration per shift");
+            NS_TEST_ASSERT_MSG_EQ_TOL(onDemand - base, 5 * d, 2000.0, "on demand: 5 d");
+            double provisioned = Makespan(NanoSeconds(d), Mode::PROVISIONING, &count);
+            NS_TEST_ASSERT_MSG_EQ(count, 5, "provisioning reconfigures as often");
+            double expected = 2 * d + 3 * std::max(0.0, d - W_US * 1e3);
+            NS_TEST_ASSERT_MSG_EQ_TOL(provisioned - base,
+                                      expected,
+                                      2000.0,
+                                      "provisioning: 2 d + 3 max(0, d - W)");
+        }
+    }
+
+    static constexpr double W_US = 10000;
+    static constexpr uint32_t ITERATIONS = 3;
+};
+
+/// The same group twice in a row keeps its circuits: no reconfiguration, no delay.
+class OpusRepeatedGroupTestCase : public TestCase
+{
+  public:
+    OpusRepeatedGroupTestCase()
+        : TestCase("a repeated group adds nothing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto run = [](Time delay) {
+            std::vector<WorkloadOp> ops = {
+                Gather(0, 0, "A", 65536),
+                Compute(0, 1, 1000, {0}),
+                Gather(0, 2, "A", 65536, {1}),
+                Gather(1, 0, "A", 65536),
+                Gather(1, 1, "A", 65536, {0}),
+            };
+            OpusBed bed(2, 1, delay, WorkloadDag(2, {{"A", {0, 1}}}, ops), Mode::ON_DEMAND, 2);
+            return std::make_pair(bed.MakespanNs(), bed.Reconfigurations());
+        };
+        auto fast = run(Seconds(0));
+        auto slow = run(MilliSeconds(25));
+        NS_TEST_ASSERT_MSG_EQ(slow.second, 0, "no reconfiguration");
+        NS_TEST_ASSERT_MSG_EQ_TOL(slow.first, fast.first, 1.0, "no delay");
+        // Two iterations of: allgather (64 KiB, one way), 1 ms, allgather.
+        double gather = WireNs(65536) + 2 * LINK_NS;
+        NS_TEST_ASSERT_MSG_EQ_TOL(fast.first, 2 * (2 * gather + 1e6), 0.01 * fast.first, "time");
+    }
+};
+
+/// Group A = {0, 1} shifts to B = {0, 4} while C = {2, 3} transfers on the same rail: only
+/// the ports of GPUs 0, 1 and 4 go dark, and C's transfer takes its undisturbed time.
+class OpusOnlyChangedPortsTestCase : public TestCase
+{
+  public:
+    OpusOnlyChangedPortsTestCase()
+        : TestCase("only the changed ports go dark; an unaffected group keeps its traffic")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t big = 8 << 20; // C: about 690 us, all during B's 1 ms blackout
+        std::vector<WorkloadOp> ops = {
+            Gather(0, 0, "A", 4096),
+            Gather(0, 1, "B", 4096, {0}),
+            Gather(1, 0, "A", 4096),
+            Gather(4, 0, "B", 4096),
+            Gather(2, 0, "C", big),
+            Gather(3, 0, "C", big),
+        };
+        WorkloadDag dag(5, {{"A", {0, 1}}, {"B", {0, 4}}, {"C", {2, 3}}}, ops);
+        OpusBed bed(5, 1, MilliSeconds(1), dag, Mode::ON_DEMAND);
+        NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        const auto& records = bed.controller->GetReconfigurations();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 1, "one reconfiguration");
+        std::vector<uint32_t> expected = {bed.fabric->GetOcsPort(0, 0),
+                                          bed.fabric->GetOcsPort(1, 0),
+                                          bed.fabric->GetOcsPort(4, 0)};
+        std::sort(expected.begin(), expected.end());
+        NS_TEST_ASSERT_MSG_EQ((records[0].darkPorts == expected), true, "GPUs 0, 1, 4 dark");
+        Ptr<OpticalCircuitSwitch> ocs = bed.fabric->GetOcs(0);
+        for (uint32_t gpu : {2, 3})
+        {
+            NS_TEST_ASSERT_MSG_EQ(ocs->GetPortDarkTime(bed.fabric->GetOcsPort(gpu, 0)),
+                                  Seconds(0),
+                                  "C's ports never dark");
+        }
+        double c = WireNs(big) + 2 * LINK_NS;
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(2, 0), c, 0.02 * c, "C undisturbed");
+        double a = WireNs(4096) + 2 * LINK_NS;
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 1), 2 * a + 1e6, 0.01 * 1e6, "B after 1 ms");
+    }
+};
+
+/// Requests that conflict with an active collective wait for it and are served in order.
+class OpusFirstComeFirstServedTestCase : public TestCase
+{
+  public:
+    OpusFirstComeFirstServedTestCase()
+        : TestCase("a conflicting request waits for the active collective; order is kept")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Rank 0: allgather A#0 = {0, 1} of S from t = 0 (lasts T_A); at 1 us a send to
+        // rank 2 (needs circuit 0-2: conflicts with A#0); at 2 us allgather A#1 (needs
+        // A's circuit, which exists, but comes after the send). FCFS: the send waits for
+        // A#0 to end, then d, then T_s; A#1 waits for the send, then d, then T_A.
+        const uint64_t s = 4 << 20;
+        const uint64_t sendBytes = 1 << 20;
+        const double d = 1e6;
+        std::vector<WorkloadOp> ops = {
+            Gather(0, 0, "A", s, {}, "a0"),
+            Compute(0, 1, 1, {}, "p"),
+            Transfer(0, 2, WorkloadOpType::SEND, 2, sendBytes, {1}, "p"),
+            Compute(0, 3, 2, {}, "a1"),
+            Gather(0, 4, "A", s, {3}, "a1"),
+            Gather(1, 0, "A", s, {}, "a0"),
+            Compute(1, 1, 2, {}, "a1"),
+            Gather(1, 2, "A", s, {1}, "a1"),
+            Transfer(2, 0, WorkloadOpType::RECV, 0, sendBytes),
+        };
+        WorkloadDag dag(3, {{"A", {0, 1}}}, ops);
+        OpusBed bed(3, 1, NanoSeconds(d), dag, Mode::ON_DEMAND);
+        NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        double ta = WireNs(s) + 2 * LINK_NS;
+        double ts = WireNs(sendBytes) + 2 * LINK_NS;
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 0), ta, 0.02 * ta, "A#0 undisturbed");
+        double send = bed.EndNs(0, 0) + d + ts;
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 2), send, 0.02 * ts, "send after A#0 and d");
+        double second = bed.EndNs(0, 2) + d + ta;
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 4), second, 0.02 * ta, "A#1 after the send");
+        NS_TEST_ASSERT_MSG_EQ(bed.Reconfigurations(), 2, "two shifts");
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.controller->GetWaitTime().GetNanoSeconds(),
+                                  bed.EndNs(0, 4) - ta - 1000.0,
+                                  0.02 * ta,
+                                  "waited from 1 us to A#1's start");
+    }
+};
+
+/// ocs-static splits GPU 0's two ports between its peers in A and B: A's allgather gets one
+/// 100 G circuit instead of Opus's two, and takes twice as long.
+class OpusStaticSplitTestCase : public TestCase
+{
+  public:
+    OpusStaticSplitTestCase()
+        : TestCase("ocs-static halves a collective's bandwidth when ports are split two ways")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t s = 4 << 20;
+        std::vector<WorkloadOp> ops = {
+            Gather(0, 0, "A", s),
+            Gather(0, 1, "B", 4096, {0}),
+            Gather(1, 0, "A", s),
+            Gather(2, 0, "B", 4096),
+        };
+        WorkloadDag dag(3, {{"A", {0, 1}}, {"B", {0, 2}}}, ops);
+        // One simulation at a time: each bed runs and destroys its own.
+        auto gatherEnd = [&dag](Mode mode, uint64_t& reconfigurations) {
+            OpusBed bed(3, 2, Seconds(0), dag, mode);
+            reconfigurations = bed.AllFinished() ? bed.Reconfigurations() : UINT64_MAX;
+            return bed.EndNs(0, 0);
+        };
+        uint64_t splitReconfigurations = 0;
+        uint64_t opusReconfigurations = 0;
+        double split = gatherEnd(Mode::STATIC, splitReconfigurations);
+        double opus = gatherEnd(Mode::ON_DEMAND, opusReconfigurations);
+        double one = WireNs(s) + 2 * LINK_NS;
+        double two = WireNs(s / 2.0) + 2 * LINK_NS;
+        NS_TEST_ASSERT_MSG_EQ_TOL(split, one, 0.02 * one, "one circuit");
+        NS_TEST_ASSERT_MSG_EQ_TOL(opus, two, 0.02 * two, "two circuits");
+        NS_TEST_ASSERT_MSG_EQ(splitReconfigurations, 0, "static: never reconfigured");
+        NS_TEST_ASSERT_MSG_EQ(opusReconfigurations, 1, "Opus: B's shift");
+    }
+};
+
+/// The Opus test suite.
+class OpusTestSuite : public TestSuite
+{
+  public:
+    OpusTestSuite()
+        : TestSuite("opus", UNIT)
+    {
+        AddTestCase(new OpusPhaseShiftTestCase, TestCase::QUICK);
+        AddTestCase(new OpusRepeatedGroupTestCase, TestCase::QUICK);
+        AddTestCase(new OpusOnlyChangedPortsTestCase, TestCase::QUICK);
+        AddTestCase(new OpusFirstComeFirstServedTestCase, TestCase::QUICK);
+        AddTestCase(new OpusStaticSplitTestCase, TestCase::QUICK);
+    }
+};
+
+static OpusTestSuite g_opusTestSuite; //!< Static variable for test initialization
