@@ -129,7 +129,7 @@ main(int argc, char* argv[])
     gpus.Create(6);
     OcsHelper ocsHelper;
     ocsHelper.SetTechnology(tech.name);
-    if (!delay.IsNegative())
+    if (!delay.IsStrictlyNegative()) // IsNegative() is true for 0 too
     {
         ocsHelper.SetSwitchAttribute("ReconfigurationDelay", TimeValue(delay));
     }

@@ -32,7 +32,7 @@ void
 CircuitRecorder::Up(uint32_t rail, uint32_t input, uint32_t /* output */)
 {
     PortState& port = m_ports[rail][input];
-    if (port.upSince.IsNegative())
+    if (port.upSince.IsStrictlyNegative())
     {
         port.upSince = Simulator::Now();
     }
@@ -42,7 +42,7 @@ void
 CircuitRecorder::Down(uint32_t rail, uint32_t input, uint32_t /* output */)
 {
     PortState& port = m_ports[rail][input];
-    if (!port.upSince.IsNegative())
+    if (!port.upSince.IsStrictlyNegative())
     {
         port.intervals.emplace_back(port.upSince, Simulator::Now());
         port.upSince = Time(-1);
@@ -65,7 +65,7 @@ CircuitRecorder::GetUpTime(uint32_t rail, uint32_t port, Time until) const
     {
         add(from, to);
     }
-    if (!state.upSince.IsNegative())
+    if (!state.upSince.IsStrictlyNegative())
     {
         add(state.upSince, until);
     }

@@ -1,0 +1,716 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "job-runner.h"
+
+#include "ns3/circuit-recorder.h"
+#include "ns3/collective-helper.h"
+#include "ns3/core-module.h"
+#include "ns3/enum.h"
+#include "ns3/job-recorder.h"
+#include "ns3/ocs-technology.h"
+#include "ns3/opus-helper.h"
+#include "ns3/rail-fabric-helper.h"
+#include "ns3/rank-runtime-helper.h"
+#include "ns3/rank-runtime.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+namespace ns3
+{
+
+double
+JobRunner::PeakRssMiB()
+{
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss / 1024.0; // KiB on Linux
+}
+
+namespace
+{
+
+std::vector<std::string>
+Split(const std::string& text, char separator)
+{
+    std::vector<std::string> parts;
+    std::stringstream ss(text);
+    std::string part;
+    while (std::getline(ss, part, separator))
+    {
+        parts.push_back(part);
+    }
+    return parts;
+}
+
+void
+MakeDirectory(const std::string& path)
+{
+    std::string prefix;
+    for (const std::string& part : Split(path, '/'))
+    {
+        prefix += part + "/";
+        if (!part.empty())
+        {
+            mkdir(prefix.c_str(), 0755);
+        }
+    }
+    struct stat info;
+    if (stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+    {
+        throw std::runtime_error("cannot create the output directory " + path);
+    }
+}
+
+std::ofstream
+OpenOutput(const std::string& path)
+{
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+    return out;
+}
+
+} // namespace
+
+RailFabricSpec
+JobRunner::MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks)
+{
+    RailFabricSpec spec;
+    if (!RailFabricSpec::Preset(o.preset, spec))
+    {
+        throw std::invalid_argument("unknown --preset '" + o.preset + "' (" +
+                                    RailFabricSpec::PresetNames() + ")");
+    }
+    if (o.gpusPerServer > 0)
+    {
+        spec.gpusPerServer = o.gpusPerServer;
+    }
+    if (o.nicPorts > 0 || o.nicRate > 0)
+    {
+        std::ostringstream nic;
+        nic << (o.nicPorts > 0 ? o.nicPorts : spec.nicPorts) << "x"
+            << (o.nicRate > 0 ? o.nicRate : spec.nicPortBps / 1e9) << "G";
+        std::string error = spec.SetNicConfig(nic.str());
+        if (!error.empty())
+        {
+            throw std::invalid_argument("--nicPorts/--nicRate: " + error);
+        }
+    }
+    uint32_t needed = (ranks + spec.gpusPerServer - 1) / spec.gpusPerServer;
+    spec.servers = o.servers > 0 ? o.servers : needed;
+    if (uint64_t(spec.servers) * spec.gpusPerServer < ranks)
+    {
+        throw std::invalid_argument("the workload has " + std::to_string(ranks) + " ranks; " +
+                                    std::to_string(spec.servers) + " servers x " +
+                                    std::to_string(spec.gpusPerServer) + " GPUs are too few");
+    }
+    spec.kind = fabric.kind;
+    spec.ocsTechnology = o.ocs;
+    spec.switchRadix = o.radix;
+    spec.oversubscription = o.oversubscription;
+    spec.railFrameBytes = o.frameBytes;
+    spec.scaleUpFrameBytes = o.scaleUpFrameBytes;
+    std::string error = spec.Validate();
+    if (!error.empty())
+    {
+        throw std::invalid_argument(error);
+    }
+    return spec;
+}
+
+namespace
+{
+
+/// The OCS reconfiguration delay: --reconfigDelay, else the technology's.
+Time
+ReconfigurationDelay(const JobOptions& o, const RailFabricSpec& spec)
+{
+    return o.reconfigDelayTime.IsStrictlyNegative()
+               ? OcsTechnologyCatalog::Get(spec.ocsTechnology).reconfigurationDelay
+               : o.reconfigDelayTime;
+}
+
+std::string
+Describe(const JobOptions& o, const RailFabricSpec& spec, RailKind built)
+{
+    std::ostringstream os;
+    auto frames = [](uint32_t bytes) {
+        uint32_t real = RailFabricSpec::REAL_FRAME_BYTES;
+        std::ostringstream f;
+        f << bytes << " B";
+        if (bytes > real)
+        {
+            f << " (coalesced: " << (bytes + real - 1) / real << " real " << real
+              << "-B frames each)";
+        }
+        return f.str();
+    };
+    os << spec.servers << (spec.servers == 1 ? " server x " : " servers x ") << spec.gpusPerServer
+       << " GPUs (" << spec.name << "), " << spec.nicPorts << "x" << spec.nicPortBps / 1e9
+       << "G NIC ports per GPU, " << RailFabricSpec::KindName(built) << " rails";
+    if (built == RailKind::OCS)
+    {
+        os << " (" << spec.ocsTechnology << ", reconfiguration delay "
+           << ReconfigurationDelay(o, spec).As(Time::MS) << ")";
+    }
+    os << "\n[sim] frames: " << frames(spec.railFrameBytes) << " on rails, "
+       << frames(spec.scaleUpFrameBytes) << " on scale-up links";
+    return os.str();
+}
+
+/// Prints progress on stderr every `every` wall seconds while the simulation runs.
+class ProgressReporter
+{
+  public:
+    ProgressReporter(const std::string& name, const ApplicationContainer& runtimes, double every)
+        : m_name(name),
+          m_runtimes(runtimes),
+          m_every(every),
+          m_start(std::chrono::steady_clock::now()),
+          m_last(m_start)
+    {
+        for (uint32_t i = 0; i < runtimes.GetN(); ++i)
+        {
+            m_total += DynamicCast<RankRuntime>(runtimes.Get(i))->GetOpsTotal();
+        }
+    }
+
+    void Start()
+    {
+        if (m_every > 0)
+        {
+            Simulator::Schedule(MilliSeconds(1), &ProgressReporter::Tick, this);
+        }
+    }
+
+  private:
+    void Tick()
+    {
+        auto now = std::chrono::steady_clock::now();
+        if (std::chrono::duration<double>(now - m_last).count() >= m_every)
+        {
+            uint64_t done = 0;
+            for (uint32_t i = 0; i < m_runtimes.GetN(); ++i)
+            {
+                done += DynamicCast<RankRuntime>(m_runtimes.Get(i))->GetOpsDone();
+            }
+            double wall = std::chrono::duration<double>(now - m_start).count();
+            std::fprintf(stderr,
+                         "[sim] %s: %.3f s simulated, %.1f%% of ops done, %.2f M events/s\n",
+                         m_name.c_str(),
+                         Simulator::Now().GetSeconds(),
+                         100.0 * done / std::max<uint64_t>(1, m_total),
+                         Simulator::GetEventCount() / wall / 1e6);
+            m_last = now;
+        }
+        // Only other events keep the simulation going: this one must not (a stuck run ends).
+        if (!Simulator::IsFinished())
+        {
+            Simulator::Schedule(MilliSeconds(1), &ProgressReporter::Tick, this);
+        }
+    }
+
+    std::string m_name;                            //!< Run name
+    ApplicationContainer m_runtimes;               //!< Rank runtimes
+    double m_every;                                //!< Wall seconds between lines
+    uint64_t m_total{0};                           //!< Ops to run
+    std::chrono::steady_clock::time_point m_start; //!< Run start
+    std::chrono::steady_clock::time_point m_last;  //!< Last line
+};
+
+/// Plans every collective once before simulating: a call that cannot run is a one-line
+/// error, never an abort mid-run (plans are cached, so the run reuses them).
+void
+CheckPlans(const WorkloadDag& dag, const std::vector<Ptr<CollectiveCommunicator>>& communicators)
+{
+    for (const WorkloadOp& op : dag.GetAllOps())
+    {
+        if (!IsWorkloadCollective(op.type))
+        {
+            continue;
+        }
+        try
+        {
+            communicators[op.rank]->GetPlan(RankRuntime::CallOf(dag, op));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw std::invalid_argument("rank " + std::to_string(op.rank) + " op " +
+                                        std::to_string(op.id) + " (" + WorkloadOpTypeName(op.type) +
+                                        " on " + op.group + "): " + e.what());
+        }
+    }
+}
+
+/// Prints what blocked ranks wait for and throws the one-line reason.
+void
+ReportStuck(const ApplicationContainer& runtimes,
+            const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+            Ptr<OpusController> controller,
+            double lastActivity)
+{
+    if (controller)
+    {
+        for (const std::string& line : controller->DescribePending())
+        {
+            std::cerr << line << "\n";
+        }
+    }
+    uint32_t blocked = 0;
+    for (uint32_t i = 0; i < runtimes.GetN(); ++i)
+    {
+        auto runtime = DynamicCast<RankRuntime>(runtimes.Get(i));
+        if (runtime->IsFinished())
+        {
+            continue;
+        }
+        if (++blocked <= 16)
+        {
+            std::cerr << "rank " << runtime->GetRank() << ":\n";
+            for (const std::string& line : runtime->DescribeBlocked())
+            {
+                std::cerr << "  " << line << "\n";
+            }
+            for (const std::string& line : communicators[runtime->GetRank()]->DescribeBlocked())
+            {
+                std::cerr << "  " << line << "\n";
+            }
+        }
+    }
+    if (blocked > 16)
+    {
+        std::cerr << "(" << blocked - 16 << " more blocked ranks not shown)\n";
+    }
+    std::ostringstream reason;
+    reason << "the simulation is stuck after " << lastActivity << " s: " << blocked << " of "
+           << runtimes.GetN() << " ranks cannot progress (what each waits for is listed above)";
+    throw std::runtime_error(reason.str());
+}
+
+/// What Opus did on an optical fabric, for summary.json and reconfigurations.csv.
+struct OpticalReport
+{
+    std::vector<uint64_t> reconfigurationsPerRail;  //!< Completed, per rail
+    uint64_t speculative{0};                        //!< Of them, ordered by provisioning
+    std::vector<std::vector<double>> blackout;      //!< Per rail, per GPU port: dark seconds
+    std::vector<double> uptimePerRail;              //!< Mean fraction of the makespan up
+    double uptime{0};                               //!< Mean over every rail NIC port
+    std::vector<OpusReconfigurationRecord> records; //!< Every reconfiguration ordered
+};
+
+/// Reads the switches and the controller after the run.
+OpticalReport
+ReportOptical(Ptr<RailFabric> fabric,
+              Ptr<OpusController> controller,
+              const CircuitRecorder& circuits,
+              Time makespan)
+{
+    OpticalReport report;
+    const RailFabricSpec& spec = fabric->GetSpec();
+    double uptimeSum = 0;
+    for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
+    {
+        Ptr<OpticalCircuitSwitch> ocs = fabric->GetOcs(rail);
+        report.reconfigurationsPerRail.push_back(ocs->GetReconfigurationCount());
+        std::vector<double> dark;
+        double railUp = 0;
+        for (uint32_t server = 0; server < spec.servers; ++server)
+        {
+            for (uint32_t nic = 0; nic < spec.nicPorts; ++nic)
+            {
+                uint32_t port = fabric->GetOcsPort(server * spec.gpusPerServer + rail, nic);
+                dark.push_back(ocs->GetPortDarkTime(port).GetSeconds());
+                double up = circuits.GetUpTime(rail, port, makespan).GetSeconds();
+                railUp += makespan.IsStrictlyPositive() ? up / makespan.GetSeconds() : 0.0;
+            }
+        }
+        report.blackout.push_back(dark);
+        report.uptimePerRail.push_back(railUp / dark.size());
+        uptimeSum += railUp;
+    }
+    report.uptime = uptimeSum / (double(spec.gpusPerServer) * spec.servers * spec.nicPorts);
+    if (controller)
+    {
+        report.records = controller->GetReconfigurations();
+        for (const auto& record : report.records)
+        {
+            report.speculative += record.speculative ? 1 : 0;
+        }
+    }
+    return report;
+}
+
+void
+WriteReconfigurations(const std::string& path, const OpticalReport& report)
+{
+    std::ofstream csv = OpenOutput(path);
+    csv << "rail,ports,requested_s,start_s,end_s,group,speculative\n" << std::setprecision(12);
+    for (const auto& r : report.records)
+    {
+        csv << r.rail << ',';
+        for (std::size_t i = 0; i < r.darkPorts.size(); ++i)
+        {
+            csv << (i ? " " : "") << r.darkPorts[i];
+        }
+        csv << ',' << r.requested.GetSeconds() << ',' << r.started.GetSeconds() << ','
+            << r.ended.GetSeconds() << ',' << r.group << ',' << (r.speculative ? 1 : 0) << '\n';
+    }
+}
+
+void
+WriteSummary(const std::string& path,
+             const JobOptions& o,
+             const RailFabricSpec& spec,
+             const JobResult& r,
+             const OpticalReport* optical,
+             uint64_t bytesSent,
+             uint64_t bytesDelivered,
+             uint64_t dropped)
+{
+    nlohmann::ordered_json j;
+    j["iteration_times_s"] = r.iterationTimes;
+    j["iteration_time_s"] = r.iterationTime;
+    j["makespan_s"] = r.makespan;
+    j["reconfigurations"] = r.reconfigurations;
+    j["exposed_reconfiguration_s"] = r.exposedReconfiguration;
+    if (optical)
+    {
+        j["reconfigurations_per_rail"] = optical->reconfigurationsPerRail;
+        j["speculative_reconfigurations"] = optical->speculative;
+        j["blackout_s_per_port"] = optical->blackout;
+        j["circuit_uptime"] = optical->uptime;
+        j["circuit_uptime_per_rail"] = optical->uptimePerRail;
+    }
+    j["bytes_sent"] = bytesSent;
+    j["bytes_delivered"] = bytesDelivered;
+    j["frames_dropped"] = dropped;
+    j["wall_s"] = r.wall;
+    j["events"] = r.events;
+    j["events_per_s"] = r.wall > 0 ? r.events / r.wall : 0.0;
+    j["peak_rss_mb"] = JobRunner::PeakRssMiB();
+    nlohmann::ordered_json c;
+    c["workload"] = o.workload;
+    c["fabric"] = r.fabric;
+    c["preset"] = spec.name;
+    c["servers"] = spec.servers;
+    c["gpus_per_server"] = spec.gpusPerServer;
+    c["nic_ports"] = spec.nicPorts;
+    c["nic_port_gbps"] = spec.nicPortBps / 1e9;
+    c["scale_up_gbps"] = spec.scaleUpBps / 1e9;
+    if (spec.kind == RailKind::OCS)
+    {
+        c["ocs"] = spec.ocsTechnology;
+        c["reconfiguration_delay_s"] = ReconfigurationDelay(o, spec).GetSeconds();
+        c["control_latency_s"] = o.controlLatencyTime.GetSeconds();
+    }
+    else
+    {
+        c["switch_radix"] = spec.switchRadix;
+        c["oversubscription"] = spec.oversubscription;
+    }
+    c["rail_frame_bytes"] = spec.railFrameBytes;
+    c["scale_up_frame_bytes"] = spec.scaleUpFrameBytes;
+    c["algorithm"] = o.algorithm;
+    c["channels"] = o.channels;
+    c["chunk_bytes"] = uint64_t(o.chunkKiB) * 1024;
+    c["reduction_gbytes_per_s"] = o.reduceGBps;
+    c["iterations"] = o.iterations;
+    c["dag_iterations"] = r.iterationTimes.size() / std::max<uint32_t>(1, o.iterations);
+    c["seed"] = o.seed;
+    j["config"] = c;
+    OpenOutput(path) << j.dump(2) << "\n";
+}
+
+/// Opus (or the static split) on an optical fabric; null on electrical rails.
+Ptr<OpusController>
+InstallOpus(const JobOptions& o,
+            const JobFabric& f,
+            Ptr<RailFabric> fabric,
+            const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+            const ApplicationContainer& runtimes,
+            const WorkloadDag& dag)
+{
+    if (f.kind != RailKind::OCS)
+    {
+        return nullptr;
+    }
+    Time delay = ReconfigurationDelay(o, fabric->GetSpec());
+    for (uint32_t rail = 0; rail < fabric->GetSpec().gpusPerServer; ++rail)
+    {
+        fabric->GetOcs(rail)->SetAttribute("ReconfigurationDelay", TimeValue(delay));
+    }
+    OpusHelper opus;
+    opus.SetControllerAttribute("ControlLatency", TimeValue(o.controlLatencyTime));
+    opus.SetShimAttribute("Provisioning", EnumValue(f.provisioning));
+    if (f.staticSplit)
+    {
+        return opus.InstallStatic(fabric, communicators, dag);
+    }
+    return opus.Install(fabric, communicators, runtimes, dag);
+}
+
+} // namespace
+
+JobResult
+JobRunner::Run(const JobOptions& o,
+               std::shared_ptr<const WorkloadDag> dag,
+               const JobFabric& f,
+               const std::string& outDir)
+{
+    auto wallStart = std::chrono::steady_clock::now();
+    RailFabricSpec spec = MakeSpec(o, f, dag->GetRankCount());
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(o.seed);
+
+    RailFabricHelper fabricHelper;
+    fabricHelper.SetSpec(spec);
+    Ptr<RailFabric> fabric = fabricHelper.Build();
+    std::cerr << "[sim] " << f.name << ": " << Describe(o, spec, fabric->GetKind()) << "\n";
+    CircuitRecorder circuits;
+    if (f.kind == RailKind::OCS)
+    {
+        std::vector<Ptr<OpticalCircuitSwitch>> switches;
+        for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
+        {
+            switches.push_back(fabric->GetOcs(rail));
+        }
+        circuits.Attach(switches);
+    }
+
+    CollectiveHelper collectives;
+    collectives.SetCommunicatorAttribute("Channels", UintegerValue(o.channels));
+    collectives.SetCommunicatorAttribute("ChunkBytes", UintegerValue(uint64_t(o.chunkKiB) * 1024));
+    collectives.SetCommunicatorAttribute("ReductionBandwidth", DoubleValue(o.reduceGBps * 1e9));
+    collectives.SetCommunicatorAttribute("DefaultAlgorithm", StringValue(o.algorithm));
+    auto communicators = collectives.Install(fabric);
+    CheckPlans(*dag, communicators);
+
+    RankRuntimeHelper runtimeHelper;
+    runtimeHelper.SetAttribute("Iterations", UintegerValue(o.iterations));
+    ApplicationContainer runtimes = runtimeHelper.Install(dag, fabric->GetGpus(), communicators);
+    Ptr<OpusController> controller = InstallOpus(o, f, fabric, communicators, runtimes, *dag);
+    JobRecorder recorder;
+    recorder.Attach(runtimes, dag->GetIterationCount(), o.iterations);
+    ProgressReporter progress(f.name, runtimes, o.progress);
+    progress.Start();
+
+    Simulator::Run();
+
+    JobResult r;
+    r.fabric = f.name;
+    r.events = Simulator::GetEventCount();
+    for (uint32_t i = 0; i < runtimes.GetN(); ++i)
+    {
+        if (!DynamicCast<RankRuntime>(runtimes.Get(i))->IsFinished())
+        {
+            ReportStuck(runtimes, communicators, controller, recorder.GetLastActivity());
+        }
+    }
+    r.iterationTimes = recorder.GetIterationTimes();
+    r.makespan = recorder.GetMakespan();
+    if (r.iterationTimes.size() > 1)
+    {
+        double sum = 0;
+        for (std::size_t k = 1; k < r.iterationTimes.size(); ++k)
+        {
+            sum += r.iterationTimes[k];
+        }
+        r.iterationTime = sum / (r.iterationTimes.size() - 1);
+    }
+    else if (!r.iterationTimes.empty())
+    {
+        r.iterationTime = r.iterationTimes[0];
+    }
+    uint64_t sent = 0;
+    uint64_t delivered = 0;
+    for (const auto& communicator : communicators)
+    {
+        sent += communicator->GetCounters().bytesSent;
+    }
+    for (uint32_t gpu = 0; gpu < fabric->GetGpus().GetN(); ++gpu)
+    {
+        // Counted frame by frame at the final GPUs, independently of the communicators.
+        delivered += fabric->GetTransport(gpu)->GetCounters().payloadBytesDelivered;
+    }
+    uint64_t dropped = fabric->CountDroppedFrames();
+    std::unique_ptr<OpticalReport> optical;
+    if (f.kind == RailKind::OCS)
+    {
+        optical = std::make_unique<OpticalReport>(
+            ReportOptical(fabric, controller, circuits, Seconds(r.makespan)));
+        for (uint64_t count : optical->reconfigurationsPerRail)
+        {
+            r.reconfigurations += count;
+        }
+        r.exposedReconfiguration = controller ? controller->GetWaitTime().GetSeconds() : 0.0;
+    }
+
+    MakeDirectory(outDir);
+    {
+        std::ofstream csv = OpenOutput(outDir + "/collectives.csv");
+        recorder.GetTimeline().WriteCsv(csv);
+    }
+    WriteReconfigurations(outDir + "/reconfigurations.csv", optical ? *optical : OpticalReport{});
+    {
+        std::ofstream trace = OpenOutput(outDir + "/timeline.json");
+        recorder.WriteChromeTrace(trace, spec.gpusPerServer);
+    }
+    r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    WriteSummary(outDir + "/summary.json", o, spec, r, optical.get(), sent, delivered, dropped);
+    Simulator::Destroy();
+    std::cerr << "[sim] " << f.name << ": iteration " << std::setprecision(6) << r.iterationTime
+              << " s; " << r.events << " events in " << r.wall << " s wall ("
+              << std::setprecision(3) << r.events / std::max(r.wall, 1e-9) / 1e6
+              << " M events/s), peak RSS " << std::setprecision(4) << PeakRssMiB() << " MiB; wrote "
+              << outDir << "/\n";
+    return r;
+}
+
+JobFabric
+JobFabric::Parse(const std::string& name, const std::string& provisioning)
+{
+    JobFabric f;
+    f.name = name;
+    if (name == "ocs" || name == "ocs-provisioning" || name == "ocs-oracle")
+    {
+        f.kind = RailKind::OCS;
+        f.opus = true;
+        if (name == "ocs-provisioning" || (name == "ocs" && provisioning == "1"))
+        {
+            f.provisioning = OpusShim::PROFILED;
+            f.name = "ocs-provisioning";
+        }
+        if (name == "ocs-oracle" || (name == "ocs" && provisioning == "oracle"))
+        {
+            f.provisioning = OpusShim::ORACLE;
+            f.name = "ocs-oracle";
+        }
+        return f;
+    }
+    if (name == "ocs-static")
+    {
+        f.kind = RailKind::OCS;
+        f.staticSplit = true;
+        return f;
+    }
+    if (name == "eps" || name == "eps-clos")
+    {
+        RailFabricSpec::ParseKind(name, f.kind);
+        return f;
+    }
+    throw std::invalid_argument("unknown --fabric '" + name +
+                                "' (eps, eps-clos, ocs, ocs-provisioning, ocs-oracle, ocs-static)");
+}
+
+std::vector<JobFabric>
+JobFabric::ParseList(const std::string& names, const std::string& provisioning)
+{
+    std::vector<JobFabric> fabrics;
+    std::set<std::string> seen;
+    for (const std::string& name : Split(names, ','))
+    {
+        fabrics.push_back(Parse(name, provisioning));
+        if (!seen.insert(fabrics.back().name).second)
+        {
+            throw std::invalid_argument("--fabric names " + fabrics.back().name + " twice");
+        }
+    }
+    return fabrics;
+}
+
+void
+JobOptions::AddFlags(StrictCommandLine& cmd)
+{
+    cmd.Add("preset", "server hardware: " + RailFabricSpec::PresetNames(), preset);
+    cmd.Add("servers", "servers (0: as many as the ranks need)", servers);
+    cmd.Add("gpusPerServer", "GPUs per server = rails (0: the preset's)", gpusPerServer);
+    cmd.Add("nicPorts", "NIC ports per GPU (0: the preset's)", nicPorts);
+    cmd.Add("nicRate", "Gb/s per NIC port (0: the preset's)", nicRate);
+    cmd.Add("ocs", "OCS technology (optical rails): " + OcsTechnologyCatalog::Names(), ocs);
+    cmd.Add("reconfigDelay",
+            "OCS reconfiguration delay, e.g. 25ms (default: the technology's)",
+            reconfigDelay);
+    cmd.Add("provisioning",
+            "Opus on --fabric=ocs: 0 on demand, 1 provisioning (profiled), oracle",
+            provisioning);
+    cmd.Add("controlLatency",
+            "Opus: one-way shim <-> controller delay, e.g. 100us",
+            controlLatency);
+    cmd.Add("radix", "electrical switch radix (eps-clos, and eps beyond it)", radix);
+    cmd.Add("oversubscription", "Clos leaf down:up ratio", oversubscription);
+    cmd.Add("frameBytes", "transport payload per frame on rails (RoCE MTU 4096)", frameBytes);
+    cmd.Add("scaleUpFrameBytes",
+            "transport payload per frame on scale-up links",
+            scaleUpFrameBytes);
+    cmd.Add("algorithm",
+            "collectives that name none: auto|ring|direct|halving-doubling|tree",
+            algorithm);
+    cmd.Add("channels", "NCCL channels per collective", channels);
+    cmd.Add("chunkKiB", "pipelining chunk inside a channel, KiB", chunkKiB);
+    cmd.Add("reduceGBps", "reduction bandwidth per GPU, GB/s (0: reductions are free)", reduceGBps);
+    cmd.Add("iterations", "replays of the workload, back to back", iterations);
+    cmd.Add("seed", "run number of the random streams", seed);
+    cmd.Add("progress", "wall seconds between progress lines on stderr (0: none)", progress);
+}
+
+void
+JobOptions::Check()
+{
+    if (!reconfigDelay.empty())
+    {
+        reconfigDelayTime = StrictCommandLine::ParseTime("reconfigDelay", reconfigDelay);
+    }
+    controlLatencyTime = StrictCommandLine::ParseTime("controlLatency", controlLatency);
+    if (provisioning == "true" || provisioning == "false")
+    {
+        provisioning = provisioning == "true" ? "1" : "0";
+    }
+    if (provisioning != "0" && provisioning != "1" && provisioning != "oracle")
+    {
+        throw std::invalid_argument("--provisioning must be 0, 1 or oracle");
+    }
+    OcsTechnology technology;
+    if (!OcsTechnologyCatalog::Find(ocs, technology))
+    {
+        throw std::invalid_argument("unknown --ocs '" + ocs + "' (" +
+                                    OcsTechnologyCatalog::Names() + ")");
+    }
+    if (iterations == 0 || iterations > 1000000)
+    {
+        throw std::invalid_argument("--iterations must be in [1, 1000000]");
+    }
+    if (channels == 0 || channels > 64)
+    {
+        throw std::invalid_argument("--channels must be in [1, 64]");
+    }
+    if (chunkKiB == 0)
+    {
+        throw std::invalid_argument("--chunkKiB must be at least 1");
+    }
+    if (reduceGBps < 0 || progress < 0)
+    {
+        throw std::invalid_argument("--reduceGBps and --progress cannot be negative");
+    }
+    WorkloadAlgorithm parsed;
+    if (!ParseWorkloadAlgorithm(algorithm, parsed))
+    {
+        throw std::invalid_argument("unknown --algorithm '" + algorithm +
+                                    "' (auto, ring, direct, halving-doubling, tree)");
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,146 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef JOB_RUNNER_H
+#define JOB_RUNNER_H
+
+#include "ns3/nstime.h"
+#include "ns3/opus-shim.h"
+#include "ns3/rail-fabric-spec.h"
+#include "ns3/strict-command-line.h"
+#include "ns3/workload-dag.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief How to run a job: hardware, transport, collectives, Opus (the programs' flags).
+ */
+struct JobOptions
+{
+    std::string workload;              //!< What runs, as summary.json names it
+    std::string preset{"perlmutter"};  //!< Server hardware
+    uint32_t servers{0};               //!< 0: as many as the ranks need
+    uint32_t gpusPerServer{0};         //!< 0: the preset's
+    uint32_t nicPorts{0};              //!< 0: the preset's
+    double nicRate{0};                 //!< Gb/s per port, 0: the preset's
+    std::string ocs{"piezo"};          //!< OCS technology
+    std::string reconfigDelay;         //!< Overrides the technology's delay ("" = no)
+    std::string provisioning{"0"};     //!< Opus on plain "ocs": 0, 1 (profiled) or oracle
+    std::string controlLatency{"0s"};  //!< Opus shim <-> controller, one way
+    Time reconfigDelayTime{-1};        //!< reconfigDelay read by Check (negative: none)
+    Time controlLatencyTime;           //!< controlLatency read by Check
+    uint32_t radix{64};                //!< Electrical switch radix
+    double oversubscription{1.0};      //!< Clos leaf down:up
+    uint32_t frameBytes{4096};         //!< Payload per frame on rails
+    uint32_t scaleUpFrameBytes{61440}; //!< Payload per frame on scale-up links
+    std::string algorithm{"auto"};     //!< For collectives that do not name one
+    uint32_t channels{2};              //!< NCCL channels
+    uint32_t chunkKiB{512};            //!< Pipelining chunk
+    double reduceGBps{0};              //!< Reduction bandwidth, 0 = free
+    uint32_t iterations{1};            //!< Replays
+    uint32_t seed{1};                  //!< RNG run number
+    double progress{5};                //!< Wall seconds between progress lines (0: none)
+
+    /// \param cmd the program's flags: every field above but workload gets its flag
+    void AddFlags(StrictCommandLine& cmd);
+
+    /// Checks the values and reads the durations (std::invalid_argument, one line).
+    void Check();
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief One fabric to run a job on: the rails, and how Opus drives optical ones.
+ */
+struct JobFabric
+{
+    std::string name;             //!< As printed ("eps", "ocs", "ocs-provisioning", ...)
+    RailKind kind{RailKind::EPS}; //!< Rails
+    bool opus{false};             //!< Opus reconfigures the circuits
+    bool staticSplit{false};      //!< ocs-static: circuits set once, ports split
+    OpusShim::Provisioning provisioning{OpusShim::ON_DEMAND}; //!< With opus
+
+    /**
+     * \brief Reads a --fabric name: eps, eps-clos, ocs, ocs-provisioning, ocs-oracle,
+     *        ocs-static (provisioning "1" or "oracle" turns plain "ocs" into those).
+     * \param name the name
+     * \param provisioning JobOptions::provisioning
+     * \return the fabric (std::invalid_argument if unknown)
+     */
+    static JobFabric Parse(const std::string& name, const std::string& provisioning);
+
+    /**
+     * \brief Reads a comma-separated --fabric list (a fabric named twice is an error).
+     * \param names the list
+     * \param provisioning JobOptions::provisioning
+     * \return the fabrics, in order
+     */
+    static std::vector<JobFabric> ParseList(const std::string& names,
+                                            const std::string& provisioning);
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief What one run of a job measured.
+ */
+struct JobResult
+{
+    std::string fabric;                 //!< Fabric name
+    std::vector<double> iterationTimes; //!< Seconds
+    double iterationTime{0};            //!< Mean after the first iteration (the only one if 1)
+    double makespan{0};                 //!< Seconds
+    uint64_t reconfigurations{0};       //!< OCS reconfigurations, all rails
+    double exposedReconfiguration{0};   //!< Seconds communications waited for circuits
+    double wall{0};                     //!< Wall seconds
+    uint64_t events{0};                 //!< Simulator events
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief Runs a job packet by packet on one fabric and writes what happened.
+ *
+ * Builds the fabric, the communicators, the rank runtimes and (optical rails) Opus or the
+ * static split, runs the simulation with progress on stderr, and writes summary.json,
+ * collectives.csv, reconfigurations.csv and timeline.json into the output folder (the
+ * main program's CONTRACT). A run that cannot finish prints what every blocked rank
+ * waits for and throws std::runtime_error.
+ */
+class JobRunner
+{
+  public:
+    /**
+     * \brief The fabric specification a run uses.
+     * \param o the options
+     * \param fabric the fabric
+     * \param ranks the job's ranks
+     * \return the spec (std::invalid_argument with a one-line reason if invalid)
+     */
+    static RailFabricSpec MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks);
+
+    /**
+     * \brief Runs the job.
+     * \param o the options
+     * \param dag the job
+     * \param fabric the fabric
+     * \param outDir output folder (created)
+     * \return the measurements
+     */
+    static JobResult Run(const JobOptions& o,
+                         std::shared_ptr<const WorkloadDag> dag,
+                         const JobFabric& fabric,
+                         const std::string& outDir);
+
+    /// \return the process's peak resident memory, MiB
+    static double PeakRssMiB();
+};
+
+} // namespace ns3
+
+#endif /* JOB_RUNNER_H */
