@@ -14,11 +14,8 @@
 
 #include "ns3/core-module.h"
 #include "ns3/job-runner.h"
+#include "ns3/job-workload.h"
 #include "ns3/strict-command-line.h"
-#include "ns3/workload-error.h"
-#include "ns3/workload-generator-flags.h"
-#include "ns3/workload-json.h"
-#include "ns3/workload-validator.h"
 
 #include <iomanip>
 #include <iostream>
@@ -35,77 +32,10 @@ const char* const PROGRAM = "photonic-rails-sim";
 /// Every flag of the program, with its default: the job's, and which workload and fabrics.
 struct Options : JobOptions
 {
-    std::string dag;                           //!< Workload file (else the generator)
-    WorkloadGeneratorFlags gen;                //!< Generator flags
+    JobWorkload source;                        //!< --dag or the generator's flags
     std::string fabric{"eps"};                 //!< Comma-separated fabrics
     std::string out{"photonic-rails-sim-out"}; //!< Output directory
 };
-
-/// True when the user named no workload (no --dag, no generator flag): the default job runs.
-bool
-IsDefaultJob(const StrictCommandLine& cmd, const Options& o)
-{
-    return !cmd.IsGiven("dag") && o.gen.Given(cmd).empty();
-}
-
-/// The paper's job: Llama3-8B on 4 Perlmutter servers x 4 A100, TP 4, FSDP 2, PP 2, 1F1B,
-/// two iterations (provisioning profiles the first), on electrical rails, Opus on demand and
-/// Opus with provisioning; each GPU's 200 Gb/s as two 100G NIC ports (an optical ring needs
-/// two ports per GPU, the paper's C1), and coalesced 60 KiB rail frames (within 0.1% of
-/// 4 KiB frames, about 10x fewer events). Flags given explicitly win.
-void
-SetDefaultJob(Options& o, const StrictCommandLine& cmd)
-{
-    if (!cmd.IsGiven("frameBytes"))
-    {
-        o.frameBytes = 61440;
-    }
-    if (!cmd.IsGiven("fabric"))
-    {
-        o.fabric = "eps,ocs,ocs-provisioning";
-    }
-    if (!cmd.IsGiven("iterations"))
-    {
-        o.iterations = 2;
-    }
-    if (!cmd.IsGiven("nicPorts") && !cmd.IsGiven("nicRate"))
-    {
-        o.nicPorts = 2;
-        o.nicRate = 100;
-    }
-    o.gen.model = "llama3-8b";
-    o.gen.tp = 4;
-    o.gen.fsdp = 2;
-    o.gen.pp = 2;
-    o.gen.schedule = "1f1b";
-}
-
-std::shared_ptr<const WorkloadDag>
-LoadWorkload(const Options& o, uint32_t gpusPerServer)
-{
-    if (!o.dag.empty())
-    {
-        try
-        {
-            return std::make_shared<const WorkloadDag>(WorkloadJson::Load(o.dag));
-        }
-        catch (const WorkloadFormatError& e)
-        {
-            // One line: the first error, and how many more there are.
-            if (e.GetErrors().empty())
-            {
-                throw std::invalid_argument(e.what());
-            }
-            std::string more =
-                e.GetTotal() > 1 ? " (and " + std::to_string(e.GetTotal() - 1) + " more)" : "";
-            throw std::invalid_argument(e.GetErrors().front().ToString() + more);
-        }
-    }
-    WorkloadGenerator generator(o.gen.ToConfig(gpusPerServer));
-    WorkloadDag dag = generator.Generate();
-    WorkloadValidator::Check(dag, "generated workload");
-    return std::make_shared<const WorkloadDag>(std::move(dag));
-}
 
 void
 PrintTable(const std::vector<JobResult>& results)
@@ -139,10 +69,7 @@ PrintTable(const std::vector<JobResult>& results)
 void
 AddFlags(StrictCommandLine& cmd, Options& o)
 {
-    cmd.Add("dag",
-            "workload DAG file (JSON format v1); else --model and the generator flags",
-            o.dag);
-    o.gen.Add(cmd);
+    o.source.AddFlags(cmd);
     cmd.Add("fabric",
             "rails: eps|eps-clos|ocs|ocs-provisioning|ocs-oracle|ocs-static (comma-separated: "
             "one run each, compared)",
@@ -189,34 +116,17 @@ main(int argc, char* argv[])
                               "servers x 4 A100.");
         AddFlags(cmd, o);
         cmd.Parse(argc, argv);
-        bool defaultJob = IsDefaultJob(cmd, o);
-        if (defaultJob)
+        if (o.source.ApplyDefault(cmd, o))
         {
-            SetDefaultJob(o, cmd);
+            if (!cmd.IsGiven("fabric"))
+            {
+                o.fabric = "eps,ocs,ocs-provisioning";
+            }
             std::cerr << "[sim] default job: Llama3-8B, TP 4, FSDP 2, PP 2 (1F1B), 4 x 4 A100 "
                          "(perlmutter)\n";
         }
         o.Check();
-        o.workload = o.dag.empty() ? "generated: " + o.gen.model : o.dag;
-        std::vector<std::string> generatorFlags = o.gen.Given(cmd);
-        if (cmd.IsGiven("dag") && !generatorFlags.empty())
-        {
-            throw std::invalid_argument("--" + generatorFlags.front() +
-                                        " is a generator flag: give either --dag or the "
-                                        "generator's flags (--model, --tp, ...), not both");
-        }
-        RailFabricSpec hardware;
-        if (!RailFabricSpec::Preset(o.preset, hardware))
-        {
-            throw std::invalid_argument("unknown --preset '" + o.preset + "' (" +
-                                        RailFabricSpec::PresetNames() + ")");
-        }
-        uint32_t gpusPerServer = o.gpusPerServer > 0 ? o.gpusPerServer : hardware.gpusPerServer;
-        auto dag = LoadWorkload(o, gpusPerServer);
-        if (uint64_t(o.iterations) * dag->GetIterationCount() > UINT32_MAX)
-        {
-            throw std::invalid_argument("--iterations x the DAG's iterations exceeds 2^32");
-        }
+        auto dag = o.source.Load(cmd, o);
         std::cerr << "[sim] workload: " << dag->GetRankCount() << " ranks, " << dag->GetOpCount()
                   << " ops, " << o.iterations << " iteration(s)\n";
         std::vector<JobFabric> fabrics = ParseFabrics(cmd, o, dag->GetRankCount());

@@ -1,0 +1,107 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "job-workload.h"
+
+#include "ns3/rail-fabric-spec.h"
+#include "ns3/workload-error.h"
+#include "ns3/workload-generator.h"
+#include "ns3/workload-json.h"
+#include "ns3/workload-validator.h"
+
+#include <cstdint>
+#include <stdexcept>
+
+namespace ns3
+{
+
+void
+JobWorkload::AddFlags(StrictCommandLine& cmd)
+{
+    cmd.Add("dag",
+            "workload DAG file (JSON format v1); else --model and the generator flags",
+            m_dag);
+    m_gen.Add(cmd);
+}
+
+bool
+JobWorkload::ApplyDefault(const StrictCommandLine& cmd, JobOptions& o)
+{
+    if (cmd.IsGiven("dag") || !m_gen.Given(cmd).empty())
+    {
+        return false;
+    }
+    if (!cmd.IsGiven("frameBytes"))
+    {
+        o.frameBytes = 61440;
+    }
+    if (!cmd.IsGiven("iterations"))
+    {
+        o.iterations = 2;
+    }
+    if (!cmd.IsGiven("nicPorts") && !cmd.IsGiven("nicRate"))
+    {
+        o.nicPorts = 2;
+        o.nicRate = 100;
+    }
+    m_gen.model = "llama3-8b";
+    m_gen.tp = 4;
+    m_gen.fsdp = 2;
+    m_gen.pp = 2;
+    m_gen.schedule = "1f1b";
+    return true;
+}
+
+std::shared_ptr<const WorkloadDag>
+JobWorkload::Load(const StrictCommandLine& cmd, JobOptions& o) const
+{
+    std::vector<std::string> generatorFlags = m_gen.Given(cmd);
+    if (cmd.IsGiven("dag") && !generatorFlags.empty())
+    {
+        throw std::invalid_argument("--" + generatorFlags.front() +
+                                    " is a generator flag: give either --dag or the "
+                                    "generator's flags (--model, --tp, ...), not both");
+    }
+    RailFabricSpec hardware;
+    if (!RailFabricSpec::Preset(o.preset, hardware))
+    {
+        throw std::invalid_argument("unknown --preset '" + o.preset + "' (" +
+                                    RailFabricSpec::PresetNames() + ")");
+    }
+    std::shared_ptr<const WorkloadDag> dag;
+    if (!m_dag.empty())
+    {
+        try
+        {
+            dag = std::make_shared<const WorkloadDag>(WorkloadJson::Load(m_dag));
+        }
+        catch (const WorkloadFormatError& e)
+        {
+            // One line: the first error, and how many more there are.
+            if (e.GetErrors().empty())
+            {
+                throw std::invalid_argument(e.what());
+            }
+            std::string more =
+                e.GetTotal() > 1 ? " (and " + std::to_string(e.GetTotal() - 1) + " more)" : "";
+            throw std::invalid_argument(e.GetErrors().front().ToString() + more);
+        }
+        o.workload = m_dag;
+    }
+    else
+    {
+        uint32_t gpusPerServer = o.gpusPerServer > 0 ? o.gpusPerServer : hardware.gpusPerServer;
+        WorkloadDag generated = WorkloadGenerator(m_gen.ToConfig(gpusPerServer)).Generate();
+        WorkloadValidator::Check(generated, "generated workload");
+        dag = std::make_shared<const WorkloadDag>(std::move(generated));
+        o.workload = "generated: " + m_gen.model;
+    }
+    if (uint64_t(o.iterations) * dag->GetIterationCount() > UINT32_MAX)
+    {
+        throw std::invalid_argument("--iterations x the DAG's iterations exceeds 2^32");
+    }
+    return dag;
+}
+
+} // namespace ns3

@@ -1,0 +1,60 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef JOB_WORKLOAD_H
+#define JOB_WORKLOAD_H
+
+#include "ns3/job-runner.h"
+#include "ns3/strict-command-line.h"
+#include "ns3/workload-dag.h"
+#include "ns3/workload-generator-flags.h"
+
+#include <memory>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief The workload a program runs: a DAG file (--dag), a generated job (--model and the
+ *        generator's flags), or, when neither is named, the paper's job.
+ *
+ * The paper's job is Llama3-8B with TP 4, FSDP 2, PP 2 (1F1B) on 4 Perlmutter servers x 4
+ * A100, two iterations (provisioning profiles the first), each GPU's 200 Gb/s as two 100G
+ * NIC ports (an optical ring needs two ports per GPU, the paper's C1) and coalesced 60 KiB
+ * rail frames (within 0.1% of 4 KiB frames, about 10x fewer events). Flags given
+ * explicitly win over these defaults.
+ */
+class JobWorkload
+{
+  public:
+    /// \param cmd the program's flags: --dag and the generator's flags are added
+    void AddFlags(StrictCommandLine& cmd);
+
+    /**
+     * \brief After parsing: selects the paper's job when no workload is named.
+     * \param cmd the parsed flags
+     * \param o the job options (the paper's defaults are set where no flag was given)
+     * \return true if the paper's job runs
+     */
+    bool ApplyDefault(const StrictCommandLine& cmd, JobOptions& o);
+
+    /**
+     * \brief Loads or generates the workload (one-line std::invalid_argument on errors);
+     *        sets o.workload.
+     * \param cmd the parsed flags
+     * \param o the checked job options
+     * \return the DAG
+     */
+    std::shared_ptr<const WorkloadDag> Load(const StrictCommandLine& cmd, JobOptions& o) const;
+
+  private:
+    std::string m_dag;            //!< --dag
+    WorkloadGeneratorFlags m_gen; //!< The generator's flags
+};
+
+} // namespace ns3
+
+#endif /* JOB_WORKLOAD_H */
