@@ -45,6 +45,7 @@ def build(bld):
         'helper/strict-command-line.cc',
         'helper/workload-generator-flags.cc',
         'model/opus-cost-model.cc',
+        'model/opus-phase-replay.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('photonic-rails')
@@ -101,6 +102,7 @@ def build(bld):
         'helper/strict-command-line.h',
         'helper/workload-generator-flags.h',
         'model/opus-cost-model.h',
+        'model/opus-phase-replay.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:
