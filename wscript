@@ -52,6 +52,7 @@ def build(bld):
         'model/opus-controller.cc',
         'model/opus-demand.cc',
         'model/opus-shim.cc',
+        'model/opus-phase-replay.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('photonic-rails')
@@ -116,6 +117,7 @@ def build(bld):
         'model/opus-controller.h',
         'model/opus-demand.h',
         'model/opus-shim.h',
+        'model/opus-phase-replay.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

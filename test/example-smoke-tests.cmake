@@ -50,3 +50,32 @@ photonic_rails_expect_error(example.photonic-rails-sim-bad-fabric photonic-rails
 photonic_rails_expect_error(example.photonic-rails-sim-dag-and-model photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-stage.json|--tp=2"
   "error: --tp is a generator flag")
+# opus-phase-replay on a hand-made log pair (test/data/opus-replay-stage{0,1}.txt): per
+# 1000-ms step, stage 0 changes parallelism 4 times with windows 30, 0, 20 and 800 ms, and
+# stage 1 (one fused send/recv phase) twice with windows 20 and 800 ms. At 100 ms, on demand
+# all 4 of stage 0's changes are on the path: 1000 + 4 x 100 = 1400 ms (+40%); provisioning
+# adds (100 - 30) + 100 + (100 - 20) = 250 ms (+25%); 4 of the 12 windows of steps 2-3 are
+# >= 100 ms (the 800-ms ones, 2 per stage).
+set(pr_replay_data ${PROJECT_SOURCE_DIR}/test/data)
+set(pr_replay_logs ${pr_replay_data}/opus-replay-stage0.txt,${pr_replay_data}/opus-replay-stage1.txt)
+add_test(NAME example.opus-phase-replay
+         COMMAND opus-phase-replay --logs=${pr_replay_logs}
+                 --out=${CMAKE_BINARY_DIR}/replay-smoke)
+add_test(NAME example.opus-phase-replay-table
+         COMMAND opus-phase-replay --logs=${pr_replay_logs} --plot=0
+                 --out=${CMAKE_BINARY_DIR}/replay-smoke-table)
+set_tests_properties(example.opus-phase-replay-table PROPERTIES
+  PASS_REGULAR_EXPRESSION " 100 +1\\.400 +\\+40\\.00% +1\\.250 +\\+25\\.00% +4 of 12")
+photonic_rails_expect_error(example.opus-phase-replay-missing-log opus-phase-replay
+  "--logs=${pr_replay_data}/opus-replay-stage0.txt,/nonexistent/stage1.txt|--plot=0"
+  "opus-phase-replay: error: /nonexistent/stage1.txt: cannot open the file")
+# The default logs (the authors', beside the source tree) when they are there: the measured
+# mean of steps 2-10, by hand from the logs (stage 0 line 18 ends 61026364.520, stage 1 line
+# 102 ends 61150810.394): 124445.874 ms / 9 = 13.827 s.
+if(EXISTS ${PROJECT_SOURCE_DIR}/../shared/data/opus-llama3-8b-perlmutter/stage0-phases.txt)
+  add_test(NAME example.opus-phase-replay-authors-logs
+           COMMAND opus-phase-replay --plot=0 --out=${CMAKE_BINARY_DIR}/replay-smoke-authors)
+  set_tests_properties(example.opus-phase-replay-authors-logs PROPERTIES
+    PASS_REGULAR_EXPRESSION
+    "over steps 2-10 \\(step 1 is Opus's profiled step\\): measured 13\\.827 s")
+endif()
