@@ -107,6 +107,7 @@ OpusHelper::Install(Ptr<RailFabric> fabric,
                 found = true;
             }
             schedule.push_back(RankRuntime::CallOf(dag, op));
+            schedule.back().instance = RankRuntime::InstanceOf(op); // names its group
         }
         Ptr<OpusShim> shim = m_shimFactory.Create<OpusShim>();
         shim->Setup(rank, communicators[rank], controller);

@@ -141,22 +141,7 @@ RankRuntime::Prepare()
             m_next[input].push_back(i);
         }
 
-        // Collectives and point-to-point calls are named in separate spaces ("g:", "p:"),
-        // so no group name can collide with a send/recv's name.
-        std::ostringstream name;
-        if (op.type == WorkloadOpType::SEND)
-        {
-            name << "p:" << m_rank << '>' << op.peer << ':' << op.tag;
-        }
-        else if (op.type == WorkloadOpType::RECV)
-        {
-            name << "p:" << op.peer << '>' << m_rank << ':' << op.tag;
-        }
-        else if (op.type != WorkloadOpType::COMPUTE)
-        {
-            name << "g:" << op.group;
-        }
-        m_instance[i] = name.str();
+        m_instance[i] = InstanceOf(op);
         if (op.type != WorkloadOpType::COMPUTE)
         {
             m_ordinal[i] = uses[m_instance[i]]++;
@@ -222,6 +207,27 @@ RankRuntime::CallOf(const WorkloadDag& dag, const WorkloadOp& op)
     call.members = *members;
     call.root = op.root >= 0 ? static_cast<uint32_t>(op.root) : 0;
     return call;
+}
+
+std::string
+RankRuntime::InstanceOf(const WorkloadOp& op)
+{
+    // Collectives and point-to-point calls are named in separate spaces ("g:", "p:"),
+    // so no group name can collide with a send/recv's name.
+    std::ostringstream name;
+    if (op.type == WorkloadOpType::SEND)
+    {
+        name << "p:" << op.rank << '>' << op.peer << ':' << op.tag;
+    }
+    else if (op.type == WorkloadOpType::RECV)
+    {
+        name << "p:" << op.peer << '>' << op.rank << ':' << op.tag;
+    }
+    else if (op.type != WorkloadOpType::COMPUTE)
+    {
+        name << "g:" << op.group;
+    }
+    return name.str();
 }
 
 CollectiveCall

@@ -88,6 +88,14 @@ class RankRuntime : public Application
     static CollectiveCall CallOf(const WorkloadDag& dag, const WorkloadOp& op);
 
     /**
+     * \brief The name every participant gives an op's calls, without the "#k" that counts
+     *        its uses: "g:<group>" for a collective, "p:<from>><to>:<tag>" for send/recv.
+     * \param op a communication op
+     * \return the name ("" for compute)
+     */
+    static std::string InstanceOf(const WorkloadOp& op);
+
+    /**
      * TracedCallback signature for op starts and ends.
      * \param op the op
      * \param replay the replay (0 .. Iterations - 1) it belongs to

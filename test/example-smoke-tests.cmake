@@ -79,3 +79,33 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/../shared/data/opus-llama3-8b-perlmutter/stage0-
     PASS_REGULAR_EXPRESSION
     "over steps 2-10 \\(step 1 is Opus's profiled step\\): measured 13\\.827 s")
 endif()
+# The delay sweep on test/data/two-phases.json (rank 0: allgather on A = {0, 1}, 10 ms of
+# compute, allgather on B = {0, 2}, 10 ms; 2 iterations, one 100 G port per GPU). The
+# reported iteration is the second: on demand it shifts B -> A and A -> B, 2 d on top of
+# d = 0's 20.011 ms; provisioning (profiled in iteration 0) still pays d for B -> A and
+# max(0, d - 10 ms) for A -> B. Exposed waits cover both iterations: 3 d on demand,
+# 2 d + max(0, d - 10 ms) with provisioning. At d = 25 ms: 70.011, 75 ms; 60.011, 65 ms.
+add_test(NAME example.photonic-rails-delay-sweep
+         COMMAND photonic-rails-delay-sweep --dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json
+                 --gpusPerServer=1 --nicPorts=1 --nicRate=100 --iterations=2 --delays=0,10,25
+                 --out=${CMAKE_BINARY_DIR}/sweep-smoke)
+set_tests_properties(example.photonic-rails-delay-sweep PROPERTIES PASS_REGULAR_EXPRESSION
+  "25\\.000 +70\\.011 +[^ ]+ +3 +75\\.000 +60\\.011 +[^ ]+ +3 +65\\.000")
+photonic_rails_expect_error(example.photonic-rails-delay-sweep-bad-delays photonic-rails-delay-sweep
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--delays=0,x"
+  "error: --delays: 'xms' is not a duration")
+# Opus in photonic-rails-sim: the same job, on-demand and provisioning rows, and the static
+# split, which needs 2 ports on GPU 0 (peers 1 and 2).
+add_test(NAME example.photonic-rails-sim-opus
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json
+                 --gpusPerServer=1 --nicPorts=2 --nicRate=50 --iterations=2 --reconfigDelay=25ms
+                 --fabric=eps,ocs,ocs-provisioning,ocs-oracle,ocs-static
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke-opus)
+set_tests_properties(example.photonic-rails-sim-opus PROPERTIES PASS_REGULAR_EXPRESSION
+  "ocs +70\\.0[0-9]+ +[^ ]+ +3 +75\\.000")
+photonic_rails_expect_error(example.photonic-rails-sim-static-ports photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--nicPorts=1|--fabric=ocs-static"
+  "error: ocs-static: GPU 0 needs circuits to 2 peers on rail 0 at once but has 1 NIC port")
+photonic_rails_expect_error(example.photonic-rails-sim-optical-flag photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--reconfigDelay=1ms"
+  "error: --reconfigDelay applies to optical rails")

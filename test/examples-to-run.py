@@ -11,6 +11,9 @@ cpp_examples = [
      "--progress=0 --out=photonic-rails-sim-smoke", "True", "False"),
     ("photonic-rails-bench --frames=20000 --transportBytes=4000000 --repeats=1", "True", "False"),
     ("rail-fabric-example --servers=3 --bytes=1000000", "True", "True"),
+    ("photonic-rails-delay-sweep --dag=../../contrib/photonic-rails/test/data/two-phases.json "
+     "--gpusPerServer=1 --nicPorts=1 --nicRate=100 --delays=0,25 --plot=0 "
+     "--out=photonic-rails-delay-sweep-smoke", "True", "False"),
     # test.py runs examples in testpy-output/<date>/ below the ns-3 root.
     ("opus-phase-replay --logs=../../contrib/photonic-rails/test/data/opus-replay-stage0.txt,"
      "../../contrib/photonic-rails/test/data/opus-replay-stage1.txt --plot=0 "

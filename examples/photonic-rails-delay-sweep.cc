@@ -1,0 +1,322 @@
+/*
+ * photonic-rails-delay-sweep: iteration time against the OCS reconfiguration delay, for Opus
+ * on demand and with provisioning, normalized to electrical rails (the paper's Fig. 8), by
+ * running the job packet by packet once per point.
+ *
+ *   photonic-rails-delay-sweep                               # the paper's Llama3-8B job
+ *   photonic-rails-delay-sweep --delays=0,25,100 --jobs=2 --out=sweep
+ *   photonic-rails-delay-sweep --model=llama3-8b --tp=4 --fsdp=2 --pp=2 --preset=perlmutter
+ *
+ * Writes DIR/delay-sweep.csv, DIR/delay-sweep.plt and (gnuplot installed) DIR/delay-sweep.png,
+ * and every run's CONTRACT outputs in DIR/runs/<fabric>-<delay>ms/. Runs go in parallel
+ * child processes (--jobs). Errors are one line on stderr with a non-zero exit status.
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/experiment-output.h"
+#include "ns3/gnuplot.h"
+#include "ns3/job-runner.h"
+#include "ns3/job-workload.h"
+#include "ns3/strict-command-line.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace ns3;
+
+namespace
+{
+
+const char* const PROGRAM = "photonic-rails-delay-sweep";
+
+/// Every flag of the program, with its default.
+struct Options : JobOptions
+{
+    JobWorkload source;                                //!< --dag or the generator's flags
+    std::string delays{"0,1,5,10,25,50,100"};          //!< ms, comma-separated
+    std::string baseline{"eps"};                       //!< Electrical rails to normalize to
+    uint32_t jobs{2};                                  //!< Runs at once
+    std::string out{"photonic-rails-delay-sweep-out"}; //!< Output folder
+    bool plot{true};                                   //!< Render the PNG
+};
+
+/// One simulation of the sweep.
+struct Point
+{
+    JobFabric fabric;  //!< The rails
+    double delayMs{0}; //!< Reconfiguration delay (optical rails)
+    std::string dir;   //!< Its output folder
+    JobResult result;  //!< Read back from its summary.json
+};
+
+std::vector<double>
+ParseDelays(const std::string& text)
+{
+    std::vector<double> delays;
+    std::stringstream list(text);
+    std::string item;
+    while (std::getline(list, item, ','))
+    {
+        Time t = StrictCommandLine::ParseTime("delays", item + "ms");
+        delays.push_back(t.GetSeconds() * 1e3);
+    }
+    if (delays.empty())
+    {
+        throw std::invalid_argument("--delays names no delay");
+    }
+    return delays;
+}
+
+/// The baseline, then on demand and provisioning at every delay.
+std::vector<Point>
+MakePoints(const Options& o, const std::string& outDir)
+{
+    std::vector<Point> points;
+    JobFabric baseline = JobFabric::Parse(o.baseline, "0");
+    if (baseline.kind == RailKind::OCS)
+    {
+        throw std::invalid_argument("--baseline must be electrical (eps or eps-clos)");
+    }
+    points.push_back({baseline, 0, outDir + "/runs/" + baseline.name, {}});
+    for (double delay : ParseDelays(o.delays))
+    {
+        for (const char* name : {"ocs", "ocs-provisioning"})
+        {
+            std::ostringstream dir;
+            dir << outDir << "/runs/" << name << "-" << delay << "ms";
+            points.push_back({JobFabric::Parse(name, "0"), delay, dir.str(), {}});
+        }
+    }
+    return points;
+}
+
+/// Runs one point in this process (a child): its summary.json is the result.
+int
+RunPoint(Options o, std::shared_ptr<const WorkloadDag> dag, const Point& point)
+{
+    try
+    {
+        o.reconfigDelayTime = NanoSeconds(std::llround(point.delayMs * 1e6));
+        o.progress = 0;
+        JobRunner::Run(o, dag, point.fabric, point.dir);
+        return 0;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << PROGRAM << ": error: " << point.fabric.name << " at " << point.delayMs
+                  << " ms: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+/// Reads what a child wrote.
+JobResult
+ReadPoint(const Point& point)
+{
+    std::ifstream in(point.dir + "/summary.json");
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded() || !j.contains("iteration_time_s"))
+    {
+        throw std::runtime_error(point.dir + "/summary.json: missing or unreadable");
+    }
+    JobResult r;
+    r.fabric = point.fabric.name;
+    r.iterationTime = j["iteration_time_s"].get<double>();
+    r.makespan = j["makespan_s"].get<double>();
+    r.reconfigurations = j["reconfigurations"].get<uint64_t>();
+    r.exposedReconfiguration = j["exposed_reconfiguration_s"].get<double>();
+    r.wall = j["wall_s"].get<double>();
+    r.events = j["events"].get<uint64_t>();
+    return r;
+}
+
+/// Runs every point, at most \p jobs at once, each in a child process.
+void
+RunAll(const Options& o, std::shared_ptr<const WorkloadDag> dag, std::vector<Point>& points)
+{
+    std::map<pid_t, std::size_t> running;
+    std::size_t next = 0;
+    std::size_t done = 0;
+    bool failed = false;
+    while (done < points.size())
+    {
+        while (!failed && next < points.size() && running.size() < o.jobs)
+        {
+            std::cout.flush();
+            std::cerr.flush();
+            pid_t pid = fork();
+            if (pid < 0)
+            {
+                throw std::runtime_error("cannot start a child process");
+            }
+            if (pid == 0)
+            {
+                _exit(RunPoint(o, dag, points[next]));
+            }
+            running[pid] = next++;
+        }
+        if (running.empty())
+        {
+            break;
+        }
+        int status = 0;
+        pid_t pid = wait(&status);
+        std::size_t index = running.at(pid);
+        running.erase(pid);
+        ++done;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        {
+            failed = true; // the child said why; let the others finish, start no more
+            continue;
+        }
+        points[index].result = ReadPoint(points[index]);
+        std::cerr << "[sweep] " << done << "/" << points.size() << ": " << points[index].fabric.name
+                  << " at " << points[index].delayMs << " ms: iteration "
+                  << points[index].result.iterationTime * 1e3 << " ms ("
+                  << points[index].result.wall << " s wall)\n";
+    }
+    if (failed)
+    {
+        throw std::runtime_error("a run failed (its reason is above)");
+    }
+}
+
+/// The table on stdout and the CSV: one row per delay.
+void
+Report(const std::vector<Point>& points, std::ostream& csv)
+{
+    const JobResult& base = points.front().result;
+    std::cout << "baseline " << points.front().fabric.name << ": iteration " << std::fixed
+              << std::setprecision(3) << base.iterationTime * 1e3 << " ms\n"
+              << "  delay (ms)   on demand (ms)  vs base  reconf  exposed (ms)"
+              << "   provisioning (ms)  vs base  reconf  exposed (ms)\n";
+    csv << "delay_ms,mode,iteration_s,normalized,reconfigurations,exposed_s\n"
+        << std::setprecision(9);
+    for (std::size_t i = 1; i + 1 < points.size(); i += 2)
+    {
+        std::cout << std::setw(12) << std::setprecision(3) << points[i].delayMs;
+        for (const Point* p : {&points[i], &points[i + 1]})
+        {
+            double normalized = p->result.iterationTime / base.iterationTime;
+            std::cout << std::setw(17 + (p == &points[i] ? 0 : 3)) << std::setprecision(3)
+                      << p->result.iterationTime * 1e3 << std::setw(8) << std::showpos
+                      << std::setprecision(2) << 100 * (normalized - 1) << "%" << std::noshowpos
+                      << std::setw(8) << p->result.reconfigurations << std::setw(14)
+                      << std::setprecision(3) << p->result.exposedReconfiguration * 1e3;
+            csv << p->delayMs << ',' << p->fabric.name << ',' << p->result.iterationTime << ','
+                << normalized << ',' << p->result.reconfigurations << ','
+                << p->result.exposedReconfiguration << '\n';
+        }
+        std::cout << "\n";
+    }
+}
+
+/// Normalized iteration time against the delay: on demand, provisioning, the baseline.
+void
+Plot(const std::vector<Point>& points, const ExperimentOutput& out, bool render)
+{
+    const double base = points.front().result.iterationTime;
+    Gnuplot plot;
+    plot.SetTitle("Iteration time vs OCS reconfiguration delay (normalized to " +
+                  points.front().fabric.name + " rails)");
+    plot.SetLegend("reconfiguration delay (ms)", "iteration time / electrical");
+    plot.SetExtra("set grid\nset key top left");
+    Gnuplot2dDataset onDemand("Opus on demand");
+    Gnuplot2dDataset provisioning("Opus with provisioning");
+    Gnuplot2dDataset electrical("electrical rails");
+    for (Gnuplot2dDataset* d : {&onDemand, &provisioning, &electrical})
+    {
+        d->SetStyle(Gnuplot2dDataset::LINES_POINTS);
+    }
+    for (std::size_t i = 1; i + 1 < points.size(); i += 2)
+    {
+        onDemand.Add(points[i].delayMs, points[i].result.iterationTime / base);
+        provisioning.Add(points[i + 1].delayMs, points[i + 1].result.iterationTime / base);
+        electrical.Add(points[i].delayMs, 1.0);
+    }
+    plot.AddDataset(onDemand);
+    plot.AddDataset(provisioning);
+    plot.AddDataset(electrical);
+    out.WriteFigure(
+        "delay-sweep",
+        800,
+        560,
+        [&plot](std::ostream& plt) { plot.GenerateOutput(plt); },
+        render);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Options o;
+    try
+    {
+        StrictCommandLine cmd(__FILE__,
+                              "Iteration time vs OCS reconfiguration delay for Opus on demand "
+                              "and with provisioning, normalized to electrical rails (paper "
+                              "Fig. 8).\nWithout --dag or generator flags it runs the paper's "
+                              "job: Llama3-8B, TP 4, FSDP 2, PP 2 (1F1B) on 4 Perlmutter "
+                              "servers x 4 A100.");
+        o.source.AddFlags(cmd);
+        o.AddFlags(cmd);
+        cmd.Add("delays", "reconfiguration delays, ms, comma-separated", o.delays);
+        cmd.Add("baseline", "electrical rails to normalize to: eps|eps-clos", o.baseline);
+        cmd.Add("jobs", "simulations at once (child processes)", o.jobs);
+        cmd.Add("out", "output folder", o.out);
+        cmd.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);
+        cmd.Parse(argc, argv);
+        for (const char* flag : {"reconfigDelay", "provisioning"})
+        {
+            if (cmd.IsGiven(flag))
+            {
+                throw std::invalid_argument(std::string("--") + flag +
+                                            " is what the sweep varies: use --delays");
+            }
+        }
+        if (o.jobs == 0 || o.jobs > 64)
+        {
+            throw std::invalid_argument("--jobs must be in [1, 64]");
+        }
+        if (o.source.ApplyDefault(cmd, o))
+        {
+            std::cerr << "[sweep] the paper's job: Llama3-8B, TP 4, FSDP 2, PP 2 (1F1B), "
+                         "4 x 4 A100 (perlmutter), "
+                      << o.iterations << " iterations per run\n";
+        }
+        o.Check();
+        auto dag = o.source.Load(cmd, o);
+        ExperimentOutput out(o.out, "[sweep]");
+        std::vector<Point> points = MakePoints(o, out.GetDir().string());
+        for (const Point& point : points)
+        {
+            JobRunner::MakeSpec(o, point.fabric, dag->GetRankCount()); // checked before any run
+        }
+        if (o.iterations < 2)
+        {
+            std::cerr << "[sweep] note: with 1 iteration provisioning never acts (it profiles "
+                         "the first iteration)\n";
+        }
+        std::cerr << "[sweep] " << points.size() << " runs, " << o.jobs << " at a time\n";
+        RunAll(o, dag, points);
+        std::ofstream csv = out.Open("delay-sweep.csv");
+        Report(points, csv);
+        std::cerr << "[sweep] wrote " << (out.GetDir() / "delay-sweep.csv").string() << "\n";
+        Plot(points, out, o.plot);
+        return 0;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
+        return 1;
+    }
+}
