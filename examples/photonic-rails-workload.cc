@@ -7,10 +7,17 @@
  *                           --gpusPerServer=4 --out=dag.json
  *   photonic-rails-workload --validate=dag.json --gpusPerServer=4
  *   photonic-rails-workload --windows=stage0-phases.txt,stage1-phases.txt
+ *   photonic-rails-workload --windows=run/collectives.csv --gpusPerServer=4 --figure=run
+ *
+ * --figure=DIR writes the paper's Fig. 4 there: window-cdf.csv (the CDF of the windows, one
+ * curve per input), window-classes.csv (the windows per class of the following phase) and
+ * window-cdf.plt, rendered to window-cdf.png when gnuplot is installed (--plot=0: not).
  *
  * Errors are one line on stderr with a non-zero exit status; progress goes to stderr.
  */
 
+#include "ns3/experiment-output.h"
+#include "ns3/gnuplot.h"
 #include "ns3/strict-command-line.h"
 #include "ns3/workload-error.h"
 #include "ns3/workload-estimator.h"
@@ -21,8 +28,10 @@
 #include "ns3/workload-summary.h"
 #include "ns3/workload-timeline.h"
 #include "ns3/workload-validator.h"
+#include "ns3/workload-window-cdf.h"
 #include "ns3/workload-windows.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +70,8 @@ struct Options
     uint32_t skipIterations{0};
     double thresholdMs{1.0};
     std::string csv;
+    std::string figure;
+    bool plot{true};
     /// Whether --gpusPerServer was given (DAG files do not record the server size).
     bool gpusPerServerGiven{false};
 };
@@ -159,7 +170,7 @@ ReadText(const std::string& path)
 
 /// Windows of one input: a phase log, a DAG (estimated replay) or a timeline CSV.
 std::vector<WorkloadWindow>
-WindowsOf(const Options& o, const std::string& path, std::string& kind)
+WindowsOf(const Options& o, const std::string& path, std::string& kind, std::string& view)
 {
     std::string text = ReadText(path);
     if (WorkloadPhaseLog::LooksLikePhaseLog(text))
@@ -167,6 +178,7 @@ WindowsOf(const Options& o, const std::string& path, std::string& kind)
         WorkloadPhaseLog log = WorkloadPhaseLog::Parse(text, path);
         kind = "phase log, " + std::to_string(log.GetEntries().size()) + " phases, " +
                std::to_string(log.GetIterationCount()) + " iterations";
+        view = "phase log";
         return WorkloadWindows::Between(log.ToPhases(), -1);
     }
     WorkloadTimeline timeline;
@@ -191,14 +203,16 @@ WindowsOf(const Options& o, const std::string& path, std::string& kind)
                                        " GPUs per server (--gpusPerServer)";
     if (o.view == "rank")
     {
-        kind += ", rank " + std::to_string(std::max<int64_t>(0, o.select)) + " view";
+        view = "rank " + std::to_string(std::max<int64_t>(0, o.select));
+        kind += ", " + view + " view";
         return analysis.RankWindows(timeline, uint32_t(std::max<int64_t>(0, o.select)));
     }
     if (o.view != "rail")
     {
         throw std::invalid_argument("--view must be rail or rank");
     }
-    kind += o.select >= 0 ? ", rail " + std::to_string(o.select) : ", all rails";
+    view = o.select >= 0 ? "rail " + std::to_string(o.select) : "all rails";
+    kind += ", " + view;
     return analysis.RailWindows(timeline, o.select);
 }
 
@@ -228,17 +242,24 @@ PrintWindows(const Options& o, const std::vector<WorkloadWindow>& windows)
     }
 }
 
-int
-Windows(const Options& o)
+/// The comma-separated files of --windows.
+std::vector<std::string>
+SplitPaths(const std::string& list)
 {
     std::vector<std::string> paths;
-    std::stringstream list(o.windows);
+    std::stringstream items(list);
     std::string path;
-    while (std::getline(list, path, ','))
+    while (std::getline(items, path, ','))
     {
         paths.push_back(path);
     }
-    std::vector<WorkloadWindow> all;
+    return paths;
+}
+
+/// The --csv file with its header, or a closed stream without --csv.
+std::ofstream
+OpenWindowsCsv(const Options& o)
+{
     std::ofstream csv;
     if (!o.csv.empty())
     {
@@ -249,11 +270,196 @@ Windows(const Options& o)
         }
         csv << "file,view,iteration,start_s,window_ms,before,next\n" << std::setprecision(12);
     }
+    return csv;
+}
+
+/// Text for a double-quoted gnuplot string.
+std::string
+GnuplotText(const std::string& text)
+{
+    std::string quoted;
+    for (char c : text)
+    {
+        quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+    }
+    return quoted;
+}
+
+/// A number in at most 3 significant digits (legends and labels).
+std::string
+Short(double value)
+{
+    std::ostringstream text;
+    text << std::setprecision(3) << value;
+    return text.str();
+}
+
+/// The legend of a CDF curve: its numbers as the program prints them.
+std::string
+CurveTitle(const WorkloadWindowCurve& c, double thresholdMs)
+{
+    std::ostringstream title;
+    title << c.input << " (" << c.view << "): " << c.stats.count << " windows, median "
+          << Short(c.stats.medianS * 1e3) << " ms, " << std::fixed << std::setprecision(1)
+          << c.stats.shareAbove * 100 << "% > " << Short(thresholdMs) << " ms";
+    if (c.zeros > 0)
+    {
+        title << ", " << c.zeros << " at 0 ms";
+    }
+    return GnuplotText(title.str());
+}
+
+/// Axis settings shared by both panels: log x over range, the threshold as a gray line.
+std::string
+WindowAxis(const std::pair<double, double>& range, double thresholdMs)
+{
+    std::ostringstream extra;
+    extra << std::setprecision(12) << "set logscale x 10\nset xrange [" << range.first << ":"
+          << range.second << "]\nset format x \"%g\"\nset grid";
+    if (thresholdMs > 0)
+    {
+        extra << "\nset arrow from " << thresholdMs << ", graph 0 to " << thresholdMs
+              << ", graph 1 nohead lw 2 lc rgb \"gray70\"\nset label \"" << Short(thresholdMs)
+              << " ms\" at " << thresholdMs << ", graph 0.95 offset 0.5,0 left";
+    }
+    return extra.str();
+}
+
+/// Panel (a): the CDF of the windows, one step curve per input with windows.
+Gnuplot
+CdfPanel(const WorkloadWindowCdf& cdf, const std::pair<double, double>& range, double thresholdMs)
+{
+    Gnuplot panel;
+    panel.SetTitle("(a) CDF of the windows between parallelism phases");
+    panel.SetLegend("window (ms)", "fraction of windows");
+    panel.SetExtra(WindowAxis(range, thresholdMs) +
+                   "\nset yrange [0:1.05]\nset key below left Left reverse");
+    for (const auto& c : cdf.GetCurves())
+    {
+        if (c.stats.count == 0)
+        {
+            continue;
+        }
+        Gnuplot2dDataset curve(CurveTitle(c, thresholdMs));
+        curve.SetStyle(Gnuplot2dDataset::STEPS);
+        curve.SetExtra("lw 2");
+        for (const auto& [ms, fraction] : WorkloadWindowCdf::LogStepPoints(c, range))
+        {
+            curve.Add(ms, fraction);
+        }
+        panel.AddDataset(curve);
+    }
+    return panel;
+}
+
+/// Panel (b): mean and min-to-max window per class of the following phase of one curve.
+Gnuplot
+ClassPanel(const WorkloadWindowCurve& c, const std::pair<double, double>& range, double thresholdMs)
+{
+    Gnuplot panel;
+    panel.SetTitle(GnuplotText("(b) windows by following phase: " + c.input));
+    panel.SetLegend("window (ms)", "");
+    Gnuplot2dDataset bars("min to max");
+    bars.SetStyle(Gnuplot2dDataset::LINES);
+    bars.SetExtra("lw 3 lc rgb \"gray60\"");
+    Gnuplot2dDataset means("mean");
+    means.SetStyle(Gnuplot2dDataset::POINTS);
+    means.SetExtra("pt 7 ps 1.5 lc rgb \"black\"");
+    std::ostringstream tics;
+    bool anyMean = false;
+    std::size_t n = c.classes.size();
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const WorkloadWindowClass& k = c.classes[i];
+        double y = double(n - 1 - i); // the longest mean on top
+        tics << (i == 0 ? "" : ", ") << "\"" << GnuplotText(k.label) << " (" << k.count << ")\" "
+             << y;
+        // A 0 ms minimum lies left of a log axis: its bar runs to the edge.
+        bars.Add(std::max(k.minS * 1e3, range.first), y);
+        bars.Add(std::max(k.maxS * 1e3, range.first), y);
+        bars.AddEmptyLine();
+        if (k.meanS > 0)
+        {
+            means.Add(k.meanS * 1e3, y);
+            anyMean = true;
+        }
+    }
+    panel.SetExtra(WindowAxis(range, thresholdMs) + "\nset yrange [-0.7:" + Short(n - 0.3) +
+                   "]\nset ytics (" + tics.str() + ")\nset key below");
+    panel.AddDataset(bars);
+    if (anyMean) // an empty dataset would leave a dangling comma in the plot command
+    {
+        panel.AddDataset(means);
+    }
+    return panel;
+}
+
+/// Writes window-cdf.csv and window-classes.csv.
+void
+WriteWindowTables(const ExperimentOutput& out, const WorkloadWindowCdf& cdf)
+{
+    std::ofstream points = out.Open("window-cdf.csv");
+    cdf.WriteCsv(points);
+    std::ofstream classes = out.Open("window-classes.csv");
+    cdf.WriteClassesCsv(classes);
+    std::cerr << "[workload] wrote " << (out.GetDir() / "window-cdf.csv").string() << " and "
+              << (out.GetDir() / "window-classes.csv").string() << "\n";
+}
+
+/// Places the next panel of a multiplot: height pixels of total, top at topPixel.
+void
+PlacePanel(std::ostream& plt, uint32_t topPixel, uint32_t height, uint32_t total)
+{
+    plt << "set size 1," << double(height) / total << "\nset origin 0,"
+        << double(total - topPixel - height) / total << "\n";
+}
+
+/// Writes the tables and the figure window-cdf.plt/.png: panel (a) above panel (b).
+void
+WriteWindowFigure(const Options& o, const WorkloadWindowCdf& cdf)
+{
+    ExperimentOutput out(o.figure, "[workload]");
+    WriteWindowTables(out, cdf);
+    std::pair<double, double> range;
+    if (!cdf.LogRangeMs(o.thresholdMs, range))
+    {
+        throw std::runtime_error("--figure: no window is longer than 0 ms, nothing to draw on a "
+                                 "log axis (the CSV files are written)");
+    }
+    const WorkloadWindowCurve& classCurve = cdf.GetCurves().back(); // all inputs if several
+    uint32_t cdfHeight = 460 + 18 * uint32_t(cdf.GetCurves().size());
+    uint32_t classHeight = std::max<uint32_t>(300, 160 + 30 * uint32_t(classCurve.classes.size()));
+    uint32_t total = cdfHeight + classHeight;
+    out.WriteFigure(
+        "window-cdf",
+        1200,
+        total,
+        [&](std::ostream& plt) {
+            plt << "set termoption noenhanced\nset multiplot\n" << std::setprecision(10);
+            PlacePanel(plt, 0, cdfHeight, total);
+            CdfPanel(cdf, range, o.thresholdMs).GenerateOutput(plt);
+            plt << "unset arrow\nunset label\nunset ylabel\n";
+            PlacePanel(plt, cdfHeight, classHeight, total);
+            ClassPanel(classCurve, range, o.thresholdMs).GenerateOutput(plt);
+            plt << "unset multiplot\n";
+        },
+        o.plot);
+}
+
+int
+Windows(const Options& o)
+{
+    std::vector<std::string> paths = SplitPaths(o.windows);
+    std::ofstream csv = OpenWindowsCsv(o);
+    std::vector<WorkloadWindow> all;
+    std::set<std::string> views;
+    WorkloadWindowCdf cdf;
     for (const auto& p : paths)
     {
         std::string kind;
+        std::string view;
         std::vector<WorkloadWindow> windows;
-        for (const auto& w : WindowsOf(o, p, kind))
+        for (const auto& w : WindowsOf(o, p, kind, view))
         {
             if (w.iteration >= o.skipIterations)
             {
@@ -271,11 +477,21 @@ Windows(const Options& o)
             }
         }
         all.insert(all.end(), windows.begin(), windows.end());
+        cdf.Add(p, view, windows, o.thresholdMs * 1e-3);
+        views.insert(view);
     }
     if (paths.size() > 1)
     {
         std::cout << "all inputs\n";
         PrintWindows(o, all);
+        cdf.Add("all inputs",
+                views.size() == 1 ? *views.begin() : "mixed",
+                all,
+                o.thresholdMs * 1e-3);
+    }
+    if (!o.figure.empty())
+    {
+        WriteWindowFigure(o, cdf);
     }
     return 0;
 }
@@ -304,6 +520,11 @@ AddFlags(StrictCommandLine& cmd, Options& o)
             o.skipIterations);
     cmd.Add("thresholdMs", "windows: report the share of windows above this", o.thresholdMs);
     cmd.Add("csv", "windows: also write every window to this CSV file", o.csv);
+    cmd.Add("figure",
+            "windows: write the paper's Fig. 4 (window-cdf.csv, window-classes.csv, "
+            "window-cdf.plt/.png) to this folder",
+            o.figure);
+    cmd.Add("plot", "windows --figure: render the PNG with gnuplot when it is installed", o.plot);
 }
 
 } // namespace
@@ -317,7 +538,7 @@ main(int argc, char* argv[])
         StrictCommandLine cmd(__FILE__,
                               "Generates, validates and analyses photonic-rails workload DAGs.\n"
                               "Modes: generate (--out=FILE), --validate=FILE, "
-                              "--windows=FILE[,FILE...].");
+                              "--windows=FILE[,FILE...] (--figure=DIR: the paper's Fig. 4).");
         AddFlags(cmd, o);
         cmd.Parse(argc, argv);
         o.gpusPerServerGiven = cmd.IsGiven("gpusPerServer");
@@ -327,6 +548,10 @@ main(int argc, char* argv[])
             throw std::invalid_argument(
                 "choose one mode: --out=FILE (generate), --validate=FILE or --windows=FILE "
                 "(see --help)");
+        }
+        if (!o.figure.empty() && o.windows.empty())
+        {
+            throw std::invalid_argument("--figure needs --windows=FILE");
         }
         if (!o.validate.empty())
         {

@@ -109,3 +109,24 @@ photonic_rails_expect_error(example.photonic-rails-sim-static-ports photonic-rai
 photonic_rails_expect_error(example.photonic-rails-sim-optical-flag photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--reconfigDelay=1ms"
   "error: --reconfigDelay applies to optical rails")
+# Windows mode with --figure on hand-made inputs (test/data/windows-*): the timeline's windows
+# are 2 and 0.5 ms on rail 0 and 5 and 0 ms on rail 1; the phase log's 20 and 0.25 ms (see
+# test/gtest/workload-window-cdf-test.cc). The CSV files must equal the expected ones, and the
+# PNG is rendered when gnuplot is installed.
+add_test(NAME example.photonic-rails-workload-figure
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-workload>
+                 "-DARGS=--windows=windows-timeline.csv,windows-phases.txt|--gpusPerServer=2|--figure=${CMAKE_BINARY_DIR}/workload-smoke-figure"
+                 -DWORKDIR=${PROJECT_SOURCE_DIR}/test/data
+                 -DOUT_DIR=${CMAKE_BINARY_DIR}/workload-smoke-figure
+                 -DEXPECTED_DIR=${PROJECT_SOURCE_DIR}/test/data -DPREFIX=windows-expected-
+                 "-DFILES=window-cdf.csv|window-classes.csv" -DEXISTS=window-cdf.plt
+                 -DIF_GNUPLOT=window-cdf.png
+                 "-DEXPECT_STDOUT=all inputs\n[^\n]*\n  windows: 6, median 1\\.250 ms, min 0\\.000 ms, max 20\\.000 ms, above 1\\.000 ms: 50\\.0 %"
+                 -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
+photonic_rails_expect_error(example.photonic-rails-workload-figure-zero-windows
+  photonic-rails-workload
+  "--windows=${PROJECT_SOURCE_DIR}/test/data/windows-zero.csv|--gpusPerServer=2|--figure=${CMAKE_BINARY_DIR}/workload-smoke-figure-zero"
+  "error: --figure: no window is longer than 0 ms, nothing to draw on a log axis")
+photonic_rails_expect_error(example.photonic-rails-workload-figure-without-windows
+  photonic-rails-workload "--validate=${PROJECT_SOURCE_DIR}/test/data/two-stage.json|--figure=x"
+  "error: --figure needs --windows=FILE")

@@ -9,6 +9,10 @@ cpp_examples = [
     ("photonic-rails-sim --model=llama3-8b --layers=2 --hidden=1024 --ffn=4096 --heads=8 "
      "--kvHeads=8 --seqLen=512 --tp=2 --fsdp=2 --pp=2 --gpusPerServer=2 --frameBytes=61440 "
      "--progress=0 --out=photonic-rails-sim-smoke", "True", "False"),
+    ("photonic-rails-workload "
+     "--windows=../../contrib/photonic-rails/test/data/windows-timeline.csv,"
+     "../../contrib/photonic-rails/test/data/windows-phases.txt --gpusPerServer=2 "
+     "--figure=photonic-rails-workload-figure --plot=0", "True", "True"),
     ("photonic-rails-bench --frames=20000 --transportBytes=4000000 --repeats=1", "True", "False"),
     ("rail-fabric-example --servers=3 --bytes=1000000", "True", "True"),
     ("photonic-rails-delay-sweep --dag=../../contrib/photonic-rails/test/data/two-phases.json "

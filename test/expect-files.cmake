@@ -1,0 +1,38 @@
+# Runs PROGRAM with ARGS ("|"-separated) in WORKDIR and checks what it writes: exit status 0,
+# stdout matching EXPECT_STDOUT (if given), each of FILES ("|"-separated names) in OUT_DIR
+# equal to EXPECTED_DIR/<PREFIX><name>, each of EXISTS present in OUT_DIR, and, when gnuplot
+# is installed, each of IF_GNUPLOT too. OUT_DIR is emptied first.
+string(REPLACE "|" ";" args "${ARGS}")
+file(REMOVE_RECURSE ${OUT_DIR})
+execute_process(COMMAND ${PROGRAM} ${args} WORKING_DIRECTORY ${WORKDIR} RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "exit status '${rc}', expected 0\n${err}")
+endif()
+if(DEFINED EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
+  message(FATAL_ERROR "stdout does not match '${EXPECT_STDOUT}':\n${out}")
+endif()
+string(REPLACE "|" ";" files "${FILES}")
+foreach(name ${files})
+  if(NOT EXISTS ${OUT_DIR}/${name})
+    message(FATAL_ERROR "${OUT_DIR}/${name} was not written\n${err}")
+  endif()
+  file(READ ${OUT_DIR}/${name} got)
+  file(READ ${EXPECTED_DIR}/${PREFIX}${name} want)
+  if(NOT got STREQUAL want)
+    message(FATAL_ERROR "${OUT_DIR}/${name} differs from ${EXPECTED_DIR}/${PREFIX}${name}:\n"
+                        "--- got\n${got}--- expected\n${want}")
+  endif()
+endforeach()
+set(present "${EXISTS}")
+find_program(GNUPLOT gnuplot)
+if(GNUPLOT AND DEFINED IF_GNUPLOT)
+  string(APPEND present "|${IF_GNUPLOT}")
+endif()
+string(REPLACE "|" ";" present "${present}")
+foreach(name ${present})
+  if(NOT EXISTS ${OUT_DIR}/${name})
+    message(FATAL_ERROR "${OUT_DIR}/${name} was not written\n${err}")
+  endif()
+endforeach()
+message(STATUS "${files} as expected; ${present} written")
