@@ -139,30 +139,39 @@ OpusController::GetDemand(const CollectiveCall& call, uint32_t rank)
     return demand;
 }
 
+OpusController::Gathering&
+OpusController::Gather(const CollectiveCall& call, uint32_t rank)
+{
+    auto found = m_gathering.find(call.instance);
+    if (found != m_gathering.end())
+    {
+        return found->second;
+    }
+    Gathering g;
+    g.ticket.instance = call.instance;
+    g.ticket.group = call.instance.substr(0, call.instance.rfind('#'));
+    g.ticket.demand = GetDemand(call, rank);
+    bool pointToPoint = call.type == WorkloadOpType::SEND || call.type == WorkloadOpType::RECV;
+    g.ticket.members = pointToPoint ? 2 : call.members.size();
+    g.missing = g.ticket.members;
+    return m_gathering.emplace(call.instance, std::move(g)).first->second;
+}
+
 void
 OpusController::Request(const CollectiveCall& call, uint32_t rank, GrantCallback granted)
 {
     NS_LOG_FUNCTION(this << call.instance << rank);
-    auto found = m_gathering.find(call.instance);
-    if (found == m_gathering.end())
-    {
-        Gathering g;
-        g.ticket.instance = call.instance;
-        g.ticket.group = call.instance.substr(0, call.instance.rfind('#'));
-        g.ticket.demand = GetDemand(call, rank);
-        bool pointToPoint = call.type == WorkloadOpType::SEND || call.type == WorkloadOpType::RECV;
-        g.ticket.members = pointToPoint ? 2 : call.members.size();
-        g.missing = g.ticket.members;
-        found = m_gathering.emplace(call.instance, std::move(g)).first;
-    }
-    Gathering& g = found->second;
+    Gathering& g = Gather(call, rank);
     g.ticket.grants.push_back(granted);
+    g.announced.insert(rank);
     if (--g.missing > 0)
     {
+        ProvisionIfAnnounced(g);
         return;
     }
     Ticket ticket = std::move(g.ticket);
-    m_gathering.erase(found);
+    m_gathering.erase(call.instance);
+    m_served.insert(call.instance);
     ticket.ready = Simulator::Now();
     Enqueue(std::move(ticket));
 }
@@ -170,16 +179,32 @@ OpusController::Request(const CollectiveCall& call, uint32_t rank, GrantCallback
 void
 OpusController::Provision(const CollectiveCall& call, uint32_t rank)
 {
-    Ticket ticket;
-    ticket.demand = GetDemand(call, rank);
-    if (ticket.demand->IsEmpty())
+    if (m_served.count(call.instance) > 0 || GetDemand(call, rank)->IsEmpty())
+    {
+        return; // too late, or nothing to set up
+    }
+    NS_LOG_FUNCTION(this << call.instance << rank);
+    Gathering& g = Gather(call, rank);
+    g.announced.insert(rank);
+    ProvisionIfAnnounced(g);
+}
+
+void
+OpusController::ProvisionIfAnnounced(Gathering& g)
+{
+    // Every member has finished its previous phase (or already asked): switching now
+    // cannot cut into a member's phase that is still going on.
+    if (g.provisioned || g.announced.size() < g.ticket.members)
     {
         return;
     }
-    ticket.group = call.instance.substr(0, call.instance.rfind('#'));
+    g.provisioned = true;
+    Ticket ticket;
+    ticket.instance = g.ticket.instance;
+    ticket.group = g.ticket.group;
+    ticket.demand = g.ticket.demand;
     ticket.speculative = true;
     ticket.ready = Simulator::Now();
-    NS_LOG_FUNCTION(this << ticket.group << rank);
     Enqueue(std::move(ticket));
 }
 
@@ -545,6 +570,10 @@ OpusController::DescribePending() const
     std::vector<std::string> lines;
     for (const auto& [instance, g] : m_gathering)
     {
+        if (g.ticket.grants.empty())
+        {
+            continue; // only announced by provisioning: nobody waits for it
+        }
         lines.push_back("Opus: " + instance + " waits for " + std::to_string(g.missing) + " of " +
                         std::to_string(g.ticket.members) + " members to ask for its circuits");
     }

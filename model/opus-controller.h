@@ -45,7 +45,8 @@ struct OpusReconfigurationRecord
  * A request names a communication (a collective's instance, or a send/recv pair) and its
  * demand (OpusDemand: circuits per GPU pair and rail). The controller
  * - collects the request of every member (both ends of a send/recv) before acting on it;
- *   a speculative request (provisioning) acts at once and grants nothing;
+ *   speculative requests (provisioning) act once every member has announced the
+ *   communication (each after finishing its previous phase) and grant nothing;
  * - serves complete requests first come, first served: a request that cannot be served yet
  *   holds back every later request that involves one of its GPUs, so order is respected;
  * - keeps every circuit the demand already has, and for the missing ones picks NIC ports
@@ -113,10 +114,13 @@ class OpusController : public Object
     void Release(const std::string& instance);
 
     /**
-     * \brief A speculative request (provisioning): set up \p call's circuits now if no
-     *        active communication holds their ports, else as soon as none does.
-     * \param call the predicted next call
-     * \param rank the asking rank
+     * \brief A speculative request (provisioning) for a communication a member expects next.
+     *
+     * Once every member has announced it (speculatively, or by asking for it), its circuits
+     * are set up as soon as no active communication holds their ports; a request for an
+     * instance whose members have all asked already is ignored.
+     * \param call the predicted call, with the instance it will have
+     * \param rank the announcing member
      */
     void Provision(const CollectiveCall& call, uint32_t rank);
 
@@ -173,8 +177,10 @@ class OpusController : public Object
     /// A request still collecting its members.
     struct Gathering
     {
-        Ticket ticket;       //!< What it becomes
-        uint32_t missing{0}; //!< Members yet to ask
+        Ticket ticket;                //!< What it becomes
+        uint32_t missing{0};          //!< Members yet to ask
+        std::set<uint32_t> announced; //!< Members that asked or provisioned it
+        bool provisioned{false};      //!< Its circuits were requested speculatively
     };
 
     /// The circuits of an active communication.
@@ -200,6 +206,10 @@ class OpusController : public Object
         std::vector<std::function<void()>> waiters; //!< Called when it ends
     };
 
+    /// \return the gathering of \p call's instance (created on its first member)
+    Gathering& Gather(const CollectiveCall& call, uint32_t rank);
+    /// Orders a speculative setup once every member announced the communication.
+    void ProvisionIfAnnounced(Gathering& g);
     void Enqueue(Ticket ticket);
     void ServeQueue();
     /// Plans \p ticket on every rail; false if a needed port is leased.
@@ -230,12 +240,13 @@ class OpusController : public Object
     Time m_controlLatency;                                    //!< Attribute
     std::map<std::string, std::shared_ptr<const OpusDemand>> m_demands; //!< Per shape
     std::map<std::string, Gathering> m_gathering;                       //!< Per instance
-    std::deque<Ticket> m_queue;                                         //!< Complete, FCFS
-    std::map<std::string, Lease> m_leases;                              //!< Per active instance
-    std::vector<OpusReconfigurationRecord> m_records;                   //!< Reconfigurations
-    std::vector<std::pair<Time, Time>> m_waits;            //!< [ready, grant) intervals
-    std::map<uint64_t, Switching> m_switching;             //!< In flight, by record index
-    std::size_t m_granting{0};                             //!< Served, not granted
+    std::set<std::string> m_served;                   //!< Instances whose members have all asked
+    std::deque<Ticket> m_queue;                       //!< Complete, FCFS
+    std::map<std::string, Lease> m_leases;            //!< Per active instance
+    std::vector<OpusReconfigurationRecord> m_records; //!< Reconfigurations
+    std::vector<std::pair<Time, Time>> m_waits;       //!< [ready, grant) intervals
+    std::map<uint64_t, Switching> m_switching;        //!< In flight, by record index
+    std::size_t m_granting{0};                        //!< Served, not granted
     TracedCallback<const std::string&, Time> m_grantTrace; //!< Grants
 };
 

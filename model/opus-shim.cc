@@ -63,16 +63,33 @@ OpusShim::Setup(uint32_t rank,
     m_controller = controller;
 }
 
+OpusShim::Planned
+OpusShim::Plan(const CollectiveCall& call)
+{
+    std::size_t hash = call.instance.rfind('#');
+    return Planned{call,
+                   call.instance.substr(0, hash),
+                   hash == std::string::npos ? 0 : std::stoull(call.instance.substr(hash + 1))};
+}
+
 void
 OpusShim::SetSchedule(std::vector<CollectiveCall> calls, uint32_t replays)
 {
+    // Name the calls as the runtime will (k counts a name's uses in op id order), so a
+    // speculative request names the very communication the members will ask for.
+    std::map<std::string, uint64_t> uses;
     m_oracle.clear();
     for (CollectiveCall& call : calls)
     {
+        call.instance += '#' + std::to_string(uses[call.instance]++);
         if (!m_controller->GetDemand(call, m_rank)->IsEmpty())
         {
-            m_oracle.push_back(std::move(call));
+            m_oracle.push_back(Plan(call));
         }
+    }
+    if (m_provisioning == ORACLE)
+    {
+        m_uses = uses;
     }
     m_replays = replays;
 }
@@ -80,6 +97,10 @@ OpusShim::SetSchedule(std::vector<CollectiveCall> calls, uint32_t replays)
 void
 OpusShim::Start(const CollectiveCall& call, uint32_t replay, DoneCallback done)
 {
+    if (replay == 0 && m_provisioning == PROFILED)
+    {
+        ++m_uses[Plan(call).base]; // profiling: every communication counts
+    }
     if (m_controller->GetDemand(call, m_rank)->IsEmpty())
     {
         m_communicator->Start(call, done); // scale-up only: nothing to ask
@@ -92,7 +113,7 @@ OpusShim::Start(const CollectiveCall& call, uint32_t replay, DoneCallback done)
     }
     if (replay == 0)
     {
-        m_profile.push_back(call);
+        m_profile.push_back(Plan(call));
     }
     m_running[call.instance] = Running{call, replay, m_position++, done};
     m_controller->Request(call, m_rank, MakeCallback(&OpusShim::Granted, this).Bind(call.instance));
@@ -124,7 +145,7 @@ OpusShim::ProvisionAfter(const Running& done)
     {
         return; // the profile is complete once the first iteration is over
     }
-    const std::vector<CollectiveCall>& sequence = profiled ? m_profile : m_oracle;
+    const std::vector<Planned>& sequence = profiled ? m_profile : m_oracle;
     uint32_t replay = done.replay;
     uint32_t position = done.position + 1;
     if (position >= sequence.size())
@@ -141,12 +162,15 @@ OpusShim::ProvisionAfter(const Running& done)
     {
         return;
     }
-    const CollectiveCall& next = sequence[position];
-    if (m_controller->GetDemand(next, m_rank)->GetKey() ==
+    const Planned& planned = sequence[position];
+    if (m_controller->GetDemand(planned.call, m_rank)->GetKey() ==
         m_controller->GetDemand(done.call, m_rank)->GetKey())
     {
         return; // no parallelism shift: the circuits stay
     }
+    CollectiveCall next = planned.call;
+    next.instance =
+        planned.base + '#' + std::to_string(replay * m_uses[planned.base] + planned.ordinal);
     ++m_speculative;
     NS_LOG_INFO("rank " << m_rank << ": provisions " << next.instance << " after "
                         << done.call.instance);

@@ -69,7 +69,8 @@ class OpusShim : public Object
     /**
      * \brief The rank's communications in DAG order, for the oracle; and the replay count,
      *        so that the last iteration does not provision a next one.
-     * \param calls the rank's send, recv and collective calls, in op id order
+     * \param calls the rank's send, recv and collective calls, in op id order, each with
+     *        its instance name without "#k" (RankRuntime::InstanceOf)
      * \param replays iterations the runtime replays
      */
     void SetSchedule(std::vector<CollectiveCall> calls, uint32_t replays);
@@ -98,6 +99,16 @@ class OpusShim : public Object
         DoneCallback done;    //!< The runtime's completion
     };
 
+    /// A communication of the sequence provisioning follows.
+    struct Planned
+    {
+        CollectiveCall call; //!< The call (its instance: the first iteration's)
+        std::string base;    //!< Its instance without "#k"
+        uint64_t ordinal{0}; //!< k in the first iteration
+    };
+
+    /// \return \p call's entry in a sequence (its instance split)
+    static Planned Plan(const CollectiveCall& call);
     void Granted(std::string instance);
     void Finished(std::string instance);
     /// Asks for the circuits of the communication after \p done, if they differ.
@@ -107,8 +118,9 @@ class OpusShim : public Object
     Ptr<CollectiveCommunicator> m_communicator; //!< Its communicator
     Ptr<OpusController> m_controller;           //!< The job's controller
     Provisioning m_provisioning;                //!< Attribute
-    std::vector<CollectiveCall> m_profile;      //!< Iteration 0's sequence (needing circuits)
-    std::vector<CollectiveCall> m_oracle;       //!< The DAG's sequence (needing circuits)
+    std::vector<Planned> m_profile;             //!< Iteration 0's sequence (needing circuits)
+    std::vector<Planned> m_oracle;              //!< The DAG's sequence (needing circuits)
+    std::map<std::string, uint64_t> m_uses;     //!< Per instance base: calls per iteration
     uint32_t m_replays{1};                      //!< Iterations of the job
     uint32_t m_replay{0};                       //!< Current iteration
     uint32_t m_position{0};                     //!< Communications started this iteration
