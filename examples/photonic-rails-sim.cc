@@ -41,8 +41,9 @@ void
 PrintTable(const std::vector<JobResult>& results)
 {
     const JobResult& base = results.front();
+    const int vs = std::max<int>(14, base.fabric.size() + 5);
     std::cout << std::left << std::setw(18) << "fabric" << std::right << std::setw(16)
-              << "iteration (ms)" << std::setw(14) << "vs " + base.fabric << std::setw(18)
+              << "iteration (ms)" << std::setw(vs) << "vs " + base.fabric << std::setw(18)
               << "reconfigurations" << std::setw(16) << "exposed (ms)" << std::setw(12)
               << "wall (s)"
               << "\n";
@@ -59,7 +60,7 @@ PrintTable(const std::vector<JobResult>& results)
             overhead << "-";
         }
         std::cout << std::left << std::setw(18) << r.fabric << std::right << std::fixed
-                  << std::setprecision(3) << std::setw(16) << r.iterationTime * 1e3 << std::setw(14)
+                  << std::setprecision(3) << std::setw(16) << r.iterationTime * 1e3 << std::setw(vs)
                   << overhead.str() << std::setw(18) << r.reconfigurations << std::setw(16)
                   << r.exposedReconfiguration * 1e3 << std::setw(12) << std::setprecision(1)
                   << r.wall << "\n";
