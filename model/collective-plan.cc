@@ -1046,6 +1046,154 @@ AllToAll(Builder& b, const Group& group, uint64_t bytes, bool pairwise)
 }
 
 /**
+ * \param position a ring position
+ * \param steps links to walk (< n)
+ * \param clockwise the way: towards the next member, or the previous one
+ * \param n ring size
+ * \return the position reached
+ */
+uint32_t
+Around(uint32_t position, uint32_t steps, bool clockwise, uint32_t n)
+{
+    return clockwise ? (position + steps) % n : (position + n - steps) % n;
+}
+
+/// What ring-relay sends of one block on one link.
+struct RelayStream
+{
+    uint32_t hop{0};      //!< Links the bytes crossed before this one (0: they leave their origin)
+    uint32_t distance{0}; //!< Links from the origin to the block's owner, this way round
+    Range part;           //!< The bytes of the block that go this way
+};
+
+/**
+ * \brief The part of a block that ring-relay sends one way round.
+ *
+ * A block takes the shorter way (2 distance < n). The block half way round (even n) is
+ * cut like RailRing's blocks, first half clockwise and second half counter-clockwise, so
+ * both ways carry the same load; in a ring of two (both ways lead to the one peer) and
+ * when the block is under 2 bytes it goes whole clockwise.
+ *
+ * \param block the block
+ * \param n ring size
+ * \param distance links from the origin to the block's owner, this way round
+ * \param clockwise the way
+ * \param part receives the bytes that go this way
+ * \return false if none of the block goes this way
+ */
+bool
+RelayPart(const Range& block, uint32_t n, uint32_t distance, bool clockwise, Range& part)
+{
+    if (2 * distance != n)
+    {
+        part = block;
+        return 2 * distance < n;
+    }
+    bool split = n > 2 && block.size >= 2;
+    uint64_t first = block.size - block.size / 2;
+    if (clockwise)
+    {
+        part = split ? Range{block.begin, first} : block;
+        return true;
+    }
+    part = {block.begin + first, block.size - first};
+    return split;
+}
+
+/**
+ * \brief What ring-relay sends on the link from ring position \p from to its neighbour one
+ *        way round, in the order both ends list the messages (the matching order).
+ *
+ * Ordered by hop, then by decreasing distance: the sender starts its own blocks farthest
+ * first, so what its neighbour has to pass on arrives early, and it passes bytes on as they
+ * arrive, so every link stays busy and its last bytes are ones the receiver keeps.
+ *
+ * \param blocks n blocks, by ring position
+ * \param from the sending position
+ * \param clockwise the way
+ * \return the streams
+ */
+std::vector<RelayStream>
+RelayStreams(const std::vector<Range>& blocks, uint32_t from, bool clockwise)
+{
+    uint32_t n = blocks.size();
+    uint32_t longest = n / 2;
+    std::vector<RelayStream> streams;
+    for (uint32_t hop = 0; hop < longest; ++hop)
+    {
+        uint32_t origin = Around(from, hop, !clockwise, n);
+        for (uint32_t distance = longest; distance > hop; --distance)
+        {
+            RelayStream stream{hop, distance, {}};
+            const Range& block = blocks[Around(origin, distance, clockwise, n)];
+            if (RelayPart(block, n, distance, clockwise, stream.part))
+            {
+                streams.push_back(stream);
+            }
+        }
+    }
+    return streams;
+}
+
+/**
+ * \brief Ring-relay one way round: receives what the upstream neighbour sends this way,
+ *        keeps its own block's part and passes the rest on, after its own parts.
+ *
+ * A passed-on chunk's SEND waits for its RECV only, so blocks pipeline chunk by chunk.
+ *
+ * \param b the builder
+ * \param group the group
+ * \param blocks n blocks, by ring position (sorted order)
+ * \param clockwise the way
+ */
+void
+RingRelayOneWay(Builder& b, const Group& group, const std::vector<Range>& blocks, bool clockwise)
+{
+    uint32_t n = group.Size();
+    uint32_t from = Around(group.me, 1, !clockwise, n);
+    uint32_t to = Around(group.me, 1, clockwise, n);
+    // Per stream as this rank sends it on, (hop, distance): the RECVs of its chunks.
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> arrived;
+    for (const RelayStream& in : RelayStreams(blocks, from, clockwise))
+    {
+        std::vector<uint32_t>& recvs = arrived[{in.hop + 1, in.distance}];
+        for (const Range& chunk : b.Chunks(in.part))
+        {
+            recvs.push_back(b.Recv(group.ranks[from], MessageBytes(chunk.size)));
+        }
+    }
+    for (const RelayStream& out : RelayStreams(blocks, group.me, clockwise))
+    {
+        std::vector<Range> chunks = b.Chunks(out.part);
+        for (std::size_t c = 0; c < chunks.size(); ++c)
+        {
+            std::vector<uint32_t> deps;
+            if (out.hop > 0)
+            {
+                deps.push_back(arrived.at({out.hop, out.distance})[c]);
+            }
+            b.Send(group.ranks[to], MessageBytes(chunks[c].size), deps);
+        }
+    }
+}
+
+/**
+ * \brief Ring-relay alltoall (see the class doc): every block travels along the ring, the
+ *        shorter way round, relayed by the members in between, so a rank talks only to
+ *        its two ring neighbours and one circuit configuration (the ring) serves it.
+ * \param b the builder
+ * \param group the group
+ * \param bytes the send buffer
+ */
+void
+RingRelay(Builder& b, const Group& group, uint64_t bytes)
+{
+    std::vector<Range> blocks = Contiguous(group.OwnedSizes(bytes));
+    RingRelayOneWay(b, group, blocks, true);
+    RingRelayOneWay(b, group, blocks, false);
+}
+
+/**
  * \brief Dissemination barrier: round j sends 1 byte to me + 2^j and receives from
  *        me - 2^j (mod n), after round j-1's SEND and RECV.
  * \param b the builder
@@ -1096,11 +1244,32 @@ Applies(WorkloadOpType type, WorkloadAlgorithm algorithm)
  * \param n members
  * \return the algorithm to run: the one asked for, or Choose()'s when none is
  */
+/**
+ * \param request a collective
+ * \return true if the planner chooses the algorithm (AUTO or UNSPECIFIED)
+ */
+bool
+IsAutomatic(const CollectiveRequest& request)
+{
+    return request.algorithm == WorkloadAlgorithm::AUTO ||
+           request.algorithm == WorkloadAlgorithm::UNSPECIFIED;
+}
+
+/**
+ * \param request a valid collective
+ * \return true if it is planned as ring-relay: an alltoall on optical rails left to the
+ *         planner (an explicit RING stays pairwise)
+ */
+bool
+IsRingRelay(const CollectiveRequest& request)
+{
+    return request.type == WorkloadOpType::ALLTOALL && request.optical && IsAutomatic(request);
+}
+
 WorkloadAlgorithm
 Resolve(const CollectiveRequest& request, uint32_t n)
 {
-    bool automatic = request.algorithm == WorkloadAlgorithm::AUTO ||
-                     request.algorithm == WorkloadAlgorithm::UNSPECIFIED;
+    bool automatic = IsAutomatic(request);
     if (request.type == WorkloadOpType::BARRIER && !automatic)
     {
         Reject("barrier takes no algorithm (got " + WorkloadAlgorithmName(request.algorithm) +
@@ -1167,7 +1336,8 @@ CollectivePlanner::Plan(const CollectiveRequest& request)
                     request.type == WorkloadOpType::REDUCESCATTER;
     plan.hierarchical = plan.algorithm == WorkloadAlgorithm::RING && ringType &&
                         FindGrid(group, request.gpusPerServer, grid);
-    plan.name = PlanName(request.type, plan.algorithm, plan.hierarchical);
+    bool relay = IsRingRelay(request);
+    plan.name = relay ? "ring-relay" : PlanName(request.type, plan.algorithm, plan.hierarchical);
     if (group.Size() == 1)
     {
         return plan; // nothing to exchange
@@ -1201,7 +1371,14 @@ CollectivePlanner::Plan(const CollectiveRequest& request)
         }
         break;
     case WorkloadOpType::ALLTOALL:
-        AllToAll(b, group, request.bytes, plan.algorithm == WorkloadAlgorithm::RING);
+        if (relay)
+        {
+            RingRelay(b, group, request.bytes);
+        }
+        else
+        {
+            AllToAll(b, group, request.bytes, plan.algorithm == WorkloadAlgorithm::RING);
+        }
         break;
     case WorkloadOpType::BROADCAST:
     case WorkloadOpType::REDUCE:
@@ -1226,6 +1403,7 @@ CollectivePlanner::Choose(const CollectiveRequest& request)
     case WorkloadOpType::BARRIER:
         return WorkloadAlgorithm::DIRECT; // dissemination
     case WorkloadOpType::ALLTOALL:
+        // Optical: RING, which Plan() runs as ring-relay (ring neighbours only).
         return request.optical ? WorkloadAlgorithm::RING : WorkloadAlgorithm::DIRECT;
     case WorkloadOpType::ALLREDUCE:
         return !request.optical && request.members.size() >= 4 && request.bytes <= ONE_MIB

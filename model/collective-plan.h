@@ -66,8 +66,8 @@ struct CollectivePlan
     WorkloadAlgorithm algorithm{WorkloadAlgorithm::RING}; //!< Algorithm actually used
     bool hierarchical{false};          //!< Decomposed through the scale-up domains
     std::vector<CollectiveTask> tasks; //!< In an order where deps point backwards
-    /// Exact algorithm for reports: "ring", "hierarchical-ring", "pairwise", "direct",
-    /// "halving-doubling", "double-binary-tree", "chain" or "dissemination"
+    /// Exact algorithm for reports: "ring", "hierarchical-ring", "pairwise", "ring-relay",
+    /// "direct", "halving-doubling", "double-binary-tree", "chain" or "dissemination"
     std::string name;
 };
 
@@ -138,6 +138,35 @@ struct CollectivePlan
  *   of the largest block, at most the smallest block's bytes so no part is empty); a
  *   strand's SEND of round i waits for its SEND and RECV of round i-1. Both send
  *   S - block(me) = (n-1)S/n.
+ * - "ring-relay" (RING), the alltoall AUTO and UNSPECIFIED plan on optical rails (an
+ *   explicit RING stays "pairwise"): a member talks only to its two ring neighbours, so
+ *   one circuit configuration, the ring, serves the alltoall whatever n (pairwise needs
+ *   circuits to n-1 peers, more than P ports once a rail's members span more than P+1
+ *   servers). The block for the member at ring distance k (clockwise = towards the next
+ *   member) travels min(k, n-k) hops the shorter way: clockwise for k <= (n-1)/2,
+ *   counter-clockwise for k > n/2. For even n the block at k = n/2 is cut in halves, the
+ *   first clockwise and the second counter-clockwise, so both ways carry the same load
+ *   (whole clockwise when n = 2, both ways leading to the one peer, or when the block is
+ *   under 2 bytes). A member keeps the parts addressed to it and passes the others on the
+ *   same way: every chunk passed on is a RECV then a SEND waiting for that RECV only (own
+ *   parts wait for nothing). On each link a member lists its own parts farthest first,
+ *   then what it passes on (by hop, then farthest first; this is the matching order): the
+ *   parts it must pass on arrive before its own run out, so its ports never idle, and
+ *   the last bytes on a link are ones the receiver keeps.
+ *   Members of one server are ring neighbours and talk through its scale-up domain, so
+ *   no hierarchical decomposition is needed (hierarchical stays false).
+ *   Bytes: with blocks of B = S/n, a part going k hops is sent k times, once by each
+ *   member from its origin on, and every member is the origin of one part per distance;
+ *   so a member sends one way B times the sum of the distances going that way, the n/2
+ *   middle counting half:
+ *   - odd n, h = (n-1)/2: B(1 + ... + h) = S(n^2-1)/(8n) each way, S(n^2-1)/(4n) in all
+ *     (n = 3: 2S/3, n = 5: 6S/5, n = 7: 12S/7);
+ *   - even n >= 4: B(1 + ... + (n/2-1) + n/4) = Sn/8 each way, Sn/4 in all (n = 4: S,
+ *     n = 6: 3S/2, n = 8: 2S);
+ *   - n = 2: S/2, to the other member.
+ *   That is (n+1)/4 (odd n) or n^2/(4(n-1)) (even n) times pairwise's (n-1)S/n: the
+ *   price of needing no reconfiguration. Time on ring circuits: the busiest port carries
+ *   the one-way load, Sn/8 or S(n^2-1)/(8n), at its rate.
  * - "halving-doubling" (HALVING_DOUBLING, n a power of two): the blocks (n of S/n for
  *   allreduce and reducescatter, n of S for allgather) are cut into P strands, strand c
  *   holding the c-th of P near-equal parts of every block; P is the smallest count, at
@@ -170,8 +199,9 @@ struct CollectivePlan
  *
  * \par Which algorithm applies
  * allreduce: RING, HALVING_DOUBLING, TREE. allgather, reducescatter: RING,
- * HALVING_DOUBLING. alltoall: RING (pairwise), DIRECT. broadcast, reduce: RING. barrier:
- * AUTO or UNSPECIFIED only. See Choose() for AUTO.
+ * HALVING_DOUBLING. alltoall: RING (pairwise; ring-relay only when AUTO or UNSPECIFIED
+ * chooses it on optical rails), DIRECT. broadcast, reduce: RING. barrier: AUTO or
+ * UNSPECIFIED only. See Choose() for AUTO.
  */
 class CollectivePlanner
 {
@@ -187,15 +217,18 @@ class CollectivePlanner
      * \brief The algorithm AUTO resolves to (request.algorithm is ignored).
      *
      * Optical rails give a rank few peers per port at a time, so a rank should talk to
-     * few peers at once: RING for every type (ring neighbours; for alltoall the pairwise
-     * exchange, one peer a round).
+     * few peers at once: RING for every type, so that only ring neighbours talk. For
+     * alltoall, Plan() runs the RING that AUTO or UNSPECIFIED resolves to as ring-relay
+     * (blocks relayed along the ring: two peers whatever n, so one circuit configuration
+     * fits P = 2 ports), while an explicit RING keeps the pairwise exchange (n-1 peers,
+     * which Opus rejects when they exceed the ports) for DAGs that name it.
      * Electrical rails switch packets to any peer: allreduce uses TREE (latency grows as
      * log n instead of n) when n >= 4 and bytes <= 1 MiB, else RING (bandwidth-optimal);
      * alltoall uses DIRECT; the others RING. Barrier always resolves to DIRECT
      * (dissemination).
      *
      * \param request the collective (type, members, bytes, optical are read)
-     * \return RING, DIRECT or TREE
+     * \return RING, DIRECT or TREE (RING for an optical alltoall: ring-relay)
      */
     static WorkloadAlgorithm Choose(const CollectiveRequest& request);
 };

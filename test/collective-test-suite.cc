@@ -2,9 +2,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * The collective engine and the rank runtime on small fabrics: ring collectives, all-to-all
- * and send/recv against their closed forms on one electrical switch and on pre-set optical
- * circuits, a two-stage 1F1B pipeline against its hand-computed makespan, byte
- * conservation, determinism, and the report of a run that cannot finish.
+ * (direct, and ring-relay on rings of circuits) and send/recv against their closed forms on
+ * one electrical switch and on pre-set optical circuits, a two-stage 1F1B pipeline against its
+ * hand-computed makespan, byte conservation, determinism, and the report of a run that cannot
+ * finish.
  */
 
 #include "ns3/core-module.h"
@@ -346,6 +347,60 @@ class OpticalRingCollectiveTestCase : public TestCase
     }
 };
 
+/// AUTO alltoall on pre-set optical ring circuits is ring-relay: blocks hop along the ring the
+/// shorter way, so each port carries, each way, B = S/n times the sum of the distances going
+/// that way (collective-plan.h): B(1 + 2/2) = S/2 for n = 4, B(1 + 2) = 3S/5 for n = 5.
+class OpticalRingRelayAllToAllTestCase : public TestCase
+{
+  public:
+    OpticalRingRelayAllToAllTestCase()
+        : TestCase("auto all-to-all on pre-set optical ring circuits relays over the ring")
+    {
+    }
+
+  private:
+    /**
+     * Runs the alltoall on n one-GPU servers with 2 ports and checks its time against the
+     * busiest port's one-way bytes, and that every rank sent perRank bytes.
+     */
+    void Check(uint32_t n, uint64_t s, uint64_t oneWay, uint64_t perRank)
+    {
+        JobBed bed(
+            Spec(n, RailKind::OCS, 1, 2),
+            WorkloadDag(n,
+                        AllRanks(n),
+                        OnEveryRank(n, WorkloadOpType::ALLTOALL, s, WorkloadAlgorithm::AUTO)));
+        std::string name;
+        bed.communicators[0]->TraceConnectWithoutContext(
+            "CallStart",
+            Callback<void, const std::string&, const CollectivePlan&>(
+                [&name](const std::string&, const CollectivePlan& plan) { name = plan.name; }));
+        bed.Run();
+        std::string where = "n=" + std::to_string(n);
+        NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, where + ": every rank finished");
+        NS_TEST_ASSERT_MSG_EQ(name, "ring-relay", where + ": AUTO plans ring-relay");
+        // The busiest port sends oneWay bytes back to back; fibers in and out.
+        double expected = (oneWay / MTU) * FrameNs(100e9) + 2 * LINK_NS;
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.LastEndNs(0), expected, 0.02 * expected, where);
+        NS_TEST_ASSERT_MSG_EQ(bed.BytesSent(), n * perRank, where + ": bytes sent");
+        NS_TEST_ASSERT_MSG_EQ(bed.BytesReceived(), bed.BytesSent(), where + ": bytes conserved");
+        for (uint32_t gpu = 0; gpu < n; ++gpu)
+        {
+            NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetTransport(gpu)->GetCounters().timeouts,
+                                  0,
+                                  "no timeouts on circuits");
+        }
+    }
+
+    void DoRun() override
+    {
+        // n = 4, S = 4 MiB: S/2 = 2 MiB each way per port; a rank sends Sn/4 = S.
+        Check(4, 4 << 20, 2 << 20, 4 << 20);
+        // n = 5, S = 20 MiB (B = 4 MiB): 3B = 12 MiB each way; a rank sends 6B = 24 MiB.
+        Check(5, 20 << 20, 12 << 20, 24 << 20);
+    }
+};
+
 /// Two stages, four micro-batches, 1F1B, forward 1 ms and backward 2 ms: the hand-computed
 /// schedule ends at 15 ms plus four activation/gradient transfers on the critical path.
 class PipelineMakespanTestCase : public TestCase
@@ -647,6 +702,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new IterationAccountingTestCase, TestCase::QUICK);
         AddTestCase(new CoalescedFramesTestCase, TestCase::QUICK);
         AddTestCase(new OpticalRingCollectiveTestCase, TestCase::QUICK);
+        AddTestCase(new OpticalRingRelayAllToAllTestCase, TestCase::QUICK);
     }
 };
 

@@ -106,6 +106,21 @@ set_tests_properties(example.photonic-rails-sim-opus PROPERTIES PASS_REGULAR_EXP
 photonic_rails_expect_error(example.photonic-rails-sim-static-ports photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--nicPorts=1|--fabric=ocs-static"
   "error: ocs-static: GPU 0 needs circuits to 2 peers on rail 0 at once but has 1 NIC port")
+# An alltoall over 4 one-GPU servers (test/data/alltoall-four.json, S = 8 MiB per rank) with 2
+# NIC ports per GPU: AUTO plans ring-relay on optical rails, so Opus serves it with the ring
+# (two peers per GPU). The busiest port carries Sn/8 = 4 MiB each way: 1024 frames of
+# 4096 + 62 B at 100 Gb/s = 340.62 us, plus well under 1 us of fiber and frame latency:
+# 0.341 ms, no reconfiguration after the first configuration. An explicit ring (pairwise,
+# 3 peers) is still rejected.
+add_test(NAME example.photonic-rails-sim-opus-alltoall
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/alltoall-four.json
+                 --gpusPerServer=1 --nicPorts=2 --nicRate=100 --iterations=2 --reconfigDelay=25ms
+                 --fabric=ocs --out=${CMAKE_BINARY_DIR}/sim-smoke-opus-alltoall)
+set_tests_properties(example.photonic-rails-sim-opus-alltoall PROPERTIES PASS_REGULAR_EXPRESSION
+  "ocs +0\\.341 +[^ ]+ +0 +0\\.000")
+photonic_rails_expect_error(example.photonic-rails-sim-opus-alltoall-pairwise photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/alltoall-four.json|--gpusPerServer=1|--nicPorts=2|--fabric=ocs|--algorithm=ring|--out=${CMAKE_BINARY_DIR}/sim-smoke-opus-alltoall-pairwise"
+  "GPU 0 needs circuits to 3 peers on rail 0 at once but has 2 NIC port")
 photonic_rails_expect_error(example.photonic-rails-sim-optical-flag photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--reconfigDelay=1ms"
   "error: --reconfigDelay applies to optical rails")

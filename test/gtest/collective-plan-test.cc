@@ -762,6 +762,199 @@ TEST(CollectivePlan, AllToAllDirectAndPairwise)
     }
 }
 
+namespace
+{
+
+/// An optical alltoall left to the planner: ring-relay.
+CollectiveRequest
+RelayRequest(const std::vector<uint32_t>& members,
+             uint64_t bytes,
+             uint32_t channels = 1,
+             uint64_t chunk = HUGE_CHUNK)
+{
+    auto r =
+        Request(WorkloadOpType::ALLTOALL, members, bytes, WorkloadAlgorithm::AUTO, channels, chunk);
+    r.optical = true;
+    return r;
+}
+
+/// Bytes a rank keeps: those it receives and does not pass on (a passed-on SEND waits
+/// for the RECV that brought its bytes, and for nothing else).
+uint64_t
+KeptBytes(const CollectivePlan& plan)
+{
+    uint64_t kept = 0;
+    for (const auto& task : plan.tasks)
+    {
+        if (task.kind == CollectiveTask::RECV)
+        {
+            kept += task.bytes;
+        }
+        else if (task.kind == CollectiveTask::SEND && !task.deps.empty())
+        {
+            EXPECT_EQ(task.deps.size(), 1u);
+            EXPECT_EQ(plan.tasks[task.deps[0]].kind, CollectiveTask::RECV);
+            EXPECT_EQ(plan.tasks[task.deps[0]].bytes, task.bytes);
+            kept -= task.bytes;
+        }
+    }
+    return kept;
+}
+
+/// Checks that every member of a ring-relay plan talks to its sorted ring neighbours only.
+void
+ExpectRingNeighboursOnly(const Plans& plans)
+{
+    std::vector<uint32_t> ring;
+    for (const auto& [rank, plan] : plans)
+    {
+        ring.push_back(rank); // a map: sorted
+    }
+    uint32_t n = ring.size();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        std::set<uint32_t> neighbours = {ring[(i + 1) % n], ring[(i + n - 1) % n]};
+        Totals t = Count(plans.at(ring[i]));
+        std::set<uint32_t> to;
+        std::set<uint32_t> from;
+        for (const auto& [peer, bytes] : t.sentTo)
+        {
+            to.insert(peer);
+        }
+        for (const auto& [peer, bytes] : t.recvFrom)
+        {
+            from.insert(peer);
+        }
+        EXPECT_EQ(to, neighbours) << "rank " << ring[i];
+        EXPECT_EQ(from, neighbours) << "rank " << ring[i];
+    }
+}
+
+} // namespace
+
+TEST(CollectivePlan, AllToAllRingRelayBytes)
+{
+    // S = 840 KiB, blocks B = S/n; a member sends, one way round, B times the sum of the
+    // distances going that way (the middle n/2 of an even ring counting half), by hand:
+    //   n = 2: everything clockwise, S/2 (both ways lead to the one peer);
+    //   n = 3: B = S/3 each way;                   n = 4: B(1 + 2/2) = S/2 each way;
+    //   n = 5: B(1 + 2) = 3S/5 each way;           n = 8: B(1 + 2 + 3 + 4/2) = S each way.
+    // Closed forms: odd n S(n^2-1)/(8n) (n = 3: 8S/24, n = 5: 24S/40), even n Sn/8.
+    const uint64_t s = DIVISIBLE;
+    const std::map<uint32_t, uint64_t> oneWay = {{2, s / 2},
+                                                 {3, s / 3},
+                                                 {4, s / 2},
+                                                 {5, 3 * s / 5},
+                                                 {8, s}};
+    for (uint32_t n : SIZES)
+    {
+        for (auto [channels, chunk] : SPLITS)
+        {
+            SCOPED_TRACE(Where(n, channels, chunk, s));
+            uint32_t rounds = 0;
+            Plans plans = PlanAndRun(RelayRequest(Iota(n), s, channels, chunk), &rounds);
+            // A chunk moves on in the round after it arrived: the longest trip is n/2 hops.
+            EXPECT_EQ(rounds, n / 2);
+            if (n > 2)
+            {
+                ExpectRingNeighboursOnly(plans);
+            }
+            for (const auto& [rank, plan] : plans)
+            {
+                EXPECT_EQ(plan.name, "ring-relay");
+                EXPECT_EQ(plan.algorithm, WorkloadAlgorithm::RING);
+                EXPECT_FALSE(plan.hierarchical);
+                Totals t = Count(plan);
+                uint32_t next = (rank + 1) % n;
+                uint32_t prev = (rank + n - 1) % n;
+                if (n == 2)
+                {
+                    EXPECT_EQ(t.sent, s / 2);
+                }
+                else
+                {
+                    EXPECT_EQ(t.sentTo.at(next), oneWay.at(n));
+                    EXPECT_EQ(t.sentTo.at(prev), oneWay.at(n));
+                    EXPECT_EQ(t.recvFrom.at(next), oneWay.at(n));
+                    EXPECT_EQ(t.recvFrom.at(prev), oneWay.at(n));
+                }
+                EXPECT_EQ(t.sent, n == 2 ? s / 2 : 2 * oneWay.at(n));
+                EXPECT_EQ(t.received, t.sent);
+                EXPECT_EQ(t.reduced, 0u);
+                EXPECT_LE(t.largest, chunk);
+                EXPECT_EQ(KeptBytes(plan), (n - 1) * s / n);
+            }
+        }
+    }
+}
+
+TEST(CollectivePlan, AllToAllRingRelayDeliversEveryBlock)
+{
+    // Scrambled groups and a buffer that n does not divide: group position g owns block g
+    // of Share(S, n, g) bytes and keeps it from each of the n - 1 others. n = 6 has odd
+    // middle blocks (166667 bytes: 83334 go clockwise, 83333 counter-clockwise).
+    const uint64_t s = 1000003;
+    for (const std::vector<uint32_t>& members :
+         {std::vector<uint32_t>{6, 2, 9, 4, 0}, std::vector<uint32_t>{7, 3, 11, 5, 1, 9}})
+    {
+        uint32_t n = members.size();
+        for (auto [channels, chunk] : SPLITS)
+        {
+            SCOPED_TRACE(Where(n, channels, chunk, s));
+            Plans plans = PlanAndRun(RelayRequest(members, s, channels, chunk));
+            ExpectRingNeighboursOnly(plans);
+            for (uint32_t g = 0; g < n; ++g)
+            {
+                EXPECT_EQ(KeptBytes(plans.at(members[g])), (n - 1) * Share(s, n, g));
+            }
+        }
+    }
+    // By hand, n = 6, rank 1: sorted ring 1 3 5 7 9 11; rank 7 (group position 0) owns
+    // 166668 bytes, the others 166667; middle blocks (distance 3) split first half
+    // clockwise (83334 of either size), second half counter-clockwise (83334 of 166668,
+    // 83333 of 166667). Parts as (origin -> owner, distance):
+    //   to 3 (clockwise): own 1->7 d3 83334, 1->5 d2 166667, 1->3 d1 166667; relayed
+    //     11->5 d3 83334, 11->3 d2 166667, 9->3 d3 83334: 750003 bytes.
+    //   to 11 (counter-clockwise): own 1->7 d3 83334, 1->9 d2 166667, 1->11 d1 166667;
+    //     relayed 3->9 d3 83333, 3->11 d2 166667, 5->11 d3 83333: 750001 bytes.
+    Plans plans = PlanAll(RelayRequest({7, 3, 11, 5, 1, 9}, s));
+    EXPECT_EQ(Count(plans.at(1)).sentTo.at(3), 750003u);
+    EXPECT_EQ(Count(plans.at(1)).sentTo.at(11), 750001u);
+}
+
+TEST(CollectivePlan, AllToAllRingRelayTinyBlocks)
+{
+    // 3 bytes over 8 members: blocks of 1, 1, 1, 0 ... bytes; middle blocks under 2 bytes go
+    // whole clockwise and empty ones still travel as 1-byte messages: plans still match.
+    Plans plans = PlanAndRun(RelayRequest(Iota(8), 3, 2, 1));
+    ExpectRingNeighboursOnly(plans);
+    for (const auto& [rank, plan] : plans)
+    {
+        EXPECT_EQ(Count(plan).largest, 1u);
+    }
+}
+
+TEST(CollectivePlan, AllToAllRingRelayIsFlatOverServers)
+{
+    // Three servers of 8 GPUs, two GPUs each: sorted ring 0 1 8 9 16 17; 0-1, 8-9 and 16-17
+    // are scale-up neighbours, 1-8, 9-16 and 17-0 cross the rails.
+    auto r = RelayRequest({0, 1, 8, 9, 16, 17}, 6000, 2, 700);
+    r.gpusPerServer = 8;
+    Plans plans = PlanAndRun(r);
+    ExpectRingNeighboursOnly(plans);
+    EXPECT_FALSE(plans.begin()->second.hierarchical);
+    EXPECT_EQ(plans.begin()->second.name, "ring-relay");
+    // Electrical rails or an explicit ring: pairwise / direct as before.
+    r.algorithm = WorkloadAlgorithm::RING;
+    EXPECT_EQ(CollectivePlanner::Plan(r).name, "pairwise");
+    r.algorithm = WorkloadAlgorithm::DIRECT;
+    EXPECT_EQ(CollectivePlanner::Plan(r).name, "direct");
+    r.algorithm = WorkloadAlgorithm::UNSPECIFIED;
+    EXPECT_EQ(CollectivePlanner::Plan(r).name, "ring-relay");
+    r.optical = false;
+    EXPECT_EQ(CollectivePlanner::Plan(r).name, "direct");
+}
+
 TEST(CollectivePlan, PairwiseRoundWaitsForThePreviousRound)
 {
     // Unchunked, n = 4: round i (1..3) sends to me + i and receives from me - i; its SEND
@@ -1095,7 +1288,11 @@ TEST(CollectivePlan, ChooseRule)
     r.algorithm = WorkloadAlgorithm::AUTO;
     EXPECT_EQ(CollectivePlanner::Plan(r).name, "ring");
     r.type = WorkloadOpType::ALLTOALL;
+    EXPECT_EQ(CollectivePlanner::Plan(r).name, "ring-relay");
+    EXPECT_EQ(CollectivePlanner::Plan(r).algorithm, WorkloadAlgorithm::RING);
+    r.algorithm = WorkloadAlgorithm::RING; // explicit: the pairwise exchange as before
     EXPECT_EQ(CollectivePlanner::Plan(r).name, "pairwise");
+    r.algorithm = WorkloadAlgorithm::AUTO;
     r.optical = false;
     EXPECT_EQ(CollectivePlanner::Plan(r).name, "direct");
 }

@@ -94,3 +94,37 @@ TEST(OpusDemand, MorePeersThanPortsIsRejected)
     }
     EXPECT_THROW(OpusDemand::Build({{0, 0, 1}}, 0), std::invalid_argument);
 }
+
+TEST(OpusDemand, RingRelayAllToAllFitsTwoPorts)
+{
+    // An alltoall over four one-GPU servers on optical rails: pairwise talks to 3 peers and
+    // needs 3 ports; ring-relay (what AUTO plans) talks to the two ring neighbours only, so
+    // the ring configuration of 2 ports serves it, one circuit per neighbour.
+    auto links = [](WorkloadAlgorithm algorithm) {
+        CollectiveRequest request;
+        request.type = WorkloadOpType::ALLTOALL;
+        request.members = {0, 1, 2, 3};
+        request.bytes = 4000;
+        request.algorithm = algorithm;
+        request.gpusPerServer = 1;
+        request.optical = true;
+        std::vector<CollectivePlan> plans;
+        for (uint32_t rank : request.members)
+        {
+            request.rank = rank;
+            plans.push_back(CollectivePlanner::Plan(request));
+        }
+        std::vector<std::pair<uint32_t, const CollectivePlan*>> members;
+        for (uint32_t rank : request.members)
+        {
+            members.emplace_back(rank, &plans[rank]);
+        }
+        std::set<OpusDemand::Link> result;
+        OpusDemand::AddPlans(members, request.gpusPerServer, result);
+        return result;
+    };
+    OpusDemand relay = OpusDemand::Build(links(WorkloadAlgorithm::AUTO), 2);
+    EXPECT_EQ(relay.GetKey(), "0:0-1x1 0:0-3x1 0:1-2x1 0:2-3x1 ");
+    EXPECT_EQ(relay.GetKey(), OpusDemand::Build(RingLinks({0, 1, 2, 3}, 1), 2).GetKey());
+    EXPECT_THROW(OpusDemand::Build(links(WorkloadAlgorithm::RING), 2), std::invalid_argument);
+}
