@@ -62,34 +62,12 @@ struct Row
     double provisionMs{0}; //!< Mean step time, with provisioning
 };
 
-/// Splits a comma-separated list; empty items are errors.
-std::vector<std::string>
-SplitList(const std::string& flag, const std::string& text)
-{
-    std::vector<std::string> items;
-    std::stringstream list(text);
-    std::string item;
-    while (std::getline(list, item, ','))
-    {
-        if (item.empty())
-        {
-            throw std::invalid_argument("--" + flag + " has an empty item in '" + text + "'");
-        }
-        items.push_back(item);
-    }
-    if (items.empty())
-    {
-        throw std::invalid_argument("--" + flag + " needs at least one item");
-    }
-    return items;
-}
-
 /// The delays of --delays (ms), ascending, without repeats.
 std::vector<double>
 ParseDelays(const std::string& text)
 {
     std::vector<double> delays;
-    for (const auto& item : SplitList("delays", text))
+    for (const auto& item : StrictCommandLine::SplitList("delays", text))
     {
         char* end = nullptr;
         double value = std::strtod(item.c_str(), &end);
@@ -119,7 +97,7 @@ LogFiles(const std::string& flag)
 {
     if (!flag.empty())
     {
-        std::vector<std::string> files = SplitList("logs", flag);
+        std::vector<std::string> files = StrictCommandLine::SplitList("logs", flag);
         if (files.size() != 2)
         {
             throw std::invalid_argument("--logs needs two files (stage 0, stage 1), got " +

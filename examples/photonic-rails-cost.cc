@@ -57,34 +57,12 @@ struct Options
     bool plot{true};
 };
 
-/// Splits a comma-separated list; empty items are errors.
-std::vector<std::string>
-SplitList(const std::string& flag, const std::string& text)
-{
-    std::vector<std::string> items;
-    std::stringstream list(text);
-    std::string item;
-    while (std::getline(list, item, ','))
-    {
-        if (item.empty())
-        {
-            throw std::invalid_argument("--" + flag + " has an empty item in '" + text + "'");
-        }
-        items.push_back(item);
-    }
-    if (items.empty())
-    {
-        throw std::invalid_argument("--" + flag + " needs at least one item");
-    }
-    return items;
-}
-
 /// The network sizes of --gpus, ascending and without repeats, each checked by the model.
 std::vector<uint64_t>
 ParseSizes(const std::string& text, const OpusCostModel& model)
 {
     std::vector<uint64_t> sizes;
-    for (const auto& item : SplitList("gpus", text))
+    for (const auto& item : StrictCommandLine::SplitList("gpus", text))
     {
         char* end = nullptr;
         errno = 0;
@@ -399,7 +377,7 @@ Run(const Options& o)
     OpusCostModel model(config);
     std::vector<uint64_t> sizes = ParseSizes(o.gpus, model);
     std::vector<ScaleUp> domains;
-    for (const auto& name : SplitList("scaleUp", o.scaleUp))
+    for (const auto& name : StrictCommandLine::SplitList("scaleUp", o.scaleUp))
     {
         domains.push_back({name, PresetOf("scaleUp", name).gpusPerServer});
     }

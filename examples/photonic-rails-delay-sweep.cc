@@ -61,16 +61,9 @@ std::vector<double>
 ParseDelays(const std::string& text)
 {
     std::vector<double> delays;
-    std::stringstream list(text);
-    std::string item;
-    while (std::getline(list, item, ','))
+    for (const std::string& item : StrictCommandLine::SplitList("delays", text))
     {
-        Time t = StrictCommandLine::ParseTime("delays", item + "ms");
-        delays.push_back(t.GetSeconds() * 1e3);
-    }
-    if (delays.empty())
-    {
-        throw std::invalid_argument("--delays names no delay");
+        delays.push_back(StrictCommandLine::ParseTime("delays", item + "ms").GetSeconds() * 1e3);
     }
     return delays;
 }

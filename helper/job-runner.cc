@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -25,7 +26,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <sys/resource.h>
-#include <sys/stat.h>
 
 namespace ns3
 {
@@ -41,33 +41,12 @@ JobRunner::PeakRssMiB()
 namespace
 {
 
-std::vector<std::string>
-Split(const std::string& text, char separator)
-{
-    std::vector<std::string> parts;
-    std::stringstream ss(text);
-    std::string part;
-    while (std::getline(ss, part, separator))
-    {
-        parts.push_back(part);
-    }
-    return parts;
-}
-
 void
 MakeDirectory(const std::string& path)
 {
-    std::string prefix;
-    for (const std::string& part : Split(path, '/'))
-    {
-        prefix += part + "/";
-        if (!part.empty())
-        {
-            mkdir(prefix.c_str(), 0755);
-        }
-    }
-    struct stat info;
-    if (stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+    std::error_code error;
+    std::filesystem::create_directories(path, error);
+    if (error || !std::filesystem::is_directory(path))
     {
         throw std::runtime_error("cannot create the output directory " + path);
     }
@@ -621,7 +600,7 @@ JobFabric::ParseList(const std::string& names, const std::string& provisioning)
 {
     std::vector<JobFabric> fabrics;
     std::set<std::string> seen;
-    for (const std::string& name : Split(names, ','))
+    for (const std::string& name : StrictCommandLine::SplitList("fabric", names))
     {
         fabrics.push_back(Parse(name, provisioning));
         if (!seen.insert(fabrics.back().name).second)

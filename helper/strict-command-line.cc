@@ -136,4 +136,25 @@ StrictCommandLine::ParseTime(const std::string& name, const std::string& text)
     return NanoSeconds(std::llround(value * scale * 1e9));
 }
 
+std::vector<std::string>
+StrictCommandLine::SplitList(const std::string& name, const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream list(text);
+    std::string item;
+    while (std::getline(list, item, ','))
+    {
+        if (item.empty())
+        {
+            throw std::invalid_argument("--" + name + " has an empty item in '" + text + "'");
+        }
+        items.push_back(item);
+    }
+    if (items.empty())
+    {
+        throw std::invalid_argument("--" + name + " needs at least one item");
+    }
+    return items;
+}
+
 } // namespace ns3

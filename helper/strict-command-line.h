@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace ns3
 {
@@ -67,6 +68,14 @@ class StrictCommandLine
      * \return the duration (std::invalid_argument with a one-line reason if malformed)
      */
     static Time ParseTime(const std::string& name, const std::string& text);
+
+    /**
+     * \brief Splits a comma-separated flag value.
+     * \param name the flag (for the error)
+     * \param text its value
+     * \return the items (std::invalid_argument on an empty item or an empty list)
+     */
+    static std::vector<std::string> SplitList(const std::string& name, const std::string& text);
 
   private:
     void Check(const std::string& arg);
