@@ -68,11 +68,9 @@ OpusController::Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
     m_portsPerGpu = m_ocsPorts.front().size();
     m_communicators = std::move(communicators);
     m_config.assign(m_switches.size(), {});
-    m_leaseCount.assign(m_switches.size(), {});
     m_portGpu.assign(m_switches.size(), {});
     for (uint32_t rail = 0; rail < m_switches.size(); ++rail)
     {
-        m_leaseCount[rail].assign(m_switches[rail]->GetRadix(), 0);
         m_portGpu[rail].assign(m_switches[rail]->GetRadix(), UINT32_MAX);
     }
     for (uint32_t gpu = 0; gpu < m_ocsPorts.size(); ++gpu)
@@ -224,9 +222,12 @@ OpusController::Release(const std::string& instance)
     {
         return;
     }
-    for (const auto& [rail, port] : found->second.ports)
+    for (const OpusDemand::Link& pair : found->second.pairs)
     {
-        --m_leaseCount[rail][port];
+        if (--m_pairLeases[pair] == 0)
+        {
+            m_pairLeases.erase(pair);
+        }
     }
     m_leases.erase(found);
     ServeQueue();
@@ -248,10 +249,17 @@ void
 OpusController::ServeQueue()
 {
     // A ticket that cannot be served holds back later tickets that share one of its GPUs:
-    // first come, first served, while tickets on other GPUs go ahead.
+    // first come, first served, while tickets on other GPUs go ahead. A speculative ticket
+    // holds back nothing (a guess must not delay real traffic) and is dropped once every
+    // member has asked for its communication.
     std::set<std::pair<uint32_t, uint32_t>> held;
     for (auto it = m_queue.begin(); it != m_queue.end();)
     {
+        if (it->speculative && m_served.count(it->instance) > 0)
+        {
+            it = m_queue.erase(it);
+            continue;
+        }
         auto gpus = GpusOf(*it->demand);
         bool behind = std::any_of(gpus.begin(), gpus.end(), [&held](const auto& gpu) {
             return held.count(gpu) > 0;
@@ -259,7 +267,10 @@ OpusController::ServeQueue()
         std::map<uint32_t, RailChange> changes;
         if (behind || !Plan(*it, changes))
         {
-            held.insert(gpus.begin(), gpus.end());
+            if (!it->speculative)
+            {
+                held.insert(gpus.begin(), gpus.end());
+            }
             ++it;
             continue;
         }
@@ -314,13 +325,23 @@ OpusController::PlanRail(uint32_t rail,
         }
         missing.push_back(need.circuits - kept);
     }
-    // A port for a new circuit: not part of the demand, not leased; unconnected ones first.
+    // A port for a new circuit: not part of the demand, not joining a leased pair;
+    // unconnected ones first.
+    auto leased = [&](uint32_t port) {
+        auto circuit = config.find(port);
+        if (!respectLeases || circuit == config.end())
+        {
+            return false;
+        }
+        uint32_t a = owner[port];
+        uint32_t b = owner[circuit->second];
+        return m_pairLeases.count({rail, std::min(a, b), std::max(a, b)}) > 0;
+    };
     auto freePort = [&](uint32_t gpu) {
         uint32_t chosen = OpticalCircuitSwitch::NO_PORT;
         for (uint32_t port : m_ocsPorts[gpu])
         {
-            bool usable =
-                change.used.count(port) == 0 && (!respectLeases || m_leaseCount[rail][port] == 0);
+            bool usable = change.used.count(port) == 0 && !leased(port);
             if (usable && (chosen == OpticalCircuitSwitch::NO_PORT || config.count(port) == 0))
             {
                 chosen = port;
@@ -405,20 +426,16 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
             });
         }
         m_config[rail] = std::move(change.config);
-        if (!shared->speculative)
-        {
-            for (uint32_t port : change.used)
-            {
-                ++m_leaseCount[rail][port];
-                lease.ports.emplace_back(rail, port);
-            }
-        }
     }
     if (!shared->speculative)
     {
+        for (const OpusCircuitNeed& need : shared->demand->GetNeeds())
+        {
+            lease.pairs.emplace_back(need.rail, need.a, need.b);
+            ++m_pairLeases[lease.pairs.back()];
+        }
         m_leases[shared->instance] = std::move(lease);
     }
-    ++m_granting;
     if (--*left == 0)
     {
         Grant(*shared);
@@ -476,7 +493,6 @@ OpusController::Switched(uint64_t id, const OcsReconfiguration& done)
 void
 OpusController::Grant(const Ticket& ticket)
 {
-    --m_granting;
     if (ticket.speculative)
     {
         return;
@@ -556,12 +572,6 @@ OpusController::GetWaitTime() const
         first = false;
     }
     return total;
-}
-
-std::size_t
-OpusController::GetPendingCount() const
-{
-    return m_gathering.size() + m_queue.size() + m_granting;
 }
 
 std::vector<std::string>

@@ -142,9 +142,6 @@ class OpusController : public Object
      */
     Time GetWaitTime() const;
 
-    /// \return requests that have not been granted (or served, if speculative)
-    std::size_t GetPendingCount() const;
-
     /// \return one line per request that waits, saying for what
     std::vector<std::string> DescribePending() const;
 
@@ -159,9 +156,6 @@ class OpusController : public Object
     void DoDispose() override;
 
   private:
-    /// An OCS port: (rail, port).
-    using RailPort = std::pair<uint32_t, uint32_t>;
-
     /// A request whose members have all asked (or a speculative one).
     struct Ticket
     {
@@ -183,11 +177,12 @@ class OpusController : public Object
         bool provisioned{false};      //!< Its circuits were requested speculatively
     };
 
-    /// The circuits of an active communication.
+    /// The GPU pairs of an active communication: every circuit between them is protected,
+    /// since RailTransport spreads a message over every circuit that reaches its peer.
     struct Lease
     {
-        std::vector<RailPort> ports; //!< Both ends of every circuit
-        uint32_t membersLeft{0};     //!< Members still running it
+        std::vector<OpusDemand::Link> pairs; //!< (rail, a, b) of every need
+        uint32_t membersLeft{0};             //!< Members still running it
     };
 
     /// What serving a ticket changes on one rail.
@@ -233,7 +228,7 @@ class OpusController : public Object
     std::vector<std::vector<uint32_t>> m_ocsPorts;            //!< Per GPU, per NIC port
     std::vector<std::vector<uint32_t>> m_portGpu;             //!< Per rail, per OCS port
     std::vector<std::map<uint32_t, uint32_t>> m_config;       //!< Per rail: target circuits
-    std::vector<std::vector<uint32_t>> m_leaseCount;          //!< Per rail, per OCS port
+    std::map<OpusDemand::Link, uint32_t> m_pairLeases;        //!< Active communications per pair
     uint32_t m_gpusPerServer{1};                              //!< GPUs per server
     uint32_t m_portsPerGpu{1};                                //!< NIC ports per GPU
     std::vector<Ptr<CollectiveCommunicator>> m_communicators; //!< Per rank
@@ -246,7 +241,6 @@ class OpusController : public Object
     std::vector<OpusReconfigurationRecord> m_records; //!< Reconfigurations
     std::vector<std::pair<Time, Time>> m_waits;       //!< [ready, grant) intervals
     std::map<uint64_t, Switching> m_switching;        //!< In flight, by record index
-    std::size_t m_granting{0};                        //!< Served, not granted
     TracedCallback<const std::string&, Time> m_grantTrace; //!< Grants
 };
 

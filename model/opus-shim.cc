@@ -7,6 +7,8 @@
 #include "ns3/enum.h"
 #include "ns3/log.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -106,16 +108,11 @@ OpusShim::Start(const CollectiveCall& call, uint32_t replay, DoneCallback done)
         m_communicator->Start(call, done); // scale-up only: nothing to ask
         return;
     }
-    if (replay != m_replay)
-    {
-        m_replay = replay;
-        m_position = 0;
-    }
     if (replay == 0)
     {
         m_profile.push_back(Plan(call));
     }
-    m_running[call.instance] = Running{call, replay, m_position++, done};
+    m_running[call.instance] = Running{call, replay, done};
     m_controller->Request(call, m_rank, MakeCallback(&OpusShim::Granted, this).Bind(call.instance));
 }
 
@@ -146,33 +143,37 @@ OpusShim::ProvisionAfter(const Running& done)
         return; // the profile is complete once the first iteration is over
     }
     const std::vector<Planned>& sequence = profiled ? m_profile : m_oracle;
-    uint32_t replay = done.replay;
-    uint32_t position = done.position + 1;
-    if (position >= sequence.size())
+    // Where the finished communication is in the sequence: by its name, not by the order
+    // calls started in (streams overlap, and start order may vary between iterations).
+    Planned finished = Plan(done.call);
+    uint64_t uses = std::max<uint64_t>(1, m_uses[finished.base]);
+    auto at = std::find_if(sequence.begin(), sequence.end(), [&](const Planned& p) {
+        return p.base == finished.base && p.ordinal == finished.ordinal % uses;
+    });
+    if (at == sequence.end())
     {
-        position = 0; // the next iteration's first communication
+        return;
+    }
+    uint32_t replay = done.replay;
+    if (++at == sequence.end())
+    {
+        at = sequence.begin(); // the next iteration's first communication
         ++replay;
     }
-    if (sequence.empty() || replay >= m_replays)
+    if (replay >= m_replays)
     {
         return;
     }
-    // Already started: its own request has been made.
-    if (replay < m_replay || (replay == m_replay && position < m_position))
-    {
-        return;
-    }
-    const Planned& planned = sequence[position];
-    if (m_controller->GetDemand(planned.call, m_rank)->GetKey() ==
+    // Announced even when its circuits are those of the communication that just ended: the
+    // controller switches once every member has announced (finished its previous phase).
+    CollectiveCall next = at->call;
+    next.instance = at->base + '#' + std::to_string(replay * m_uses[at->base] + at->ordinal);
+    if (m_controller->GetDemand(next, m_rank)->GetKey() !=
         m_controller->GetDemand(done.call, m_rank)->GetKey())
     {
-        return; // no parallelism shift: the circuits stay
+        ++m_speculative; // a parallelism shift
     }
-    CollectiveCall next = planned.call;
-    next.instance =
-        planned.base + '#' + std::to_string(replay * m_uses[planned.base] + planned.ordinal);
-    ++m_speculative;
-    NS_LOG_INFO("rank " << m_rank << ": provisions " << next.instance << " after "
+    NS_LOG_INFO("rank " << m_rank << ": announces " << next.instance << " after "
                         << done.call.instance);
     m_controller->Provision(next, m_rank);
 }

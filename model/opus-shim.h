@@ -28,10 +28,11 @@ namespace ns3
  *
  * The shim records the sequence of its communications that need circuits during the first
  * iteration (profiling). With provisioning, from the second iteration on, as soon as a
- * communication finishes and the profile says that the next one needs other circuits (a
- * parallelism shift), the shim asks for the next one's circuits speculatively, so the
- * switching overlaps the window before it. The oracle takes the sequence from the DAG (op
- * id order) and provisions from the first iteration.
+ * communication finishes the shim announces the next one of the profile to the controller
+ * (OpusController::Provision), which sets up its circuits once every member has announced it,
+ * so the switching overlaps the window before it. The oracle takes the sequence from the DAG
+ * (op id order) and provisions from the first iteration. The finished communication is found
+ * in the sequence by its name, not by the order calls started in.
  */
 class OpusShim : public Object
 {
@@ -83,7 +84,7 @@ class OpusShim : public Object
      */
     void Start(const CollectiveCall& call, uint32_t replay, DoneCallback done);
 
-    /// \return speculative requests made
+    /// \return announcements of a communication that needs other circuits than the last
     uint64_t GetSpeculativeRequests() const;
 
   protected:
@@ -93,10 +94,9 @@ class OpusShim : public Object
     /// A communication between its request and its end.
     struct Running
     {
-        CollectiveCall call;  //!< The call
-        uint32_t replay{0};   //!< Its iteration
-        uint32_t position{0}; //!< Its place in that iteration's sequence
-        DoneCallback done;    //!< The runtime's completion
+        CollectiveCall call; //!< The call
+        uint32_t replay{0};  //!< Its iteration
+        DoneCallback done;   //!< The runtime's completion
     };
 
     /// A communication of the sequence provisioning follows.
@@ -122,8 +122,6 @@ class OpusShim : public Object
     std::vector<Planned> m_oracle;              //!< The DAG's sequence (needing circuits)
     std::map<std::string, uint64_t> m_uses;     //!< Per instance base: calls per iteration
     uint32_t m_replays{1};                      //!< Iterations of the job
-    uint32_t m_replay{0};                       //!< Current iteration
-    uint32_t m_position{0};                     //!< Communications started this iteration
     std::map<std::string, Running> m_running;   //!< By instance
     uint64_t m_speculative{0};                  //!< Speculative requests made
 };
