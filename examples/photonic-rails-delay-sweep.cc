@@ -19,6 +19,9 @@
 #include "ns3/job-workload.h"
 #include "ns3/strict-command-line.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
@@ -63,7 +66,12 @@ ParseDelays(const std::string& text)
     std::vector<double> delays;
     for (const std::string& item : StrictCommandLine::SplitList("delays", text))
     {
-        delays.push_back(StrictCommandLine::ParseTime("delays", item + "ms").GetSeconds() * 1e3);
+        double ms = StrictCommandLine::ParseTime("delays", item + "ms").GetSeconds() * 1e3;
+        if (std::find(delays.begin(), delays.end(), ms) != delays.end())
+        {
+            throw std::invalid_argument("--delays names " + item + " ms twice");
+        }
+        delays.push_back(ms);
     }
     return delays;
 }
@@ -116,9 +124,17 @@ ReadPoint(const Point& point)
 {
     std::ifstream in(point.dir + "/summary.json");
     nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (j.is_discarded() || !j.contains("iteration_time_s"))
+    for (const char* key : {"iteration_time_s",
+                            "makespan_s",
+                            "reconfigurations",
+                            "exposed_reconfiguration_s",
+                            "wall_s",
+                            "events"})
     {
-        throw std::runtime_error(point.dir + "/summary.json: missing or unreadable");
+        if (j.is_discarded() || !j.contains(key) || !j[key].is_number())
+        {
+            throw std::runtime_error(point.dir + "/summary.json: missing or unreadable");
+        }
     }
     JobResult r;
     r.fabric = point.fabric.name;
@@ -131,54 +147,104 @@ ReadPoint(const Point& point)
     return r;
 }
 
+/// Child processes running points; on destruction (an error) the running ones are stopped.
+class Children
+{
+  public:
+    ~Children()
+    {
+        for (const auto& [pid, index] : m_running)
+        {
+            kill(pid, SIGTERM);
+            waitpid(pid, nullptr, 0);
+        }
+    }
+
+    /// Starts point \p index in a child running \p run.
+    template <typename F>
+    void Start(std::size_t index, F run)
+    {
+        std::cout.flush();
+        std::cerr.flush();
+        pid_t pid = fork();
+        if (pid < 0)
+        {
+            throw std::runtime_error("cannot start a child process");
+        }
+        if (pid == 0)
+        {
+            _exit(run());
+        }
+        m_running[pid] = index;
+    }
+
+    /// \return the number of running children
+    std::size_t Running() const
+    {
+        return m_running.size();
+    }
+
+    /// Waits for a child to end. \param status its exit status \return its point
+    std::size_t Wait(int& status)
+    {
+        pid_t pid;
+        do
+        {
+            pid = waitpid(-1, &status, 0);
+        } while (pid < 0 && errno == EINTR);
+        auto found = m_running.find(pid);
+        if (found == m_running.end())
+        {
+            throw std::runtime_error("lost track of a child process");
+        }
+        std::size_t index = found->second;
+        m_running.erase(found);
+        return index;
+    }
+
+  private:
+    std::map<pid_t, std::size_t> m_running; //!< pid -> point
+};
+
 /// Runs every point, at most \p jobs at once, each in a child process.
 void
 RunAll(const Options& o, std::shared_ptr<const WorkloadDag> dag, std::vector<Point>& points)
 {
-    std::map<pid_t, std::size_t> running;
+    Children children;
     std::size_t next = 0;
     std::size_t done = 0;
-    bool failed = false;
-    while (done < points.size())
+    std::string failure;
+    while (done < next || (failure.empty() && next < points.size()))
     {
-        while (!failed && next < points.size() && running.size() < o.jobs)
+        while (failure.empty() && next < points.size() && children.Running() < o.jobs)
         {
-            std::cout.flush();
-            std::cerr.flush();
-            pid_t pid = fork();
-            if (pid < 0)
-            {
-                throw std::runtime_error("cannot start a child process");
-            }
-            if (pid == 0)
-            {
-                _exit(RunPoint(o, dag, points[next]));
-            }
-            running[pid] = next++;
-        }
-        if (running.empty())
-        {
-            break;
+            const Point& point = points[next];
+            children.Start(next++, [&o, &dag, &point]() { return RunPoint(o, dag, point); });
         }
         int status = 0;
-        pid_t pid = wait(&status);
-        std::size_t index = running.at(pid);
-        running.erase(pid);
+        std::size_t index = children.Wait(status);
         ++done;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        Point& point = points[index];
+        if (WIFSIGNALED(status))
         {
-            failed = true; // the child said why; let the others finish, start no more
+            failure = point.fabric.name + " at " + std::to_string(point.delayMs) +
+                      " ms was killed by signal " + std::to_string(WTERMSIG(status));
             continue;
         }
-        points[index].result = ReadPoint(points[index]);
-        std::cerr << "[sweep] " << done << "/" << points.size() << ": " << points[index].fabric.name
-                  << " at " << points[index].delayMs << " ms: iteration "
-                  << points[index].result.iterationTime * 1e3 << " ms ("
-                  << points[index].result.wall << " s wall)\n";
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        {
+            failure = "a run failed (its reason is above)"; // let the others finish
+            continue;
+        }
+        point.result = ReadPoint(point);
+        std::cerr << "[sweep] " << done << "/" << points.size() << ": " << point.fabric.name
+                  << " at " << point.delayMs << " ms: iteration "
+                  << point.result.iterationTime * 1e3 << " ms (" << point.result.wall
+                  << " s wall)\n";
     }
-    if (failed)
+    if (!failure.empty())
     {
-        throw std::runtime_error("a run failed (its reason is above)");
+        throw std::runtime_error(failure);
     }
 }
 
