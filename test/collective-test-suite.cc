@@ -8,6 +8,8 @@
  * finish.
  */
 
+#include "job-test-bed.h"
+
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/photonic-rails-module.h"
@@ -122,7 +124,7 @@ struct JobBed
     std::vector<Ptr<CollectiveCommunicator>> communicators;
     ApplicationContainer runtimes;
     JobRecorder recorder;
-    std::map<std::pair<uint32_t, uint32_t>, double> endNs; //!< (rank, id) -> end, last replay
+    tests::OpEndLog ends; //!< Op end times, last replay
 
     JobBed(RailFabricSpec spec, const WorkloadDag& dag, uint32_t iterations = 1)
     {
@@ -146,14 +148,7 @@ struct JobBed
                                          fabric->GetGpus(),
                                          communicators);
         recorder.Attach(runtimes, dag.GetIterationCount(), iterations);
-        for (uint32_t i = 0; i < runtimes.GetN(); ++i)
-        {
-            runtimes.Get(i)->TraceConnectWithoutContext(
-                "OpEnd",
-                Callback<void, const WorkloadOp&, uint32_t>([this](const WorkloadOp& op, uint32_t) {
-                    endNs[{op.rank, op.id}] = Simulator::Now().GetNanoSeconds();
-                }));
-        }
+        ends.Attach(runtimes);
     }
 
     ~JobBed()
@@ -168,35 +163,19 @@ struct JobBed
 
     bool AllFinished() const
     {
-        for (uint32_t i = 0; i < runtimes.GetN(); ++i)
-        {
-            if (!DynamicCast<RankRuntime>(runtimes.Get(i))->IsFinished())
-            {
-                return false;
-            }
-        }
-        return true;
+        return tests::AllRanksFinished(runtimes);
     }
 
     /// \return when op \p id of \p rank ended (last replay), ns; -1 if it did not
     double EndNs(uint32_t rank, uint32_t id) const
     {
-        auto it = endNs.find({rank, id});
-        return it == endNs.end() ? -1 : it->second;
+        return ends.EndNs(rank, id);
     }
 
     /// \return the latest end of op \p id over all ranks, ns
     double LastEndNs(uint32_t id) const
     {
-        double last = -1;
-        for (const auto& [key, ns] : endNs)
-        {
-            if (key.second == id)
-            {
-                last = std::max(last, ns);
-            }
-        }
-        return last;
+        return ends.LastEndNs(id);
     }
 
     uint64_t BytesSent() const

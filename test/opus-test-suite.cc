@@ -7,6 +7,8 @@
  * wait for active collectives, and the bandwidth a static split of the NIC ports leaves.
  */
 
+#include "job-test-bed.h"
+
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/photonic-rails-module.h"
@@ -101,7 +103,7 @@ struct OpusBed
     std::vector<Ptr<CollectiveCommunicator>> communicators;
     ApplicationContainer runtimes;
     JobRecorder recorder;
-    std::map<std::pair<uint32_t, uint32_t>, double> endNs; //!< (rank, id) -> end, last replay
+    tests::OpEndLog ends; //!< Op end times, last replay
 
     OpusBed(uint32_t servers,
             uint32_t nicPorts,
@@ -135,14 +137,7 @@ struct OpusBed
         controller = mode == Mode::STATIC ? opus.InstallStatic(fabric, communicators, dag)
                                           : opus.Install(fabric, communicators, runtimes, dag);
         recorder.Attach(runtimes, dag.GetIterationCount(), iterations);
-        for (uint32_t i = 0; i < runtimes.GetN(); ++i)
-        {
-            runtimes.Get(i)->TraceConnectWithoutContext(
-                "OpEnd",
-                Callback<void, const WorkloadOp&, uint32_t>([this](const WorkloadOp& op, uint32_t) {
-                    endNs[{op.rank, op.id}] = Simulator::Now().GetNanoSeconds();
-                }));
-        }
+        ends.Attach(runtimes);
         Simulator::Run();
     }
 
@@ -153,14 +148,7 @@ struct OpusBed
 
     bool AllFinished() const
     {
-        for (uint32_t i = 0; i < runtimes.GetN(); ++i)
-        {
-            if (!DynamicCast<RankRuntime>(runtimes.Get(i))->IsFinished())
-            {
-                return false;
-            }
-        }
-        return true;
+        return tests::AllRanksFinished(runtimes);
     }
 
     double MakespanNs() const
@@ -170,8 +158,7 @@ struct OpusBed
 
     double EndNs(uint32_t rank, uint32_t id) const
     {
-        auto it = endNs.find({rank, id});
-        return it == endNs.end() ? -1 : it->second;
+        return ends.EndNs(rank, id);
     }
 
     uint64_t Reconfigurations() const
