@@ -567,7 +567,6 @@ JobFabric::Parse(const std::string& name, const std::string& provisioning)
     if (name == "ocs" || name == "ocs-provisioning" || name == "ocs-oracle")
     {
         f.kind = RailKind::OCS;
-        f.opus = true;
         if (name == "ocs-provisioning" || (name == "ocs" && provisioning == "1"))
         {
             f.provisioning = OpusShim::PROFILED;

@@ -63,7 +63,6 @@ struct JobFabric
 {
     std::string name;             //!< As printed ("eps", "ocs", "ocs-provisioning", ...)
     RailKind kind{RailKind::EPS}; //!< Rails
-    bool opus{false};             //!< Opus reconfigures the circuits
     bool staticSplit{false};      //!< ocs-static: circuits set once, ports split
     OpusShim::Provisioning provisioning{OpusShim::ON_DEMAND}; //!< With opus
 

@@ -50,11 +50,12 @@ struct OpusReconfigurationRecord
  * - serves complete requests first come, first served: a request that cannot be served yet
  *   holds back every later request that involves one of its GPUs, so order is respected;
  * - keeps every circuit the demand already has, and for the missing ones picks NIC ports
- *   that no active communication leases (unconnected ports first), so only ports whose
+ *   whose circuit joins no leased GPU pair (unconnected ports first), so only ports whose
  *   circuit differs go dark; a circuit carrying an active communication is never torn
  *   down: a request that would need one waits until that communication ends;
- * - leases the demand's circuits to the communication from its grant until every member
- *   has released it, and grants every member once the circuits are up.
+ * - leases the communication's GPU pairs from its grant until every member has released
+ *   it (every circuit between a leased pair is protected: the transport spreads a message
+ *   over all of them), and grants every member once the circuits are up.
  * A request whose circuits are in place is granted as soon as its last member asks, at no
  * cost: the shim's profile tells it its demand has not changed. A request that changes
  * circuits pays ControlLatency to reach the controller and ControlLatency for the

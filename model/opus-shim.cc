@@ -168,20 +168,9 @@ OpusShim::ProvisionAfter(const Running& done)
     // controller switches once every member has announced (finished its previous phase).
     CollectiveCall next = at->call;
     next.instance = at->base + '#' + std::to_string(replay * m_uses[at->base] + at->ordinal);
-    if (m_controller->GetDemand(next, m_rank)->GetKey() !=
-        m_controller->GetDemand(done.call, m_rank)->GetKey())
-    {
-        ++m_speculative; // a parallelism shift
-    }
     NS_LOG_INFO("rank " << m_rank << ": announces " << next.instance << " after "
                         << done.call.instance);
     m_controller->Provision(next, m_rank);
-}
-
-uint64_t
-OpusShim::GetSpeculativeRequests() const
-{
-    return m_speculative;
 }
 
 } // namespace ns3

@@ -84,9 +84,6 @@ class OpusShim : public Object
      */
     void Start(const CollectiveCall& call, uint32_t replay, DoneCallback done);
 
-    /// \return announcements of a communication that needs other circuits than the last
-    uint64_t GetSpeculativeRequests() const;
-
   protected:
     void DoDispose() override;
 
@@ -123,7 +120,6 @@ class OpusShim : public Object
     std::map<std::string, uint64_t> m_uses;     //!< Per instance base: calls per iteration
     uint32_t m_replays{1};                      //!< Iterations of the job
     std::map<std::string, Running> m_running;   //!< By instance
-    uint64_t m_speculative{0};                  //!< Speculative requests made
 };
 
 } // namespace ns3
