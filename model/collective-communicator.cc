@@ -232,7 +232,10 @@ CollectiveCommunicator::Start(const CollectiveCall& call, DoneCallback done)
     ++m_counters.calls;
     m_callTrace(call.instance, *exec.plan);
 
-    const auto& tasks = exec.plan->tasks;
+    // Starting a task can finish the whole execution (a RECV whose message already arrived)
+    // and erase it: keep the plan alive here rather than reading it through the execution.
+    std::shared_ptr<const CollectivePlan> plan = exec.plan;
+    const auto& tasks = plan->tasks;
     exec.depsLeft.resize(tasks.size());
     exec.children.resize(tasks.size());
     exec.ordinal.resize(tasks.size(), 0);
@@ -279,7 +282,9 @@ CollectiveCommunicator::StartTask(uint64_t id, uint32_t index)
 {
     Execution& exec = m_executions.at(id);
     exec.started[index] = true;
-    const CollectiveTask& task = exec.plan->tasks[index];
+    // The task outlives the execution if finishing it ends the call (see Start()).
+    std::shared_ptr<const CollectivePlan> plan = exec.plan;
+    const CollectiveTask& task = plan->tasks[index];
     MessageKey key{exec.call.instance, task.peer, exec.ordinal[index]};
     switch (task.kind)
     {

@@ -313,7 +313,10 @@ class RailTransport : public Object
     uint32_t m_gpu;                                         //!< This GPU
     Ptr<RailEndpoints> m_endpoints;                         //!< Fabric directory
     std::vector<Port> m_ports;                              //!< NIC ports
-    std::vector<QueuePair> m_qps;                           //!< Sending QPs, by qpn
+    /// Sending QPs, by qpn. A deque, because a QP is referenced across callbacks (an ACK's
+    /// completion starts the next step of a collective, which may open a QP to a new peer)
+    /// and growing a deque never moves its elements.
+    std::deque<QueuePair> m_qps;
     std::unordered_map<uint64_t, uint32_t> m_qpIndex;       //!< (port, peer, peer port) -> qpn
     std::unordered_map<uint64_t, ReceiveState> m_receiving; //!< (src GPU, qpn) -> state
     std::map<MessageKey, uint64_t> m_arrived;          //!< Bytes arrived per message to this GPU
