@@ -260,6 +260,12 @@ class RailTransport : public Object
                                      Part part);
     /// \return the peer port index reached through \p port, or -1.
     int32_t PeerPortVia(uint32_t port, uint32_t peer) const;
+    /**
+     * \return the QP for (port, peer, peer port), created if new. References to QPs stay
+     * valid when one is created (m_qps is a deque): an ACK's completion callback may start
+     * the next step of a collective, which opens a QP to a new peer, while Acknowledge()
+     * still holds the acknowledged QP.
+     */
     QueuePair& GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort);
     /// Recomputes whether \p qp's port reaches its peer (re-pointing optical QPs).
     void UpdateReachability(QueuePair& qp);
@@ -313,10 +319,7 @@ class RailTransport : public Object
     uint32_t m_gpu;                                         //!< This GPU
     Ptr<RailEndpoints> m_endpoints;                         //!< Fabric directory
     std::vector<Port> m_ports;                              //!< NIC ports
-    /// Sending QPs, by qpn. A deque, because a QP is referenced across callbacks (an ACK's
-    /// completion starts the next step of a collective, which may open a QP to a new peer)
-    /// and growing a deque never moves its elements.
-    std::deque<QueuePair> m_qps;
+    std::deque<QueuePair> m_qps;                            //!< Sending QPs, by qpn (stable)
     std::unordered_map<uint64_t, uint32_t> m_qpIndex;       //!< (port, peer, peer port) -> qpn
     std::unordered_map<uint64_t, ReceiveState> m_receiving; //!< (src GPU, qpn) -> state
     std::map<MessageKey, uint64_t> m_arrived;          //!< Bytes arrived per message to this GPU

@@ -15,6 +15,7 @@
 #include "ns3/photonic-rails-module.h"
 #include "ns3/test.h"
 
+#include <cmath>
 #include <sstream>
 
 using namespace ns3;
@@ -289,6 +290,68 @@ class AllToAllAndSendRecvTestCase : public TestCase
                                   bed.EndNs(1, 0),
                                   "the send ends when acknowledged, after the receive");
         }
+    }
+};
+
+/// Collectives whose next step opens a queue pair to a new peer from inside the callback of
+/// an acknowledgement (dissemination barrier, halving-doubling, pairwise all-to-all): they
+/// once read a queue pair the transport had just moved (issue 11, item 1). Each completes
+/// in its closed-form time with every byte delivered.
+class NewPeerFromAcknowledgementTestCase : public TestCase
+{
+  public:
+    NewPeerFromAcknowledgementTestCase()
+        : TestCase("collectives that open queue pairs from acknowledgements complete on time")
+    {
+    }
+
+  private:
+    /// Runs one collective on n one-GPU servers with one 100G port each; returns its end, ns.
+    double Run(WorkloadOpType type, uint32_t n, uint64_t bytes, WorkloadAlgorithm algorithm)
+    {
+        JobBed bed(Spec(n, RailKind::EPS),
+                   WorkloadDag(n, AllRanks(n), OnEveryRank(n, type, bytes, algorithm)));
+        bed.Run();
+        NS_TEST_EXPECT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        NS_TEST_EXPECT_MSG_EQ(bed.BytesSent(), bed.BytesReceived(), "bytes conserved");
+        return bed.LastEndNs(0);
+    }
+
+    void DoRun() override
+    {
+        const double frame = FrameNs(100e9);
+        const double path = frame + SWITCH_NS + 2 * LINK_NS; // a full frame's extra trip
+        const uint64_t s = 4 << 20;
+        const double sFrames = s / MTU;
+        // Halving-doubling: every round exchanges with one partner, full duplex, so each
+        // NIC sends its bytes back to back; each round adds at most one frame's trip.
+        // Allreduce sends 2(n-1)S/n in 2 log2(n) rounds.
+        for (uint32_t n : {2u, 4u, 8u})
+        {
+            double rounds = 2 * std::log2(n);
+            double expected = 2.0 * (n - 1) / n * sFrames * frame + rounds * path;
+            double end = Run(WorkloadOpType::ALLREDUCE, n, s, WorkloadAlgorithm::HALVING_DOUBLING);
+            NS_TEST_EXPECT_MSG_EQ_TOL(end, expected, 0.02 * expected, "hd allreduce n=" << n);
+        }
+        // Allgather of S shards sends (n-1)S, reducescatter (n-1)S/n, in log2(n) rounds.
+        double ag = Run(WorkloadOpType::ALLGATHER, 4, s, WorkloadAlgorithm::HALVING_DOUBLING);
+        double agExpected = 3 * sFrames * frame + 2 * path;
+        NS_TEST_EXPECT_MSG_EQ_TOL(ag, agExpected, 0.02 * agExpected, "hd allgather n=4");
+        double rs = Run(WorkloadOpType::REDUCESCATTER, 4, s, WorkloadAlgorithm::HALVING_DOUBLING);
+        double rsExpected = 0.75 * sFrames * frame + 2 * path;
+        NS_TEST_EXPECT_MSG_EQ_TOL(rs, rsExpected, 0.02 * rsExpected, "hd reducescatter n=4");
+        // Pairwise all-to-all on 3: two rounds of S/3 each way.
+        double a2a = Run(WorkloadOpType::ALLTOALL, 3, 3 * s, WorkloadAlgorithm::RING);
+        double a2aExpected = 2 * sFrames * frame + 2 * path;
+        NS_TEST_EXPECT_MSG_EQ_TOL(a2a, a2aExpected, 0.02 * a2aExpected, "pairwise alltoall n=3");
+        // Dissemination barrier on 3: ceil(log2 3) = 2 rounds; a round ends when its 1-byte
+        // message is acknowledged: a 63-byte frame there and a 62-byte ACK back, each
+        // serialized at the sender and again at the switch (store and forward).
+        auto wire = [](double bytes) { return bytes * 8 / 100e9 * 1e9; };
+        double trip = SWITCH_NS + 2 * LINK_NS;
+        double roundTrip = 2 * wire(FRAME_OVERHEAD + 1) + 2 * wire(FRAME_OVERHEAD) + 2 * trip;
+        double barrier = Run(WorkloadOpType::BARRIER, 3, 0, WorkloadAlgorithm::UNSPECIFIED);
+        NS_TEST_EXPECT_MSG_EQ_TOL(barrier, 2 * roundTrip, 2.0, "barrier n=3: two round trips");
     }
 };
 
@@ -675,6 +738,7 @@ class CollectiveTestSuite : public TestSuite
     {
         AddTestCase(new RingClosedFormTestCase, TestCase::QUICK);
         AddTestCase(new AllToAllAndSendRecvTestCase, TestCase::QUICK);
+        AddTestCase(new NewPeerFromAcknowledgementTestCase, TestCase::QUICK);
         AddTestCase(new PipelineMakespanTestCase, TestCase::QUICK);
         AddTestCase(new ConservationAndDeterminismTestCase, TestCase::QUICK);
         AddTestCase(new StuckRunTestCase, TestCase::QUICK);
