@@ -743,7 +743,7 @@ RailTransport::OnCircuitChange(uint32_t port)
     Pump(port);
 }
 
-bool
+void
 RailTransport::Receive(Ptr<NetDevice> device,
                        Ptr<const Packet> frame,
                        uint16_t protocol,
@@ -780,7 +780,6 @@ RailTransport::Receive(Ptr<NetDevice> device,
         ReceiveCnp(header);
         break;
     }
-    return true;
 }
 
 void

@@ -291,7 +291,9 @@ class RailTransport : public Object
     void OnCircuitChange(uint32_t port);
     void OnDequeue(uint32_t port, Ptr<const Packet> frame);
 
-    bool Receive(Ptr<NetDevice> device,
+    /// The node's protocol handler for RailTransport frames (ns-3's ProtocolHandler
+    /// signature, which returns nothing).
+    void Receive(Ptr<NetDevice> device,
                  Ptr<const Packet> frame,
                  uint16_t protocol,
                  const Address& from,
