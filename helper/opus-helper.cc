@@ -92,7 +92,7 @@ OpusHelper::Install(Ptr<RailFabric> fabric,
     for (uint32_t rank = 0; rank < runtimes.GetN(); ++rank)
     {
         auto runtime = DynamicCast<RankRuntime>(runtimes.Get(rank));
-        std::vector<CollectiveCall> schedule;
+        std::vector<OpusShim::ScheduledCall> schedule;
         bool found = false;
         for (const WorkloadOp& op : dag.GetOps(rank))
         {
@@ -106,12 +106,12 @@ OpusHelper::Install(Ptr<RailFabric> fabric,
                 first.push_back(demand);
                 found = true;
             }
-            schedule.push_back(RankRuntime::CallOf(dag, op));
-            schedule.back().instance = RankRuntime::InstanceOf(op); // names its group
+            schedule.push_back({RankRuntime::CallOf(dag, op), op.iteration});
+            schedule.back().call.instance = RankRuntime::InstanceOf(op); // names its group
         }
         Ptr<OpusShim> shim = m_shimFactory.Create<OpusShim>();
         shim->Setup(rank, communicators[rank], controller);
-        shim->SetSchedule(std::move(schedule), runtime->GetIterations());
+        shim->SetSchedule(schedule, dag.GetIterationCount(), runtime->GetIterations());
         runtime->SetShim(shim);
         runtime->GetNode()->AggregateObject(shim);
     }

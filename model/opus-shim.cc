@@ -65,54 +65,99 @@ OpusShim::Setup(uint32_t rank,
     m_controller = controller;
 }
 
-OpusShim::Planned
-OpusShim::Plan(const CollectiveCall& call)
+namespace
 {
-    std::size_t hash = call.instance.rfind('#');
-    return Planned{call,
-                   call.instance.substr(0, hash),
-                   hash == std::string::npos ? 0 : std::stoull(call.instance.substr(hash + 1))};
+
+/// \return \p instance without its "#k"
+std::string
+NameOf(const std::string& instance)
+{
+    return instance.substr(0, instance.rfind('#'));
 }
 
-void
-OpusShim::SetSchedule(std::vector<CollectiveCall> calls, uint32_t replays)
+/// \return the k of \p instance's "#k"
+uint64_t
+OrdinalOf(const std::string& instance)
 {
-    // Name the calls as the runtime will (k counts a name's uses in op id order), so a
+    std::size_t hash = instance.rfind('#');
+    return hash == std::string::npos ? 0 : std::stoull(instance.substr(hash + 1));
+}
+
+} // namespace
+
+void
+OpusShim::SetSchedule(const std::vector<ScheduledCall>& calls,
+                      uint32_t dagIterations,
+                      uint32_t replays)
+{
+    m_dagIterations = std::max<uint32_t>(1, dagIterations);
+    m_iterations = uint64_t(m_dagIterations) * std::max<uint32_t>(1, replays);
+    m_ordinals.clear();
+    m_perReplay.clear();
+    m_oracle = Sequence{{}, m_dagIterations};
+    m_profile = Sequence{{}, 1};
+    // Number the uses as the runtime does (k counts a name's uses in op id order), so a
     // speculative request names the very communication the members will ask for.
-    std::map<std::string, uint64_t> uses;
-    m_oracle.clear();
-    for (CollectiveCall& call : calls)
+    for (const ScheduledCall& scheduled : calls)
     {
-        call.instance += '#' + std::to_string(uses[call.instance]++);
-        if (!m_controller->GetDemand(call, m_rank)->IsEmpty())
+        const std::string& name = scheduled.call.instance;
+        std::vector<uint64_t>& uses = m_ordinals[name][scheduled.iteration];
+        Occurrence occurrence{name, scheduled.iteration, uses.size(), scheduled.call};
+        uses.push_back(m_perReplay[name]++);
+        if (!m_controller->GetDemand(scheduled.call, m_rank)->IsEmpty())
         {
-            m_oracle.push_back(Plan(call));
+            m_oracle.entries.push_back(occurrence);
         }
     }
-    if (m_provisioning == ORACLE)
+}
+
+OpusShim::Occurrence
+OpusShim::Locate(const CollectiveCall& call, uint64_t iteration) const
+{
+    Occurrence o;
+    o.name = NameOf(call.instance);
+    o.label = iteration % m_dagIterations;
+    o.call = call;
+    o.call.instance = o.name;
+    uint64_t replay = iteration / m_dagIterations;
+    uint64_t ordinal = OrdinalOf(call.instance) - replay * m_perReplay.at(o.name);
+    const std::vector<uint64_t>& uses = m_ordinals.at(o.name).at(o.label);
+    o.use = std::lower_bound(uses.begin(), uses.end(), ordinal) - uses.begin();
+    return o;
+}
+
+std::string
+OpusShim::InstanceAt(const std::string& name, uint64_t iteration, uint64_t use) const
+{
+    auto labels = m_ordinals.find(name);
+    if (labels == m_ordinals.end())
     {
-        m_uses = uses;
+        return "";
     }
-    m_replays = replays;
+    auto uses = labels->second.find(iteration % m_dagIterations);
+    if (uses == labels->second.end() || use >= uses->second.size())
+    {
+        return "";
+    }
+    uint64_t replay = iteration / m_dagIterations;
+    return name + '#' + std::to_string(replay * m_perReplay.at(name) + uses->second[use]);
 }
 
 void
-OpusShim::Start(const CollectiveCall& call, uint32_t replay, DoneCallback done)
+OpusShim::Start(const CollectiveCall& call, uint64_t iteration, DoneCallback done)
 {
-    if (replay == 0 && m_provisioning == PROFILED)
-    {
-        ++m_uses[Plan(call).base]; // profiling: every communication counts
-    }
     if (m_controller->GetDemand(call, m_rank)->IsEmpty())
     {
         m_communicator->Start(call, done); // scale-up only: nothing to ask
         return;
     }
-    if (replay == 0)
+    if (iteration == 0)
     {
-        m_profile.push_back(Plan(call));
+        Occurrence profiled = Locate(call, iteration);
+        profiled.label = 0; // the profile repeats every iteration
+        m_profile.entries.push_back(profiled);
     }
-    m_running[call.instance] = Running{call, replay, done};
+    m_running[call.instance] = Running{call, iteration, done};
     m_controller->Request(call, m_rank, MakeCallback(&OpusShim::Granted, this).Bind(call.instance));
 }
 
@@ -138,36 +183,41 @@ void
 OpusShim::ProvisionAfter(const Running& done)
 {
     bool profiled = m_provisioning == OpusShim::PROFILED;
-    if (m_provisioning == OpusShim::ON_DEMAND || (profiled && done.replay == 0))
+    if (m_provisioning == OpusShim::ON_DEMAND || (profiled && done.iteration == 0))
     {
         return; // the profile is complete once the first iteration is over
     }
-    const std::vector<Planned>& sequence = profiled ? m_profile : m_oracle;
-    // Where the finished communication is in the sequence: by its name, not by the order
-    // calls started in (streams overlap, and start order may vary between iterations).
-    Planned finished = Plan(done.call);
-    uint64_t uses = std::max<uint64_t>(1, m_uses[finished.base]);
-    auto at = std::find_if(sequence.begin(), sequence.end(), [&](const Planned& p) {
-        return p.base == finished.base && p.ordinal == finished.ordinal % uses;
-    });
-    if (at == sequence.end())
+    const Sequence& sequence = profiled ? m_profile : m_oracle;
+    // Where the finished communication is in the sequence: by its name and use, not by the
+    // order calls started in (streams overlap, and start order may vary between iterations).
+    Occurrence finished = Locate(done.call, done.iteration);
+    finished.label %= sequence.period;
+    auto at = std::find_if(sequence.entries.begin(),
+                           sequence.entries.end(),
+                           [&finished](const Occurrence& o) { return o.Is(finished); });
+    if (at == sequence.entries.end())
     {
         return;
     }
-    uint32_t replay = done.replay;
-    if (++at == sequence.end())
+    uint64_t period = done.iteration / sequence.period;
+    if (++at == sequence.entries.end())
     {
-        at = sequence.begin(); // the next iteration's first communication
-        ++replay;
+        at = sequence.entries.begin(); // the next period's first communication
+        ++period;
     }
-    if (replay >= m_replays)
+    uint64_t iteration = period * sequence.period + at->label;
+    if (iteration >= m_iterations)
     {
         return;
     }
     // Announced even when its circuits are those of the communication that just ended: the
     // controller switches once every member has announced (finished its previous phase).
     CollectiveCall next = at->call;
-    next.instance = at->base + '#' + std::to_string(replay * m_uses[at->base] + at->ordinal);
+    next.instance = InstanceAt(at->name, iteration, at->use);
+    if (next.instance.empty())
+    {
+        return; // that iteration has fewer uses of the name: no prediction
+    }
     NS_LOG_INFO("rank " << m_rank << ": announces " << next.instance << " after "
                         << done.call.instance);
     m_controller->Provision(next, m_rank);

@@ -33,6 +33,12 @@ namespace ns3
  * so the switching overlaps the window before it. The oracle takes the sequence from the DAG
  * (op id order) and provisions from the first iteration. The finished communication is found
  * in the sequence by its name, not by the order calls started in.
+ *
+ * Iterations are the job's reported ones: replay x (iterations in the DAG) + the op's
+ * iteration label, so a DAG that holds several iterations is profiled in its first one and
+ * provisioned in the others, as replays of a one-iteration DAG are. A communication is
+ * identified within its iteration as the j-th use of its name there (its "#k" counts uses
+ * across the whole DAG and continues across replays).
  */
 class OpusShim : public Object
 {
@@ -47,6 +53,13 @@ class OpusShim : public Object
 
     /// Called when this rank's part of a communication finished.
     using DoneCallback = Callback<void>;
+
+    /// A communication of the rank's DAG, for SetSchedule().
+    struct ScheduledCall
+    {
+        CollectiveCall call;   //!< Its instance: the name without "#k" (RankRuntime::InstanceOf)
+        uint32_t iteration{0}; //!< The op's iteration label in the DAG
+    };
 
     /**
      * \brief Get the TypeId
@@ -68,21 +81,24 @@ class OpusShim : public Object
                Ptr<OpusController> controller);
 
     /**
-     * \brief The rank's communications in DAG order, for the oracle; and the replay count,
-     *        so that the last iteration does not provision a next one.
-     * \param calls the rank's send, recv and collective calls, in op id order, each with
-     *        its instance name without "#k" (RankRuntime::InstanceOf)
-     * \param replays iterations the runtime replays
+     * \brief The rank's communications in DAG order (the oracle's sequence, and how uses of
+     *        a name spread over the DAG's iterations), and the job's length, so that the
+     *        last iteration does not provision a next one.
+     * \param calls the rank's send, recv and collective calls, in op id order
+     * \param dagIterations iterations the DAG holds (WorkloadDag::GetIterationCount())
+     * \param replays times the runtime replays the DAG
      */
-    void SetSchedule(std::vector<CollectiveCall> calls, uint32_t replays);
+    void SetSchedule(const std::vector<ScheduledCall>& calls,
+                     uint32_t dagIterations,
+                     uint32_t replays);
 
     /**
      * \brief Runs a communication once its circuits are up.
      * \param call the call
-     * \param replay the runtime's iteration (0 first)
+     * \param iteration its reported iteration: replay x DAG iterations + the op's label
      * \param done called when this rank's part finished
      */
-    void Start(const CollectiveCall& call, uint32_t replay, DoneCallback done);
+    void Start(const CollectiveCall& call, uint64_t iteration, DoneCallback done);
 
   protected:
     void DoDispose() override;
@@ -91,21 +107,38 @@ class OpusShim : public Object
     /// A communication between its request and its end.
     struct Running
     {
-        CollectiveCall call; //!< The call
-        uint32_t replay{0};  //!< Its iteration
-        DoneCallback done;   //!< The runtime's completion
+        CollectiveCall call;   //!< The call
+        uint64_t iteration{0}; //!< Its reported iteration
+        DoneCallback done;     //!< The runtime's completion
     };
 
-    /// A communication of the sequence provisioning follows.
-    struct Planned
+    /// A communication as provisioning sees it: its name's j-th use in an iteration.
+    struct Occurrence
     {
-        CollectiveCall call; //!< The call (its instance: the first iteration's)
-        std::string base;    //!< Its instance without "#k"
-        uint64_t ordinal{0}; //!< k in the first iteration
+        std::string name;      //!< Its instance without "#k"
+        uint32_t label{0};     //!< Its iteration label in the DAG
+        uint64_t use{0};       //!< j: uses of the name before it in that iteration
+        CollectiveCall call{}; //!< The call (instance without "#k")
+
+        /// \return true if \p o is the same name, label and use
+        bool Is(const Occurrence& o) const
+        {
+            return name == o.name && label == o.label && use == o.use;
+        }
     };
 
-    /// \return \p call's entry in a sequence (its instance split)
-    static Planned Plan(const CollectiveCall& call);
+    /// A sequence provisioning follows, repeating every `period` reported iterations.
+    struct Sequence
+    {
+        std::vector<Occurrence> entries; //!< In order; labels relative to the period
+        uint32_t period{1};              //!< Reported iterations it covers
+    };
+
+    /// \return where \p call (of reported \p iteration) is among its name's uses
+    Occurrence Locate(const CollectiveCall& call, uint64_t iteration) const;
+    /// \return the instance ("name#k") of the j-th use of \p name in reported \p iteration,
+    ///         or "" if that iteration has fewer uses
+    std::string InstanceAt(const std::string& name, uint64_t iteration, uint64_t use) const;
     void Granted(std::string instance);
     void Finished(std::string instance);
     /// Asks for the circuits of the communication after \p done, if they differ.
@@ -115,11 +148,14 @@ class OpusShim : public Object
     Ptr<CollectiveCommunicator> m_communicator; //!< Its communicator
     Ptr<OpusController> m_controller;           //!< The job's controller
     Provisioning m_provisioning;                //!< Attribute
-    std::vector<Planned> m_profile;             //!< Iteration 0's sequence (needing circuits)
-    std::vector<Planned> m_oracle;              //!< The DAG's sequence (needing circuits)
-    std::map<std::string, uint64_t> m_uses;     //!< Per instance base: calls per iteration
-    uint32_t m_replays{1};                      //!< Iterations of the job
-    std::map<std::string, Running> m_running;   //!< By instance
+    Sequence m_profile;                         //!< Iteration 0's sequence (needing circuits)
+    Sequence m_oracle;                          //!< The DAG's sequence (needing circuits)
+    /// Per name: the ordinals k (within a replay) of its uses, per DAG iteration label
+    std::map<std::string, std::map<uint32_t, std::vector<uint64_t>>> m_ordinals;
+    std::map<std::string, uint64_t> m_perReplay; //!< Per name: uses per replay
+    uint32_t m_dagIterations{1};                 //!< Iterations the DAG holds
+    uint64_t m_iterations{1};                    //!< Reported iterations of the job
+    std::map<std::string, Running> m_running;    //!< By instance
 };
 
 } // namespace ns3

@@ -257,7 +257,9 @@ RankRuntime::StartOp(uint32_t index)
     auto done = MakeCallback(&RankRuntime::FinishOp, this).Bind(index);
     if (m_shim)
     {
-        m_shim->Start(MakeCall(index), m_replay, done);
+        uint64_t iteration =
+            uint64_t(m_replay) * std::max<uint32_t>(1, m_dag->GetIterationCount()) + op.iteration;
+        m_shim->Start(MakeCall(index), iteration, done);
         return;
     }
     m_communicator->Start(MakeCall(index), done);

@@ -183,6 +183,30 @@ TwoPhases(double windowUs, uint64_t bytes)
     return WorkloadDag(3, {{"A", {0, 1}}, {"B", {0, 2}}}, ops);
 }
 
+/// TwoPhases written out \p iterations times in one DAG, each copy labelled with its
+/// iteration and chained after the previous one on every rank.
+WorkloadDag
+TwoPhasesLabelled(double windowUs, uint64_t bytes, uint32_t iterations)
+{
+    std::vector<WorkloadOp> ops;
+    for (uint32_t it = 0; it < iterations; ++it)
+    {
+        uint32_t first = 4 * it;
+        std::vector<uint32_t> after = it == 0 ? std::vector<uint32_t>{} : std::vector{first - 1};
+        ops.push_back(Gather(0, first, "A", bytes, after));
+        ops.push_back(Compute(0, first + 1, windowUs, {first}));
+        ops.push_back(Gather(0, first + 2, "B", bytes, {first + 1}));
+        ops.push_back(Compute(0, first + 3, windowUs, {first + 2}));
+        ops.push_back(Gather(1, it, "A", bytes));
+        ops.push_back(Gather(2, it, "B", bytes));
+        for (std::size_t i = ops.size() - 6; i < ops.size(); ++i)
+        {
+            ops[i].iteration = it;
+        }
+    }
+    return WorkloadDag(3, {{"A", {0, 1}}, {"B", {0, 2}}}, ops);
+}
+
 } // namespace
 
 /// On demand, every parallelism shift puts the whole delay d on the critical path; with
@@ -232,6 +256,48 @@ class OpusPhaseShiftTestCase : public TestCase
 
     static constexpr double W_US = 10000;
     static constexpr uint32_t ITERATIONS = 3;
+};
+
+/// A DAG that holds its iterations (labels 0, 1, 2) is profiled in its first iteration and
+/// provisioned in the others, exactly as three replays of a one-iteration DAG are.
+class OpusLabelledIterationsTestCase : public TestCase
+{
+  public:
+    OpusLabelledIterationsTestCase()
+        : TestCase("provisioning works on iterations labelled in the DAG as on replays")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double w = 10000;   // us
+        const double d = 25e6;    // ns
+        const uint64_t g = 65536; // bytes per allgather
+        auto run = [&](const WorkloadDag& dag, Time delay, uint32_t replays, uint64_t* specs) {
+            OpusBed bed(3, 1, delay, dag, Mode::PROVISIONING, replays);
+            NS_TEST_EXPECT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+            uint64_t speculative = 0;
+            for (const auto& record : bed.controller->GetReconfigurations())
+            {
+                speculative += record.speculative ? 1 : 0;
+            }
+            *specs = speculative;
+            return bed.MakespanNs();
+        };
+        uint64_t specs = 0;
+        double base = run(TwoPhasesLabelled(w, g, 3), Seconds(0), 1, &specs);
+        double labelled = run(TwoPhasesLabelled(w, g, 3), NanoSeconds(d), 1, &specs);
+        // As in the phase-shift case: 5 shifts; the first two on demand, the last three
+        // switched W ahead of their use: 2 d + 3 max(0, d - W).
+        double expected = 2 * d + 3 * std::max(0.0, d - w * 1e3);
+        NS_TEST_ASSERT_MSG_EQ_TOL(labelled - base, expected, 2000.0, "2 d + 3 max(0, d - W)");
+        NS_TEST_ASSERT_MSG_EQ(specs, 3, "the three shifts after the profile are provisioned");
+        uint64_t replayedSpecs = 0;
+        double replayed = run(TwoPhases(w, g), NanoSeconds(d), 3, &replayedSpecs);
+        NS_TEST_ASSERT_MSG_EQ_TOL(labelled, replayed, 1.0, "same as three replays");
+        NS_TEST_ASSERT_MSG_EQ(replayedSpecs, specs, "same provisioning as three replays");
+    }
 };
 
 /// The same group twice in a row keeps its circuits: no reconfiguration, no delay.
@@ -503,6 +569,7 @@ class OpusTestSuite : public TestSuite
         : TestSuite("opus", UNIT)
     {
         AddTestCase(new OpusPhaseShiftTestCase, TestCase::QUICK);
+        AddTestCase(new OpusLabelledIterationsTestCase, TestCase::QUICK);
         AddTestCase(new OpusRepeatedGroupTestCase, TestCase::QUICK);
         AddTestCase(new OpusOnlyChangedPortsTestCase, TestCase::QUICK);
         AddTestCase(new OpusFirstComeFirstServedTestCase, TestCase::QUICK);
