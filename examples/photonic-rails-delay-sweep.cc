@@ -356,10 +356,12 @@ main(int argc, char* argv[])
         auto dag = o.source.Load(cmd, o);
         ExperimentOutput out(o.out, "[sweep]");
         std::vector<Point> points = MakePoints(o, out.GetDir().string());
+        std::vector<JobFabric> fabrics;
         for (const Point& point : points)
         {
-            JobRunner::MakeSpec(o, point.fabric, dag->GetRankCount()); // checked before any run
+            fabrics.push_back(point.fabric);
         }
+        JobRunner::CheckBeforeRuns(o, fabrics, *dag);
         if (o.iterations < 2)
         {
             std::cerr << "[sweep] note: with 1 iteration provisioning never acts (it profiles "

@@ -79,15 +79,15 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     o.AddFlags(cmd);
 }
 
-/// Every --fabric entry, checked before any run.
+/// Every --fabric entry, checked with the job before any run.
 std::vector<JobFabric>
-ParseFabrics(const StrictCommandLine& cmd, const Options& o, uint32_t ranks)
+ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& dag)
 {
     std::vector<JobFabric> fabrics = JobFabric::ParseList(o.fabric, o.provisioning);
+    JobRunner::CheckBeforeRuns(o, fabrics, dag);
     bool optical = false;
     for (const JobFabric& fabric : fabrics)
     {
-        JobRunner::MakeSpec(o, fabric, ranks);
         optical = optical || fabric.kind == RailKind::OCS;
     }
     for (const char* flag : {"ocs", "reconfigDelay", "provisioning", "controlLatency"})
@@ -130,7 +130,7 @@ main(int argc, char* argv[])
         auto dag = o.source.Load(cmd, o);
         std::cerr << "[sim] workload: " << dag->GetRankCount() << " ranks, " << dag->GetOpCount()
                   << " ops, " << o.iterations << " iteration(s)\n";
-        std::vector<JobFabric> fabrics = ParseFabrics(cmd, o, dag->GetRankCount());
+        std::vector<JobFabric> fabrics = ParseFabrics(cmd, o, *dag);
         std::vector<JobResult> results;
         for (const JobFabric& fabric : fabrics)
         {

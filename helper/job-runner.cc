@@ -111,6 +111,23 @@ JobRunner::MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks
     return spec;
 }
 
+void
+JobRunner::CheckBeforeRuns(const JobOptions& o,
+                           const std::vector<JobFabric>& fabrics,
+                           const WorkloadDag& dag)
+{
+    bool opus = false;
+    for (const JobFabric& fabric : fabrics)
+    {
+        MakeSpec(o, fabric, dag.GetRankCount());
+        opus = opus || (fabric.kind == RailKind::OCS && !fabric.staticSplit);
+    }
+    if (opus)
+    {
+        OpusHelper::CheckRendezvous(dag, o.iterations);
+    }
+}
+
 namespace
 {
 

@@ -124,6 +124,20 @@ class JobRunner
     static RailFabricSpec MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks);
 
     /**
+     * \brief Checks, before any run, that the job can run on every fabric: their specs
+     *        (MakeSpec), and on Opus-driven optical rails that it can finish when every
+     *        communication waits for all its members (OpusHelper::CheckRendezvous).
+     * \param o the options
+     * \param fabrics the fabrics
+     * \param dag the job
+     *
+     * Throws std::invalid_argument with a one-line reason.
+     */
+    static void CheckBeforeRuns(const JobOptions& o,
+                                const std::vector<JobFabric>& fabrics,
+                                const WorkloadDag& dag);
+
+    /**
      * \brief Runs the job.
      * \param o the options
      * \param dag the job

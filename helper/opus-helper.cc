@@ -5,6 +5,7 @@
 #include "opus-helper.h"
 
 #include "ns3/rank-runtime.h"
+#include "ns3/workload-estimator.h"
 
 #include <set>
 #include <stdexcept>
@@ -81,12 +82,35 @@ OpusHelper::CreateController(Ptr<RailFabric> fabric,
     return controller;
 }
 
+void
+OpusHelper::CheckRendezvous(const WorkloadDag& dag, uint32_t replays)
+{
+    WorkloadEstimatorConfig config;
+    config.repetitions = std::min<uint32_t>(2, std::max<uint32_t>(1, replays));
+    try
+    {
+        WorkloadEstimator(config).Run(dag);
+    }
+    catch (const std::runtime_error& e)
+    {
+        throw std::invalid_argument(
+            std::string("on optical rails Opus sets up a communication's circuits once every "
+                        "member asks for it, and this job cannot finish that way (") +
+            e.what() +
+            "; electrical rails, which deliver sends eagerly, tolerate e.g. sends and receives "
+            "between two ranks posted in different tag orders)");
+    }
+}
+
 Ptr<OpusController>
 OpusHelper::Install(Ptr<RailFabric> fabric,
                     const std::vector<Ptr<CollectiveCommunicator>>& communicators,
                     const ApplicationContainer& runtimes,
                     const WorkloadDag& dag) const
 {
+    uint32_t replays =
+        runtimes.GetN() > 0 ? DynamicCast<RankRuntime>(runtimes.Get(0))->GetIterations() : 1;
+    CheckRendezvous(dag, replays);
     Ptr<OpusController> controller = CreateController(fabric, communicators);
     std::vector<std::shared_ptr<const OpusDemand>> first;
     for (uint32_t rank = 0; rank < runtimes.GetN(); ++rank)

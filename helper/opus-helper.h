@@ -47,7 +47,8 @@ class OpusHelper
      * \return the controller
      *
      * Throws std::invalid_argument when a communication's demand cannot be served (more
-     * distinct peers on a rail than NIC ports), naming the op.
+     * distinct peers on a rail than NIC ports), naming the op, or when the job cannot
+     * finish under Opus (see CheckRendezvous()).
      */
     Ptr<OpusController> Install(Ptr<RailFabric> fabric,
                                 const std::vector<Ptr<CollectiveCommunicator>>& communicators,
@@ -71,6 +72,24 @@ class OpusHelper
     Ptr<OpusController> InstallStatic(Ptr<RailFabric> fabric,
                                       const std::vector<Ptr<CollectiveCommunicator>>& communicators,
                                       const WorkloadDag& dag) const;
+
+    /**
+     * \brief Checks that a job can finish under Opus, before it runs.
+     *
+     * Opus sets up a communication's circuits once every member has asked for it, so each
+     * communication is a rendezvous of its members: a send waits for its receive to be
+     * posted (electrical rails deliver a send eagerly instead). A job whose members post
+     * their communications in orders that wait on each other, e.g. two sends to a peer with
+     * tags 1, 2 and its receives in the order 2, 1, cannot finish. The check replays the
+     * job with rendezvous semantics (WorkloadEstimator), over at most two replays (the
+     * replays repeat, so a later boundary adds nothing new). It treats communications inside
+     * a server, which Opus lets through, as rendezvous too, which is stricter than needed.
+     * \param dag the job
+     * \param replays times the rank runtimes replay it
+     *
+     * Throws std::invalid_argument with a one-line reason naming ops that wait.
+     */
+    static void CheckRendezvous(const WorkloadDag& dag, uint32_t replays);
 
   private:
     /// A controller bound to \p fabric.

@@ -145,3 +145,13 @@ photonic_rails_expect_error(example.photonic-rails-workload-figure-zero-windows
 photonic_rails_expect_error(example.photonic-rails-workload-figure-without-windows
   photonic-rails-workload "--validate=${PROJECT_SOURCE_DIR}/test/data/two-stage.json|--figure=x"
   "error: --figure needs --windows=FILE")
+# Issue 11, item 10: rank 0 sends tags 1 then 2 to rank 1, which receives 2 then 1
+# (test/data/tag-order.json). Electrical rails deliver sends eagerly, so the job runs there;
+# under Opus a send's circuits wait for its receive to be posted, so it could never finish on
+# optical rails: refused before any run (the eps run does not start either).
+add_test(NAME example.photonic-rails-sim-tag-order-eps
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/tag-order.json
+                 --gpusPerServer=1 --fabric=eps --out=${CMAKE_BINARY_DIR}/sim-smoke-tag-order)
+photonic_rails_expect_error(example.photonic-rails-sim-tag-order-ocs photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/tag-order.json|--gpusPerServer=1|--nicPorts=2|--fabric=eps,ocs|--out=${CMAKE_BINARY_DIR}/sim-smoke-tag-order-ocs"
+  "error: on optical rails Opus sets up a communication's circuits once every member asks for it, and this job cannot finish that way \\(deadlock: 4 of 4 ops never complete; e\\.g\\. rank 0 op 0 \\(send\\) waits for its peer")
