@@ -19,6 +19,8 @@
 
 #include <iomanip>
 #include <iostream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -28,6 +30,8 @@ namespace
 {
 
 const char* const PROGRAM = "photonic-rails-sim";
+
+using AlgorithmCount = std::map<std::string, uint64_t>; //!< Algorithm -> ops that ran it
 
 /// Every flag of the program, with its default: the job's, and which workload and fabrics.
 struct Options : JobOptions
@@ -64,6 +68,48 @@ PrintTable(const std::vector<JobResult>& results)
                   << overhead.str() << std::setw(18) << r.reconfigurations << std::setw(16)
                   << r.exposedReconfiguration * 1e3 << std::setw(12) << std::setprecision(1)
                   << r.wall << "\n";
+    }
+}
+
+/// \return "ring x 12, tree x 4": the algorithms one collective type ran
+std::string
+ListAlgorithms(const std::map<std::string, uint64_t>& counts)
+{
+    std::ostringstream os;
+    for (const auto& [name, count] : counts)
+    {
+        os << (os.tellp() > 0 ? ", " : "") << name << " x " << count;
+    }
+    return counts.empty() ? "none" : os.str();
+}
+
+/// Says, below the table, where a fabric's collectives ran other algorithms than the first
+/// fabric's: its times then compare algorithms as well as rails.
+void
+PrintAlgorithmDifferences(const std::vector<JobResult>& results)
+{
+    const JobResult& base = results.front();
+    for (const JobResult& r : results)
+    {
+        std::set<std::string> types;
+        for (const auto* counts : {&base.algorithms, &r.algorithms})
+        {
+            for (const auto& entry : *counts)
+            {
+                types.insert(entry.first);
+            }
+        }
+        for (const std::string& type : types)
+        {
+            auto ours = r.algorithms.count(type) ? r.algorithms.at(type) : AlgorithmCount{};
+            auto theirs = base.algorithms.count(type) ? base.algorithms.at(type) : AlgorithmCount{};
+            if (ours != theirs)
+            {
+                std::cout << "note: " << type << " ran other algorithms on " << r.fabric << " ("
+                          << ListAlgorithms(ours) << ") than on " << base.fabric << " ("
+                          << ListAlgorithms(theirs) << ")\n";
+            }
+        }
     }
 }
 
@@ -138,6 +184,7 @@ main(int argc, char* argv[])
             results.push_back(JobRunner::Run(o, dag, fabric, dir));
         }
         PrintTable(results);
+        PrintAlgorithmDifferences(results);
         return 0;
     }
     catch (const std::exception& e)

@@ -26,6 +26,28 @@ JobRecorder::Attach(const ApplicationContainer& runtimes, uint32_t dagIterations
 }
 
 void
+JobRecorder::AttachPlans(std::shared_ptr<const WorkloadDag> dag,
+                         std::vector<Ptr<CollectiveCommunicator>> communicators)
+{
+    m_dag = std::move(dag);
+    m_communicators = std::move(communicators);
+}
+
+JobRecorder::AlgorithmCounts
+JobRecorder::GetAlgorithmCounts() const
+{
+    AlgorithmCounts counts;
+    for (const WorkloadCommRecord& record : m_timeline.GetRecords())
+    {
+        if (!record.algorithm.empty())
+        {
+            ++counts[WorkloadOpTypeName(record.type)][record.algorithm];
+        }
+    }
+    return counts;
+}
+
+void
 JobRecorder::OpStarted(const WorkloadOp& op, uint32_t replay)
 {
     m_lastActivity = Simulator::Now().GetSeconds();
@@ -50,7 +72,15 @@ JobRecorder::OpEnded(const WorkloadOp& op, uint32_t replay)
         return;
     }
     // Programs bound replays x DAG iterations to 32 bits (photonic-rails-sim checks it).
-    m_timeline.Add(WorkloadCommRecord::Of(op, start, end, static_cast<uint32_t>(iteration)));
+    WorkloadCommRecord record = WorkloadCommRecord::Of(op, start, end, uint32_t(iteration));
+    if (m_dag && IsWorkloadCollective(op.type))
+    {
+        auto plan = m_communicators.at(op.rank)->GetPlan(RankRuntime::CallOf(*m_dag, op));
+        record.algorithm = plan->name;
+        record.channels = plan->channels;
+        record.chunkBytes = plan->chunkBytes;
+    }
+    m_timeline.Add(std::move(record));
 }
 
 std::vector<double>

@@ -10,7 +10,9 @@
 #include "ns3/workload-timeline.h"
 
 #include <map>
+#include <memory>
 #include <ostream>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -39,6 +41,22 @@ class JobRecorder
      * \param replays times the runtimes replay the DAG
      */
     void Attach(const ApplicationContainer& runtimes, uint32_t dagIterations, uint32_t replays);
+
+    /**
+     * \brief Records, for every collective, the plan its communicator ran (algorithm,
+     *        channels, chunk): asked of the communicator when the op ends (plans are cached
+     *        per shape, so this reads what ran and changes nothing).
+     * \param dag the job (groups of the calls)
+     * \param communicators every rank's communicator, by rank
+     */
+    void AttachPlans(std::shared_ptr<const WorkloadDag> dag,
+                     std::vector<Ptr<CollectiveCommunicator>> communicators);
+
+    /// Per collective type: how many collective ops (one per member) ran each algorithm
+    using AlgorithmCounts = std::map<std::string, std::map<std::string, uint64_t>>;
+
+    /// \return the algorithms collectives ran (empty without AttachPlans)
+    AlgorithmCounts GetAlgorithmCounts() const;
 
     /// \return per reported iteration (replays x DAG iterations of them), its time in seconds
     std::vector<double> GetIterationTimes() const;
@@ -75,6 +93,8 @@ class JobRecorder
     void OpStarted(const WorkloadOp& op, uint32_t replay);
     void OpEnded(const WorkloadOp& op, uint32_t replay);
 
+    std::shared_ptr<const WorkloadDag> m_dag;                             //!< For AttachPlans
+    std::vector<Ptr<CollectiveCommunicator>> m_communicators;             //!< For AttachPlans
     uint64_t m_dagIterations{1};                                          //!< Per replay
     uint64_t m_iterations{1};                                             //!< Reported in all
     double m_lastActivity{0};                                             //!< Last op event

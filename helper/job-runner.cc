@@ -391,6 +391,7 @@ WriteSummary(const std::string& path,
         j["circuit_uptime"] = optical->uptime;
         j["circuit_uptime_per_rail"] = optical->uptimePerRail;
     }
+    j["algorithms"] = r.algorithms;
     j["bytes_sent"] = bytesSent;
     j["bytes_delivered"] = bytesDelivered;
     j["frames_dropped"] = dropped;
@@ -501,6 +502,7 @@ JobRunner::Run(const JobOptions& o,
     Ptr<OpusController> controller = InstallOpus(o, f, fabric, communicators, runtimes, *dag);
     JobRecorder recorder;
     recorder.Attach(runtimes, dag->GetIterationCount(), o.iterations);
+    recorder.AttachPlans(dag, communicators);
     ProgressReporter progress(f.name, runtimes, o.progress);
     progress.Start();
 
@@ -517,6 +519,7 @@ JobRunner::Run(const JobOptions& o,
         }
     }
     r.iterationTimes = recorder.GetIterationTimes();
+    r.algorithms = recorder.GetAlgorithmCounts();
     r.makespan = recorder.GetMakespan();
     if (r.iterationTimes.size() > 1)
     {

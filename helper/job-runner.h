@@ -11,6 +11,7 @@
 #include "ns3/strict-command-line.h"
 #include "ns3/workload-dag.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -99,6 +100,8 @@ struct JobResult
     double exposedReconfiguration{0};   //!< Seconds communications waited for circuits
     double wall{0};                     //!< Wall seconds
     uint64_t events{0};                 //!< Simulator events
+    /// Per collective type, per algorithm run: collective ops (one per member and replay)
+    std::map<std::string, std::map<std::string, uint64_t>> algorithms;
 };
 
 /**

@@ -17,8 +17,6 @@ namespace ns3
 namespace
 {
 
-const uint64_t ONE_MIB = 1 << 20;
-
 /// A byte range of the asking rank's buffer, in coordinates one plan keeps throughout.
 struct Range
 {
@@ -1338,6 +1336,8 @@ CollectivePlanner::Plan(const CollectiveRequest& request)
                         FindGrid(group, request.gpusPerServer, grid);
     bool relay = IsRingRelay(request);
     plan.name = relay ? "ring-relay" : PlanName(request.type, plan.algorithm, plan.hierarchical);
+    plan.channels = request.channels;
+    plan.chunkBytes = request.chunkBytes;
     if (group.Size() == 1)
     {
         return plan; // nothing to exchange
@@ -1405,10 +1405,6 @@ CollectivePlanner::Choose(const CollectiveRequest& request)
     case WorkloadOpType::ALLTOALL:
         // Optical: RING, which Plan() runs as ring-relay (ring neighbours only).
         return request.optical ? WorkloadAlgorithm::RING : WorkloadAlgorithm::DIRECT;
-    case WorkloadOpType::ALLREDUCE:
-        return !request.optical && request.members.size() >= 4 && request.bytes <= ONE_MIB
-                   ? WorkloadAlgorithm::TREE
-                   : WorkloadAlgorithm::RING;
     default:
         return WorkloadAlgorithm::RING;
     }

@@ -69,6 +69,8 @@ struct CollectivePlan
     /// Exact algorithm for reports: "ring", "hierarchical-ring", "pairwise", "ring-relay",
     /// "direct", "halving-doubling", "double-binary-tree", "chain" or "dissemination"
     std::string name;
+    uint32_t channels{0};   //!< The request's channels (steps use min(channels, bytes))
+    uint64_t chunkBytes{0}; //!< The request's pipelining chunk
 };
 
 /**
@@ -222,10 +224,14 @@ class CollectivePlanner
      * (blocks relayed along the ring: two peers whatever n, so one circuit configuration
      * fits P = 2 ports), while an explicit RING keeps the pairwise exchange (n-1 peers,
      * which Opus rejects when they exceed the ports) for DAGs that name it.
-     * Electrical rails switch packets to any peer: allreduce uses TREE (latency grows as
-     * log n instead of n) when n >= 4 and bytes <= 1 MiB, else RING (bandwidth-optimal);
-     * alltoall uses DIRECT; the others RING. Barrier always resolves to DIRECT
-     * (dissemination).
+     * Electrical rails switch packets to any peer: alltoall uses DIRECT; the others RING,
+     * as on optical rails, so the two kinds of rails run the same algorithm wherever both
+     * can. Allreduce stays RING whatever its size because it is the cheapest in this
+     * simulator: the double binary tree (TREE) wins only below about 16 KiB (8-16 ranks,
+     * a few microseconds; no NCCL LL/LL128 protocol or kernel launch latency is modelled)
+     * and is 27-100% slower from 256 KiB on (its incast at inner nodes meets DCQCN);
+     * halving-doubling matches the ring from 256 KiB on (table in the module docs).
+     * Barrier always resolves to DIRECT (dissemination).
      *
      * \param request the collective (type, members, bytes, optical are read)
      * \return RING, DIRECT or TREE (RING for an optical alltoall: ring-relay)

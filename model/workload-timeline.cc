@@ -16,40 +16,80 @@ namespace ns3
 namespace
 {
 
-/// Splits one CSV line (RFC 4180 quotes; no embedded newlines).
-std::vector<std::string>
-SplitCsv(const std::string& line)
+/// Reads CSV records (RFC 4180: quoted fields may hold commas, quotes and line breaks).
+class CsvReader
 {
-    std::vector<std::string> fields(1);
-    bool quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i)
+  public:
+    /// \param text the whole file
+    explicit CsvReader(const std::string& text)
+        : m_text(text)
     {
-        char c = line[i];
-        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"')
-        {
-            fields.back() += '"';
-            ++i;
-        }
-        else if (c == '"')
-        {
-            quoted = !quoted;
-        }
-        else if (c == ',' && !quoted)
-        {
-            fields.emplace_back();
-        }
-        else if (c != '\r')
-        {
-            fields.back() += c;
-        }
     }
-    return fields;
-}
+
+    /**
+     * \brief Reads the next record.
+     * \param fields its fields
+     * \return false at the end of the text
+     */
+    bool Next(std::vector<std::string>& fields)
+    {
+        if (m_at >= m_text.size())
+        {
+            return false;
+        }
+        m_recordLine = m_line;
+        fields.assign(1, "");
+        bool quoted = false;
+        for (; m_at < m_text.size(); ++m_at)
+        {
+            char c = m_text[m_at];
+            if (c == '\n')
+            {
+                ++m_line;
+                if (!quoted)
+                {
+                    ++m_at;
+                    return true;
+                }
+            }
+            if (quoted && c == '"' && m_at + 1 < m_text.size() && m_text[m_at + 1] == '"')
+            {
+                fields.back() += '"';
+                ++m_at;
+            }
+            else if (c == '"')
+            {
+                quoted = !quoted;
+            }
+            else if (c == ',' && !quoted)
+            {
+                fields.emplace_back();
+            }
+            else if (c != '\r' || quoted)
+            {
+                fields.back() += c;
+            }
+        }
+        return true;
+    }
+
+    /// \return the line the last record started on (1 first)
+    std::size_t GetLine() const
+    {
+        return m_recordLine;
+    }
+
+  private:
+    const std::string& m_text;   //!< The file
+    std::size_t m_at{0};         //!< Next character
+    std::size_t m_line{1};       //!< Line of the next character
+    std::size_t m_recordLine{1}; //!< Line the last record started on
+};
 
 std::string
 QuoteCsv(const std::string& text)
 {
-    if (text.find_first_of(",\"") == std::string::npos)
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
     {
         return text;
     }
@@ -102,6 +142,9 @@ class RowReader
         }
         r.label = Text(fields, "label");
         r.iteration = static_cast<uint32_t>(Integer(fields, "iteration", 0, UINT32_MAX, 0));
+        r.algorithm = Text(fields, "algorithm");
+        r.channels = static_cast<uint32_t>(Integer(fields, "channels", 0, UINT32_MAX, 0));
+        r.chunkBytes = static_cast<uint64_t>(Integer(fields, "chunk_bytes", 0, INT64_MAX, 0));
         return r;
     }
 
@@ -203,29 +246,27 @@ WorkloadTimeline::GetRecords() const
 WorkloadTimeline
 WorkloadTimeline::ParseCsv(const std::string& text, const std::string& fileName)
 {
-    std::istringstream in(text);
-    std::string line;
-    if (!std::getline(in, line))
+    CsvReader csv(text);
+    std::vector<std::string> header;
+    if (!csv.Next(header))
     {
         throw std::runtime_error(fileName + ": empty file (expected a CSV header)");
     }
     std::map<std::string, std::size_t> columns;
-    std::vector<std::string> header = SplitCsv(line);
     for (std::size_t i = 0; i < header.size(); ++i)
     {
         columns[header[i]] = i;
     }
     RowReader reader(fileName, columns);
     WorkloadTimeline timeline;
-    std::size_t number = 1;
-    while (std::getline(in, line))
+    std::vector<std::string> fields;
+    while (csv.Next(fields))
     {
-        ++number;
-        if (line.empty() || line == "\r")
+        if (fields.size() == 1 && fields[0].empty())
         {
-            continue;
+            continue; // a blank line
         }
-        timeline.Add(reader.Read(SplitCsv(line), number));
+        timeline.Add(reader.Read(fields, csv.GetLine()));
     }
     return timeline;
 }
@@ -246,7 +287,8 @@ WorkloadTimeline::ReadCsv(const std::string& path)
 void
 WorkloadTimeline::WriteCsv(std::ostream& os) const
 {
-    os << "rank,id,type,group,bytes,start_s,end_s,label,iteration,peer\n";
+    os << "rank,id,type,group,bytes,start_s,end_s,label,iteration,peer,algorithm,channels,"
+          "chunk_bytes\n";
     std::ostringstream row;
     row << std::setprecision(12);
     for (const auto& r : m_records)
@@ -254,7 +296,8 @@ WorkloadTimeline::WriteCsv(std::ostream& os) const
         row.str("");
         row << r.rank << ',' << r.id << ',' << WorkloadOpTypeName(r.type) << ','
             << QuoteCsv(r.group) << ',' << r.bytes << ',' << r.startS << ',' << r.endS << ','
-            << QuoteCsv(r.label) << ',' << r.iteration << ',' << r.peer << '\n';
+            << QuoteCsv(r.label) << ',' << r.iteration << ',' << r.peer << ','
+            << QuoteCsv(r.algorithm) << ',' << r.channels << ',' << r.chunkBytes << '\n';
         os << row.str();
     }
 }

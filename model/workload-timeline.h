@@ -27,6 +27,9 @@ struct WorkloadCommRecord
     double endS{0};                                 //!< when it ended, seconds
     std::string label;                              //!< op label
     uint32_t iteration{0};                          //!< iteration
+    std::string algorithm;  //!< The plan that ran ("" for send/recv and estimates)
+    uint32_t channels{0};   //!< Its channels (0 when no plan is known)
+    uint64_t chunkBytes{0}; //!< Its pipelining chunk (0 when no plan is known)
 
     /**
      * \brief The record of one run of a communication op.
@@ -48,7 +51,9 @@ struct WorkloadCommRecord
  *
  * Reads and writes the CSV of the CONTRACT's collectives.csv: a header naming the columns,
  * of which rank, type, start_s and end_s are required and id, group, bytes, label,
- * iteration and peer optional (any order; unknown columns are ignored).
+ * iteration, peer, algorithm, channels and chunk_bytes optional (any order; unknown columns
+ * are ignored). Fields holding a comma, a quote or a line break are quoted (RFC 4180), so
+ * any label reads back as it was written.
  */
 class WorkloadTimeline
 {
@@ -80,7 +85,8 @@ class WorkloadTimeline
      */
     static WorkloadTimeline ReadCsv(const std::string& path);
     /**
-     * \brief Writes rank,id,type,group,bytes,start_s,end_s,label,iteration,peer.
+     * \brief Writes rank,id,type,group,bytes,start_s,end_s,label,iteration,peer,algorithm,
+     *        channels,chunk_bytes.
      * \param os output stream
      */
     void WriteCsv(std::ostream& os) const;

@@ -145,10 +145,10 @@ struct JobBed
         communicators = CollectiveHelper().Install(fabric);
         RankRuntimeHelper runtimeHelper;
         runtimeHelper.SetAttribute("Iterations", UintegerValue(iterations));
-        runtimes = runtimeHelper.Install(std::make_shared<const WorkloadDag>(dag),
-                                         fabric->GetGpus(),
-                                         communicators);
+        auto shared = std::make_shared<const WorkloadDag>(dag);
+        runtimes = runtimeHelper.Install(shared, fabric->GetGpus(), communicators);
         recorder.Attach(runtimes, dag.GetIterationCount(), iterations);
+        recorder.AttachPlans(shared, communicators);
         ends.Attach(runtimes);
     }
 
@@ -352,6 +352,53 @@ class NewPeerFromAcknowledgementTestCase : public TestCase
         double roundTrip = 2 * wire(FRAME_OVERHEAD + 1) + 2 * wire(FRAME_OVERHEAD) + 2 * trip;
         double barrier = Run(WorkloadOpType::BARRIER, 3, 0, WorkloadAlgorithm::UNSPECIFIED);
         NS_TEST_EXPECT_MSG_EQ_TOL(barrier, 2 * roundTrip, 2.0, "barrier n=3: two round trips");
+    }
+};
+
+/// AUTO runs the same allreduce algorithm on electrical and optical rails (the ring), and on
+/// electrical rails it is not slower than the double binary tree NCCL would pick for 1 MiB
+/// on 4-8 ranks: here the tree's inner nodes receive from two children at once and DCQCN
+/// slows them (issue 11, item 4). The algorithm that ran is recorded for the outputs.
+class AutoAlgorithmTestCase : public TestCase
+{
+  public:
+    AutoAlgorithmTestCase()
+        : TestCase("auto allreduce is the ring on both rails, and no slower than the tree")
+    {
+    }
+
+  private:
+    /// Runs a 1 MiB allreduce on n one-GPU servers; returns its end (ns) and algorithm.
+    std::pair<double, std::string> Run(uint32_t n, RailKind kind, WorkloadAlgorithm algorithm)
+    {
+        const uint64_t s = 1 << 20;
+        JobBed bed(
+            Spec(n, kind, 1, kind == RailKind::OCS ? 2 : 1),
+            WorkloadDag(n, AllRanks(n), OnEveryRank(n, WorkloadOpType::ALLREDUCE, s, algorithm)));
+        bed.Run();
+        NS_TEST_EXPECT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        const auto& records = bed.recorder.GetTimeline().GetRecords();
+        std::string name = records.empty() ? "" : records.front().algorithm;
+        return {bed.LastEndNs(0), name};
+    }
+
+    void DoRun() override
+    {
+        for (uint32_t n : {4u, 8u})
+        {
+            auto automatic = Run(n, RailKind::EPS, WorkloadAlgorithm::UNSPECIFIED);
+            auto ring = Run(n, RailKind::EPS, WorkloadAlgorithm::RING);
+            auto tree = Run(n, RailKind::EPS, WorkloadAlgorithm::TREE);
+            auto optical = Run(n, RailKind::OCS, WorkloadAlgorithm::UNSPECIFIED);
+            NS_TEST_EXPECT_MSG_EQ(automatic.second, "ring", "auto on eps, n=" << n);
+            NS_TEST_EXPECT_MSG_EQ(optical.second, "ring", "auto on ocs, n=" << n);
+            NS_TEST_EXPECT_MSG_EQ(tree.second, "double-binary-tree", "recorded, n=" << n);
+            NS_TEST_EXPECT_MSG_EQ_TOL(automatic.first, ring.first, 1.0, "auto = ring, n=" << n);
+            NS_TEST_EXPECT_MSG_LT(automatic.first, tree.first, "ring beats the tree, n=" << n);
+            // The ring's closed form: 2(n-1)/n of S in full frames, within 5% (steps' latency).
+            double expected = 2.0 * (n - 1) / n * (1 << 20) / MTU * FrameNs(100e9);
+            NS_TEST_EXPECT_MSG_EQ_TOL(automatic.first, expected, 0.05 * expected, "ring, n=" << n);
+        }
     }
 };
 
@@ -738,6 +785,7 @@ class CollectiveTestSuite : public TestSuite
     {
         AddTestCase(new RingClosedFormTestCase, TestCase::QUICK);
         AddTestCase(new AllToAllAndSendRecvTestCase, TestCase::QUICK);
+        AddTestCase(new AutoAlgorithmTestCase, TestCase::QUICK);
         AddTestCase(new NewPeerFromAcknowledgementTestCase, TestCase::QUICK);
         AddTestCase(new PipelineMakespanTestCase, TestCase::QUICK);
         AddTestCase(new ConservationAndDeterminismTestCase, TestCase::QUICK);

@@ -155,3 +155,12 @@ add_test(NAME example.photonic-rails-sim-tag-order-eps
 photonic_rails_expect_error(example.photonic-rails-sim-tag-order-ocs photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/tag-order.json|--gpusPerServer=1|--nicPorts=2|--fabric=eps,ocs|--out=${CMAKE_BINARY_DIR}/sim-smoke-tag-order-ocs"
   "error: on optical rails Opus sets up a communication's circuits once every member asks for it, and this job cannot finish that way \\(deadlock: 4 of 4 ops never complete; e\\.g\\. rank 0 op 0 \\(send\\) waits for its peer")
+# Issue 11, item 4: a comparison says where the fabrics ran different algorithms (AUTO
+# alltoall: direct on electrical rails, ring-relay on optical ones), and summary.json and
+# collectives.csv record the algorithm of every collective.
+add_test(NAME example.photonic-rails-sim-algorithm-note
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/alltoall-four.json
+                 --gpusPerServer=1 --nicPorts=2 --nicRate=100 --fabric=eps,ocs
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke-algorithm-note)
+set_tests_properties(example.photonic-rails-sim-algorithm-note PROPERTIES PASS_REGULAR_EXPRESSION
+  "note: alltoall ran other algorithms on ocs \\(ring-relay x 4\\) than on eps \\(direct x 4\\)")

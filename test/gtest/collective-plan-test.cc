@@ -1269,9 +1269,15 @@ TEST(CollectivePlan, ChooseRule)
     {
         EXPECT_EQ(choose(type, 8, 1024, true), WorkloadAlgorithm::RING);
     }
-    EXPECT_EQ(choose(WorkloadOpType::ALLREDUCE, 4, mib, false), WorkloadAlgorithm::TREE);
-    EXPECT_EQ(choose(WorkloadOpType::ALLREDUCE, 4, mib + 1, false), WorkloadAlgorithm::RING);
-    EXPECT_EQ(choose(WorkloadOpType::ALLREDUCE, 3, 1024, false), WorkloadAlgorithm::RING);
+    // Allreduce: the ring on both kinds of rails, whatever the size (issue 11, item 4).
+    for (uint64_t bytes : {uint64_t(1), uint64_t(1024), mib, mib + 1, uint64_t(1) << 34})
+    {
+        for (uint32_t n : {2u, 3u, 4u, 8u, 64u})
+        {
+            EXPECT_EQ(choose(WorkloadOpType::ALLREDUCE, n, bytes, false), WorkloadAlgorithm::RING);
+            EXPECT_EQ(choose(WorkloadOpType::ALLREDUCE, n, bytes, true), WorkloadAlgorithm::RING);
+        }
+    }
     EXPECT_EQ(choose(WorkloadOpType::ALLTOALL, 8, 1024, false), WorkloadAlgorithm::DIRECT);
     EXPECT_EQ(choose(WorkloadOpType::ALLGATHER, 8, 1024, false), WorkloadAlgorithm::RING);
     EXPECT_EQ(choose(WorkloadOpType::BROADCAST, 8, 1024, false), WorkloadAlgorithm::RING);
@@ -1281,6 +1287,8 @@ TEST(CollectivePlan, ChooseRule)
 
     // Plan follows Choose for AUTO and UNSPECIFIED; an explicit algorithm is kept.
     auto r = Request(WorkloadOpType::ALLREDUCE, Iota(8), 1024, WorkloadAlgorithm::UNSPECIFIED);
+    EXPECT_EQ(CollectivePlanner::Plan(r).name, "ring");
+    r.algorithm = WorkloadAlgorithm::TREE;
     EXPECT_EQ(CollectivePlanner::Plan(r).name, "double-binary-tree");
     r.algorithm = WorkloadAlgorithm::RING;
     EXPECT_EQ(CollectivePlanner::Plan(r).name, "ring");

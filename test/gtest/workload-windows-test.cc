@@ -241,6 +241,46 @@ TEST(WorkloadTimeline, CsvRoundTripAndErrors)
               "bad.csv:2: column 'end_s': missing value (too few fields)");
 }
 
+TEST(WorkloadTimeline, CsvReadsBackAnyLabelAndThePlan)
+{
+    // Labels with a line break, a comma, quotes and a carriage return, and the plan columns
+    // the simulator fills, read back field for field (issue 11, item 15).
+    WorkloadTimeline written;
+    WorkloadCommRecord record = Rec(3, WorkloadOpType::ALLREDUCE, "dp0", -1, 4096, 0.25, 0.5);
+    record.label = "fsdp,\"unit 3\"\nbackward\r\nend";
+    record.algorithm = "hierarchical-ring";
+    record.channels = 2;
+    record.chunkBytes = 524288;
+    written.Add(record);
+    record.label = "";
+    record.algorithm = "";
+    written.Add(record);
+    std::ostringstream csv;
+    written.WriteCsv(csv);
+    WorkloadTimeline parsed = WorkloadTimeline::ParseCsv(csv.str(), "t.csv");
+    ASSERT_EQ(parsed.GetRecords().size(), 2u);
+    const WorkloadCommRecord& first = parsed.GetRecords()[0];
+    EXPECT_EQ(first.label, "fsdp,\"unit 3\"\nbackward\r\nend");
+    EXPECT_EQ(first.algorithm, "hierarchical-ring");
+    EXPECT_EQ(first.channels, 2u);
+    EXPECT_EQ(first.chunkBytes, 524288u);
+    EXPECT_EQ(first.rank, 3u);
+    EXPECT_DOUBLE_EQ(first.endS, 0.5);
+    EXPECT_EQ(parsed.GetRecords()[1].label, "");
+    // An error after a record spanning three lines names the line the bad record starts on.
+    std::string text = csv.str() + "3,4,bogus,dp0,1,0,1,,0,-1,,0,0\n";
+    try
+    {
+        WorkloadTimeline::ParseCsv(text, "t.csv");
+        FAIL() << "accepted a bad type";
+    }
+    catch (const std::runtime_error& e)
+    {
+        EXPECT_EQ(std::string(e.what()),
+                  "t.csv:6: column 'type': not a collective or send/recv: 'bogus'");
+    }
+}
+
 TEST(WorkloadPhaseLog, HandMadeLogGivesItsWindowsAndIterations)
 {
     // Times in ms. The second PP phase ends "before" it starts: zero duration (README).
