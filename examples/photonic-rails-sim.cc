@@ -113,6 +113,23 @@ PrintAlgorithmDifferences(const std::vector<JobResult>& results)
     }
 }
 
+/// Says where provisioning guessed wrong: a speculative setup its communication did not
+/// run on costs a reconfiguration for nothing, and can make provisioning lose.
+void
+PrintWrongGuesses(const std::vector<JobResult>& results)
+{
+    for (const JobResult& r : results)
+    {
+        if (r.speculativeUnused > 0)
+        {
+            std::cout << "note: " << r.fabric << ": " << r.speculativeUnused << " of "
+                      << r.speculative
+                      << " speculative reconfigurations set up circuits that the communication "
+                         "they guessed did not run on (see reconfigurations.csv, used = 0)\n";
+        }
+    }
+}
+
 void
 AddFlags(StrictCommandLine& cmd, Options& o)
 {
@@ -185,6 +202,7 @@ main(int argc, char* argv[])
         }
         PrintTable(results);
         PrintAlgorithmDifferences(results);
+        PrintWrongGuesses(results);
         return 0;
     }
     catch (const std::exception& e)

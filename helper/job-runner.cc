@@ -300,8 +300,9 @@ ReportStuck(const ApplicationContainer& runtimes,
 /// What Opus did on an optical fabric, for summary.json and reconfigurations.csv.
 struct OpticalReport
 {
-    std::vector<uint64_t> reconfigurationsPerRail;  //!< Completed, per rail
-    uint64_t speculative{0};                        //!< Of them, ordered by provisioning
+    std::vector<uint64_t> reconfigurationsPerRail; //!< Completed, per rail
+    uint64_t speculative{0};                       //!< Of them, ordered by provisioning
+    uint64_t speculativeUnused{0}; //!< Of those, set up for a communication that did not use them
     std::vector<std::vector<double>> blackout;      //!< Per rail, per GPU port: dark seconds
     std::vector<double> uptimePerRail;              //!< Mean fraction of the makespan up
     double uptime{0};                               //!< Mean over every rail NIC port
@@ -345,6 +346,7 @@ ReportOptical(Ptr<RailFabric> fabric,
         for (const auto& record : report.records)
         {
             report.speculative += record.speculative ? 1 : 0;
+            report.speculativeUnused += record.speculative && !record.used ? 1 : 0;
         }
     }
     return report;
@@ -354,7 +356,7 @@ void
 WriteReconfigurations(const std::string& path, const OpticalReport& report)
 {
     std::ofstream csv = OpenOutput(path);
-    csv << "rail,ports,requested_s,start_s,end_s,group,speculative\n" << std::setprecision(12);
+    csv << "rail,ports,requested_s,start_s,end_s,group,speculative,used\n" << std::setprecision(12);
     for (const auto& r : report.records)
     {
         csv << r.rail << ',';
@@ -363,7 +365,8 @@ WriteReconfigurations(const std::string& path, const OpticalReport& report)
             csv << (i ? " " : "") << r.darkPorts[i];
         }
         csv << ',' << r.requested.GetSeconds() << ',' << r.started.GetSeconds() << ','
-            << r.ended.GetSeconds() << ',' << r.group << ',' << (r.speculative ? 1 : 0) << '\n';
+            << r.ended.GetSeconds() << ',' << r.group << ',' << (r.speculative ? 1 : 0) << ','
+            << (r.used ? 1 : 0) << '\n';
     }
 }
 
@@ -387,6 +390,7 @@ WriteSummary(const std::string& path,
     {
         j["reconfigurations_per_rail"] = optical->reconfigurationsPerRail;
         j["speculative_reconfigurations"] = optical->speculative;
+        j["speculative_reconfigurations_unused"] = optical->speculativeUnused;
         j["blackout_s_per_port"] = optical->blackout;
         j["circuit_uptime"] = optical->uptime;
         j["circuit_uptime_per_rail"] = optical->uptimePerRail;
@@ -556,6 +560,8 @@ JobRunner::Run(const JobOptions& o,
             r.reconfigurations += count;
         }
         r.exposedReconfiguration = controller ? controller->GetWaitTime().GetSeconds() : 0.0;
+        r.speculative = optical->speculative;
+        r.speculativeUnused = optical->speculativeUnused;
     }
 
     MakeDirectory(outDir);

@@ -98,6 +98,8 @@ struct JobResult
     double makespan{0};                 //!< Seconds
     uint64_t reconfigurations{0};       //!< OCS reconfigurations, all rails
     double exposedReconfiguration{0};   //!< Seconds communications waited for circuits
+    uint64_t speculative{0};            //!< Reconfigurations ordered by provisioning
+    uint64_t speculativeUnused{0};      //!< Of them, not used by the communication guessed
     double wall{0};                     //!< Wall seconds
     uint64_t events{0};                 //!< Simulator events
     /// Per collective type, per algorithm run: collective ops (one per member and replay)

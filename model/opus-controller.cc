@@ -161,6 +161,7 @@ OpusController::Request(const CollectiveCall& call, uint32_t rank, GrantCallback
     NS_LOG_FUNCTION(this << call.instance << rank);
     Gathering& g = Gather(call, rank);
     g.ticket.grants.push_back(granted);
+    g.ticket.asked.insert(rank);
     g.announced.insert(rank);
     if (--g.missing > 0)
     {
@@ -202,8 +203,11 @@ OpusController::ProvisionIfAnnounced(Gathering& g)
     ticket.group = g.ticket.group;
     ticket.demand = g.ticket.demand;
     ticket.speculative = true;
+    ticket.asked = g.announced;
     ticket.ready = Simulator::Now();
-    Enqueue(std::move(ticket));
+    // After the events already due now: a member's real request of this instant comes
+    // first, and its circuits are then kept (PairsToKeep).
+    Simulator::ScheduleNow(&OpusController::Enqueue, this, std::move(ticket));
 }
 
 void
@@ -288,11 +292,12 @@ OpusController::Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& chang
     {
         perRail[need.rail].push_back(need);
     }
+    std::set<OpusDemand::Link> keep = PairsToKeep(ticket);
     for (const auto& [rail, needs] : perRail)
     {
         RailChange& change = changes[rail];
         change.config = m_config[rail];
-        if (!PlanRail(rail, needs, change.config, change, true))
+        if (!PlanRail(rail, needs, change.config, change, keep))
         {
             return false;
         }
@@ -300,12 +305,51 @@ OpusController::Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& chang
     return true;
 }
 
+std::set<OpusDemand::Link>
+OpusController::PairsToKeep(const Ticket& ticket) const
+{
+    std::set<OpusDemand::Link> keep;
+    for (const auto& [pair, count] : m_pairLeases)
+    {
+        keep.insert(pair);
+    }
+    if (!ticket.speculative)
+    {
+        return keep;
+    }
+    // A request of one of the guess's own members: that member's actual next communication.
+    auto keepIfAskedByMember = [&keep, &ticket](const Ticket& request) {
+        bool shared = std::any_of(request.asked.begin(),
+                                  request.asked.end(),
+                                  [&ticket](uint32_t rank) { return ticket.asked.count(rank); });
+        for (const OpusCircuitNeed& need : request.demand->GetNeeds())
+        {
+            if (shared)
+            {
+                keep.emplace(need.rail, need.a, need.b);
+            }
+        }
+    };
+    for (const auto& [instance, g] : m_gathering)
+    {
+        keepIfAskedByMember(g.ticket);
+    }
+    for (const Ticket& queued : m_queue)
+    {
+        if (!queued.speculative)
+        {
+            keepIfAskedByMember(queued);
+        }
+    }
+    return keep;
+}
+
 bool
 OpusController::PlanRail(uint32_t rail,
                          const std::vector<OpusCircuitNeed>& needs,
                          std::map<uint32_t, uint32_t>& config,
                          RailChange& change,
-                         bool respectLeases) const
+                         const std::set<OpusDemand::Link>& keep) const
 {
     const std::vector<uint32_t>& owner = m_portGpu[rail];
     // Keep the circuits the demand already has.
@@ -325,17 +369,17 @@ OpusController::PlanRail(uint32_t rail,
         }
         missing.push_back(need.circuits - kept);
     }
-    // A port for a new circuit: not part of the demand, not joining a leased pair;
+    // A port for a new circuit: not part of the demand, not joining a pair to keep;
     // unconnected ones first.
     auto leased = [&](uint32_t port) {
         auto circuit = config.find(port);
-        if (!respectLeases || circuit == config.end())
+        if (circuit == config.end())
         {
             return false;
         }
         uint32_t a = owner[port];
         uint32_t b = owner[circuit->second];
-        return m_pairLeases.count({rail, std::min(a, b), std::max(a, b)}) > 0;
+        return keep.count({rail, std::min(a, b), std::max(a, b)}) > 0;
     };
     auto freePort = [&](uint32_t gpu) {
         uint32_t chosen = OpticalCircuitSwitch::NO_PORT;
@@ -390,6 +434,10 @@ void
 OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
 {
     NS_LOG_FUNCTION(this << ticket.group << ticket.speculative);
+    if (!ticket.speculative)
+    {
+        JudgeGuesses(ticket.instance, changes);
+    }
     auto shared = std::make_shared<Ticket>(std::move(ticket));
     auto left = std::make_shared<uint32_t>(1); // released below, after every wait is known
     Lease lease;
@@ -442,6 +490,25 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
     }
 }
 
+void
+OpusController::JudgeGuesses(const std::string& instance,
+                             const std::map<uint32_t, RailChange>& changes)
+{
+    auto guesses = m_guesses.find(instance);
+    if (guesses == m_guesses.end())
+    {
+        return;
+    }
+    bool inPlace = std::all_of(changes.begin(), changes.end(), [](const auto& change) {
+        return change.second.connections.empty();
+    });
+    for (uint64_t id : guesses->second)
+    {
+        m_records[id].used = inPlace;
+    }
+    m_guesses.erase(guesses);
+}
+
 uint64_t
 OpusController::Order(uint32_t rail, const RailChange& change, const Ticket& ticket)
 {
@@ -451,6 +518,11 @@ OpusController::Order(uint32_t rail, const RailChange& change, const Ticket& tic
     record.requested = Simulator::Now();
     record.group = ticket.group;
     record.speculative = ticket.speculative;
+    record.used = !ticket.speculative; // a guess is used once its communication runs on it
+    if (ticket.speculative)
+    {
+        m_guesses[ticket.instance].push_back(id);
+    }
     m_records.push_back(record);
     Switching& switching = m_switching[id];
     switching.rail = rail;
@@ -533,7 +605,7 @@ OpusController::Preset(const std::vector<std::shared_ptr<const OpusDemand>>& dem
         for (const auto& [rail, needs] : perRail)
         {
             RailChange change;
-            bool fits = PlanRail(rail, needs, m_config[rail], change, false);
+            bool fits = PlanRail(rail, needs, m_config[rail], change, {});
             NS_ABORT_MSG_UNLESS(fits, "OpusController::Preset: a demand does not fit its ports");
         }
         ++applied;

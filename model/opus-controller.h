@@ -36,6 +36,10 @@ struct OpusReconfigurationRecord
     Time ended;                      //!< When its circuits came up
     std::string group;               //!< The communication group it served
     bool speculative{false};         //!< Provisioning (no member waited for it yet)
+    /// The communication it was ordered for ran on its circuits: always for a request;
+    /// for a speculative one, only if that communication found its circuits in place
+    /// (a wrong prediction sets up circuits that are undone, or never used)
+    bool used{false};
 };
 
 /**
@@ -46,7 +50,10 @@ struct OpusReconfigurationRecord
  * demand (OpusDemand: circuits per GPU pair and rail). The controller
  * - collects the request of every member (both ends of a send/recv) before acting on it;
  *   speculative requests (provisioning) act once every member has announced the
- *   communication (each after finishing its previous phase) and grant nothing;
+ *   communication (each after finishing its previous phase) and grant nothing; they are
+ *   served after the requests of the same instant, and never take down a circuit that a
+ *   request made by one of their own members needs (that member's real next
+ *   communication contradicts the guess, as when streams overlap);
  * - serves complete requests first come, first served: a request that cannot be served yet
  *   holds back every later request that involves one of its GPUs, so order is respected;
  * - keeps every circuit the demand already has, and for the missing ones picks NIC ports
@@ -165,8 +172,9 @@ class OpusController : public Object
         std::shared_ptr<const OpusDemand> demand; //!< Circuits it needs
         std::vector<GrantCallback> grants;        //!< One per member
         uint32_t members{0};                      //!< Members (leases released by each)
-        Time ready;                               //!< When the last member asked
-        bool speculative{false};                  //!< Provisioning
+        std::set<uint32_t> asked; //!< Members that asked for it (a real request's: so far)
+        Time ready;               //!< When the last member asked
+        bool speculative{false};  //!< Provisioning
     };
 
     /// A request still collecting its members.
@@ -211,12 +219,20 @@ class OpusController : public Object
     /// Plans \p ticket on every rail; false if a needed port is leased.
     bool Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& changes) const;
     /// Plans the needs of one rail on \p config (updated); false if a port is missing.
+    /// A circuit joining a pair in \p keep is never taken down.
     bool PlanRail(uint32_t rail,
                   const std::vector<OpusCircuitNeed>& needs,
                   std::map<uint32_t, uint32_t>& config,
                   RailChange& change,
-                  bool respectLeases) const;
+                  const std::set<OpusDemand::Link>& keep) const;
+    /// \return the GPU pairs whose circuits \p ticket must keep: those of active
+    ///         communications, and for a speculative ticket those of the requests its
+    ///         members have made
+    std::set<OpusDemand::Link> PairsToKeep(const Ticket& ticket) const;
     void Serve(Ticket ticket, std::map<uint32_t, RailChange> changes);
+    /// Marks the speculative setups for \p instance used if its circuits are in place
+    /// (\p changes, what serving its request changes, connects nothing).
+    void JudgeGuesses(const std::string& instance, const std::map<uint32_t, RailChange>& changes);
     /// Orders one rail's reconfiguration (after ControlLatency); \return its switching id
     uint64_t Order(uint32_t rail, const RailChange& change, const Ticket& ticket);
     void Issue(uint64_t switching, OcsConnections connections);
@@ -242,7 +258,8 @@ class OpusController : public Object
     std::vector<OpusReconfigurationRecord> m_records; //!< Reconfigurations
     std::vector<std::pair<Time, Time>> m_waits;       //!< [ready, grant) intervals
     std::map<uint64_t, Switching> m_switching;        //!< In flight, by record index
-    TracedCallback<const std::string&, Time> m_grantTrace; //!< Grants
+    std::map<std::string, std::vector<uint64_t>> m_guesses; //!< Instance -> speculative records
+    TracedCallback<const std::string&, Time> m_grantTrace;  //!< Grants
 };
 
 } // namespace ns3

@@ -507,6 +507,53 @@ class OpusAnnouncedProvisioningTestCase : public TestCase
     }
 };
 
+/// A guess never undoes circuits that one of its own members has asked for: the oracle
+/// predicts rank 0's communications in DAG order (X#0, then Y), but rank 0's other stream
+/// asks for X#1 as soon as X#0 ends (issue 11, item 8).
+class OpusGuessKeepsAskedCircuitsTestCase : public TestCase
+{
+  public:
+    OpusGuessKeepsAskedCircuitsTestCase()
+        : TestCase("a speculative setup never undoes circuits a member of it has asked for")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Rank 0: X#0 (with rank 1), then on stream "y" 20 ms of compute and Y (with rank 2),
+        // on stream "x" X#1 right after X#0. Rank 1 asks for X#1 5 ms after X#0, rank 2 for Y
+        // at 0. One port per GPU, d = 25 ms, g = one 64 KiB allgather. The guess Y (all its
+        // members announced it at g) keeps X's circuit while rank 0 waits for X#1: X#1 runs
+        // on it from g + 5 ms and ends at 2g + 5 ms; then Y switches, is up at 2g + 5 ms + d,
+        // and Y, asked for at g + 20 ms, ends at 3g + 5 ms + d: one reconfiguration, used.
+        // (Were the guess to switch at g, X#1 would switch back and Y again: three
+        // reconfigurations, X#1 ending at 2g + 2d.)
+        const uint64_t bytes = 65536;
+        std::vector<WorkloadOp> ops = {
+            Gather(0, 0, "X", bytes, {}, "x"),
+            Compute(0, 1, 20000, {0}, "y"),
+            Gather(0, 2, "Y", bytes, {1}, "y"),
+            Gather(0, 3, "X", bytes, {0}, "x"),
+            Gather(1, 0, "X", bytes),
+            Compute(1, 1, 5000, {0}),
+            Gather(1, 2, "X", bytes, {1}),
+            Gather(2, 0, "Y", bytes),
+        };
+        WorkloadDag dag(3, {{"X", {0, 1}}, {"Y", {0, 2}}}, ops);
+        const double d = 25e6;
+        OpusBed bed(3, 1, NanoSeconds(d), dag, Mode::ORACLE);
+        NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        double g = WireNs(bytes) + 2 * LINK_NS;
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 3), 2 * g + 5e6, 1000.0, "X#1 on X's circuit");
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 2), 3 * g + 5e6 + d, 1000.0, "Y after X#1 and d");
+        const auto& records = bed.controller->GetReconfigurations();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 1, "one reconfiguration");
+        NS_TEST_ASSERT_MSG_EQ(records[0].speculative, true, "the guess");
+        NS_TEST_ASSERT_MSG_EQ(records[0].used, true, "Y ran on it");
+    }
+};
+
 /// With 3 ports, a pair preset with 3 circuits keeps all of them while a ring allgather over
 /// the pair and a third GPU runs (the transport spreads the pair's traffic over every circuit
 /// between them): a later request that needs one of GPU 0's ports waits instead of cutting
@@ -576,6 +623,7 @@ class OpusTestSuite : public TestSuite
         AddTestCase(new OpusStaticSplitTestCase, TestCase::QUICK);
         AddTestCase(new OpusAnnouncedProvisioningTestCase, TestCase::QUICK);
         AddTestCase(new OpusLeasedPairTestCase, TestCase::QUICK);
+        AddTestCase(new OpusGuessKeepsAskedCircuitsTestCase, TestCase::QUICK);
     }
 };
 
