@@ -341,6 +341,19 @@ OpusController::PairsToKeep(const Ticket& ticket) const
             keepIfAskedByMember(queued);
         }
     }
+    for (const auto& [instance, guess] : m_guesses)
+    {
+        bool shared = std::any_of(guess.members.begin(),
+                                  guess.members.end(),
+                                  [&ticket](uint32_t rank) { return ticket.asked.count(rank); });
+        for (const OpusCircuitNeed& need : guess.demand->GetNeeds())
+        {
+            if (shared && instance != ticket.instance)
+            {
+                keep.emplace(need.rail, need.a, need.b);
+            }
+        }
+    }
     return keep;
 }
 
@@ -434,9 +447,13 @@ void
 OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
 {
     NS_LOG_FUNCTION(this << ticket.group << ticket.speculative);
-    if (!ticket.speculative)
+    if (ticket.speculative)
     {
-        JudgeGuesses(ticket.instance, changes);
+        m_guesses[ticket.instance] = Guess{ticket.demand, ticket.asked, {}};
+    }
+    else
+    {
+        JudgeGuess(ticket.instance, changes);
     }
     auto shared = std::make_shared<Ticket>(std::move(ticket));
     auto left = std::make_shared<uint32_t>(1); // released below, after every wait is known
@@ -475,6 +492,7 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
         }
         m_config[rail] = std::move(change.config);
     }
+    ForgetUndoneGuesses();
     if (!shared->speculative)
     {
         for (const OpusCircuitNeed& need : shared->demand->GetNeeds())
@@ -491,22 +509,51 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
 }
 
 void
-OpusController::JudgeGuesses(const std::string& instance,
-                             const std::map<uint32_t, RailChange>& changes)
+OpusController::JudgeGuess(const std::string& instance,
+                           const std::map<uint32_t, RailChange>& changes)
 {
-    auto guesses = m_guesses.find(instance);
-    if (guesses == m_guesses.end())
+    auto guess = m_guesses.find(instance);
+    if (guess == m_guesses.end())
     {
         return;
     }
     bool inPlace = std::all_of(changes.begin(), changes.end(), [](const auto& change) {
         return change.second.connections.empty();
     });
-    for (uint64_t id : guesses->second)
+    for (uint64_t id : guess->second.records)
     {
         m_records[id].used = inPlace;
     }
-    m_guesses.erase(guesses);
+    m_guesses.erase(guess);
+}
+
+void
+OpusController::ForgetUndoneGuesses()
+{
+    for (auto it = m_guesses.begin(); it != m_guesses.end();)
+    {
+        it = IsSetUp(*it->second.demand) ? std::next(it) : m_guesses.erase(it);
+    }
+}
+
+bool
+OpusController::IsSetUp(const OpusDemand& demand) const
+{
+    for (const OpusCircuitNeed& need : demand.GetNeeds())
+    {
+        const std::map<uint32_t, uint32_t>& config = m_config[need.rail];
+        uint32_t circuits = 0;
+        for (uint32_t port : m_ocsPorts[need.a])
+        {
+            auto circuit = config.find(port);
+            circuits += circuit != config.end() && m_portGpu[need.rail][circuit->second] == need.b;
+        }
+        if (circuits < need.circuits)
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 uint64_t
@@ -521,7 +568,7 @@ OpusController::Order(uint32_t rail, const RailChange& change, const Ticket& tic
     record.used = !ticket.speculative; // a guess is used once its communication runs on it
     if (ticket.speculative)
     {
-        m_guesses[ticket.instance].push_back(id);
+        m_guesses[ticket.instance].records.push_back(id);
     }
     m_records.push_back(record);
     Switching& switching = m_switching[id];

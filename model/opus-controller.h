@@ -53,7 +53,9 @@ struct OpusReconfigurationRecord
  *   communication (each after finishing its previous phase) and grant nothing; they are
  *   served after the requests of the same instant, and never take down a circuit that a
  *   request made by one of their own members needs (that member's real next
- *   communication contradicts the guess, as when streams overlap);
+ *   communication contradicts the guess, as when streams overlap), nor one that an earlier
+ *   guess of one of their members has set up and its communication has not used yet
+ *   (that guess is nearer in time); requests take down guesses' circuits as they need;
  * - serves complete requests first come, first served: a request that cannot be served yet
  *   holds back every later request that involves one of its GPUs, so order is respected;
  * - keeps every circuit the demand already has, and for the missing ones picks NIC ports
@@ -202,6 +204,14 @@ class OpusController : public Object
         std::set<uint32_t> used;             //!< Ports of the demand's circuits
     };
 
+    /// A speculative setup whose communication has not asked for it yet.
+    struct Guess
+    {
+        std::shared_ptr<const OpusDemand> demand; //!< Circuits it set up
+        std::set<uint32_t> members;               //!< Members that announced it
+        std::vector<uint64_t> records;            //!< Reconfigurations it ordered
+    };
+
     /// A reconfiguration between its order and its end.
     struct Switching
     {
@@ -227,12 +237,16 @@ class OpusController : public Object
                   const std::set<OpusDemand::Link>& keep) const;
     /// \return the GPU pairs whose circuits \p ticket must keep: those of active
     ///         communications, and for a speculative ticket those of the requests its
-    ///         members have made
+    ///         members have made and of their earlier guesses not used yet
     std::set<OpusDemand::Link> PairsToKeep(const Ticket& ticket) const;
     void Serve(Ticket ticket, std::map<uint32_t, RailChange> changes);
-    /// Marks the speculative setups for \p instance used if its circuits are in place
-    /// (\p changes, what serving its request changes, connects nothing).
-    void JudgeGuesses(const std::string& instance, const std::map<uint32_t, RailChange>& changes);
+    /// Marks the guess for \p instance used if its circuits are in place (\p changes, what
+    /// serving its request changes, connects nothing), and forgets it.
+    void JudgeGuess(const std::string& instance, const std::map<uint32_t, RailChange>& changes);
+    /// Forgets the guesses whose circuits are no longer all set up (undone by a request).
+    void ForgetUndoneGuesses();
+    /// \return true if the target circuits hold every circuit of \p demand
+    bool IsSetUp(const OpusDemand& demand) const;
     /// Orders one rail's reconfiguration (after ControlLatency); \return its switching id
     uint64_t Order(uint32_t rail, const RailChange& change, const Ticket& ticket);
     void Issue(uint64_t switching, OcsConnections connections);
@@ -258,8 +272,8 @@ class OpusController : public Object
     std::vector<OpusReconfigurationRecord> m_records; //!< Reconfigurations
     std::vector<std::pair<Time, Time>> m_waits;       //!< [ready, grant) intervals
     std::map<uint64_t, Switching> m_switching;        //!< In flight, by record index
-    std::map<std::string, std::vector<uint64_t>> m_guesses; //!< Instance -> speculative records
-    TracedCallback<const std::string&, Time> m_grantTrace;  //!< Grants
+    std::map<std::string, Guess> m_guesses;           //!< Set-up guesses not yet used, by instance
+    TracedCallback<const std::string&, Time> m_grantTrace; //!< Grants
 };
 
 } // namespace ns3

@@ -554,6 +554,61 @@ class OpusGuessKeepsAskedCircuitsTestCase : public TestCase
     }
 };
 
+/// A guess does not undo an earlier guess of one of its members that has not been used yet:
+/// rank 0 finishes P, then Q (on two streams), so the oracle guesses Y, then Z, both on
+/// rank 0's only port; Z waits until Y has run (issue 11, item 8).
+class OpusGuessesInOrderTestCase : public TestCase
+{
+  public:
+    OpusGuessesInOrderTestCase()
+        : TestCase("a guess waits until an earlier guess of its members has been used")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Rank 0, stream p: P (with rank 1), 10 ms, Y (with rank 2); stream q: Q (with rank 1),
+        // 30 ms, Z (with rank 3). DAG order P, Y, Q, Z: finishing P guesses Y, finishing Q
+        // guesses Z. Rank 1 joins Q 1 ms after P; ranks 2 and 3 ask at 0. One port per GPU,
+        // d = 25 ms; g = a 64 KiB allgather, G = a 1 MiB one. Q (asked by rank 0 at 0) keeps
+        // circuit 0-1 from the guess Y until Q has run, from g + 1 ms to q = g + 1 ms + G.
+        // Then Y switches and is up at q + d, Y (asked at g + 10 ms) ends q + d + g; Z
+        // switches after it and ends at q + 2d + 2g. (Were Z to switch right after Y, it
+        // would undo it: Y would switch back and end at q + 3d + g.)
+        const uint64_t small = 65536;
+        const uint64_t big = 1 << 20;
+        std::vector<WorkloadOp> ops = {
+            Gather(0, 0, "P", small, {}, "p"),
+            Compute(0, 1, 10000, {0}, "p"),
+            Gather(0, 2, "Y", small, {1}, "p"),
+            Gather(0, 3, "Q", big, {}, "q"),
+            Compute(0, 4, 30000, {3}, "q"),
+            Gather(0, 5, "Z", small, {4}, "q"),
+            Gather(1, 0, "P", small),
+            Compute(1, 1, 1000, {0}),
+            Gather(1, 2, "Q", big, {1}),
+            Gather(2, 0, "Y", small),
+            Gather(3, 0, "Z", small),
+        };
+        WorkloadDag dag(4, {{"P", {0, 1}}, {"Q", {0, 1}}, {"Y", {0, 2}}, {"Z", {0, 3}}}, ops);
+        const double d = 25e6;
+        OpusBed bed(4, 1, NanoSeconds(d), dag, Mode::ORACLE);
+        NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        double g = WireNs(small) + 2 * LINK_NS;
+        double q = g + 1e6 + WireNs(big) + 2 * LINK_NS;
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 3), q, 1000.0, "Q on P's circuit");
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 2), q + d + g, 1000.0, "Y at q + d + g");
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 5), q + 2 * d + 2 * g, 1000.0, "Z after Y");
+        const auto& records = bed.controller->GetReconfigurations();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 2, "two reconfigurations");
+        for (const auto& record : records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(record.speculative && record.used, true, "used guesses");
+        }
+    }
+};
+
 /// With 3 ports, a pair preset with 3 circuits keeps all of them while a ring allgather over
 /// the pair and a third GPU runs (the transport spreads the pair's traffic over every circuit
 /// between them): a later request that needs one of GPU 0's ports waits instead of cutting
@@ -624,6 +679,7 @@ class OpusTestSuite : public TestSuite
         AddTestCase(new OpusAnnouncedProvisioningTestCase, TestCase::QUICK);
         AddTestCase(new OpusLeasedPairTestCase, TestCase::QUICK);
         AddTestCase(new OpusGuessKeepsAskedCircuitsTestCase, TestCase::QUICK);
+        AddTestCase(new OpusGuessesInOrderTestCase, TestCase::QUICK);
     }
 };
 
