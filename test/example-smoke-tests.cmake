@@ -145,3 +145,45 @@ photonic_rails_expect_error(example.photonic-rails-workload-figure-zero-windows
 photonic_rails_expect_error(example.photonic-rails-workload-figure-without-windows
   photonic-rails-workload "--validate=${PROJECT_SOURCE_DIR}/test/data/two-stage.json|--figure=x"
   "error: --figure needs --windows=FILE")
+
+# ---- Issue 11, items 12-15: strict flags of ocs-circuit-example and rail-fabric-example,
+# bounds on opus-phase-replay's logs, signals to photonic-rails-delay-sweep. ----
+set(pr_strict_tests "")
+function(pr_strict_error name program args expect)
+  photonic_rails_expect_error(${name} ${program} "${args}" "${expect}")
+  set(pr_strict_tests ${pr_strict_tests} ${name} PARENT_SCOPE)
+endfunction()
+# ocs-circuit-example: every flag through StrictCommandLine (a number where a number is due,
+# durations >= 0 by ParseTime), bytes within 500000 frames of --mtu, a rate in [1Mbps, 10Tbps].
+pr_strict_error(example.ocs-circuit-example-negative-bytes ocs-circuit-example
+  "--bytes=-1" "ocs-circuit-example: error: [^\n]*--bytes[^\n]*'-1'")
+pr_strict_error(example.ocs-circuit-example-scientific-bytes ocs-circuit-example
+  "--bytes=1e18" "ocs-circuit-example: error: [^\n]*--bytes[^\n]*'1e18'")
+pr_strict_error(example.ocs-circuit-example-too-many-frames ocs-circuit-example
+  "--mtu=1|--bytes=500001"
+  "ocs-circuit-example: error: --bytes must be in \\[1, 500000\\] \\(at most 500000 frames of --mtu=1 bytes\\), got 500001")
+pr_strict_error(example.ocs-circuit-example-bad-duration ocs-circuit-example
+  "--delay=abc" "ocs-circuit-example: error: --delay: 'abc' is not a duration")
+pr_strict_error(example.ocs-circuit-example-negative-delay ocs-circuit-example
+  "--delay=-5s" "ocs-circuit-example: error: --delay: '-5s' is not a duration")
+pr_strict_error(example.ocs-circuit-example-negative-fiber ocs-circuit-example
+  "--fiber=-1ns" "ocs-circuit-example: error: --fiber: '-1ns' is not a duration")
+pr_strict_error(example.ocs-circuit-example-negative-reconfig-at ocs-circuit-example
+  "--reconfigAt=-1s" "ocs-circuit-example: error: --reconfigAt: '-1s' is not a duration")
+pr_strict_error(example.ocs-circuit-example-bad-rate ocs-circuit-example
+  "--rate=-1Gbps" "ocs-circuit-example: error: --rate: '-1Gbps' is not a line rate")
+pr_strict_error(example.ocs-circuit-example-rate-out-of-range ocs-circuit-example
+  "--rate=20Tbps" "ocs-circuit-example: error: --rate: '20Tbps' is outside \\[1Mbps, 10Tbps\\]")
+pr_strict_error(example.ocs-circuit-example-zero-mtu ocs-circuit-example
+  "--mtu=0" "ocs-circuit-example: error: --mtu must be in \\[1, 65000\\], got 0")
+pr_strict_error(example.ocs-circuit-example-unknown-flag ocs-circuit-example
+  "--byte=5" "ocs-circuit-example: error: unknown flag --byte ")
+# --delay is the switch's delay (the helper's technology used to override it): flow C starts
+# when its circuit is up at reconfigAt + delay = 200 + 100 us, then 8388608 B in 933 frames
+# (+14 B each) at 400 Gb/s take 168.033 us, plus 2 x 50 ns of fiber: 468.133 us.
+add_test(NAME example.ocs-circuit-example-delay
+         COMMAND ocs-circuit-example --delay=100us)
+set_tests_properties(example.ocs-circuit-example-delay PROPERTIES PASS_REGULAR_EXPRESSION
+  "reconfiguration delay \\+100us[^\n]*\n.*C +2 -> 4 +8388608 +468\\.133 +468\\.133")
+# Before these fixes some of the inputs hung (--bytes=-1 wrapped to 2^64 - 1 bytes).
+set_tests_properties(${pr_strict_tests} PROPERTIES TIMEOUT 60)
