@@ -185,5 +185,25 @@ add_test(NAME example.ocs-circuit-example-delay
          COMMAND ocs-circuit-example --delay=100us)
 set_tests_properties(example.ocs-circuit-example-delay PROPERTIES PASS_REGULAR_EXPRESSION
   "reconfiguration delay \\+100us[^\n]*\n.*C +2 -> 4 +8388608 +468\\.133 +468\\.133")
+# rail-fabric-example: the same, bytes in [1, 2^40], flags only where they apply.
+pr_strict_error(example.rail-fabric-example-negative-bytes rail-fabric-example
+  "--bytes=-1" "rail-fabric-example: error: [^\n]*--bytes[^\n]*'-1'")
+pr_strict_error(example.rail-fabric-example-zero-bytes rail-fabric-example
+  "--bytes=0" "rail-fabric-example: error: --bytes must be in \\[1, 1099511627776\\] \\(2\\^40\\), got 0")
+pr_strict_error(example.rail-fabric-example-one-server rail-fabric-example
+  "--servers=1" "rail-fabric-example: error: --servers must be at least 2 \\(a ring\\), got 1")
+pr_strict_error(example.rail-fabric-example-ocs-on-eps rail-fabric-example
+  "--ocs=sip" "rail-fabric-example: error: --ocs applies to --rail=ocs only")
+pr_strict_error(example.rail-fabric-example-radix-on-ocs rail-fabric-example
+  "--rail=ocs|--nic=2x200G|--radix=8"
+  "rail-fabric-example: error: --radix applies to electrical rails \\(eps, eps-clos\\) only")
+pr_strict_error(example.rail-fabric-example-negative-oversubscription rail-fabric-example
+  "--oversubscription=-1" "rail-fabric-example: error: --oversubscription must be > 0 \\(leaf down:up ratio\\), got -1")
+pr_strict_error(example.rail-fabric-example-ring-rail rail-fabric-example
+  "--ringRail=8" "rail-fabric-example: error: --ringRail must be below the 8 GPUs per server of dgx-h100, got 8")
+pr_strict_error(example.rail-fabric-example-bad-dcqcn rail-fabric-example
+  "--dcqcn=2" "rail-fabric-example: error: --dcqcn is auto, 0 or 1, got '2'")
+pr_strict_error(example.rail-fabric-example-unknown-flag rail-fabric-example
+  "--server=4" "rail-fabric-example: error: unknown flag --server ")
 # Before these fixes some of the inputs hung (--bytes=-1 wrapped to 2^64 - 1 bytes).
 set_tests_properties(${pr_strict_tests} PROPERTIES TIMEOUT 60)
