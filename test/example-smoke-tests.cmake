@@ -205,5 +205,33 @@ pr_strict_error(example.rail-fabric-example-bad-dcqcn rail-fabric-example
   "--dcqcn=2" "rail-fabric-example: error: --dcqcn is auto, 0 or 1, got '2'")
 pr_strict_error(example.rail-fabric-example-unknown-flag rail-fabric-example
   "--server=4" "rail-fabric-example: error: unknown flag --server ")
+# opus-phase-replay: times in [0, 1e13] ms and in order, one stage twice refused, a UTF-8 BOM
+# skipped. Broken logs are made from the hand-made stage 0 log at configure time.
+file(READ ${pr_replay_data}/opus-replay-stage0.txt pr_replay_stage0)
+string(REPLACE "end_time: 110.0" "end_time: 1e300" pr_replay_huge "${pr_replay_stage0}")
+file(WRITE ${CMAKE_BINARY_DIR}/replay-huge-time.txt "${pr_replay_huge}")
+string(REPLACE "time: " "time: -" pr_replay_negated "${pr_replay_stage0}")
+file(WRITE ${CMAKE_BINARY_DIR}/replay-negated.txt "${pr_replay_negated}")
+configure_file(${pr_replay_data}/opus-replay-stage0.txt ${CMAKE_BINARY_DIR}/replay-stage0-copy.txt
+               COPYONLY)
+pr_strict_error(example.opus-phase-replay-huge-time opus-phase-replay
+  "--logs=${CMAKE_BINARY_DIR}/replay-huge-time.txt,${pr_replay_data}/opus-replay-stage1.txt|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-bad"
+  "opus-phase-replay: error: [^\n]*replay-huge-time\\.txt:3: 'end_time:' needs a time in \\[0, 1e13\\] ms, found '1e300'")
+pr_strict_error(example.opus-phase-replay-negated opus-phase-replay
+  "--logs=${CMAKE_BINARY_DIR}/replay-negated.txt,${pr_replay_data}/opus-replay-stage1.txt|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-bad"
+  "opus-phase-replay: error: [^\n]*replay-negated\\.txt:1: 'end_time:' needs a time in \\[0, 1e13\\] ms, found '-10\\.0'")
+pr_strict_error(example.opus-phase-replay-same-file opus-phase-replay
+  "--logs=${pr_replay_data}/opus-replay-stage0.txt,${pr_replay_data}/opus-replay-stage0.txt|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-bad"
+  "opus-phase-replay: error: [^\n]*opus-replay-stage0\\.txt and [^\n]*opus-replay-stage0\\.txt are the same file")
+pr_strict_error(example.opus-phase-replay-same-content opus-phase-replay
+  "--logs=${pr_replay_data}/opus-replay-stage0.txt,${CMAKE_BINARY_DIR}/replay-stage0-copy.txt|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-bad"
+  "opus-phase-replay: error: [^\n]*replay-stage0-copy\\.txt holds the same phases as [^\n]*opus-replay-stage0\\.txt")
+# The BOM-prefixed copy of stage 1 replays exactly as stage 1 (the table of example.opus-phase-replay-table).
+add_test(NAME example.opus-phase-replay-bom
+         COMMAND opus-phase-replay
+                 --logs=${pr_replay_data}/opus-replay-stage0.txt,${pr_replay_data}/opus-replay-stage1-bom.txt
+                 --plot=0 --out=${CMAKE_BINARY_DIR}/replay-smoke-bom)
+set_tests_properties(example.opus-phase-replay-bom PROPERTIES
+  PASS_REGULAR_EXPRESSION " 100 +1\\.400 +\\+40\\.00% +1\\.250 +\\+25\\.00% +4 of 12")
 # Before these fixes some of the inputs hung (--bytes=-1 wrapped to 2^64 - 1 bytes).
 set_tests_properties(${pr_strict_tests} PROPERTIES TIMEOUT 60)
