@@ -27,6 +27,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <regex>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -39,6 +40,9 @@ namespace
 {
 
 const char* const PROGRAM = "photonic-rails-delay-sweep";
+
+/// Longest delay, as StrictCommandLine::ParseTime's bound on durations (10^6 s).
+constexpr double MAX_DELAY_MS = 1e9;
 
 /// Every flag of the program, with its default.
 struct Options : JobOptions
@@ -60,13 +64,32 @@ struct Point
     JobResult result;  //!< Read back from its summary.json
 };
 
+/// One item of --delays: a number of ms, as typed (no unit: the flag is in ms).
+double
+ParseDelayMs(const std::string& item)
+{
+    static const std::regex number("[0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?");
+    if (!std::regex_match(item, number))
+    {
+        throw std::invalid_argument("--delays: '" + item +
+                                    "' is not a delay in ms (a number >= 0 without a unit, "
+                                    "e.g. 25)");
+    }
+    double ms = std::strtod(item.c_str(), nullptr); // 1e400 is infinity: refused below
+    if (!(ms <= MAX_DELAY_MS))
+    {
+        throw std::invalid_argument("--delays: '" + item + "' ms is longer than 10^6 s");
+    }
+    return std::llround(ms * 1e6) / 1e6; // whole ns, as the simulation's clock
+}
+
 std::vector<double>
 ParseDelays(const std::string& text)
 {
     std::vector<double> delays;
     for (const std::string& item : StrictCommandLine::SplitList("delays", text))
     {
-        double ms = StrictCommandLine::ParseTime("delays", item + "ms").GetSeconds() * 1e3;
+        double ms = ParseDelayMs(item);
         if (std::find(delays.begin(), delays.end(), ms) != delays.end())
         {
             throw std::invalid_argument("--delays names " + item + " ms twice");

@@ -93,7 +93,7 @@ set_tests_properties(example.photonic-rails-delay-sweep PROPERTIES PASS_REGULAR_
   "25\\.000 +70\\.011 +[^ ]+ +3 +75\\.000 +60\\.011 +[^ ]+ +3 +65\\.000")
 photonic_rails_expect_error(example.photonic-rails-delay-sweep-bad-delays photonic-rails-delay-sweep
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--delays=0,x"
-  "error: --delays: 'xms' is not a duration")
+  "error: --delays: 'x' is not a delay in ms")
 # Opus in photonic-rails-sim: the same job, on-demand and provisioning rows, and the static
 # split, which needs 2 ports on GPU 0 (peers 1 and 2).
 add_test(NAME example.photonic-rails-sim-opus
@@ -233,5 +233,9 @@ add_test(NAME example.opus-phase-replay-bom
                  --plot=0 --out=${CMAKE_BINARY_DIR}/replay-smoke-bom)
 set_tests_properties(example.opus-phase-replay-bom PROPERTIES
   PASS_REGULAR_EXPRESSION " 100 +1\\.400 +\\+40\\.00% +1\\.250 +\\+25\\.00% +4 of 12")
+# photonic-rails-delay-sweep: --delays quotes what was typed; a signal stops the children.
+pr_strict_error(example.photonic-rails-delay-sweep-delay-with-unit photonic-rails-delay-sweep
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--delays=0,25ms"
+  "photonic-rails-delay-sweep: error: --delays: '25ms' is not a delay in ms")
 # Before these fixes some of the inputs hung (--bytes=-1 wrapped to 2^64 - 1 bytes).
 set_tests_properties(${pr_strict_tests} PROPERTIES TIMEOUT 60)
