@@ -237,5 +237,13 @@ set_tests_properties(example.opus-phase-replay-bom PROPERTIES
 pr_strict_error(example.photonic-rails-delay-sweep-delay-with-unit photonic-rails-delay-sweep
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--delays=0,25ms"
   "photonic-rails-delay-sweep: error: --delays: '25ms' is not a delay in ms")
+foreach(signal TERM INT)
+  add_test(NAME example.photonic-rails-delay-sweep-sig${signal}
+           COMMAND sh ${PROJECT_SOURCE_DIR}/test/delay-sweep-signal-test.sh
+                   $<TARGET_FILE:photonic-rails-delay-sweep>
+                   ${PROJECT_SOURCE_DIR}/test/data/two-phases.json
+                   ${CMAKE_BINARY_DIR}/sweep-sig${signal} ${signal})
+  list(APPEND pr_strict_tests example.photonic-rails-delay-sweep-sig${signal})
+endforeach()
 # Before these fixes some of the inputs hung (--bytes=-1 wrapped to 2^64 - 1 bytes).
 set_tests_properties(${pr_strict_tests} PROPERTIES TIMEOUT 60)
