@@ -15,9 +15,16 @@
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/photonic-rails-module.h"
+#include "ns3/strict-command-line.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <map>
+#include <regex>
+#include <stdexcept>
+#include <string>
 
 using namespace ns3;
 
@@ -25,6 +32,8 @@ NS_LOG_COMPONENT_DEFINE("OcsCircuitExample");
 
 namespace
 {
+
+const char* const PROGRAM = "ocs-circuit-example";
 
 constexpr uint32_t HEADER_BYTES = 14;
 
@@ -87,52 +96,128 @@ PrintReconfiguration(const char* what, const OcsReconfiguration& r)
     std::cout << ")\n";
 }
 
-} // namespace
-
-int
-main(int argc, char* argv[])
+/// Every flag of the program, as typed, with its default.
+struct Options
 {
-    std::string technology = "sip";
-    Time delay(-1);
-    DataRate rate("400Gbps");
-    uint64_t bytes = 8 << 20;
-    uint32_t mtu = 9000;
-    Time reconfigAt = MicroSeconds(200);
-    Time fiber = NanoSeconds(50);
-    bool pcap = false;
+    std::string technology{"sip"};   //!< OCS technology
+    std::string delay;               //!< Reconfiguration delay ("": the technology's)
+    std::string rate{"400Gbps"};     //!< NIC port line rate
+    uint64_t bytes{8 << 20};         //!< Bytes per flow
+    uint32_t mtu{9000};              //!< Frame payload bytes
+    std::string reconfigAt{"200us"}; //!< When the controller asks for GPU2 <-> GPU4
+    std::string fiber{"50ns"};       //!< Fiber delay between a GPU and the OCS
+    bool pcap{false};                //!< Write PCAP traces
+};
 
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("technology", "OCS technology: " + OcsTechnologyCatalog::Names(), technology);
-    cmd.AddValue("delay", "Reconfiguration delay (default: the technology's)", delay);
-    cmd.AddValue("rate", "NIC port line rate", rate);
-    cmd.AddValue("bytes", "Bytes per flow", bytes);
-    cmd.AddValue("mtu", "Frame payload bytes", mtu);
-    cmd.AddValue("reconfigAt", "When the controller asks for GPU2 <-> GPU4", reconfigAt);
-    cmd.AddValue("fiber", "Fiber delay between a GPU and the OCS", fiber);
-    cmd.AddValue("pcap", "Write PCAP traces ocs-circuit-example-<node>-<device>.pcap", pcap);
-    cmd.Parse(argc, argv);
+/// The flags, checked and converted.
+struct Setup
+{
+    OcsTechnology technology; //!< From the catalog
+    bool delayGiven{false};   //!< --delay was given (else the technology's)
+    Time delay;               //!< Reconfiguration delay, when given
+    DataRate rate;            //!< NIC port line rate
+    uint64_t bytes{0};        //!< Bytes per flow
+    uint32_t mtu{0};          //!< Frame payload bytes
+    Time reconfigAt;          //!< When the controller asks for GPU2 <-> GPU4
+    Time fiber;               //!< Fiber delay
+    bool pcap{false};         //!< Write PCAP traces
+};
 
-    OcsTechnology tech;
-    if (!OcsTechnologyCatalog::Find(technology, tech))
+/// GPU2 queues flows B and C at once, each of at most this many frames: the port queue
+/// (2 x this) never drops, and every count stays far from 2^32.
+constexpr uint64_t MAX_FRAMES_PER_FLOW = 500000;
+constexpr uint32_t MAX_MTU = 65000;
+constexpr double MIN_RATE_BPS = 1e6;  // 1 Mb/s: the longest flow stays under 3 x 10^5 s
+constexpr double MAX_RATE_BPS = 1e13; // 10 Tb/s, as RailFabricSpec's bound on a NIC port
+
+void
+AddFlags(StrictCommandLine& cmd, Options& o)
+{
+    cmd.Add("technology", "OCS technology: " + OcsTechnologyCatalog::Names(), o.technology);
+    cmd.Add("delay", "reconfiguration delay, e.g. 10us, 25ms (default: the technology's)", o.delay);
+    cmd.Add("rate", "NIC port line rate: a number and bps, kbps, Mbps, Gbps or Tbps", o.rate);
+    cmd.Add("bytes", "bytes per flow", o.bytes);
+    cmd.Add("mtu", "frame payload bytes", o.mtu);
+    cmd.Add("reconfigAt", "when the controller asks for GPU2 <-> GPU4, e.g. 200us", o.reconfigAt);
+    cmd.Add("fiber", "fiber delay between a GPU and the OCS, e.g. 50ns", o.fiber);
+    cmd.Add("pcap", "write PCAP traces ocs-circuit-example-<node>-<device>.pcap", o.pcap);
+}
+
+/// A line rate such as "400Gbps" or "1.6Tbps", within [1 Mb/s, 10 Tb/s].
+DataRate
+ParseRate(const std::string& text)
+{
+    static const std::regex format(
+        "([0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?)(bps|kbps|Mbps|Gbps|Tbps)");
+    static const std::map<std::string, double> scale = {{"bps", 1},
+                                                        {"kbps", 1e3},
+                                                        {"Mbps", 1e6},
+                                                        {"Gbps", 1e9},
+                                                        {"Tbps", 1e12}};
+    std::smatch match;
+    if (!std::regex_match(text, match, format))
     {
-        std::cerr << "error: unknown --technology '" << technology
-                  << "' (valid: " << OcsTechnologyCatalog::Names() << ")\n";
-        return 1;
+        throw std::invalid_argument("--rate: '" + text +
+                                    "' is not a line rate (e.g. 400Gbps, 1.6Tbps, 100Mbps)");
     }
-    if (bytes == 0 || mtu == 0 || mtu > 65000 || rate.GetBitRate() == 0)
+    // strtod, not stod: an overflowing number becomes infinity and fails the range check.
+    double bps = std::strtod(match[1].str().c_str(), nullptr) * scale.at(match[4].str());
+    if (!(bps >= MIN_RATE_BPS && bps <= MAX_RATE_BPS))
     {
-        std::cerr << "error: --bytes, --rate and --mtu (at most 65000) must be positive\n";
-        return 1;
+        throw std::invalid_argument("--rate: '" + text + "' is outside [1Mbps, 10Tbps]");
     }
+    return DataRate(static_cast<uint64_t>(std::llround(bps)));
+}
+
+/// Checks every flag: one line naming the flag and what it expects otherwise.
+Setup
+Check(const Options& o)
+{
+    Setup s;
+    if (!OcsTechnologyCatalog::Find(o.technology, s.technology))
+    {
+        throw std::invalid_argument("unknown --technology '" + o.technology +
+                                    "' (valid: " + OcsTechnologyCatalog::Names() + ")");
+    }
+    s.delayGiven = !o.delay.empty();
+    s.delay = s.delayGiven ? StrictCommandLine::ParseTime("delay", o.delay) : Time(0);
+    s.rate = ParseRate(o.rate);
+    if (o.mtu == 0 || o.mtu > MAX_MTU)
+    {
+        throw std::invalid_argument("--mtu must be in [1, " + std::to_string(MAX_MTU) + "], got " +
+                                    std::to_string(o.mtu));
+    }
+    s.mtu = o.mtu;
+    uint64_t maxBytes = MAX_FRAMES_PER_FLOW * o.mtu;
+    if (o.bytes == 0 || o.bytes > maxBytes)
+    {
+        throw std::invalid_argument("--bytes must be in [1, " + std::to_string(maxBytes) +
+                                    "] (at most " + std::to_string(MAX_FRAMES_PER_FLOW) +
+                                    " frames of --mtu=" + std::to_string(o.mtu) + " bytes), got " +
+                                    std::to_string(o.bytes));
+    }
+    s.bytes = o.bytes;
+    s.reconfigAt = StrictCommandLine::ParseTime("reconfigAt", o.reconfigAt);
+    s.fiber = StrictCommandLine::ParseTime("fiber", o.fiber);
+    s.pcap = o.pcap;
+    return s;
+}
+
+/// Runs the example with checked flags. \return the exit status
+int
+Run(const Setup& setup)
+{
+    const OcsTechnology& tech = setup.technology;
+    const DataRate rate = setup.rate;
+    const uint64_t bytes = setup.bytes;
+    const uint32_t mtu = setup.mtu;
+    const Time reconfigAt = setup.reconfigAt;
+    const Time fiber = setup.fiber;
 
     NodeContainer gpus;
     gpus.Create(6);
     OcsHelper ocsHelper;
     ocsHelper.SetTechnology(tech.name);
-    if (!delay.IsStrictlyNegative()) // IsNegative() is true for 0 too
-    {
-        ocsHelper.SetSwitchAttribute("ReconfigurationDelay", TimeValue(delay));
-    }
     ocsHelper.SetDeviceAttribute("DataRate", DataRateValue(rate));
     ocsHelper.SetDeviceAttribute("Mtu", UintegerValue(mtu));
     ocsHelper.SetDeviceAttribute("FiberDelay", TimeValue(fiber));
@@ -140,7 +225,13 @@ main(int argc, char* argv[])
     NetDeviceContainer ports = ocsHelper.Install(gpus);
     auto port = [&](uint32_t i) { return DynamicCast<OcsNetDevice>(ports.Get(i)); };
     Ptr<OpticalCircuitSwitch> ocs = port(0)->GetSwitch();
-    if (pcap)
+    if (setup.delayGiven)
+    {
+        // On the switch, not through the helper: the helper applies the technology (and
+        // its delay) after the switch's attributes, which would undo --delay.
+        ocs->SetAttribute("ReconfigurationDelay", TimeValue(setup.delay));
+    }
+    if (setup.pcap)
     {
         ocsHelper.EnablePcapAll("ocs-circuit-example");
     }
@@ -238,8 +329,32 @@ main(int argc, char* argv[])
     Simulator::Destroy();
     if (!delivered)
     {
-        std::cerr << "error: flow A or C did not deliver all of its bytes\n";
+        std::cerr << PROGRAM << ": error: flow A or C did not deliver all of its bytes\n";
         return 1;
     }
     return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Options o;
+    Setup setup;
+    try
+    {
+        StrictCommandLine cmd(__FILE__,
+                              "Six GPUs on one optical rail: circuits, transfers, and a "
+                              "reconfiguration with blackout.");
+        AddFlags(cmd, o);
+        cmd.Parse(argc, argv);
+        setup = Check(o);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
+        return 1;
+    }
+    return Run(setup);
 }

@@ -10,6 +10,9 @@
  * Writes DIR/delay-sweep.csv, DIR/delay-sweep.plt and (gnuplot installed) DIR/delay-sweep.png,
  * and every run's CONTRACT outputs in DIR/runs/<fabric>-<delay>ms/. Runs go in parallel
  * child processes (--jobs). Errors are one line on stderr with a non-zero exit status.
+ * SIGINT, SIGTERM or SIGHUP (unless ignored, as under nohup) stop the running children too
+ * (the signal is forwarded to them and they are reaped); the sweep then exits with 128 + the
+ * signal's number after a one-line message.
  */
 
 #include "ns3/core-module.h"
@@ -28,6 +31,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <sys/wait.h>
@@ -39,6 +43,9 @@ namespace
 {
 
 const char* const PROGRAM = "photonic-rails-delay-sweep";
+
+/// Longest delay, as StrictCommandLine::ParseTime's bound on durations (10^6 s).
+constexpr double MAX_DELAY_MS = 1e9;
 
 /// Every flag of the program, with its default.
 struct Options : JobOptions
@@ -60,13 +67,32 @@ struct Point
     JobResult result;  //!< Read back from its summary.json
 };
 
+/// One item of --delays: a number of ms, as typed (no unit: the flag is in ms).
+double
+ParseDelayMs(const std::string& item)
+{
+    static const std::regex number("[0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?");
+    if (!std::regex_match(item, number))
+    {
+        throw std::invalid_argument("--delays: '" + item +
+                                    "' is not a delay in ms (a number >= 0 without a unit, "
+                                    "e.g. 25)");
+    }
+    double ms = std::strtod(item.c_str(), nullptr); // 1e400 is infinity: refused below
+    if (!(ms <= MAX_DELAY_MS))
+    {
+        throw std::invalid_argument("--delays: '" + item + "' ms is longer than 10^6 s");
+    }
+    return std::llround(ms * 1e6) / 1e6; // whole ns, as the simulation's clock
+}
+
 std::vector<double>
 ParseDelays(const std::string& text)
 {
     std::vector<double> delays;
     for (const std::string& item : StrictCommandLine::SplitList("delays", text))
     {
-        double ms = StrictCommandLine::ParseTime("delays", item + "ms").GetSeconds() * 1e3;
+        double ms = ParseDelayMs(item);
         if (std::find(delays.begin(), delays.end(), ms) != delays.end())
         {
             throw std::invalid_argument("--delays names " + item + " ms twice");
@@ -147,18 +173,76 @@ ReadPoint(const Point& point)
     return r;
 }
 
-/// Child processes running points; on destruction (an error) the running ones are stopped.
+/// The sweep received a signal that ends it; its running simulations are stopped and reaped.
+class SweepStopped : public std::runtime_error
+{
+  public:
+    SweepStopped(int signal, std::size_t stopped)
+        : std::runtime_error("stopped by " + SignalName(signal) + ": " + std::to_string(stopped) +
+                             " running simulation" + (stopped == 1 ? "" : "s") + " stopped"),
+          m_signal(signal)
+    {
+    }
+
+    /// \return the exit status a shell reports for a program ended by the signal
+    int ExitStatus() const
+    {
+        return 128 + m_signal;
+    }
+
+  private:
+    static std::string SignalName(int signal)
+    {
+        return signal == SIGINT    ? "SIGINT"
+               : signal == SIGTERM ? "SIGTERM"
+               : signal == SIGHUP  ? "SIGHUP"
+                                   : "signal " + std::to_string(signal);
+    }
+
+    int m_signal; //!< The signal received
+};
+
+/**
+ * Child processes running points. SIGINT, SIGTERM and SIGHUP (those not ignored when the
+ * sweep started) stop the sweep: Wait() forwards the signal to every running child, reaps
+ * them and throws SweepStopped. On destruction (an error) the running ones are stopped with
+ * SIGTERM.
+ *
+ * The parent blocks those signals and SIGCHLD and takes them with sigwaitinfo(), so a signal
+ * that arrives between a check and a wait is not lost; children restore the parent's mask.
+ */
 class Children
 {
   public:
+    Children()
+    {
+        sigemptyset(&m_stopSignals);
+        for (int signal : {SIGINT, SIGTERM, SIGHUP})
+        {
+            // One ignored on purpose stays ignored (nohup ignores SIGHUP; a shell without
+            // job control starts background commands with SIGINT ignored).
+            struct sigaction action;
+            if (sigaction(signal, nullptr, &action) == 0 && action.sa_handler != SIG_IGN)
+            {
+                sigaddset(&m_stopSignals, signal);
+            }
+        }
+        m_awaited = m_stopSignals;
+        sigaddset(&m_awaited, SIGCHLD);
+        sigprocmask(SIG_BLOCK, &m_awaited, &m_previousMask);
+    }
+
     ~Children()
     {
-        for (const auto& [pid, index] : m_running)
+        Stop(SIGTERM);
+        if (!m_stopped)
         {
-            kill(pid, SIGTERM);
-            waitpid(pid, nullptr, 0);
+            sigprocmask(SIG_SETMASK, &m_previousMask, nullptr);
         }
     }
+
+    Children(const Children&) = delete;
+    Children& operator=(const Children&) = delete;
 
     /// Starts point \p index in a child running \p run.
     template <typename F>
@@ -173,6 +257,7 @@ class Children
         }
         if (pid == 0)
         {
+            sigprocmask(SIG_SETMASK, &m_previousMask, nullptr);
             _exit(run());
         }
         m_running[pid] = index;
@@ -184,14 +269,45 @@ class Children
         return m_running.size();
     }
 
+    /// Throws SweepStopped (after stopping the children) if a stop signal is pending.
+    void ThrowIfStopped()
+    {
+        const timespec now{0, 0};
+        int signal = sigtimedwait(&m_stopSignals, nullptr, &now);
+        if (signal > 0)
+        {
+            StopAndThrow(signal);
+        }
+    }
+
     /// Waits for a child to end. \param status its exit status \return its point
     std::size_t Wait(int& status)
     {
-        pid_t pid;
-        do
+        while (true)
         {
-            pid = waitpid(-1, &status, 0);
-        } while (pid < 0 && errno == EINTR);
+            // A stop signal first: a child killed by the terminal's Ctrl-C is not a failure.
+            ThrowIfStopped();
+            pid_t pid = waitpid(-1, &status, WNOHANG);
+            if (pid > 0)
+            {
+                return Reaped(pid);
+            }
+            if (pid < 0 && errno != EINTR)
+            {
+                throw std::runtime_error("lost track of the child processes");
+            }
+            siginfo_t info;
+            int signal = sigwaitinfo(&m_awaited, &info); // a child ended, or a stop signal
+            if (signal > 0 && signal != SIGCHLD)
+            {
+                StopAndThrow(signal);
+            }
+        }
+    }
+
+  private:
+    std::size_t Reaped(pid_t pid)
+    {
         auto found = m_running.find(pid);
         if (found == m_running.end())
         {
@@ -202,8 +318,35 @@ class Children
         return index;
     }
 
-  private:
+    /// Sends \p signal to every running child and reaps them all.
+    void Stop(int signal)
+    {
+        for (const auto& [pid, index] : m_running)
+        {
+            kill(pid, signal);
+        }
+        for (const auto& [pid, index] : m_running)
+        {
+            while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR)
+            {
+            }
+        }
+        m_running.clear();
+    }
+
+    [[noreturn]] void StopAndThrow(int signal)
+    {
+        std::size_t running = m_running.size();
+        Stop(signal);
+        m_stopped = true; // stays blocked: the program ends with 128 + signal
+        throw SweepStopped(signal, running);
+    }
+
     std::map<pid_t, std::size_t> m_running; //!< pid -> point
+    sigset_t m_stopSignals;                 //!< SIGINT, SIGTERM, SIGHUP
+    sigset_t m_awaited;                     //!< Those and SIGCHLD
+    sigset_t m_previousMask;                //!< The mask before (children get it back)
+    bool m_stopped{false};                  //!< A stop signal ended the sweep
 };
 
 /// Runs every point, at most \p jobs at once, each in a child process.
@@ -242,6 +385,7 @@ RunAll(const Options& o, std::shared_ptr<const WorkloadDag> dag, std::vector<Poi
                   << point.result.iterationTime * 1e3 << " ms (" << point.result.wall
                   << " s wall)\n";
     }
+    children.ThrowIfStopped(); // one that came after the last child ended
     if (!failure.empty())
     {
         throw std::runtime_error(failure);
@@ -374,6 +518,11 @@ main(int argc, char* argv[])
         std::cerr << "[sweep] wrote " << (out.GetDir() / "delay-sweep.csv").string() << "\n";
         Plot(points, out, o.plot);
         return 0;
+    }
+    catch (const SweepStopped& stopped)
+    {
+        std::cerr << PROGRAM << ": " << stopped.what() << "\n";
+        return stopped.ExitStatus();
     }
     catch (const std::exception& e)
     {

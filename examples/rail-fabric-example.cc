@@ -14,10 +14,14 @@
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/photonic-rails-module.h"
+#include "ns3/strict-command-line.h"
 
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
 #include <sys/resource.h>
 
 using namespace ns3;
@@ -33,82 +37,145 @@ PeakRssMiB()
     return usage.ru_maxrss / 1024.0;
 }
 
+const char* const PROGRAM = "rail-fabric-example";
+
 /// Fails with a one-line message.
 int
 Fail(const std::string& message)
 {
-    std::cerr << "rail-fabric-example: error: " << message << "\n";
+    std::cerr << PROGRAM << ": error: " << message << "\n";
     return 1;
 }
 
-} // namespace
-
-int
-main(int argc, char* argv[])
+/// Every flag of the program, with its default.
+struct Options
 {
-    std::string preset = "dgx-h100";
-    uint32_t servers = 4;
-    std::string rail = "eps";
-    std::string nic;
-    std::string ocs = "piezo";
-    uint32_t radix = 64;
-    double oversubscription = 1.0;
-    uint32_t ringRail = 0;
-    uint64_t bytes = 64 << 20;
-    std::string dcqcn = "auto";
+    std::string preset{"dgx-h100"}; //!< Server preset
+    uint32_t servers{4};            //!< Scale-up domains
+    std::string rail{"eps"};        //!< Rail kind
+    std::string nic;                //!< NIC ports per GPU ("": the preset's)
+    std::string ocs{"piezo"};       //!< OCS technology (rail=ocs)
+    uint32_t radix{64};             //!< Electrical switch radix
+    double oversubscription{1.0};   //!< Clos leaf down:up ratio
+    uint32_t ringRail{0};           //!< Rail carrying the ring
+    uint64_t bytes{64 << 20};       //!< Bytes each GPU sends to its ring successor
+    std::string dcqcn{"auto"};      //!< auto, 0 or 1
+};
 
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("preset", "Server preset: " + RailFabricSpec::PresetNames(), preset);
-    cmd.AddValue("servers", "Scale-up domains (servers)", servers);
-    cmd.AddValue("rail", "Rail kind: ocs, eps or eps-clos", rail);
-    cmd.AddValue("nic", "NIC ports per GPU, e.g. 1x400G, 2x200G, 4x100G (default: preset)", nic);
-    cmd.AddValue("ocs", "OCS technology (rail=ocs): " + OcsTechnologyCatalog::Names(), ocs);
-    cmd.AddValue("radix", "Electrical switch radix", radix);
-    cmd.AddValue("oversubscription", "Clos leaf down:up ratio", oversubscription);
-    cmd.AddValue("ringRail", "Rail carrying the ring of transfers", ringRail);
-    cmd.AddValue("bytes", "Bytes each GPU sends to its ring successor", bytes);
-    cmd.AddValue("dcqcn", "DCQCN rate control: auto (on for electrical rails), 1 or 0", dcqcn);
-    cmd.Parse(argc, argv);
+/// A transfer of at most 1 TiB: at the presets' 4096-byte frames 2^28 frames, far from the
+/// 2^32 a message's frame count holds.
+constexpr uint64_t MAX_BYTES = uint64_t(1) << 40;
 
+void
+AddFlags(StrictCommandLine& cmd, Options& o)
+{
+    cmd.Add("preset", "server preset: " + RailFabricSpec::PresetNames(), o.preset);
+    cmd.Add("servers", "scale-up domains (servers), at least 2", o.servers);
+    cmd.Add("rail", "rail kind: ocs, eps or eps-clos", o.rail);
+    cmd.Add("nic", "NIC ports per GPU, e.g. 1x400G, 2x200G, 4x100G (default: preset)", o.nic);
+    cmd.Add("ocs", "OCS technology (rail=ocs): " + OcsTechnologyCatalog::Names(), o.ocs);
+    cmd.Add("radix", "electrical switch radix (electrical rails)", o.radix);
+    cmd.Add("oversubscription", "Clos leaf down:up ratio (electrical rails)", o.oversubscription);
+    cmd.Add("ringRail", "rail carrying the ring of transfers", o.ringRail);
+    cmd.Add("bytes", "bytes each GPU sends to its ring successor (1 to 2^40)", o.bytes);
+    cmd.Add("dcqcn", "DCQCN rate control: auto (on for electrical rails), 1 or 0", o.dcqcn);
+}
+
+/// Flags that only apply to one kind of rail, given with another.
+void
+CheckFlagsApply(const StrictCommandLine& cmd, RailKind kind)
+{
+    bool optical = kind == RailKind::OCS;
+    if (!optical && cmd.IsGiven("ocs"))
+    {
+        throw std::invalid_argument("--ocs applies to --rail=ocs only");
+    }
+    for (const char* flag : {"radix", "oversubscription"})
+    {
+        if (optical && cmd.IsGiven(flag))
+        {
+            throw std::invalid_argument(std::string("--") + flag +
+                                        " applies to electrical rails (eps, eps-clos) only");
+        }
+    }
+}
+
+/// Checks every flag and returns the fabric to build.
+RailFabricSpec
+Check(const StrictCommandLine& cmd, const Options& o)
+{
     RailFabricSpec spec;
-    spec.servers = servers;
-    if (!RailFabricSpec::ParseKind(rail, spec.kind))
+    spec.servers = o.servers;
+    if (!RailFabricSpec::ParseKind(o.rail, spec.kind))
     {
-        return Fail("unknown --rail '" + rail + "' (ocs, eps, eps-clos)");
+        throw std::invalid_argument("unknown --rail '" + o.rail + "' (ocs, eps, eps-clos)");
     }
-    spec.ocsTechnology = ocs;
-    spec.switchRadix = radix;
-    spec.oversubscription = oversubscription;
-    if (!RailFabricSpec::Preset(preset, spec))
+    CheckFlagsApply(cmd, spec.kind);
+    if (o.servers < 2)
     {
-        return Fail("unknown --preset '" + preset + "' (" + RailFabricSpec::PresetNames() + ")");
+        throw std::invalid_argument("--servers must be at least 2 (a ring), got " +
+                                    std::to_string(o.servers));
     }
-    std::string error = nic.empty() ? "" : spec.SetNicConfig(nic);
+    if (!(o.oversubscription > 0))
+    {
+        std::ostringstream got;
+        got << o.oversubscription;
+        throw std::invalid_argument("--oversubscription must be > 0 (leaf down:up ratio), got " +
+                                    got.str());
+    }
+    spec.ocsTechnology = o.ocs;
+    spec.switchRadix = o.radix;
+    spec.oversubscription = o.oversubscription;
+    if (!RailFabricSpec::Preset(o.preset, spec))
+    {
+        throw std::invalid_argument("unknown --preset '" + o.preset + "' (" +
+                                    RailFabricSpec::PresetNames() + ")");
+    }
+    std::string error = o.nic.empty() ? "" : spec.SetNicConfig(o.nic);
     error = error.empty() ? spec.Validate() : error;
     if (!error.empty())
     {
-        return Fail(error);
+        throw std::invalid_argument(error);
     }
-    if (dcqcn != "auto" && dcqcn != "0" && dcqcn != "1")
+    if (o.dcqcn != "auto" && o.dcqcn != "0" && o.dcqcn != "1")
     {
-        return Fail("--dcqcn is auto, 0 or 1");
+        throw std::invalid_argument("--dcqcn is auto, 0 or 1, got '" + o.dcqcn + "'");
     }
-    if (bytes == 0 || servers < 2 || ringRail >= spec.gpusPerServer)
+    uint64_t frames = (o.bytes + spec.railFrameBytes - 1) / spec.railFrameBytes;
+    if (o.bytes == 0 || o.bytes > MAX_BYTES || frames > UINT32_MAX)
     {
-        return Fail("need --bytes > 0, --servers >= 2 and --ringRail below GPUs per server");
+        throw std::invalid_argument("--bytes must be in [1, " + std::to_string(MAX_BYTES) +
+                                    "] (2^40), got " + std::to_string(o.bytes));
     }
-    if (spec.kind == RailKind::OCS && servers > 2 && spec.nicPorts < 2)
+    if (o.ringRail >= spec.gpusPerServer)
     {
-        return Fail("a ring on an optical rail needs 2 NIC ports per GPU (a circuit per ring "
-                    "neighbour): try --nic=2x200G");
+        throw std::invalid_argument("--ringRail must be below the " +
+                                    std::to_string(spec.gpusPerServer) + " GPUs per server of " +
+                                    o.preset + ", got " + std::to_string(o.ringRail));
     }
+    if (spec.kind == RailKind::OCS && o.servers > 2 && spec.nicPorts < 2)
+    {
+        throw std::invalid_argument("a ring on an optical rail needs 2 NIC ports per GPU (a "
+                                    "circuit per ring neighbour): try --nic=2x200G");
+    }
+    return spec;
+}
+
+/// Builds the fabric and runs the ring. \return the exit status
+int
+Run(const RailFabricSpec& spec, const Options& o)
+{
+    const uint32_t servers = spec.servers;
+    const uint32_t ringRail = o.ringRail;
+    const uint64_t bytes = o.bytes;
+    const std::string& preset = o.preset;
 
     auto start = std::chrono::steady_clock::now();
     RailFabricHelper helper;
     helper.SetSpec(spec);
-    if (dcqcn != "auto")
+    if (o.dcqcn != "auto")
     {
-        helper.SetTransportAttribute("Dcqcn", BooleanValue(dcqcn == "1"));
+        helper.SetTransportAttribute("Dcqcn", BooleanValue(o.dcqcn == "1"));
     }
     Ptr<RailFabric> fabric = helper.Build();
     double buildS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -172,4 +239,27 @@ main(int argc, char* argv[])
     }
     Simulator::Destroy();
     return complete ? 0 : Fail("some transfers never finished");
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Options o;
+    RailFabricSpec spec;
+    try
+    {
+        StrictCommandLine cmd(__FILE__,
+                              "Builds a rail-optimized fabric from a preset and runs a ring of "
+                              "transfers on one rail.");
+        AddFlags(cmd, o);
+        cmd.Parse(argc, argv);
+        spec = Check(cmd, o);
+    }
+    catch (const std::exception& e)
+    {
+        return Fail(e.what());
+    }
+    return Run(spec, o);
 }

@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <stdexcept>
+#include <string>
+#include <system_error>
 #include <tuple>
 
 namespace ns3
@@ -26,6 +29,35 @@ std::string
 Where(const std::string& name, const OpusReplayPhase& phase)
 {
     return name + ":" + std::to_string(phase.line);
+}
+
+/// What a phase log line says (all but its line number).
+auto
+Content(const WorkloadPhaseLogEntry& e)
+{
+    return std::tie(e.parallelism,
+                    e.startBackend,
+                    e.startIdx,
+                    e.endBackend,
+                    e.endIdx,
+                    e.len,
+                    e.startMs,
+                    e.endMs);
+}
+
+/// True if both logs hold the same phases (kind, communicators, indices, times).
+bool
+SamePhases(const WorkloadPhaseLog& a, const WorkloadPhaseLog& b)
+{
+    const auto& x = a.GetEntries();
+    const auto& y = b.GetEntries();
+    return std::equal(x.begin(),
+                      x.end(),
+                      y.begin(),
+                      y.end(),
+                      [](const WorkloadPhaseLogEntry& p, const WorkloadPhaseLogEntry& q) {
+                          return Content(p) == Content(q);
+                      });
 }
 
 std::string
@@ -325,7 +357,13 @@ OpusPhaseReplay::OpusPhaseReplay(const WorkloadPhaseLog& stage0,
     CoupleMeasuredTimes();
     MeasureGaps();
     // Fails now, not in the program's loop, if the chains wait for each other.
-    Run(0, OpusReconfigurationPolicy::ON_DEMAND);
+    OpusReplayRun baseline = Run(0, OpusReconfigurationPolicy::ON_DEMAND);
+    // Slowdowns are relative to the mean step at delay 0: it must not be 0 (0/0 = nan).
+    if (m_steps >= 2 && !(baseline.MeanStepMs() > 0))
+    {
+        throw std::runtime_error(name0 + " and " + name1 + ": steps 2-" + std::to_string(m_steps) +
+                                 " last 0 ms at delay 0: no step time to compare with");
+    }
 }
 
 OpusPhaseReplay
@@ -334,6 +372,20 @@ OpusPhaseReplay::ReadFiles(const std::string& path0, const std::string& path1)
     // One after the other: a missing stage 0 is reported first.
     WorkloadPhaseLog stage0 = WorkloadPhaseLog::ReadFile(path0);
     WorkloadPhaseLog stage1 = WorkloadPhaseLog::ReadFile(path1);
+    // Two stages never log the same phases at the same host-clock times: one log twice is a
+    // mistake in the command line, and would be replayed as a perfectly symmetric pipeline.
+    std::error_code error;
+    if (std::filesystem::equivalent(path0, path1, error))
+    {
+        throw std::runtime_error(path0 + " and " + path1 +
+                                 " are the same file: the replay needs the logs of two "
+                                 "pipeline stages");
+    }
+    if (SamePhases(stage0, stage1))
+    {
+        throw std::runtime_error(path1 + " holds the same phases as " + path0 +
+                                 ": the replay needs the logs of two pipeline stages");
+    }
     return OpusPhaseReplay(stage0, path0, stage1, path1);
 }
 

@@ -178,7 +178,8 @@ class OpusPhaseReplay
      * \param name0 its name, for messages
      * \param stage1 stage 1's log
      * \param name1 its name
-     * \throws std::runtime_error (one line) if the logs cannot be matched
+     * \throws std::runtime_error (one line) if the logs cannot be matched, or if steps 2 and
+     *         later last 0 ms in all (no step time to compare delays with)
      */
     OpusPhaseReplay(const WorkloadPhaseLog& stage0,
                     const std::string& name0,
@@ -189,7 +190,8 @@ class OpusPhaseReplay
      * \param path0 stage 0's log file
      * \param path1 stage 1's log file
      * \return the replay of the two files
-     * \throws std::runtime_error (one line) if a file cannot be read, parsed or matched
+     * \throws std::runtime_error (one line) if a file cannot be read, parsed or matched, or
+     *         if both name one file or the two files hold the same phases (one stage twice)
      */
     static OpusPhaseReplay ReadFiles(const std::string& path0, const std::string& path1);
 

@@ -14,6 +14,13 @@ namespace ns3
 namespace
 {
 
+/// A time of the log (ms) and its text as typed.
+struct LoggedTime
+{
+    double ms{0};     //!< value
+    std::string text; //!< as in the file
+};
+
 /**
  * \brief Reads the tokens of one line, failing with "FILE:LINE: reason".
  */
@@ -63,7 +70,8 @@ class LineReader
         return static_cast<uint32_t>(std::strtoul(token.c_str(), nullptr, 10));
     }
 
-    double Real(const std::string& key)
+    /// A time in [0, MAX_TIME_MS] ms, with its text as typed (for later messages).
+    LoggedTime Milliseconds(const std::string& key)
     {
         Expect(key);
         std::string token = Next("a time after '" + key + "'");
@@ -73,7 +81,11 @@ class LineReader
         {
             Fail("'" + key + "' needs a number, found '" + token + "'");
         }
-        return value;
+        if (value < 0 || value > WorkloadPhaseLog::MAX_TIME_MS)
+        {
+            Fail("'" + key + "' needs a time in [0, 1e13] ms, found '" + token + "'");
+        }
+        return {value, token};
     }
 
     void End()
@@ -84,6 +96,11 @@ class LineReader
         }
     }
 
+    [[noreturn]] void Fail(const std::string& message) const
+    {
+        throw std::runtime_error(m_file + ":" + std::to_string(m_line) + ": " + message);
+    }
+
   private:
     std::string Next(const std::string& what)
     {
@@ -92,11 +109,6 @@ class LineReader
             Fail("line ends early (expected " + what + ")");
         }
         return m_tokens[m_next++];
-    }
-
-    [[noreturn]] void Fail(const std::string& message) const
-    {
-        throw std::runtime_error(m_file + ":" + std::to_string(m_line) + ": " + message);
     }
 
     const std::string& m_file;
@@ -111,16 +123,75 @@ IsBlank(const std::string& line)
     return std::all_of(line.begin(), line.end(), [](unsigned char c) { return std::isspace(c); });
 }
 
+/// What the times of the next phase are checked against: the log's first start and the
+/// previous phase's start.
+struct TimeOrder
+{
+    bool started{false}; //!< a phase was read
+    LoggedTime first;    //!< the log's first start_time
+    LoggedTime previous; //!< the previous phase's start_time
+};
+
+/// The bounds of WorkloadPhaseLog's class documentation on one phase's times.
+void
+CheckTimes(const LineReader& reader,
+           const LoggedTime& start,
+           const LoggedTime& end,
+           uint32_t len,
+           TimeOrder& order)
+{
+    if (!order.started)
+    {
+        order = {true, start, start};
+    }
+    if (start.ms < order.previous.ms)
+    {
+        reader.Fail("start_time " + start.text + " is before the previous phase's start_time " +
+                    order.previous.text + " (phases must be in time order)");
+    }
+    order.previous = start;
+    if (end.ms < start.ms && len != 1)
+    {
+        reader.Fail("end_time " + end.text + " is before start_time " + start.text +
+                    " on a phase of " + std::to_string(len) +
+                    " collectives (only a one-collective phase may log an earlier end)");
+    }
+    if (end.ms < order.first.ms)
+    {
+        reader.Fail("end_time " + end.text + " is before the log's first start_time " +
+                    order.first.text);
+    }
+    for (const LoggedTime* time : {&start, &end})
+    {
+        if (time->ms - order.first.ms > WorkloadPhaseLog::MAX_SPAN_MS)
+        {
+            reader.Fail(std::string(time == &start ? "start_time " : "end_time ") + time->text +
+                        " is more than 1e9 ms (about 11.6 days) after the log's first "
+                        "start_time " +
+                        order.first.text);
+        }
+    }
+}
+
+/// The text without a leading UTF-8 byte order mark (editors on Windows write one).
+std::string
+WithoutByteOrderMark(const std::string& text)
+{
+    static const std::string bom = "\xEF\xBB\xBF";
+    return text.compare(0, bom.size(), bom) == 0 ? text.substr(bom.size()) : text;
+}
+
 } // namespace
 
 WorkloadPhaseLog
 WorkloadPhaseLog::Parse(const std::string& text, const std::string& fileName)
 {
     WorkloadPhaseLog log;
-    std::istringstream in(text);
+    std::istringstream in(WithoutByteOrderMark(text));
     std::string line;
     std::size_t number = 0;
     uint32_t iteration = 0;
+    TimeOrder order;
     while (std::getline(in, line))
     {
         ++number;
@@ -137,9 +208,12 @@ WorkloadPhaseLog::Parse(const std::string& text, const std::string& fileName)
         e.endBackend = reader.Unsigned("end_backend:");
         e.endIdx = reader.Unsigned("end_idx:");
         e.len = reader.Unsigned("len:");
-        e.startMs = reader.Real("start_time:");
-        e.endMs = reader.Real("end_time:");
+        LoggedTime start = reader.Milliseconds("start_time:");
+        LoggedTime end = reader.Milliseconds("end_time:");
         reader.End();
+        CheckTimes(reader, start, end, e.len, order);
+        e.startMs = start.ms;
+        e.endMs = end.ms;
         e.iteration = iteration;
         // The step ends after the optimizer's phase (README: backend 6).
         if (e.startBackend == OPTIMIZER_BACKEND)
@@ -171,7 +245,7 @@ WorkloadPhaseLog::ReadFile(const std::string& path)
 bool
 WorkloadPhaseLog::LooksLikePhaseLog(const std::string& text)
 {
-    std::istringstream in(text);
+    std::istringstream in(WithoutByteOrderMark(text));
     std::string line;
     while (std::getline(in, line))
     {

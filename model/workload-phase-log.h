@@ -38,12 +38,24 @@ struct WorkloadPhaseLogEntry
  * (a one-collective PP phase where the shim logged the previous end) means zero duration;
  * a training step ends after the phase that starts on the optimizer's communicator
  * (backend 6).
+ *
+ * Times are checked, so that no step time comes out as a silently wrong number: every time
+ * is in [0, MAX_TIME_MS]; phases are in time order (a start_time is not before the previous
+ * phase's); an end before its start only on a one-collective phase; nothing before the log's
+ * first start_time or more than MAX_SPAN_MS after it. A leading UTF-8 byte order mark is
+ * skipped.
  */
 class WorkloadPhaseLog
 {
   public:
     /// Communicator id of the optimizer-step AllReduces in the authors' shim.
     static constexpr uint32_t OPTIMIZER_BACKEND = 6;
+    /// Largest time (ms, about 317 years): a host clock in ms, Unix time included, with a
+    /// double still resolving 2 us there (1e300 would leave no digit for the steps).
+    static constexpr double MAX_TIME_MS = 1e13;
+    /// Longest log, from its first start_time (ms, about 11.6 days): a profiled run of a few
+    /// training steps; a longer span is a typo in a time, not a measurement.
+    static constexpr double MAX_SPAN_MS = 1e9;
 
     /**
      * \param text the log

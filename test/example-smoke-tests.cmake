@@ -93,7 +93,7 @@ set_tests_properties(example.photonic-rails-delay-sweep PROPERTIES PASS_REGULAR_
   "25\\.000 +70\\.011 +[^ ]+ +3 +75\\.000 +60\\.011 +[^ ]+ +3 +65\\.000")
 photonic_rails_expect_error(example.photonic-rails-delay-sweep-bad-delays photonic-rails-delay-sweep
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--delays=0,x"
-  "error: --delays: 'xms' is not a duration")
+  "error: --delays: 'x' is not a delay in ms")
 # Opus in photonic-rails-sim: the same job, on-demand and provisioning rows, and the static
 # split, which needs 2 ports on GPU 0 (peers 1 and 2).
 add_test(NAME example.photonic-rails-sim-opus
@@ -164,3 +164,105 @@ add_test(NAME example.photonic-rails-sim-algorithm-note
                  --out=${CMAKE_BINARY_DIR}/sim-smoke-algorithm-note)
 set_tests_properties(example.photonic-rails-sim-algorithm-note PROPERTIES PASS_REGULAR_EXPRESSION
   "note: alltoall ran other algorithms on ocs \\(ring-relay x 4\\) than on eps \\(direct x 4\\)")
+
+# ---- Issue 11, items 12-15: strict flags of ocs-circuit-example and rail-fabric-example,
+# bounds on opus-phase-replay's logs, signals to photonic-rails-delay-sweep. ----
+set(pr_strict_tests "")
+function(pr_strict_error name program args expect)
+  photonic_rails_expect_error(${name} ${program} "${args}" "${expect}")
+  set(pr_strict_tests ${pr_strict_tests} ${name} PARENT_SCOPE)
+endfunction()
+# ocs-circuit-example: every flag through StrictCommandLine (a number where a number is due,
+# durations >= 0 by ParseTime), bytes within 500000 frames of --mtu, a rate in [1Mbps, 10Tbps].
+pr_strict_error(example.ocs-circuit-example-negative-bytes ocs-circuit-example
+  "--bytes=-1" "ocs-circuit-example: error: [^\n]*--bytes[^\n]*'-1'")
+pr_strict_error(example.ocs-circuit-example-scientific-bytes ocs-circuit-example
+  "--bytes=1e18" "ocs-circuit-example: error: [^\n]*--bytes[^\n]*'1e18'")
+pr_strict_error(example.ocs-circuit-example-too-many-frames ocs-circuit-example
+  "--mtu=1|--bytes=500001"
+  "ocs-circuit-example: error: --bytes must be in \\[1, 500000\\] \\(at most 500000 frames of --mtu=1 bytes\\), got 500001")
+pr_strict_error(example.ocs-circuit-example-bad-duration ocs-circuit-example
+  "--delay=abc" "ocs-circuit-example: error: --delay: 'abc' is not a duration")
+pr_strict_error(example.ocs-circuit-example-negative-delay ocs-circuit-example
+  "--delay=-5s" "ocs-circuit-example: error: --delay: '-5s' is not a duration")
+pr_strict_error(example.ocs-circuit-example-negative-fiber ocs-circuit-example
+  "--fiber=-1ns" "ocs-circuit-example: error: --fiber: '-1ns' is not a duration")
+pr_strict_error(example.ocs-circuit-example-negative-reconfig-at ocs-circuit-example
+  "--reconfigAt=-1s" "ocs-circuit-example: error: --reconfigAt: '-1s' is not a duration")
+pr_strict_error(example.ocs-circuit-example-bad-rate ocs-circuit-example
+  "--rate=-1Gbps" "ocs-circuit-example: error: --rate: '-1Gbps' is not a line rate")
+pr_strict_error(example.ocs-circuit-example-rate-out-of-range ocs-circuit-example
+  "--rate=20Tbps" "ocs-circuit-example: error: --rate: '20Tbps' is outside \\[1Mbps, 10Tbps\\]")
+pr_strict_error(example.ocs-circuit-example-zero-mtu ocs-circuit-example
+  "--mtu=0" "ocs-circuit-example: error: --mtu must be in \\[1, 65000\\], got 0")
+pr_strict_error(example.ocs-circuit-example-unknown-flag ocs-circuit-example
+  "--byte=5" "ocs-circuit-example: error: unknown flag --byte ")
+# --delay is the switch's delay (the helper's technology used to override it): flow C starts
+# when its circuit is up at reconfigAt + delay = 200 + 100 us, then 8388608 B in 933 frames
+# (+14 B each) at 400 Gb/s take 168.033 us, plus 2 x 50 ns of fiber: 468.133 us.
+add_test(NAME example.ocs-circuit-example-delay
+         COMMAND ocs-circuit-example --delay=100us)
+set_tests_properties(example.ocs-circuit-example-delay PROPERTIES PASS_REGULAR_EXPRESSION
+  "reconfiguration delay \\+100us[^\n]*\n.*C +2 -> 4 +8388608 +468\\.133 +468\\.133")
+# rail-fabric-example: the same, bytes in [1, 2^40], flags only where they apply.
+pr_strict_error(example.rail-fabric-example-negative-bytes rail-fabric-example
+  "--bytes=-1" "rail-fabric-example: error: [^\n]*--bytes[^\n]*'-1'")
+pr_strict_error(example.rail-fabric-example-zero-bytes rail-fabric-example
+  "--bytes=0" "rail-fabric-example: error: --bytes must be in \\[1, 1099511627776\\] \\(2\\^40\\), got 0")
+pr_strict_error(example.rail-fabric-example-one-server rail-fabric-example
+  "--servers=1" "rail-fabric-example: error: --servers must be at least 2 \\(a ring\\), got 1")
+pr_strict_error(example.rail-fabric-example-ocs-on-eps rail-fabric-example
+  "--ocs=sip" "rail-fabric-example: error: --ocs applies to --rail=ocs only")
+pr_strict_error(example.rail-fabric-example-radix-on-ocs rail-fabric-example
+  "--rail=ocs|--nic=2x200G|--radix=8"
+  "rail-fabric-example: error: --radix applies to electrical rails \\(eps, eps-clos\\) only")
+pr_strict_error(example.rail-fabric-example-negative-oversubscription rail-fabric-example
+  "--oversubscription=-1" "rail-fabric-example: error: --oversubscription must be > 0 \\(leaf down:up ratio\\), got -1")
+pr_strict_error(example.rail-fabric-example-ring-rail rail-fabric-example
+  "--ringRail=8" "rail-fabric-example: error: --ringRail must be below the 8 GPUs per server of dgx-h100, got 8")
+pr_strict_error(example.rail-fabric-example-bad-dcqcn rail-fabric-example
+  "--dcqcn=2" "rail-fabric-example: error: --dcqcn is auto, 0 or 1, got '2'")
+pr_strict_error(example.rail-fabric-example-unknown-flag rail-fabric-example
+  "--server=4" "rail-fabric-example: error: unknown flag --server ")
+# opus-phase-replay: times in [0, 1e13] ms and in order, one stage twice refused, a UTF-8 BOM
+# skipped. Broken logs are made from the hand-made stage 0 log at configure time.
+file(READ ${pr_replay_data}/opus-replay-stage0.txt pr_replay_stage0)
+string(REPLACE "end_time: 110.0" "end_time: 1e300" pr_replay_huge "${pr_replay_stage0}")
+file(WRITE ${CMAKE_BINARY_DIR}/replay-huge-time.txt "${pr_replay_huge}")
+string(REPLACE "time: " "time: -" pr_replay_negated "${pr_replay_stage0}")
+file(WRITE ${CMAKE_BINARY_DIR}/replay-negated.txt "${pr_replay_negated}")
+configure_file(${pr_replay_data}/opus-replay-stage0.txt ${CMAKE_BINARY_DIR}/replay-stage0-copy.txt
+               COPYONLY)
+pr_strict_error(example.opus-phase-replay-huge-time opus-phase-replay
+  "--logs=${CMAKE_BINARY_DIR}/replay-huge-time.txt,${pr_replay_data}/opus-replay-stage1.txt|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-bad"
+  "opus-phase-replay: error: [^\n]*replay-huge-time\\.txt:3: 'end_time:' needs a time in \\[0, 1e13\\] ms, found '1e300'")
+pr_strict_error(example.opus-phase-replay-negated opus-phase-replay
+  "--logs=${CMAKE_BINARY_DIR}/replay-negated.txt,${pr_replay_data}/opus-replay-stage1.txt|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-bad"
+  "opus-phase-replay: error: [^\n]*replay-negated\\.txt:1: 'end_time:' needs a time in \\[0, 1e13\\] ms, found '-10\\.0'")
+pr_strict_error(example.opus-phase-replay-same-file opus-phase-replay
+  "--logs=${pr_replay_data}/opus-replay-stage0.txt,${pr_replay_data}/opus-replay-stage0.txt|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-bad"
+  "opus-phase-replay: error: [^\n]*opus-replay-stage0\\.txt and [^\n]*opus-replay-stage0\\.txt are the same file")
+pr_strict_error(example.opus-phase-replay-same-content opus-phase-replay
+  "--logs=${pr_replay_data}/opus-replay-stage0.txt,${CMAKE_BINARY_DIR}/replay-stage0-copy.txt|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-bad"
+  "opus-phase-replay: error: [^\n]*replay-stage0-copy\\.txt holds the same phases as [^\n]*opus-replay-stage0\\.txt")
+# The BOM-prefixed copy of stage 1 replays exactly as stage 1 (the table of example.opus-phase-replay-table).
+add_test(NAME example.opus-phase-replay-bom
+         COMMAND opus-phase-replay
+                 --logs=${pr_replay_data}/opus-replay-stage0.txt,${pr_replay_data}/opus-replay-stage1-bom.txt
+                 --plot=0 --out=${CMAKE_BINARY_DIR}/replay-smoke-bom)
+set_tests_properties(example.opus-phase-replay-bom PROPERTIES
+  PASS_REGULAR_EXPRESSION " 100 +1\\.400 +\\+40\\.00% +1\\.250 +\\+25\\.00% +4 of 12")
+# photonic-rails-delay-sweep: --delays quotes what was typed; a signal stops the children.
+pr_strict_error(example.photonic-rails-delay-sweep-delay-with-unit photonic-rails-delay-sweep
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--delays=0,25ms"
+  "photonic-rails-delay-sweep: error: --delays: '25ms' is not a delay in ms")
+foreach(signal TERM INT)
+  add_test(NAME example.photonic-rails-delay-sweep-sig${signal}
+           COMMAND sh ${PROJECT_SOURCE_DIR}/test/delay-sweep-signal-test.sh
+                   $<TARGET_FILE:photonic-rails-delay-sweep>
+                   ${PROJECT_SOURCE_DIR}/test/data/two-phases.json
+                   ${CMAKE_BINARY_DIR}/sweep-sig${signal} ${signal})
+  list(APPEND pr_strict_tests example.photonic-rails-delay-sweep-sig${signal})
+endforeach()
+# Before these fixes some of the inputs hung (--bytes=-1 wrapped to 2^64 - 1 bytes).
+set_tests_properties(${pr_strict_tests} PROPERTIES TIMEOUT 60)
