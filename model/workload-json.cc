@@ -22,10 +22,10 @@ using OrderedJson = nlohmann::ordered_json;
 const char* const FORMAT_NAME = "photonic-rails-dag";
 const uint64_t FORMAT_VERSION = 1;
 const uint64_t MAX_U32 = std::numeric_limits<uint32_t>::max();
-/// Largest iteration number: replays multiply iteration counts, which must not overflow.
-const uint64_t MAX_ITERATION = 1000000;
-/// Longest compute op, microseconds (11.6 days): its nanoseconds fit a simulator Time.
-const double MAX_DURATION_US = 1e12;
+/// Largest iteration number (the validator's bound; also keeps 1 + iteration in 32 bits).
+const uint64_t MAX_ITERATION = WorkloadValidator::MAX_ITERATION;
+/// Longest compute op, microseconds (the validator's bound).
+const double MAX_DURATION_US = WorkloadValidator::MAX_DURATION_US;
 
 /// Fields every op may carry, whatever its type.
 const std::set<std::string> g_commonFields =
