@@ -822,3 +822,85 @@ TEST(WorkloadAlgorithms, ValidatorAcceptsExactlyWhatThePlannerPlans)
         }
     }
 }
+
+// ---- issue 11: duplicate keys (item 11) --------------------------------------------------
+
+TEST(WorkloadDuplicateKeys, AreRefusedWhereTheyAre)
+{
+    // In an op: located at the op, even after ops holding arrays (deps).
+    std::vector<std::string> ops = ValidOps();
+    ops[4] = R"({"rank": 1, "id": 1, "type": "recv", "peer": 0, "bytes": 32, "tag": 7,
+                 "bytes": 32})";
+    ExpectOneError(Errors(Dag(2, GROUPS, ops)),
+                   {"t.json: rank 1 op 1, field 'bytes': duplicate key 'bytes'"});
+    // At the top level.
+    std::string text = Dag(2, GROUPS, ValidOps());
+    text.insert(text.find("\"ranks\""), "\"ranks\": 3, ");
+    ExpectOneError(Errors(text), {"t.json: field 'ranks': duplicate key 'ranks'"});
+    // A group defined twice.
+    ExpectOneError(Errors(Dag(2, R"({"g": [0], "g": [0, 1]})", ValidOps())),
+                   {"t.json: group 'g', field 'groups': group 'g' is defined twice"});
+    // In an op without a usable rank: located by its place in the array.
+    ops = ValidOps();
+    ops[0] = R"({"id": 0, "id": 0, "type": "compute", "duration_us": 1})";
+    ExpectFirstError(Errors(Dag(2, GROUPS, ops)), {"field 'ops[0].id': duplicate key 'id'"});
+    // The same key in different objects is fine.
+    EXPECT_TRUE(Errors(Dag(2, GROUPS, ValidOps())).empty());
+}
+
+// ---- issue 15: files that are not DAGs ------------------------------------------------
+
+namespace
+{
+
+/// The one-line message of loading path.
+std::string
+LoadError(const std::string& path)
+{
+    try
+    {
+        WorkloadJson::Load(path);
+    }
+    catch (const WorkloadFormatError& e)
+    {
+        return e.what();
+    }
+    return "no error";
+}
+
+/// Writes bytes to a temporary file; returns its path.
+std::string
+TempFile(const std::string& name, const std::string& bytes)
+{
+    std::string path = ::testing::TempDir() + name;
+    std::ofstream out(path, std::ios::binary);
+    out << bytes;
+    return path;
+}
+
+} // namespace
+
+TEST(WorkloadFiles, DirectoryBinaryAndEmptyFilesSayWhatTheyAre)
+{
+    std::string dir = ::testing::TempDir();
+    EXPECT_EQ(LoadError(dir), dir + ": is a directory, not a DAG file");
+    // An ELF header: 0x7f 'E' 'L' 'F' 0x02 (64-bit) ...
+    std::string elf("\x7f"
+                    "ELF\x02\x01\x01\x00\x00\x00",
+                    10);
+    std::string path = TempFile("workload-binary.json", elf);
+    EXPECT_EQ(LoadError(path),
+              path + ": not a JSON text (binary data: byte 0x02 at offset 4; a DAG is UTF-8 JSON)");
+    // A NUL inside an otherwise plausible file.
+    path = TempFile("workload-nul.json", std::string("{\"format\": \"\0\"}", 15));
+    EXPECT_NE(LoadError(path).find("byte 0x00 at offset 12"), std::string::npos) << LoadError(path);
+    path = TempFile("workload-empty.json", " \n");
+    EXPECT_EQ(LoadError(path), path + ": the file is empty (expected a JSON DAG)");
+    // A text with a syntax error keeps the parser's line and column.
+    path = TempFile("workload-typo.json", "{\n  \"format\" \"photonic-rails-dag\"\n}");
+    EXPECT_NE(LoadError(path).find(": invalid JSON: parse error at line 2, column 31: syntax "
+                                   "error while parsing object separator"),
+              std::string::npos)
+        << LoadError(path);
+    std::remove(path.c_str());
+}
