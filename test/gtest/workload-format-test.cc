@@ -823,6 +823,79 @@ TEST(WorkloadAlgorithms, ValidatorAcceptsExactlyWhatThePlannerPlans)
     }
 }
 
+// ---- issue 11: the generator never writes what its validator refuses (item 7) ------------
+
+TEST(WorkloadGeneratorOutput, TinyMfuIsRefusedNamingTheFlag)
+{
+    WorkloadGeneratorConfig c = [] {
+        WorkloadGeneratorConfig t;
+        t.model.name = "tiny";
+        t.model.layers = 2;
+        t.model.hidden = 64;
+        t.model.heads = 4;
+        t.model.kvHeads = 2;
+        t.model.ffn = 128;
+        t.model.vocab = 100;
+        t.seqLen = 16;
+        t.gpusPerServer = 1;
+        return t;
+    }();
+    c.mfu = 1e-300;
+    // Its compute ops last about 1e297 us (FLOPs / (312e12 x 1e-300)), far beyond 1e12 us:
+    // the validator must see it, or the file written would not read back (op 0, the
+    // embedding lookup, takes 0 us; op 1 is the first attention).
+    WorkloadDag dag = WorkloadGenerator(c).Generate();
+    EXPECT_FALSE(WorkloadValidator::Validate(dag, "gen").empty());
+    EXPECT_FALSE(Accepts(WorkloadJson::Serialize(dag)));
+    try
+    {
+        WorkloadGenerator(c).GenerateValid();
+        FAIL() << "no error";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::string what = e.what();
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what; // one line
+        EXPECT_EQ(what.rfind("the generated job: rank 0 op 1, field 'duration_us': must be a "
+                             "number in [0, 1e12]",
+                             0),
+                  0u)
+            << what;
+        EXPECT_NE(what.find("(op 'compute.block0.attn.fwd.mb0')"), std::string::npos) << what;
+        EXPECT_NE(what.find("raise --mfu (1e-300)"), std::string::npos) << what;
+    }
+    c.mfu = 0.4;
+    EXPECT_NO_THROW(WorkloadGenerator(c).GenerateValid());
+}
+
+TEST(WorkloadGeneratorOutput, HugeActivationsAreRefusedNamingTheFlags)
+{
+    WorkloadGeneratorConfig c;
+    c.model.name = "wide";
+    c.model.layers = 2;
+    c.model.hidden = 1u << 20;
+    c.model.heads = 4;
+    c.model.kvHeads = 2;
+    c.model.ffn = 128;
+    c.model.vocab = 100;
+    c.seqLen = 1u << 20;
+    c.pp = 2;
+    c.gpusPerServer = 1;
+    // A pipeline send of 2^20 tokens x 2^20 hidden x 2 bytes = 2^41 bytes > 2^40.
+    try
+    {
+        WorkloadGenerator(c).GenerateValid();
+        FAIL() << "no error";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::string what = e.what();
+        EXPECT_NE(what.find("field 'bytes': size must be at most 1099511627776"), std::string::npos)
+            << what;
+        EXPECT_NE(what.find("--seqLen=1048576, --microBatchSize=1"), std::string::npos) << what;
+    }
+}
+
 // ---- issue 11: duplicate keys (item 11) --------------------------------------------------
 
 TEST(WorkloadDuplicateKeys, AreRefusedWhereTheyAre)
