@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -107,8 +108,8 @@ Generate(const Options& o)
             }
         });
     }
-    WorkloadDag dag = generator.Generate();
-    WorkloadValidator::Check(dag, o.out); // a generator bug must never reach a simulation
+    // Never write a file that --validate (or a simulation) would refuse.
+    WorkloadDag dag = generator.GenerateValid();
     WorkloadJson::WriteFile(dag, o.out);
     std::cerr << "[workload] wrote " << o.out << ": " << dag.GetRankCount() << " ranks, "
               << dag.GetOpCount() << " ops, " << generator.GetMicroBatches() << " micro-batches\n";
@@ -158,6 +159,11 @@ Validate(const Options& o)
 std::string
 ReadText(const std::string& path)
 {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+    {
+        throw std::runtime_error(path + ": is a directory, not a file");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {

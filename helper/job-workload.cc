@@ -8,7 +8,6 @@
 #include "ns3/workload-error.h"
 #include "ns3/workload-generator.h"
 #include "ns3/workload-json.h"
-#include "ns3/workload-validator.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -92,9 +91,9 @@ JobWorkload::Load(const StrictCommandLine& cmd, JobOptions& o) const
     else
     {
         uint32_t gpusPerServer = o.gpusPerServer > 0 ? o.gpusPerServer : hardware.gpusPerServer;
-        WorkloadDag generated = WorkloadGenerator(m_gen.ToConfig(gpusPerServer)).Generate();
-        WorkloadValidator::Check(generated, "generated workload");
-        dag = std::make_shared<const WorkloadDag>(std::move(generated));
+        // Validated like a file, so that a bad flag never starts a simulation.
+        WorkloadGenerator generator(m_gen.ToConfig(gpusPerServer));
+        dag = std::make_shared<const WorkloadDag>(generator.GenerateValid());
         o.workload = "generated: " + m_gen.model;
     }
     if (uint64_t(o.iterations) * dag->GetIterationCount() > UINT32_MAX)

@@ -1267,25 +1267,25 @@ IsRingRelay(const CollectiveRequest& request)
 WorkloadAlgorithm
 Resolve(const CollectiveRequest& request, uint32_t n)
 {
-    bool automatic = IsAutomatic(request);
-    if (request.type == WorkloadOpType::BARRIER && !automatic)
+    std::string reason = CollectivePlanner::CheckAlgorithm(request.type, request.algorithm, n);
+    if (!reason.empty())
     {
-        Reject("barrier takes no algorithm (got " + WorkloadAlgorithmName(request.algorithm) +
-               "): it always uses dissemination");
+        Reject(reason);
     }
-    WorkloadAlgorithm algorithm =
-        automatic ? CollectivePlanner::Choose(request) : request.algorithm;
-    if (request.type != WorkloadOpType::BARRIER && !Applies(request.type, algorithm))
+    if (!IsAutomatic(request))
     {
-        Reject(WorkloadAlgorithmName(algorithm) + " does not apply to " +
-               WorkloadOpTypeName(request.type));
+        return request.algorithm;
     }
-    if (algorithm == WorkloadAlgorithm::HALVING_DOUBLING && (n & (n - 1)) != 0)
+    WorkloadAlgorithm chosen = CollectivePlanner::Choose(request);
+    // Choose() must pick what Plan() implements; a barrier's DIRECT is its dissemination.
+    reason = request.type == WorkloadOpType::BARRIER
+                 ? ""
+                 : CollectivePlanner::CheckAlgorithm(request.type, chosen, n);
+    if (!reason.empty())
     {
-        Reject("halving-doubling needs a power-of-two group, not " + std::to_string(n) +
-               " members");
+        Reject(reason);
     }
-    return algorithm;
+    return chosen;
 }
 
 /**
@@ -1389,6 +1389,32 @@ CollectivePlanner::Plan(const CollectiveRequest& request)
         break;
     }
     return plan;
+}
+
+std::string
+CollectivePlanner::CheckAlgorithm(WorkloadOpType type,
+                                  WorkloadAlgorithm algorithm,
+                                  uint32_t members)
+{
+    if (algorithm == WorkloadAlgorithm::AUTO || algorithm == WorkloadAlgorithm::UNSPECIFIED)
+    {
+        return "";
+    }
+    if (type == WorkloadOpType::BARRIER)
+    {
+        return "barrier takes no algorithm (got " + WorkloadAlgorithmName(algorithm) +
+               "): it always uses dissemination";
+    }
+    if (!Applies(type, algorithm))
+    {
+        return WorkloadAlgorithmName(algorithm) + " does not apply to " + WorkloadOpTypeName(type);
+    }
+    if (algorithm == WorkloadAlgorithm::HALVING_DOUBLING && (members & (members - 1)) != 0)
+    {
+        return "halving-doubling needs a power-of-two group, not " + std::to_string(members) +
+               " members";
+    }
+    return "";
 }
 
 WorkloadAlgorithm

@@ -237,6 +237,20 @@ class CollectivePlanner
      * \return RING, DIRECT or TREE (RING for an optical alltoall: ring-relay)
      */
     static WorkloadAlgorithm Choose(const CollectiveRequest& request);
+
+    /**
+     * \brief Whether Plan() accepts an algorithm for a collective: the one place that says
+     *        which algorithm applies to which type (see above), that halving-doubling needs
+     *        a power-of-two group and that a barrier takes no explicit algorithm. The DAG
+     *        validator calls it too, so that a file it accepts is never refused here.
+     * \param type the collective
+     * \param algorithm the requested algorithm (AUTO and UNSPECIFIED always pass)
+     * \param members the group size
+     * \return empty if accepted, else the one-line reason
+     */
+    static std::string CheckAlgorithm(WorkloadOpType type,
+                                      WorkloadAlgorithm algorithm,
+                                      uint32_t members);
 };
 
 } // namespace ns3

@@ -1,10 +1,15 @@
 #include "workload-generator.h"
 
+#include "workload-error.h"
+#include "workload-validator.h"
+
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -997,6 +1002,77 @@ WorkloadGenerator::Generate() const
         }
     }
     return WorkloadDag(m_ranks, std::move(table.groups), std::move(ops));
+}
+
+namespace
+{
+
+/**
+ * \param config the generator's configuration
+ * \param field the field of a generated op that the validator refused
+ * \return which flags made it so, in the programs' words (empty if none can be told)
+ */
+std::string
+BlameFlags(const WorkloadGeneratorConfig& config, const std::string& field)
+{
+    std::ostringstream text;
+    text << std::setprecision(6);
+    if (field == "duration_us")
+    {
+        text << "compute time is FLOPs / (GPU peak x MFU): raise --mfu (" << config.mfu
+             << ") or shrink the model, --seqLen or --microBatchSize";
+    }
+    else if (field == "bytes")
+    {
+        text << "message sizes grow with the model (--hidden, --ffn, --vocab, --layers), "
+                "--seqLen="
+             << config.seqLen << ", --microBatchSize=" << config.microBatchSize
+             << " and the dtypes; make them smaller or shard more (--tp, --fsdp, --pp)";
+    }
+    else if (field == "iteration")
+    {
+        text << "--iterations=" << config.iterations << " is too many";
+    }
+    return text.str();
+}
+
+} // namespace
+
+WorkloadDag
+WorkloadGenerator::GenerateValid() const
+{
+    WorkloadDag dag = Generate();
+    try
+    {
+        WorkloadValidator::Check(dag, "");
+        return dag;
+    }
+    catch (const WorkloadFormatError& e)
+    {
+        throw std::invalid_argument(DescribeInvalid(dag, e));
+    }
+}
+
+std::string
+WorkloadGenerator::DescribeInvalid(const WorkloadDag& dag, const WorkloadFormatError& e) const
+{
+    WorkloadError first = e.GetErrors().front();
+    first.file = "the generated job";
+    const WorkloadOp* op =
+        first.rank >= 0 && first.id >= 0
+            ? dag.FindOp(static_cast<uint32_t>(first.rank), static_cast<uint32_t>(first.id))
+            : nullptr;
+    if (op != nullptr && !op->label.empty())
+    {
+        first.message += " (op '" + op->label + "')";
+    }
+    std::size_t others = e.GetTotal() - 1;
+    std::string more = others == 0   ? ""
+                       : others == 1 ? " (and 1 more error)"
+                                     : " (and " + std::to_string(others) + " more errors)";
+    std::string blame = BlameFlags(m_config, first.field);
+    return first.ToString() + more +
+           (blame.empty() ? "; this is a generator bug, please report it" : "; " + blame);
 }
 
 } // namespace ns3

@@ -2,6 +2,7 @@
 #define WORKLOAD_GENERATOR_H
 
 #include "workload-dag.h"
+#include "workload-error.h"
 #include "workload-model-spec.h"
 #include "workload-pipeline-schedule.h"
 
@@ -87,6 +88,17 @@ class WorkloadGenerator
     WorkloadDag Generate() const;
 
     /**
+     * \brief Generate(), then every WorkloadValidator check: what a program calls before
+     *        writing or running a generated job, so that it never writes a file its own
+     *        validator refuses.
+     * \return a valid DAG
+     * \throws std::invalid_argument with one line: the first problem (rank, op, label,
+     *         field) and the configuration value (named as the programs' flag, e.g.
+     *         --mfu) that caused it where one can be told
+     */
+    WorkloadDag GenerateValid() const;
+
+    /**
      * \brief Receives (ranks done, ranks) while Generate() runs.
      * \param callback the callback
      */
@@ -133,6 +145,12 @@ class WorkloadGenerator
 
   private:
     void CheckConfig();
+    /**
+     * \param dag a generated DAG
+     * \param e what the validator found wrong with it
+     * \return one line: the first error and the flags to blame
+     */
+    std::string DescribeInvalid(const WorkloadDag& dag, const WorkloadFormatError& e) const;
     void CheckScaleUp() const;
 
     WorkloadGeneratorConfig m_config;                   //!< configuration

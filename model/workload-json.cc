@@ -4,6 +4,8 @@
 #include "workload-validator.h"
 
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -22,10 +24,10 @@ using OrderedJson = nlohmann::ordered_json;
 const char* const FORMAT_NAME = "photonic-rails-dag";
 const uint64_t FORMAT_VERSION = 1;
 const uint64_t MAX_U32 = std::numeric_limits<uint32_t>::max();
-/// Largest iteration number: replays multiply iteration counts, which must not overflow.
-const uint64_t MAX_ITERATION = 1000000;
-/// Longest compute op, microseconds (11.6 days): its nanoseconds fit a simulator Time.
-const double MAX_DURATION_US = 1e12;
+/// Largest iteration number (the validator's bound; also keeps 1 + iteration in 32 bits).
+const uint64_t MAX_ITERATION = WorkloadValidator::MAX_ITERATION;
+/// Longest compute op, microseconds (the validator's bound).
+const double MAX_DURATION_US = WorkloadValidator::MAX_DURATION_US;
 
 /// Fields every op may carry, whatever its type.
 const std::set<std::string> g_commonFields =
@@ -508,6 +510,202 @@ ReadOps(const Json& root, const std::string& file, WorkloadErrorList& errors)
 }
 
 /**
+ * \brief Finds keys given twice in one JSON object while the parser reads the text (the
+ *        parser itself keeps the last value silently). Used as the parser's callback, it
+ *        follows the path to the value being read, e.g. "ops[3]".
+ */
+class DuplicateKeyFinder
+{
+  public:
+    /// A key given twice.
+    struct Duplicate
+    {
+        std::string path; //!< The object holding it: "" (top level), "groups", "ops[3]"...
+        std::string key;  //!< The key
+    };
+
+    /**
+     * \brief The parser callback: never filters anything out.
+     * \param event what the parser just read
+     * \param parsed the key for a key event
+     * \return true (keep every value)
+     */
+    bool OnEvent(Json::parse_event_t event, const Json& parsed)
+    {
+        switch (event)
+        {
+        case Json::parse_event_t::object_start:
+            m_path.emplace_back();
+            break;
+        case Json::parse_event_t::array_start:
+            m_path.emplace_back();
+            m_path.back().isArray = true;
+            break;
+        case Json::parse_event_t::key:
+            OnKey(parsed.get<std::string>());
+            break;
+        case Json::parse_event_t::object_end:
+        case Json::parse_event_t::array_end:
+            m_path.pop_back();
+            ElementRead();
+            break;
+        case Json::parse_event_t::value:
+            ElementRead();
+            break;
+        }
+        return true;
+    }
+
+    /// \return the keys given twice, in text order (at most MAX_ERRORS)
+    const std::vector<Duplicate>& GetDuplicates() const
+    {
+        return m_duplicates;
+    }
+
+  private:
+    /// An object or array being read.
+    struct Container
+    {
+        bool isArray{false};        //!< Array (else object)
+        std::size_t index{0};       //!< Array: index of the element being read
+        std::string key;            //!< Object: key of the value being read
+        std::set<std::string> keys; //!< Object: keys read so far
+    };
+
+    void OnKey(const std::string& key)
+    {
+        Container& object = m_path.back();
+        object.key = key;
+        if (!object.keys.insert(key).second &&
+            m_duplicates.size() < WorkloadFormatError::MAX_ERRORS)
+        {
+            m_duplicates.push_back({Path(), key});
+        }
+    }
+
+    /// An element of the innermost container was read: an array moves to the next one.
+    void ElementRead()
+    {
+        if (!m_path.empty() && m_path.back().isArray)
+        {
+            ++m_path.back().index;
+        }
+    }
+
+    /// \return the path of the innermost container, e.g. "ops[3]"
+    std::string Path() const
+    {
+        std::string path;
+        for (std::size_t i = 0; i + 1 < m_path.size(); ++i)
+        {
+            const Container& c = m_path[i];
+            path +=
+                c.isArray ? "[" + std::to_string(c.index) + "]" : (path.empty() ? "" : ".") + c.key;
+        }
+        return path;
+    }
+
+    std::vector<Container> m_path;       //!< Containers from the top level in
+    std::vector<Duplicate> m_duplicates; //!< Keys given twice
+};
+
+/**
+ * \brief Records an error per duplicate key, located at the op (rank, id) when the object
+ *        is an op with a readable rank and id.
+ * \param duplicates the keys given twice
+ * \param root the parsed document
+ * \param file file name
+ * \param errors receives the errors
+ */
+void
+ReportDuplicateKeys(const std::vector<DuplicateKeyFinder::Duplicate>& duplicates,
+                    const Json& root,
+                    const std::string& file,
+                    WorkloadErrorList& errors)
+{
+    for (const auto& d : duplicates)
+    {
+        WorkloadError error;
+        error.file = file;
+        error.field = d.path.empty() ? d.key : d.path + "." + d.key;
+        error.message = "duplicate key '" + d.key +
+                        "': a key may appear once per object (the earlier value would be "
+                        "silently dropped)";
+        std::size_t index = 0;
+        if (d.path == "groups")
+        {
+            error.group = d.key;
+            error.field = "groups";
+            error.message = "group '" + d.key + "' is defined twice";
+        }
+        else if (std::sscanf(d.path.c_str(), "ops[%zu]", &index) == 1 &&
+                 d.path == "ops[" + std::to_string(index) + "]")
+        {
+            const Json& op = root.at("ops").at(index);
+            auto rank = op.find("rank");
+            auto id = op.find("id");
+            if (rank != op.end() && id != op.end() && rank->is_number_unsigned() &&
+                id->is_number_unsigned() && rank->get<uint64_t>() <= MAX_U32 &&
+                id->get<uint64_t>() <= MAX_U32)
+            {
+                error.rank = rank->get<int64_t>();
+                error.id = id->get<int64_t>();
+                error.field = d.key;
+            }
+        }
+        errors.Add(std::move(error));
+    }
+}
+
+/**
+ * \param text the text of a file
+ * \return the offset of the first byte that no JSON text holds anywhere (a control
+ *         character other than tab, line feed and carriage return), or npos
+ */
+std::size_t
+FindBinaryByte(const std::string& text)
+{
+    for (std::size_t i = 0; i < text.size(); ++i)
+    {
+        auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+        {
+            return i;
+        }
+    }
+    return std::string::npos;
+}
+
+/**
+ * \brief Explains why a text is not JSON: empty, binary, or the parser's own reason.
+ * \param text the text
+ * \param e the parser's exception
+ * \return the message
+ */
+std::string
+ExplainParseFailure(const std::string& text, const Json::exception& e)
+{
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    {
+        return "the file is empty (expected a JSON DAG)";
+    }
+    // A control byte is invalid anywhere in JSON (strings escape them): the parser's
+    // complaint about its first odd byte would only confuse.
+    std::size_t binary = FindBinaryByte(text);
+    if (binary != std::string::npos)
+    {
+        char hex[8];
+        std::snprintf(hex, sizeof(hex), "0x%02x", static_cast<unsigned char>(text[binary]));
+        return "not a JSON text (binary data: byte " + std::string(hex) + " at offset " +
+               std::to_string(binary) + "; a DAG is UTF-8 JSON)";
+    }
+    // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 5: ..."
+    std::string what = e.what();
+    auto pos = what.find("] ");
+    return "invalid JSON: " + (pos == std::string::npos ? what : what.substr(pos + 2));
+}
+
+/**
  * \param value a JSON value
  * \return its compact text; invalid UTF-8 in strings is replaced rather than thrown on
  */
@@ -582,20 +780,17 @@ WorkloadJson::Parse(const std::string& text, const std::string& fileName)
 {
     WorkloadErrorList errors;
     Json root;
+    DuplicateKeyFinder duplicates;
     try
     {
-        root = Json::parse(text);
+        root = Json::parse(text, [&duplicates](int, Json::parse_event_t event, Json& parsed) {
+            return duplicates.OnEvent(event, parsed);
+        });
     }
     catch (const Json::exception& e)
     {
-        // parse_error, or out_of_range for numbers such as 1e999; e.what() is
-        // "[json.exception.parse_error.101] parse error at line 1, column 5: ..."
-        std::string what = e.what();
-        auto pos = what.find("] ");
-        AddFileError(errors,
-                     fileName,
-                     "",
-                     "invalid JSON: " + (pos == std::string::npos ? what : what.substr(pos + 2)));
+        // parse_error, or out_of_range for numbers such as 1e999
+        AddFileError(errors, fileName, "", ExplainParseFailure(text, e));
         errors.ThrowIfAny();
     }
     if (!root.is_object())
@@ -603,6 +798,7 @@ WorkloadJson::Parse(const std::string& text, const std::string& fileName)
         AddFileError(errors, fileName, "", "the top level must be a JSON object");
         errors.ThrowIfAny();
     }
+    ReportDuplicateKeys(duplicates.GetDuplicates(), root, fileName, errors);
     uint32_t ranks = 0;
     ReadHeader(root, fileName, errors, ranks);
     WorkloadDag::GroupMap groups = ReadGroups(root, fileName, errors);
@@ -614,15 +810,26 @@ WorkloadJson::Parse(const std::string& text, const std::string& fileName)
 WorkloadDag
 WorkloadJson::ReadFile(const std::string& path)
 {
+    WorkloadErrorList errors;
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+    {
+        AddFileError(errors, path, "", "is a directory, not a DAG file");
+        errors.ThrowIfAny();
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {
-        WorkloadErrorList errors;
         AddFileError(errors, path, "", "cannot open the file");
         errors.ThrowIfAny();
     }
     std::ostringstream text;
     text << in.rdbuf();
+    if (in.bad())
+    {
+        AddFileError(errors, path, "", "cannot read the file");
+        errors.ThrowIfAny();
+    }
     return Parse(text.str(), path);
 }
 

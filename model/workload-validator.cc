@@ -1,8 +1,12 @@
 #include "workload-validator.h"
 
+#include "collective-plan.h"
+
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
+#include <sstream>
 #include <tuple>
 #include <unordered_map>
 
@@ -39,10 +43,12 @@ class Checker
             if (uniqueIds && CheckDepsExist(rank))
             {
                 CheckCycles(rank);
+                CheckIterationOrder(rank);
             }
         }
         CheckCollectiveAgreement();
         CheckPointToPointMatching();
+        CheckIterationsDense();
     }
 
   private:
@@ -138,17 +144,22 @@ class Checker
 
     void CheckOpFields(const WorkloadOp& op)
     {
+        if (op.iteration > WorkloadValidator::MAX_ITERATION)
+        {
+            OpError(op,
+                    "iteration",
+                    "must be an integer in [0, " +
+                        std::to_string(WorkloadValidator::MAX_ITERATION) + "], got " +
+                        std::to_string(op.iteration));
+        }
         if (op.type == WorkloadOpType::COMPUTE)
         {
-            if (!(op.durationUs >= 0.0)) // also catches NaN
-            {
-                OpError(op, "duration_us", "must be a finite number >= 0");
-            }
+            CheckDuration(op);
             return;
         }
-        if (op.type != WorkloadOpType::BARRIER && op.bytes == 0)
+        if (op.type != WorkloadOpType::BARRIER)
         {
-            OpError(op, "bytes", "size must be positive, got 0");
+            CheckBytes(op);
         }
         if (IsWorkloadPointToPoint(op.type))
         {
@@ -157,6 +168,36 @@ class Checker
         else
         {
             CheckGroupMembership(op);
+        }
+    }
+
+    void CheckDuration(const WorkloadOp& op)
+    {
+        // Written so that NaN fails too.
+        if (!(op.durationUs >= 0.0 && op.durationUs <= WorkloadValidator::MAX_DURATION_US))
+        {
+            std::ostringstream got;
+            got << op.durationUs;
+            OpError(op,
+                    "duration_us",
+                    "must be a number in [0, 1e12] (microseconds: 11.6 days, so that simulated "
+                    "time cannot overflow), got " +
+                        got.str());
+        }
+    }
+
+    void CheckBytes(const WorkloadOp& op)
+    {
+        if (op.bytes == 0)
+        {
+            OpError(op, "bytes", "size must be positive, got 0");
+        }
+        else if (op.bytes > WorkloadValidator::MAX_BYTES)
+        {
+            OpError(op,
+                    "bytes",
+                    "size must be at most " + std::to_string(WorkloadValidator::MAX_BYTES) +
+                        " (2^40, 1 TiB per op), got " + std::to_string(op.bytes));
         }
     }
 
@@ -193,6 +234,13 @@ class Checker
                     "root",
                     "root " + std::to_string(op.root) + " is not a member of group '" + op.group +
                         "'");
+        }
+        // The planner's own rule, so that a DAG accepted here is never refused at run time.
+        auto members = static_cast<uint32_t>(m_dag.FindGroup(op.group)->size());
+        std::string refused = CollectivePlanner::CheckAlgorithm(op.type, op.algorithm, members);
+        if (!refused.empty())
+        {
+            OpError(op, "algorithm", refused + " (group '" + op.group + "')");
         }
     }
 
@@ -328,6 +376,89 @@ class Checker
                     " (ops of one stream also run in id order)");
     }
 
+    /// An op cannot wait for an op of a later iteration: its deps and the previous op of
+    /// its stream carry the same or an earlier iteration (else iteration times would be
+    /// measured against ends that come later, e.g. 0 s).
+    void CheckIterationOrder(uint32_t rank)
+    {
+        std::unordered_map<std::string, const WorkloadOp*> lastOfStream;
+        for (const auto& op : m_dag.GetOps(rank))
+        {
+            const WorkloadOp* later = nullptr;
+            std::string how;
+            for (uint32_t dep : op.deps)
+            {
+                const WorkloadOp* target = m_dag.FindOp(rank, dep);
+                if (later == nullptr && target->iteration > op.iteration)
+                {
+                    later = target;
+                    how = "it is in deps";
+                }
+            }
+            auto it = lastOfStream.find(op.stream);
+            if (later == nullptr && it != lastOfStream.end() &&
+                it->second->iteration > op.iteration)
+            {
+                later = it->second;
+                how = "it precedes this op on stream '" + op.stream + "'";
+            }
+            lastOfStream[op.stream] = &op;
+            if (later != nullptr)
+            {
+                OpError(op,
+                        "iteration",
+                        "iteration " + std::to_string(op.iteration) + " waits for op " +
+                            std::to_string(later->id) + " of iteration " +
+                            std::to_string(later->iteration) + " (" + how +
+                            "): an op cannot wait for an op of a later iteration");
+            }
+        }
+    }
+
+    /// The iterations used are 0 .. K-1, K = GetIterationCount(): each is used by an op, so
+    /// that every reported iteration has ops and its time is that of real work.
+    void CheckIterationsDense()
+    {
+        uint32_t count = m_dag.GetIterationCount();
+        if (count == 0 || count - 1 > WorkloadValidator::MAX_ITERATION)
+        {
+            return; // no op, or an out-of-range label already reported
+        }
+        std::vector<const WorkloadOp*> firstOf(count, nullptr);
+        for (const auto& op : m_dag.GetAllOps())
+        {
+            if (firstOf[op.iteration] == nullptr)
+            {
+                firstOf[op.iteration] = &op;
+            }
+        }
+        uint32_t missing =
+            static_cast<uint32_t>(std::count(firstOf.begin(), firstOf.end(), nullptr));
+        if (missing == 0)
+        {
+            return;
+        }
+        // Locate the first gap at the first op after it (the largest label is always used).
+        uint32_t gap = static_cast<uint32_t>(std::find(firstOf.begin(), firstOf.end(), nullptr) -
+                                             firstOf.begin());
+        uint32_t next = gap;
+        while (firstOf[next] == nullptr)
+        {
+            ++next;
+        }
+        std::string unused = next - gap == 1 ? "iteration " + std::to_string(gap)
+                                             : "iterations " + std::to_string(gap) + " to " +
+                                                   std::to_string(next - 1);
+        std::string others = missing > next - gap ? " (" + std::to_string(missing - (next - gap)) +
+                                                        " more unused after it)"
+                                                  : "";
+        OpError(*firstOf[next],
+                "iteration",
+                "iteration " + std::to_string(next) + " is used but no op is in " + unused +
+                    others + ": iterations must be numbered 0 to K-1 (here K = " +
+                    std::to_string(count) + ") with every number used");
+    }
+
     void CheckCollectiveAgreement()
     {
         // group -> rank -> its collectives on the group, in id order
@@ -399,10 +530,23 @@ class Checker
                                 : a.bytes != e.bytes         ? "bytes"
                                 : a.root != e.root           ? "root"
                                 : a.algorithm != e.algorithm ? "algorithm"
+                                : a.iteration != e.iteration ? "iteration"
                                                              : "";
             if (field.empty())
             {
                 continue;
+            }
+            std::string where = "collective #" + std::to_string(k) + " on group '" + name + "'";
+            std::string other =
+                "on rank " + std::to_string(e.rank) + " (op " + std::to_string(e.id) + ")";
+            if (field == "iteration")
+            {
+                OpError(a,
+                        field,
+                        where + " is in iteration " + std::to_string(a.iteration) + " but " +
+                            other + " it is in iteration " + std::to_string(e.iteration) +
+                            ": every member of a collective carries the same iteration");
+                return false;
             }
             auto describe = [](const WorkloadOp& op) {
                 std::string algorithm = op.algorithm == WorkloadAlgorithm::UNSPECIFIED
@@ -414,9 +558,7 @@ class Checker
             };
             OpError(a,
                     field,
-                    "collective #" + std::to_string(k) + " on group '" + name + "' is " +
-                        describe(a) + " but on rank " + std::to_string(e.rank) + " (op " +
-                        std::to_string(e.id) + ") it is " + describe(e));
+                    where + " is " + describe(a) + " but " + other + " it is " + describe(e));
             return false;
         }
         return true;
@@ -451,8 +593,8 @@ class Checker
         MatchPairs(recvs, sends);
     }
 
-    /// Reports the ops of `from` left without a partner in `to`, and (once, from the send
-    /// side) partners whose bytes differ.
+    /// Reports the ops of `from` left without a partner in `to`, and (once, from the recv
+    /// side) partners whose bytes or iterations differ.
     template <typename Map>
     void MatchPairs(const Map& from, const Map& to)
     {
@@ -474,16 +616,36 @@ class Checker
                                 std::to_string(op.bytes) + " bytes) has no matching " +
                                 (isSend ? "recv" : "send") + " on rank " + std::to_string(op.peer));
                 }
-                else if (!isSend && partners[k]->bytes != op.bytes)
+                else if (!isSend)
                 {
-                    OpError(op,
-                            "bytes",
-                            "recv of " + std::to_string(op.bytes) + " bytes from rank " +
-                                std::to_string(op.peer) + " (tag " + std::to_string(op.tag) +
-                                ") is matched by send op " + std::to_string(partners[k]->id) +
-                                " of " + std::to_string(partners[k]->bytes) + " bytes");
+                    ComparePartners(op, *partners[k]);
                 }
             }
+        }
+    }
+
+    /// Compares a recv with the send it matches.
+    void ComparePartners(const WorkloadOp& recv, const WorkloadOp& send)
+    {
+        std::string matched = "recv from rank " + std::to_string(recv.peer) + " (tag " +
+                              std::to_string(recv.tag) + ") is matched by send op " +
+                              std::to_string(send.id);
+        if (send.bytes != recv.bytes)
+        {
+            OpError(recv,
+                    "bytes",
+                    "recv of " + std::to_string(recv.bytes) + " bytes from rank " +
+                        std::to_string(recv.peer) + " (tag " + std::to_string(recv.tag) +
+                        ") is matched by send op " + std::to_string(send.id) + " of " +
+                        std::to_string(send.bytes) + " bytes");
+        }
+        if (send.iteration != recv.iteration)
+        {
+            OpError(recv,
+                    "iteration",
+                    matched + " of iteration " + std::to_string(send.iteration) +
+                        " but is in iteration " + std::to_string(recv.iteration) +
+                        ": a send and its recv carry the same iteration");
         }
     }
 

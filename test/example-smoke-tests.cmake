@@ -266,3 +266,38 @@ foreach(signal TERM INT)
 endforeach()
 # Before these fixes some of the inputs hung (--bytes=-1 wrapped to 2^64 - 1 bytes).
 set_tests_properties(${pr_strict_tests} PROPERTIES TIMEOUT 60)
+# ---- Issue 11 (workload): DAG inputs the validator refuses, and generated jobs it checks
+# before writing or running them (test/data/*.json; the GoogleTests in
+# test/gtest/workload-format-test.cc cover every rule).
+set(pr_dag_data ${PROJECT_SOURCE_DIR}/test/data)
+photonic_rails_expect_error(example.photonic-rails-workload-iteration-gap photonic-rails-workload
+  "--validate=${pr_dag_data}/iteration-five-only.json|--estimate=0"
+  "rank 0 op 0, field 'iteration': iteration 5 is used but no op is in iterations 0 to 4")
+photonic_rails_expect_error(example.photonic-rails-workload-iteration-decreasing
+  photonic-rails-workload "--validate=${pr_dag_data}/iteration-decreasing.json|--estimate=0"
+  "rank 0 op 1, field 'iteration': iteration 0 waits for op 0 of iteration 1")
+photonic_rails_expect_error(example.photonic-rails-sim-iteration-mismatch photonic-rails-sim
+  "--dag=${pr_dag_data}/iteration-mismatch.json|--gpusPerServer=1"
+  "error: [^\n]*rank 1 op 0, field 'iteration': collective #0 on group 'all' is in iteration 1")
+photonic_rails_expect_error(example.photonic-rails-workload-halving-doubling-three
+  photonic-rails-workload "--validate=${pr_dag_data}/halving-doubling-three.json|--estimate=0"
+  "rank 0 op 0, field 'algorithm': halving-doubling needs a power-of-two group, not 3 members")
+photonic_rails_expect_error(example.photonic-rails-sim-huge-bytes photonic-rails-sim
+  "--dag=${pr_dag_data}/huge-bytes.json|--gpusPerServer=1"
+  "error: [^\n]*rank 0 op 0, field 'bytes': size must be at most 1099511627776")
+photonic_rails_expect_error(example.photonic-rails-workload-duplicate-key photonic-rails-workload
+  "--validate=${pr_dag_data}/duplicate-key.json|--estimate=0"
+  "rank 0 op 0, field 'duration_us': duplicate key 'duration_us'")
+photonic_rails_expect_error(example.photonic-rails-workload-validate-directory
+  photonic-rails-workload "--validate=${pr_dag_data}"
+  "test/data: is a directory, not a DAG file")
+# A binary file: the program itself (ELF: 0x7f 'E' 'L' 'F', then 0x02 for 64 bits).
+photonic_rails_expect_error(example.photonic-rails-sim-binary-dag photonic-rails-sim
+  "--dag=$<TARGET_FILE:photonic-rails-sim>"
+  "error: [^\n]*: not a JSON text \\(binary data: byte 0x02 at offset 4")
+photonic_rails_expect_error(example.photonic-rails-workload-tiny-mfu photonic-rails-workload
+  "--mfu=1e-300|--out=${CMAKE_BINARY_DIR}/workload-smoke-tiny-mfu.json"
+  "error: the generated job: rank 0 op 1, field 'duration_us': [^\n]*raise --mfu \\(1e-300\\)")
+photonic_rails_expect_error(example.photonic-rails-sim-tiny-mfu photonic-rails-sim
+  "--model=llama3-8b|--layers=2|--mfu=1e-300|--gpusPerServer=1"
+  "error: the generated job: rank 0 op 1, field 'duration_us': [^\n]*raise --mfu \\(1e-300\\)")

@@ -1,5 +1,6 @@
 // The JSON DAG format: parsing, writing, round trips, determinism and every validation
 // error, plus fuzz-style tests that feed truncated and corrupted files.
+#include "ns3/collective-plan.h"
 #include "ns3/workload-dag.h"
 #include "ns3/workload-error.h"
 #include "ns3/workload-generator.h"
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -511,4 +513,467 @@ TEST(WorkloadFuzz, HostileShapesAreErrors)
     EXPECT_FALSE(Accepts(R"({"format": "photonic-rails-dag", "version": 1, "ranks": 1,
                              "ops": [{"rank": 0, "id": 0, "type": "compute",
                                       "duration_us": 1e999}]})"));
+}
+
+// ---- issue 11: iteration labels (item 6) ------------------------------------------------
+
+namespace
+{
+
+/// ValidOps() with an "iteration" field added to op i (absent where labels[i] < 0).
+std::vector<std::string>
+LabelledOps(const std::vector<int>& labels)
+{
+    std::vector<std::string> ops = ValidOps();
+    for (std::size_t i = 0; i < ops.size(); ++i)
+    {
+        if (labels[i] >= 0)
+        {
+            ops[i].insert(ops[i].size() - 1, ", \"iteration\": " + std::to_string(labels[i]));
+        }
+    }
+    return ops;
+}
+
+/// A compute op of rank 0 with the given id, iteration and extra fields.
+std::string
+ComputeOp(uint32_t id, uint32_t iteration, const std::string& extra = "")
+{
+    return R"({"rank": 0, "id": )" + std::to_string(id) +
+           R"(, "type": "compute", "duration_us": 1, "iteration": )" + std::to_string(iteration) +
+           extra + "}";
+}
+
+} // namespace
+
+TEST(WorkloadIterations, ValidMultiIterationDagsPass)
+{
+    // Ops of rank 0: compute (0), allreduce (0), send (1); rank 1: allreduce (0), recv (1).
+    EXPECT_TRUE(Errors(Dag(2, GROUPS, LabelledOps({0, 0, 1, 0, 1}))).empty());
+    // Iterations may overlap on independent streams (no edge between them).
+    EXPECT_TRUE(
+        Errors(Dag(1,
+                   "{}",
+                   {ComputeOp(0, 0, R"(, "stream": "a")"), ComputeOp(1, 1, R"(, "stream": "b")")}))
+            .empty());
+    // The generator's --iterations=2 output, also after a round trip through the format.
+    WorkloadGeneratorConfig c;
+    c.model.name = "tiny";
+    c.model.layers = 4;
+    c.model.hidden = 64;
+    c.model.heads = 4;
+    c.model.kvHeads = 2;
+    c.model.ffn = 128;
+    c.model.vocab = 100;
+    c.seqLen = 16;
+    c.tp = 2;
+    c.pp = 2;
+    c.dp = 2;
+    c.microBatches = 2;
+    c.gpusPerServer = 2;
+    c.iterations = 2;
+    WorkloadDag dag = WorkloadGenerator(c).Generate();
+    EXPECT_EQ(dag.GetIterationCount(), 2u);
+    EXPECT_TRUE(WorkloadValidator::Validate(dag, "gen").empty());
+    EXPECT_TRUE(Errors(WorkloadJson::Serialize(dag)).empty());
+}
+
+TEST(WorkloadIterations, LabelsMustBeDense)
+{
+    // Every op in iteration 5: iterations 0-4 would be reported as 0 s each.
+    ExpectOneError(Errors(Dag(2, GROUPS, LabelledOps({5, 5, 5, 5, 5}))),
+                   {"t.json: rank 0 op 0, field 'iteration'",
+                    "iteration 5 is used but no op is in iterations 0 to 4",
+                    "K = 6"});
+    // A gap in the middle, located at the first op after it (rank 0 op 1).
+    ExpectOneError(Errors(Dag(2, GROUPS, LabelledOps({0, 2, 2, 2, 2}))),
+                   {"rank 0 op 1, field 'iteration'",
+                    "iteration 2 is used but no op is in iteration 1:",
+                    "K = 3"});
+    // Two gaps: the first is named, the other counted.
+    ExpectOneError(Errors(Dag(2, GROUPS, LabelledOps({0, 2, 4, 2, 4}))),
+                   {"rank 0 op 1", "no op is in iteration 1 (1 more unused after it)", "K = 5"});
+}
+
+TEST(WorkloadIterations, CollectiveMembersCarryTheSameIteration)
+{
+    // Rank 0's allreduce (and its send, which waits for it) in iteration 1, rank 1's in 0.
+    ExpectOneError(Errors(Dag(2, GROUPS, LabelledOps({0, 1, 1, 0, 1}))),
+                   {"rank 1 op 0, field 'iteration'",
+                    "collective #0 on group 'g' is in iteration 0 but on rank 0 (op 1) it is in "
+                    "iteration 1"});
+}
+
+TEST(WorkloadIterations, SendAndRecvCarryTheSameIteration)
+{
+    ExpectOneError(Errors(Dag(2, GROUPS, LabelledOps({0, 0, 1, 0, 0}))),
+                   {"rank 1 op 1, field 'iteration'",
+                    "recv from rank 0 (tag 7) is matched by send op 2 of iteration 1 but is in "
+                    "iteration 0"});
+}
+
+TEST(WorkloadIterations, NoOpWaitsForALaterIteration)
+{
+    // Through deps: rank 0's allreduce (iteration 0) depends on the compute of iteration 1.
+    ExpectOneError(Errors(Dag(2, GROUPS, LabelledOps({1, 0, 1, 0, 1}))),
+                   {"rank 0 op 1, field 'iteration'",
+                    "iteration 0 waits for op 0 of iteration 1 (it is in deps)"});
+    // Through the stream order: decreasing labels on one stream.
+    ExpectOneError(Errors(Dag(1, "{}", {ComputeOp(0, 1), ComputeOp(1, 0)})),
+                   {"rank 0 op 1, field 'iteration'",
+                    "iteration 0 waits for op 0 of iteration 1 (it precedes this op on stream "
+                    "'compute')"});
+}
+
+TEST(WorkloadIterations, LabelsAboveTheMaximumAreRefused)
+{
+    // A programmatic DAG (the parser refuses such labels already).
+    WorkloadOp op;
+    op.stream = "compute";
+    op.iteration = WorkloadValidator::MAX_ITERATION + 1;
+    std::vector<WorkloadError> errors =
+        WorkloadValidator::Validate(WorkloadDag(1, {}, {op}), "x.json");
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].ToString(),
+              "x.json: rank 0 op 0, field 'iteration': must be an integer in [0, 1000000], got "
+              "1000001");
+}
+
+// ---- issue 11: sizes and durations a simulation can take (item 5) -----------------------
+
+namespace
+{
+
+/// Errors of a one-rank DAG with one op (JSON object text) on a one-member group.
+std::vector<std::string>
+ErrorsOfOneOp(const std::string& op)
+{
+    return Errors(Dag(1, R"({"solo": [0]})", {op}));
+}
+
+std::string
+AllReduceOf(const std::string& bytes)
+{
+    return R"({"rank": 0, "id": 0, "type": "allreduce", "group": "solo", "bytes": )" + bytes + "}";
+}
+
+} // namespace
+
+TEST(WorkloadLimits, BytesAreAtMostOneTebibyte)
+{
+    EXPECT_EQ(WorkloadValidator::MAX_BYTES, 1099511627776u); // 2^40
+    EXPECT_TRUE(ErrorsOfOneOp(AllReduceOf("1099511627776")).empty());
+    ExpectOneError(ErrorsOfOneOp(AllReduceOf("1099511627777")),
+                   {"t.json: rank 0 op 0, field 'bytes'",
+                    "size must be at most 1099511627776 (2^40, 1 TiB per op), got 1099511627777"});
+    // The issue's 200-byte file that exhausted memory: 2^62 bytes.
+    ExpectOneError(ErrorsOfOneOp(AllReduceOf("4611686018427387904")),
+                   {"field 'bytes'", "got 4611686018427387904"});
+    // Send and recv alike, up to the largest integer a file can hold.
+    std::vector<std::string> errors = Errors(Dag(2,
+                                                 "{}",
+                                                 {R"({"rank": 0, "id": 0, "type": "send", "peer": 1,
+                        "bytes": 18446744073709551615})",
+                                                  R"({"rank": 1, "id": 0, "type": "recv", "peer": 0,
+                        "bytes": 18446744073709551615})"}));
+    ASSERT_EQ(errors.size(), 2u);
+    EXPECT_NE(errors[0].find("rank 0 op 0, field 'bytes'"), std::string::npos) << errors[0];
+    EXPECT_NE(errors[1].find("rank 1 op 0, field 'bytes': size must be at most"), std::string::npos)
+        << errors[1];
+}
+
+TEST(WorkloadLimits, DurationsCannotOverflowSimulatedTime)
+{
+    EXPECT_TRUE(
+        ErrorsOfOneOp(R"({"rank": 0, "id": 0, "type": "compute", "duration_us": 1e12})").empty());
+    // 1e12 us = 1e15 ns: 9,223 such ops in a row before int64 nanoseconds overflow.
+    EXPECT_EQ(int64_t(9.223372036854775807e18 / (WorkloadValidator::MAX_DURATION_US * 1e3)), 9223);
+    // Programmatic DAGs (the generator's) are checked too: infinity, NaN, just above 1e12.
+    for (double bad : {std::numeric_limits<double>::infinity(),
+                       std::numeric_limits<double>::quiet_NaN(),
+                       1.0000001e12,
+                       -1e-9})
+    {
+        WorkloadOp op;
+        op.stream = "compute";
+        op.durationUs = bad;
+        std::vector<WorkloadError> errors =
+            WorkloadValidator::Validate(WorkloadDag(1, {}, {op}), "x.json");
+        ASSERT_EQ(errors.size(), 1u) << bad;
+        EXPECT_EQ(errors[0].field, "duration_us");
+        EXPECT_NE(errors[0].message.find("must be a number in [0, 1e12]"), std::string::npos);
+    }
+}
+
+// ---- issue 11: what the simulator refuses, --validate refuses (item 7) ------------------
+
+TEST(WorkloadAlgorithms, ThePlannersRuleIsOneFunction)
+{
+    EXPECT_EQ(
+        CollectivePlanner::CheckAlgorithm(WorkloadOpType::ALLREDUCE, WorkloadAlgorithm::TREE, 5),
+        "");
+    EXPECT_EQ(
+        CollectivePlanner::CheckAlgorithm(WorkloadOpType::ALLGATHER, WorkloadAlgorithm::TREE, 4),
+        "tree does not apply to allgather");
+    EXPECT_EQ(CollectivePlanner::CheckAlgorithm(WorkloadOpType::REDUCESCATTER,
+                                                WorkloadAlgorithm::HALVING_DOUBLING,
+                                                6),
+              "halving-doubling needs a power-of-two group, not 6 members");
+    EXPECT_EQ(
+        CollectivePlanner::CheckAlgorithm(WorkloadOpType::BARRIER, WorkloadAlgorithm::DIRECT, 3),
+        "barrier takes no algorithm (got direct): it always uses dissemination");
+    EXPECT_EQ(
+        CollectivePlanner::CheckAlgorithm(WorkloadOpType::BARRIER, WorkloadAlgorithm::AUTO, 3),
+        "");
+}
+
+TEST(WorkloadAlgorithms, ValidatorRefusesWhatThePlannerRefuses)
+{
+    // 3 ranks, one group: every member issues the same collective.
+    auto errors = [](const std::string& fields) {
+        std::vector<std::string> ops;
+        for (int rank = 0; rank < 3; ++rank)
+        {
+            ops.push_back(R"({"rank": )" + std::to_string(rank) + R"(, "id": 0, "group": "all", )" +
+                          fields + "}");
+        }
+        return Errors(Dag(3, R"({"all": [0, 1, 2]})", ops));
+    };
+    std::vector<std::string> e =
+        errors(R"("type": "allreduce", "bytes": 64, "algorithm": "halving-doubling")");
+    ASSERT_EQ(e.size(), 3u); // one per member
+    EXPECT_EQ(e[0],
+              "t.json: rank 0 op 0, field 'algorithm': halving-doubling needs a power-of-two "
+              "group, not 3 members (group 'all')");
+    e = errors(R"("type": "allgather", "bytes": 64, "algorithm": "tree")");
+    ASSERT_EQ(e.size(), 3u);
+    EXPECT_NE(e[2].find("rank 2 op 0, field 'algorithm': tree does not apply to allgather"),
+              std::string::npos)
+        << e[2];
+    e = errors(R"("type": "barrier", "algorithm": "ring")");
+    ASSERT_EQ(e.size(), 3u);
+    EXPECT_NE(e[0].find("field 'algorithm': barrier takes no algorithm (got ring)"),
+              std::string::npos)
+        << e[0];
+    EXPECT_TRUE(errors(R"("type": "alltoall", "bytes": 64, "algorithm": "direct")").empty());
+}
+
+TEST(WorkloadAlgorithms, ValidatorAcceptsExactlyWhatThePlannerPlans)
+{
+    // Invariant over every collective type, algorithm and group size 1..9: a DAG holding
+    // that collective validates if and only if the planner plans it.
+    const WorkloadOpType types[] = {WorkloadOpType::ALLREDUCE,
+                                    WorkloadOpType::ALLGATHER,
+                                    WorkloadOpType::REDUCESCATTER,
+                                    WorkloadOpType::ALLTOALL,
+                                    WorkloadOpType::BROADCAST,
+                                    WorkloadOpType::REDUCE,
+                                    WorkloadOpType::BARRIER};
+    const WorkloadAlgorithm algorithms[] = {WorkloadAlgorithm::UNSPECIFIED,
+                                            WorkloadAlgorithm::RING,
+                                            WorkloadAlgorithm::DIRECT,
+                                            WorkloadAlgorithm::HALVING_DOUBLING,
+                                            WorkloadAlgorithm::TREE,
+                                            WorkloadAlgorithm::AUTO};
+    for (WorkloadOpType type : types)
+    {
+        for (WorkloadAlgorithm algorithm : algorithms)
+        {
+            for (uint32_t n = 1; n <= 9; ++n)
+            {
+                std::vector<uint32_t> members;
+                std::vector<WorkloadOp> ops;
+                for (uint32_t rank = 0; rank < n; ++rank)
+                {
+                    members.push_back(rank);
+                    WorkloadOp op;
+                    op.rank = rank;
+                    op.type = type;
+                    op.group = "g";
+                    op.bytes = type == WorkloadOpType::BARRIER ? 0 : 4096;
+                    op.root = 0;
+                    op.stream = "comm";
+                    op.algorithm = algorithm;
+                    ops.push_back(op);
+                }
+                bool valid =
+                    WorkloadValidator::Validate(WorkloadDag(n, {{"g", members}}, ops), "x").empty();
+                CollectiveRequest request;
+                request.type = type;
+                request.members = members;
+                request.bytes = ops[0].bytes;
+                request.algorithm = algorithm;
+                bool planned = true;
+                for (bool optical : {false, true})
+                {
+                    request.optical = optical;
+                    try
+                    {
+                        CollectivePlanner::Plan(request);
+                    }
+                    catch (const std::invalid_argument&)
+                    {
+                        planned = false;
+                    }
+                }
+                EXPECT_EQ(valid, planned) << WorkloadOpTypeName(type) << " "
+                                          << WorkloadAlgorithmName(algorithm) << " n " << n;
+            }
+        }
+    }
+}
+
+// ---- issue 11: the generator never writes what its validator refuses (item 7) ------------
+
+TEST(WorkloadGeneratorOutput, TinyMfuIsRefusedNamingTheFlag)
+{
+    WorkloadGeneratorConfig c = [] {
+        WorkloadGeneratorConfig t;
+        t.model.name = "tiny";
+        t.model.layers = 2;
+        t.model.hidden = 64;
+        t.model.heads = 4;
+        t.model.kvHeads = 2;
+        t.model.ffn = 128;
+        t.model.vocab = 100;
+        t.seqLen = 16;
+        t.gpusPerServer = 1;
+        return t;
+    }();
+    c.mfu = 1e-300;
+    // Its compute ops last about 1e297 us (FLOPs / (312e12 x 1e-300)), far beyond 1e12 us:
+    // the validator must see it, or the file written would not read back (op 0, the
+    // embedding lookup, takes 0 us; op 1 is the first attention).
+    WorkloadDag dag = WorkloadGenerator(c).Generate();
+    EXPECT_FALSE(WorkloadValidator::Validate(dag, "gen").empty());
+    EXPECT_FALSE(Accepts(WorkloadJson::Serialize(dag)));
+    try
+    {
+        WorkloadGenerator(c).GenerateValid();
+        FAIL() << "no error";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::string what = e.what();
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what; // one line
+        EXPECT_EQ(what.rfind("the generated job: rank 0 op 1, field 'duration_us': must be a "
+                             "number in [0, 1e12]",
+                             0),
+                  0u)
+            << what;
+        EXPECT_NE(what.find("(op 'compute.block0.attn.fwd.mb0')"), std::string::npos) << what;
+        EXPECT_NE(what.find("raise --mfu (1e-300)"), std::string::npos) << what;
+    }
+    c.mfu = 0.4;
+    EXPECT_NO_THROW(WorkloadGenerator(c).GenerateValid());
+}
+
+TEST(WorkloadGeneratorOutput, HugeActivationsAreRefusedNamingTheFlags)
+{
+    WorkloadGeneratorConfig c;
+    c.model.name = "wide";
+    c.model.layers = 2;
+    c.model.hidden = 1u << 20;
+    c.model.heads = 4;
+    c.model.kvHeads = 2;
+    c.model.ffn = 128;
+    c.model.vocab = 100;
+    c.seqLen = 1u << 20;
+    c.pp = 2;
+    c.gpusPerServer = 1;
+    // A pipeline send of 2^20 tokens x 2^20 hidden x 2 bytes = 2^41 bytes > 2^40.
+    try
+    {
+        WorkloadGenerator(c).GenerateValid();
+        FAIL() << "no error";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::string what = e.what();
+        EXPECT_NE(what.find("field 'bytes': size must be at most 1099511627776"), std::string::npos)
+            << what;
+        EXPECT_NE(what.find("--seqLen=1048576, --microBatchSize=1"), std::string::npos) << what;
+    }
+}
+
+// ---- issue 11: duplicate keys (item 11) --------------------------------------------------
+
+TEST(WorkloadDuplicateKeys, AreRefusedWhereTheyAre)
+{
+    // In an op: located at the op, even after ops holding arrays (deps).
+    std::vector<std::string> ops = ValidOps();
+    ops[4] = R"({"rank": 1, "id": 1, "type": "recv", "peer": 0, "bytes": 32, "tag": 7,
+                 "bytes": 32})";
+    ExpectOneError(Errors(Dag(2, GROUPS, ops)),
+                   {"t.json: rank 1 op 1, field 'bytes': duplicate key 'bytes'"});
+    // At the top level.
+    std::string text = Dag(2, GROUPS, ValidOps());
+    text.insert(text.find("\"ranks\""), "\"ranks\": 3, ");
+    ExpectOneError(Errors(text), {"t.json: field 'ranks': duplicate key 'ranks'"});
+    // A group defined twice.
+    ExpectOneError(Errors(Dag(2, R"({"g": [0], "g": [0, 1]})", ValidOps())),
+                   {"t.json: group 'g', field 'groups': group 'g' is defined twice"});
+    // In an op without a usable rank: located by its place in the array.
+    ops = ValidOps();
+    ops[0] = R"({"id": 0, "id": 0, "type": "compute", "duration_us": 1})";
+    ExpectFirstError(Errors(Dag(2, GROUPS, ops)), {"field 'ops[0].id': duplicate key 'id'"});
+    // The same key in different objects is fine.
+    EXPECT_TRUE(Errors(Dag(2, GROUPS, ValidOps())).empty());
+}
+
+// ---- issue 15: files that are not DAGs ------------------------------------------------
+
+namespace
+{
+
+/// The one-line message of loading path.
+std::string
+LoadError(const std::string& path)
+{
+    try
+    {
+        WorkloadJson::Load(path);
+    }
+    catch (const WorkloadFormatError& e)
+    {
+        return e.what();
+    }
+    return "no error";
+}
+
+/// Writes bytes to a temporary file; returns its path.
+std::string
+TempFile(const std::string& name, const std::string& bytes)
+{
+    std::string path = ::testing::TempDir() + name;
+    std::ofstream out(path, std::ios::binary);
+    out << bytes;
+    return path;
+}
+
+} // namespace
+
+TEST(WorkloadFiles, DirectoryBinaryAndEmptyFilesSayWhatTheyAre)
+{
+    std::string dir = ::testing::TempDir();
+    EXPECT_EQ(LoadError(dir), dir + ": is a directory, not a DAG file");
+    // An ELF header: 0x7f 'E' 'L' 'F' 0x02 (64-bit) ...
+    std::string elf("\x7f"
+                    "ELF\x02\x01\x01\x00\x00\x00",
+                    10);
+    std::string path = TempFile("workload-binary.json", elf);
+    EXPECT_EQ(LoadError(path),
+              path + ": not a JSON text (binary data: byte 0x02 at offset 4; a DAG is UTF-8 JSON)");
+    // A NUL inside an otherwise plausible file.
+    path = TempFile("workload-nul.json", std::string("{\"format\": \"\0\"}", 15));
+    EXPECT_NE(LoadError(path).find("byte 0x00 at offset 12"), std::string::npos) << LoadError(path);
+    path = TempFile("workload-empty.json", " \n");
+    EXPECT_EQ(LoadError(path), path + ": the file is empty (expected a JSON DAG)");
+    // A text with a syntax error keeps the parser's line and column.
+    path = TempFile("workload-typo.json", "{\n  \"format\" \"photonic-rails-dag\"\n}");
+    EXPECT_NE(LoadError(path).find(": invalid JSON: parse error at line 2, column 31: syntax "
+                                   "error while parsing object separator"),
+              std::string::npos)
+        << LoadError(path);
+    std::remove(path.c_str());
 }
