@@ -5,7 +5,7 @@
  * against the Clos formulas, completion times against the closed form on every rail kind
  * and through the scale-up domain (directly and PXN), fair sharing, ECMP spreading, incast
  * with PFC (lossless) and without (losses recovered), and a 2-port exchange on a small Clos
- * at the closed form of its ECMP placement with DCQCN. Expected values are derived
+ * at the closed form of its ECMP placement, with and without DCQCN. Expected values are derived
  * by hand in each test.
  */
 
@@ -475,6 +475,52 @@ class ClosExchange
     }
 };
 
+/// Without DCQCN (PFC alone) an exchange runs at the closed form of its ECMP placement.
+class ClosExchangeEcmpTestCase : public TestCase
+{
+  public:
+    ClosExchangeEcmpTestCase()
+        : TestCase("2-port exchange on a radix-4 Clos: the rate its ECMP placement allows")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        uint32_t collided = 0;
+        uint32_t spread = 0;
+        // The default seeds (node id + 1), then distinct seeds per switch.
+        for (uint32_t run = 0; run < 5; ++run)
+        {
+            std::array<uint32_t, 3> seeds{0, 0, 0};
+            if (run > 0)
+            {
+                seeds = {3 * run + 1, 3 * run + 2, 3 * run + 3};
+            }
+            ClosExchange exchange(false, seeds);
+            for (uint32_t d = 0; d < 2; ++d)
+            {
+                uint32_t flows = exchange.flowsOnBusiestLink[d];
+                NS_TEST_ASSERT_MSG_EQ((flows == 1 || flows == 2), true, "run " << run);
+                (flows == 2 ? collided : spread) += 1;
+                NS_TEST_ASSERT_MSG_EQ_TOL(exchange.doneNs[d],
+                                          exchange.ExpectedNs(d),
+                                          exchange.ExpectedNs(d) * 0.01,
+                                          "run " << run << " direction " << d);
+            }
+            if (run == 0)
+            {
+                // The default seeds put both QPs of each direction on one link: each
+                // direction gets 200 x 4096 / 4158 = 197.0 Gb/s of its ports' 394.0.
+                NS_TEST_ASSERT_MSG_EQ(exchange.flowsOnBusiestLink[0], 2, "0 -> 1 collides");
+                NS_TEST_ASSERT_MSG_EQ(exchange.flowsOnBusiestLink[1], 2, "1 -> 0 collides");
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(collided, 0, "some placements collide");
+        NS_TEST_ASSERT_MSG_GT(spread, 0, "some run at both ports' line rate");
+    }
+};
+
 /**
  * With DCQCN each direction still reaches its ECMP placement's rate, and the two symmetric
  * directions get the same. Both directions collide (default seeds), and each GPU's CNPs
@@ -563,6 +609,7 @@ class RailFabricTestSuite : public TestSuite
         AddTestCase(new IncastTestCase, TestCase::QUICK);
         AddTestCase(new DcqcnIncastTestCase, TestCase::QUICK);
         AddTestCase(new SlowPortTimeoutTestCase, TestCase::QUICK);
+        AddTestCase(new ClosExchangeEcmpTestCase, TestCase::QUICK);
         AddTestCase(new ClosExchangeDcqcnTestCase, TestCase::QUICK);
         AddTestCase(new OpticalRingTestCase, TestCase::QUICK);
     }
