@@ -145,3 +145,12 @@ photonic_rails_expect_error(example.photonic-rails-workload-figure-zero-windows
 photonic_rails_expect_error(example.photonic-rails-workload-figure-without-windows
   photonic-rails-workload "--validate=${PROJECT_SOURCE_DIR}/test/data/two-stage.json|--figure=x"
   "error: --figure needs --windows=FILE")
+# Issue 11, item 9: ECMP collisions are shown. A 2-GPU exchange (4 MiB each way on rail 0 of
+# the dgx-h100 preset, 2 x 200G ports per GPU) on a 1:1 Clos of radix 4: each direction's 2
+# QPs share a link with probability 1 - (1/2)(1/2) = 3/4, and the default seeds (node id + 1)
+# make them share one in both directions, which the example reports.
+add_test(NAME example.rail-fabric-example-ecmp-collision
+         COMMAND rail-fabric-example --servers=2 --rail=eps-clos --radix=4 --nic=2x200G
+                 --bytes=4194304 --dcqcn=0)
+set_tests_properties(example.rail-fabric-example-ecmp-collision PROPERTIES
+  PASS_REGULAR_EXPRESSION "busiest switch-to-switch link carried 2\\.00 flows \\(")
