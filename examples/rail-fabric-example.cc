@@ -47,6 +47,29 @@ Fail(const std::string& message)
     return 1;
 }
 
+/**
+ * \return the bytes sent by the busiest link between two switches of a Clos rail (leaf
+ * uplinks and spine ports), or 0 if the rail has none
+ */
+uint64_t
+BusiestClosLinkBytes(Ptr<RailFabric> fabric, uint32_t rail)
+{
+    const ClosPlan& plan = fabric->GetClosPlan();
+    const auto& switches = fabric->GetRailSwitches(rail);
+    uint64_t busiest = 0;
+    for (uint32_t i = 0; i < switches.size(); ++i)
+    {
+        // A leaf's NIC ports come first (the last leaf may have fewer), then its uplinks.
+        uint32_t nicPorts =
+            i < plan.leaves ? std::min(plan.downPerLeaf, plan.endpoints - i * plan.downPerLeaf) : 0;
+        for (uint32_t port = nicPorts; port < switches[i]->GetNPorts(); ++port)
+        {
+            busiest = std::max(busiest, switches[i]->GetPortDevice(port)->GetCounters().bytesSent);
+        }
+    }
+    return busiest;
+}
+
 /// Every flag of the program, with its default.
 struct Options
 {
@@ -236,6 +259,20 @@ Run(const RailFabricSpec& spec, const Options& o)
                   << std::right << std::setprecision(3) << std::setw(14) << us << std::setw(20)
                   << std::setprecision(1) << 8.0 * bytes / (us * 1e3) << std::setw(27)
                   << payloadGbps << "\n";
+    }
+    // ECMP hashes each QP onto one path: flows that land on one link share its rate (see
+    // the documentation's Scope and Limitations), which the line rate above does not show.
+    uint64_t busiest =
+        fabric->GetKind() == RailKind::EPS_CLOS ? BusiestClosLinkBytes(fabric, ringRail) : 0;
+    if (busiest > 0)
+    {
+        double flowBytes = double(bytes) / portsUsed * (mtu.Get() + 62.0) / mtu.Get();
+        std::cout << "\nECMP on rail " << ringRail << ": the busiest switch-to-switch link carried "
+                  << std::setprecision(2) << busiest / flowBytes << " flows ("
+                  << std::setprecision(1) << busiest / 1e6
+                  << " MB; a flow is one NIC port's share of a transfer);\nflows on one link "
+                     "share its "
+                  << std::setprecision(0) << spec.nicPortBps / 1e9 << " Gb/s\n";
     }
     Simulator::Destroy();
     return complete ? 0 : Fail("some transfers never finished");

@@ -12,6 +12,7 @@
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
+#include "ns3/socket.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -69,7 +70,15 @@ EpsNetDevice::DoDispose()
     NS_LOG_FUNCTION(this);
     m_channel = nullptr;
     m_frameSource.Nullify();
+    m_networkControl.clear();
     RailNetDevice::DoDispose();
+}
+
+bool
+EpsNetDevice::IsNetworkControl(Ptr<const Packet> frame)
+{
+    SocketPriorityTag priority;
+    return frame->PeekPacketTag(priority) && priority.GetPriority() >= NETWORK_CONTROL_PRIORITY;
 }
 
 void
@@ -152,6 +161,12 @@ EpsNetDevice::SendFrom(Ptr<Packet> packet,
         return false;
     }
     m_macTxTrace(packet);
+    if (IsNetworkControl(packet))
+    {
+        m_networkControl.push_back(packet);
+        TryTransmit();
+        return true;
+    }
     if (!m_queue->Enqueue(packet))
     {
         ++m_counters.framesDroppedQueueFull;
@@ -209,7 +224,7 @@ EpsNetDevice::TryTransmit()
         m_channel->Transmit(pause, this, BeginTransmission(pause));
         return;
     }
-    Ptr<Packet> frame = m_paused ? nullptr : NextDataFrame();
+    Ptr<Packet> frame = NextFrame();
     if (!frame)
     {
         m_busy = false;
@@ -221,13 +236,20 @@ EpsNetDevice::TryTransmit()
 }
 
 Ptr<Packet>
-EpsNetDevice::NextDataFrame()
+EpsNetDevice::NextFrame()
 {
-    if (m_queue && !m_queue->IsEmpty())
+    // PFC pauses the data class only: network control (CNPs) goes first and is not held.
+    if (!m_networkControl.empty())
+    {
+        Ptr<Packet> frame = m_networkControl.front();
+        m_networkControl.pop_front();
+        return frame;
+    }
+    if (!m_paused && m_queue && !m_queue->IsEmpty())
     {
         return m_queue->Dequeue();
     }
-    return m_frameSource.IsNull() ? nullptr : m_frameSource();
+    return m_frameSource.IsNull() ? nullptr : m_frameSource(m_paused);
 }
 
 void

@@ -11,6 +11,8 @@
 #include "ns3/rail-net-device.h"
 #include "ns3/traced-callback.h"
 
+#include <deque>
+
 namespace ns3
 {
 
@@ -59,6 +61,12 @@ struct EpsNetDeviceCounters
  * it receives RESUME; it still sends control frames. A PAUSE holds until RESUME (the pause
  * quanta are not timed out). Control frames are consumed here, never passed up.
  *
+ * Network control: a frame that carries a SocketPriorityTag of NETWORK_CONTROL_PRIORITY or
+ * above (802.1p's network-control classes; RoCE deployments send DCQCN's CNPs at priority 6
+ * in a strict-priority class without PFC) skips the TxQueue: it leaves right after the frame
+ * on the wire, ahead of queued data, and the peer's PAUSE does not hold it. A paused device
+ * asks its frame source for network-control frames only.
+ *
  * Received frames are handed up without a copy: the receive callback gets the frame with
  * its Ethernet header removed, then the promiscuous callback gets the same packet (last,
  * because a switch forwards that very packet). Trace sinks that keep a packet must Copy() it.
@@ -66,8 +74,14 @@ struct EpsNetDeviceCounters
 class EpsNetDevice : public RailNetDevice
 {
   public:
-    /// Supplies the next frame (with its Ethernet header) when the TxQueue is empty, or null.
-    using FrameSource = Callback<Ptr<Packet>>;
+    /**
+     * Supplies the next frame (with its Ethernet header) when the TxQueue is empty, or null.
+     * Its argument is true while the device is paused: then only a network-control frame.
+     */
+    using FrameSource = Callback<Ptr<Packet>, bool>;
+
+    /// Lowest 802.1p priority (SocketPriorityTag) of network-control frames.
+    static constexpr uint8_t NETWORK_CONTROL_PRIORITY = 6;
 
     /// Ethernet II header: destination, source, EtherType.
     static constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
@@ -84,6 +98,12 @@ class EpsNetDevice : public RailNetDevice
 
     EpsNetDevice();
     ~EpsNetDevice() override;
+
+    /**
+     * \param frame a frame or payload
+     * \return whether it is network control (SocketPriorityTag >= NETWORK_CONTROL_PRIORITY)
+     */
+    static bool IsNetworkControl(Ptr<const Packet> frame);
 
     /**
      * \brief Connects this device to one end of \p channel.
@@ -143,10 +163,13 @@ class EpsNetDevice : public RailNetDevice
     void DoDispose() override;
 
   private:
-    /// Starts the next frame if the line is free: a pending control frame, else data.
+    /// Starts the next frame if the line is free: a pending MAC control frame, else the next.
     void TryTransmit() override;
-    /// \return the next data frame: the TxQueue's head, else the frame source's, or null.
-    Ptr<Packet> NextDataFrame();
+    /**
+     * \return the next frame: network control first, then (unless paused) the TxQueue's
+     * head, else the frame source's, or null.
+     */
+    Ptr<Packet> NextFrame();
     /// \return a new PAUSE (\p pause true) or RESUME frame.
     Ptr<Packet> MakePauseFrame(bool pause) const;
     /// Acts on a received MAC control frame (\p payload without its Ethernet header).
@@ -154,15 +177,16 @@ class EpsNetDevice : public RailNetDevice
     /// Enters or leaves the paused state (peer's PAUSE/RESUME).
     void SetPaused(bool paused);
 
-    Ptr<EpsChannel> m_channel;         //!< The cable, once attached
-    FrameSource m_frameSource;         //!< Frames from a switch egress queue, optional
-    bool m_linkUp;                     //!< Both ends attached
-    bool m_paused;                     //!< The peer holds our data frames
-    Time m_pausedSince;                //!< When the current pause began
-    bool m_pauseWanted;                //!< The pause state we want the peer in
-    bool m_pauseAdvertised;            //!< The pause state last sent to the peer
-    EpsNetDeviceCounters m_counters;   //!< Counters
-    TracedCallback<bool> m_pauseTrace; //!< Paused / resumed by the peer
+    Ptr<EpsChannel> m_channel;                //!< The cable, once attached
+    FrameSource m_frameSource;                //!< Frames from a switch egress queue, optional
+    std::deque<Ptr<Packet>> m_networkControl; //!< Network-control frames given to Send
+    bool m_linkUp;                            //!< Both ends attached
+    bool m_paused;                            //!< The peer holds our data frames
+    Time m_pausedSince;                       //!< When the current pause began
+    bool m_pauseWanted;                       //!< The pause state we want the peer in
+    bool m_pauseAdvertised;                   //!< The pause state last sent to the peer
+    EpsNetDeviceCounters m_counters;          //!< Counters
+    TracedCallback<bool> m_pauseTrace;        //!< Paused / resumed by the peer
 };
 
 } // namespace ns3

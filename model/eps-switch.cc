@@ -199,7 +199,8 @@ EpsSwitch::AddPort(Ptr<EpsNetDevice> device)
                                                        NetDevice::PacketType) {
             return Receive(port, payload, protocol, source, destination);
         }));
-    device->SetFrameSource(EpsNetDevice::FrameSource([this, port]() { return Dequeue(port); }));
+    device->SetFrameSource(EpsNetDevice::FrameSource(
+        [this, port](bool networkControlOnly) { return Dequeue(port, networkControlOnly); }));
     m_configured = false;
     return port;
 }
@@ -409,7 +410,8 @@ void
 EpsSwitch::Enqueue(uint32_t egress, uint32_t ingress, Ptr<Packet> frame)
 {
     Port& port = m_ports[egress];
-    if (m_ecnEnabled && ShouldMark(port.queueBytes))
+    bool networkControl = EpsNetDevice::IsNetworkControl(frame);
+    if (!networkControl && m_ecnEnabled && ShouldMark(port.queueBytes))
     {
         ++m_counters.framesMarked;
         EcnMarkTag tag;
@@ -420,21 +422,24 @@ EpsSwitch::Enqueue(uint32_t egress, uint32_t ingress, Ptr<Packet> frame)
         m_ecnMarkTrace(frame, egress, port.queueBytes);
     }
     port.queueBytes += frame->GetSize();
-    port.queue.push_back({frame, ingress});
+    (networkControl ? port.networkControl : port.queue).push_back({frame, ingress});
     m_queueLengthTrace(egress, port.queueBytes);
     port.device->NotifyFrameAvailable();
 }
 
 Ptr<Packet>
-EpsSwitch::Dequeue(uint32_t egress)
+EpsSwitch::Dequeue(uint32_t egress, bool networkControlOnly)
 {
     Port& port = m_ports[egress];
-    if (port.queue.empty())
+    // Strict priority: network control first; data only while the port is not paused.
+    bool control = !port.networkControl.empty();
+    if (!control && (networkControlOnly || port.queue.empty()))
     {
         return nullptr;
     }
-    Queued head = std::move(port.queue.front());
-    port.queue.pop_front();
+    std::deque<Queued>& fifo = control ? port.networkControl : port.queue;
+    Queued head = std::move(fifo.front());
+    fifo.pop_front();
     uint32_t bytes = head.frame->GetSize();
     port.queueBytes -= bytes;
     m_bufferUsed -= bytes;

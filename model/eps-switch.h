@@ -63,6 +63,11 @@ struct EpsSwitchCounters
  * does not fit is dropped. With PFC off, an optional dynamic threshold (DtAlpha > 0) also
  * caps each egress queue at DtAlpha x the free buffer (Choudhury-Hahne).
  *
+ * Network control (EpsNetDevice::IsNetworkControl, e.g. DCQCN's CNPs) waits in a second,
+ * strict-priority FIFO per egress port: it leaves before any data frame queued there, even
+ * while the port is paused (PFC holds the data class only), and is never ECN-marked. It
+ * takes buffer like any frame.
+ *
  * ECN: a frame joining an egress queue that holds q bytes (before it) is marked with
  * probability 0 if q <= EcnKmin, EcnPmax (q - EcnKmin) / (EcnKmax - EcnKmin) if
  * EcnKmin < q <= EcnKmax, and 1 above EcnKmax (DCQCN's RED profile on the instantaneous
@@ -198,14 +203,15 @@ class EpsSwitch : public Object
     /// State of one port, as ingress and as egress.
     struct Port
     {
-        Ptr<EpsNetDevice> device;  //!< The port's device
-        std::deque<Queued> queue;  //!< Egress FIFO
-        uint64_t queueBytes{0};    //!< Bytes in the egress FIFO
-        uint64_t ingressBytes{0};  //!< Buffered bytes that arrived on this port
-        bool ingressPaused{false}; //!< PAUSE sent upstream and not yet resumed
-        uint64_t xoff{0};          //!< PFC PAUSE threshold
-        uint64_t xon{0};           //!< PFC RESUME threshold
-        uint64_t headroom{0};      //!< PFC headroom
+        Ptr<EpsNetDevice> device;          //!< The port's device
+        std::deque<Queued> queue;          //!< Egress FIFO
+        std::deque<Queued> networkControl; //!< Strict-priority egress FIFO, sent first
+        uint64_t queueBytes{0};            //!< Bytes in both egress FIFOs
+        uint64_t ingressBytes{0};          //!< Buffered bytes that arrived on this port
+        bool ingressPaused{false};         //!< PAUSE sent upstream and not yet resumed
+        uint64_t xoff{0};                  //!< PFC PAUSE threshold
+        uint64_t xon{0};                   //!< PFC RESUME threshold
+        uint64_t headroom{0};              //!< PFC headroom
     };
 
     /// Promiscuous receive callback of port \p port.
@@ -223,8 +229,13 @@ class EpsSwitch : public Object
     bool Admit(uint32_t egress, uint32_t bytes, DropReason& reason) const;
     /// Puts \p frame into the egress queue of \p egress (after the processing delay).
     void Enqueue(uint32_t egress, uint32_t ingress, Ptr<Packet> frame);
-    /// Frame source of port \p egress: its next frame, or null.
-    Ptr<Packet> Dequeue(uint32_t egress);
+    /**
+     * Frame source of port \p egress.
+     * \param egress the port
+     * \param networkControlOnly the port is paused: network control only
+     * \return its next frame, or null
+     */
+    Ptr<Packet> Dequeue(uint32_t egress, bool networkControlOnly);
     /// \return whether a frame joining a queue of \p queueBytes is ECN-marked.
     bool ShouldMark(uint64_t queueBytes);
     /// Counts and traces a dropped frame.

@@ -5,6 +5,7 @@
 #include "rail-transport.h"
 
 #include "ecn-mark-tag.h"
+#include "eps-net-device.h"
 #include "ocs-net-device.h"
 #include "optical-circuit-switch.h"
 
@@ -16,6 +17,7 @@
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
+#include "ns3/socket.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -676,6 +678,14 @@ RailTransport::SendControl(uint32_t port,
     header.psn = psn;
     Ptr<Packet> frame = Create<Packet>(0);
     frame->AddHeader(header);
+    if (kind == RailTransportHeader::CNP)
+    {
+        // RoCE sends CNPs as network control (strict priority, never paused): feedback must
+        // not wait behind the data of a congested queue on the way back.
+        SocketPriorityTag priority;
+        priority.SetPriority(EpsNetDevice::NETWORK_CONTROL_PRIORITY);
+        frame->AddPacketTag(priority);
+    }
     m_ports[port].device->Send(frame, to, PROTOCOL);
 }
 

@@ -65,7 +65,9 @@ struct RailTransportCounters
  * never hangs a transfer. Ports are fed at line rate: a port's device queue is kept a few
  * frames deep and refilled, round robin over the port's QPs, whenever it starts a frame.
  * With Dcqcn enabled, each QP is paced at its DCQCN rate; the receiver answers ECN-marked
- * frames (EcnMarkTag) with at most one CNP per CnpInterval per QP.
+ * frames (EcnMarkTag) with at most one CNP per CnpInterval per QP. CNPs are network-control
+ * frames (see EpsNetDevice): switches send them ahead of queued data, and PFC does not hold
+ * them.
  *
  * On an optical port a QP sends only while the port's circuit leads to its peer port; it
  * pauses when the circuit goes and resumes when it comes back. A message for which no port

@@ -219,6 +219,55 @@ class EpsPauseCancelTestCase : public TestCase
     }
 };
 
+/**
+ * A network-control frame (SocketPriorityTag 6, as RoCE sends CNPs) skips the TxQueue and
+ * PAUSE: it leaves right after the frame on the wire, and while the device is paused.
+ * 8 Gb/s: a 1000-byte frame takes 1000 ns, a 100-byte one 100 ns; the cable is 100 ns.
+ */
+class EpsNetworkControlTestCase : public TestCase
+{
+  public:
+    EpsNetworkControlTestCase()
+        : TestCase("a network-control frame goes ahead of the TxQueue and is not paused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        EpsTestBed bed(2, DataRate("8Gbps"), NanoSeconds(100), false);
+        // A queues data frames 0-5 at t = 0; frame 0 occupies [0, 1000).
+        bed.Send(0, bed.Mac(1), 1000, Time(0), 6);
+        // A control frame at 500 ns follows frame 0: [1000, 1100), arriving at 1200; data
+        // frames 1 and 2 shift by 100 ns: [1100, 2100) and [2100, 3100).
+        bed.SendNetworkControl(0, 1, 100, NanoSeconds(500));
+        // B's PAUSE at 2.5 us lands at 2664, during frame 2: A holds its data from 3100.
+        Simulator::Schedule(NanoSeconds(2500), [&]() { bed.Host(1)->SendPause(true); });
+        // A paused control frame still leaves at once: [5000, 5100), arriving at 5200.
+        bed.SendNetworkControl(0, 1, 100, MicroSeconds(5));
+        // The RESUME at 10 us lands at 10164: frames 3-5 follow back to back.
+        Simulator::Schedule(MicroSeconds(10), [&]() { bed.Host(1)->SendPause(false); });
+        Simulator::Run();
+
+        const std::vector<std::pair<int64_t, uint32_t>> expected{{1100, 986},
+                                                                 {1200, 86},
+                                                                 {2200, 986},
+                                                                 {3200, 986},
+                                                                 {5200, 86},
+                                                                 {11264, 986},
+                                                                 {12264, 986},
+                                                                 {13264, 986}};
+        const auto& rx = bed.arrivals[1];
+        NS_TEST_ASSERT_MSG_EQ(rx.size(), expected.size(), "6 data and 2 control frames");
+        for (std::size_t k = 0; k < expected.size() && k < rx.size(); ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(rx[k].at, NanoSeconds(expected[k].first), "arrival " << k);
+            NS_TEST_ASSERT_MSG_EQ(rx[k].payload, expected[k].second, "arrival " << k);
+        }
+        NS_TEST_ASSERT_MSG_EQ(bed.Host(0)->GetCounters().framesSent, 8, "both kinds count");
+    }
+};
+
 /// Payloads above the MTU are refused, counted and traced.
 class EpsOversizeTestCase : public TestCase
 {
@@ -311,6 +360,7 @@ class EpsLinkTestSuite : public TestSuite
         AddTestCase(new EpsPauseResumeTestCase, TestCase::QUICK);
         AddTestCase(new EpsPauseAheadOfQueueTestCase, TestCase::QUICK);
         AddTestCase(new EpsPauseCancelTestCase, TestCase::QUICK);
+        AddTestCase(new EpsNetworkControlTestCase, TestCase::QUICK);
         AddTestCase(new EpsOversizeTestCase, TestCase::QUICK);
         AddTestCase(new EpsPcapTestCase, TestCase::QUICK);
     }

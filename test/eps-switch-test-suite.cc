@@ -331,6 +331,47 @@ class EpsPfcBackPressureTestCase : public TestCase
 };
 
 /**
+ * A network-control frame (SocketPriorityTag 6, as RoCE sends CNPs) overtakes the data
+ * queued at its egress and is held by no PAUSE. Derived thresholds: Xoff = 100000 / 2 -
+ * 18292 = 31708, so frame 31 (at 32,100 ns) pauses A during its frame 32. At 50 us A, held
+ * by the switch, sends a 100-byte control frame anyway: [50000, 50100) on A's cable, at the
+ * switch at 50,200, queued at 50,500 behind 33 held data frames, and sent at once although
+ * C holds the egress: it reaches C at 50,700, long before the data (after 200 us).
+ */
+class EpsNetworkControlTestCase : public TestCase
+{
+  public:
+    EpsNetworkControlTestCase()
+        : TestCase("a network-control frame overtakes queued data and passes PAUSE")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        HeldEgressBed bed;
+        bed.SendNetworkControl(0, 1, 100, MicroSeconds(50));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.sw->GetPfcXoff(0), 31708, "");
+        NS_TEST_ASSERT_MSG_EQ(bed.sw->GetCounters().pausesSent, 1, "C's hold paused A");
+        const auto& rx = bed.arrivals[1];
+        NS_TEST_ASSERT_MSG_EQ(rx.size(), HeldEgressBed::FRAMES + 1, "everything delivered");
+        if (!rx.empty())
+        {
+            NS_TEST_ASSERT_MSG_EQ(rx.front().at, NanoSeconds(50700), "control frame first");
+            NS_TEST_ASSERT_MSG_EQ(rx.front().payload, 86, "");
+        }
+        if (rx.size() > 1)
+        {
+            NS_TEST_ASSERT_MSG_EQ(rx[1].at,
+                                  NanoSeconds(HeldEgressBed::RESUME_LANDS_NS + 1100),
+                                  "the data waits for C's RESUME");
+        }
+        NS_TEST_ASSERT_MSG_EQ(bed.drops.size(), 0, "lossless");
+    }
+};
+
+/**
  * 8-to-1 incast at 10 Gb/s, 100 frames of 1000 bytes per sender, into a 270,000-byte buffer
  * (a third of the 800,000 bytes sent). MTU 1500: headroom 250 + 2 x 1514 + 64 = 3342, so
  * the derived Xoff is 270000 / 9 - 3342 = 26,658. With PFC: no drop, and the egress never
@@ -488,6 +529,7 @@ class EpsSwitchTestSuite : public TestSuite
         AddTestCase(new EpsBufferOverflowTestCase, TestCase::QUICK);
         AddTestCase(new EpsDynamicThresholdTestCase, TestCase::QUICK);
         AddTestCase(new EpsPfcBackPressureTestCase, TestCase::QUICK);
+        AddTestCase(new EpsNetworkControlTestCase, TestCase::QUICK);
         AddTestCase(new EpsIncastTestCase, TestCase::QUICK);
         AddTestCase(new EpsEcnTestCase, TestCase::QUICK);
         AddTestCase(new EpsPfcHeadroomTestCase, TestCase::QUICK);

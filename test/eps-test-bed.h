@@ -34,6 +34,9 @@ struct EpsArrival
     bool marked;      //!< Carries an EcnMarkTag
 };
 
+/// 802.1p priority of network-control frames (RoCE deployments send CNPs at 6).
+constexpr uint8_t NETWORK_CONTROL_PRIORITY = 6;
+
 /// \return a callback from a lambda, for TraceConnectWithoutContext.
 template <typename... Args, typename F>
 Callback<void, Args...>
@@ -143,6 +146,18 @@ class EpsTestBed
                     to,
                     TEST_ETHERTYPE);
             }
+        });
+    }
+
+    /// Schedules host \p from to send one network-control frame (SocketPriorityTag 6).
+    void SendNetworkControl(uint32_t from, uint32_t to, uint32_t frameBytes, Time at)
+    {
+        Simulator::Schedule(at, [=]() {
+            Ptr<Packet> payload = MakePayload(frameBytes - ETHERNET_HEADER, 0);
+            SocketPriorityTag priority;
+            priority.SetPriority(NETWORK_CONTROL_PRIORITY);
+            payload->AddPacketTag(priority);
+            Host(from)->Send(payload, Mac(to), TEST_ETHERTYPE);
         });
     }
 

@@ -301,3 +301,12 @@ photonic_rails_expect_error(example.photonic-rails-workload-tiny-mfu photonic-ra
 photonic_rails_expect_error(example.photonic-rails-sim-tiny-mfu photonic-rails-sim
   "--model=llama3-8b|--layers=2|--mfu=1e-300|--gpusPerServer=1"
   "error: the generated job: rank 0 op 1, field 'duration_us': [^\n]*raise --mfu \\(1e-300\\)")
+# Issue 11, item 9: ECMP collisions are shown. A 2-GPU exchange (4 MiB each way on rail 0 of
+# the dgx-h100 preset, 2 x 200G ports per GPU) on a 1:1 Clos of radix 4: each direction's 2
+# QPs share a link with probability 1 - (1/2)(1/2) = 3/4, and the default seeds (node id + 1)
+# make them share one in both directions, which the example reports.
+add_test(NAME example.rail-fabric-example-ecmp-collision
+         COMMAND rail-fabric-example --servers=2 --rail=eps-clos --radix=4 --nic=2x200G
+                 --bytes=4194304 --dcqcn=0)
+set_tests_properties(example.rail-fabric-example-ecmp-collision PROPERTIES
+  PASS_REGULAR_EXPRESSION "busiest switch-to-switch link carried 2\\.00 flows \\(")

@@ -3,8 +3,9 @@
  *
  * Rail fabrics built by RailFabricHelper, with RailTransport across them: wiring counts
  * against the Clos formulas, completion times against the closed form on every rail kind
- * and through the scale-up domain (directly and PXN), fair sharing, ECMP spreading, and
- * incast with PFC (lossless) and without (losses recovered). Expected values are derived
+ * and through the scale-up domain (directly and PXN), fair sharing, ECMP spreading, incast
+ * with PFC (lossless) and without (losses recovered), and a 2-port exchange on a small Clos
+ * at the closed form of its ECMP placement, with and without DCQCN. Expected values are derived
  * by hand in each test.
  */
 
@@ -13,6 +14,7 @@
 #include "ns3/photonic-rails-module.h"
 #include "ns3/test.h"
 
+#include <array>
 #include <numeric>
 
 using namespace ns3;
@@ -407,6 +409,156 @@ class SlowPortTimeoutTestCase : public TestCase
     }
 };
 
+/**
+ * Issue 11, item 9: a 2-GPU exchange (each GPU sends 32 MiB to the other at once) over 2
+ * NIC ports of 200 Gb/s on a 1:1 Clos of radix 4. ClosPlan: 2 down and 2 up ports per leaf;
+ * GPU 0's ports on leaf 0, GPU 1's on leaf 1; one spine with 2 parallel links to each leaf
+ * (spine ports 0-1 to leaf 0, 2-3 to leaf 1). A GPU sends over 2 QPs, port k to the peer's
+ * port k, 16 MiB (4096 frames) each; each QP is one ECMP flow, hashed at its leaf (2
+ * uplinks) and at the spine (2 links down). If both QPs of a direction share a link at
+ * either stage, that 200 Gb/s link carries 8192 frames: the direction's closed form is
+ * 8192 frames at 200 Gb/s, half the line rate of its 2 ports (1 - (1/2)(1/2) = 3/4 of
+ * placements); otherwise 4096 frames at 200 Gb/s. Both plus 3 frame times, 3 x 300 ns of
+ * switching and 4 x 100 ns of cable for the last frame.
+ */
+class ClosExchange
+{
+  public:
+    static constexpr uint64_t BYTES = 32 << 20;     //!< Per direction
+    static constexpr uint64_t FRAMES_PER_QP = 4096; //!< BYTES / 2 ports / 4096
+    static constexpr double PORT_BPS = 200e9;       //!< NIC port rate
+
+    /// Completion (ns) and flows on the busiest link, per direction (0: 0 -> 1, 1: 1 -> 0).
+    double doneNs[2]{};
+    uint32_t flowsOnBusiestLink[2]{};
+    uint32_t cnpsReceived{0}; //!< By both GPUs
+
+    /**
+     * \param dcqcn DCQCN on
+     * \param seeds ECMP seeds of leaf 0, leaf 1 and the spine (0: the default, node id + 1)
+     */
+    ClosExchange(bool dcqcn, std::array<uint32_t, 3> seeds = {0, 0, 0})
+    {
+        RailFabricSpec spec = Spec(2, 1, RailKind::EPS_CLOS, PORT_BPS);
+        spec.nicPorts = 2;
+        spec.switchRadix = 4;
+        Bed bed(spec, [dcqcn](RailFabricHelper& helper) {
+            helper.SetTransportAttribute("Dcqcn", BooleanValue(dcqcn));
+        });
+        const auto& switches = bed.fabric->GetRailSwitches(0); // leaf 0, leaf 1, spine
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            switches[i]->SetEcmpSeed(seeds[i]);
+        }
+        bed.fabric->GetTransport(0)->Send(1, BYTES);
+        bed.fabric->GetTransport(1)->Send(0, BYTES);
+        Simulator::Run();
+        doneNs[0] = bed.ReceivedNs(0, 1);
+        doneNs[1] = bed.ReceivedNs(1, 0);
+        // Where the hash put the flows: data frames on a link, in QPs' worth (a link also
+        // carries the other direction's ACKs and CNPs, 1/16 of a QP's frames at most).
+        auto flows = [&switches](uint32_t sw, uint32_t port) {
+            double frames = switches[sw]->GetPortDevice(port)->GetCounters().framesSent;
+            return static_cast<uint32_t>(std::lround(frames / FRAMES_PER_QP));
+        };
+        flowsOnBusiestLink[0] = std::max({flows(0, 2), flows(0, 3), flows(2, 2), flows(2, 3)});
+        flowsOnBusiestLink[1] = std::max({flows(1, 2), flows(1, 3), flows(2, 0), flows(2, 1)});
+        cnpsReceived = bed.fabric->GetTransport(0)->GetCounters().cnpsReceived +
+                       bed.fabric->GetTransport(1)->GetCounters().cnpsReceived;
+    }
+
+    /// \return the closed-form completion of direction \p d for where its flows went.
+    double ExpectedNs(uint32_t d) const
+    {
+        double t = FrameNs(PORT_BPS);
+        return flowsOnBusiestLink[d] * FRAMES_PER_QP * t + 3 * t + 3 * 300 + 4 * 100;
+    }
+};
+
+/// Without DCQCN (PFC alone) an exchange runs at the closed form of its ECMP placement.
+class ClosExchangeEcmpTestCase : public TestCase
+{
+  public:
+    ClosExchangeEcmpTestCase()
+        : TestCase("2-port exchange on a radix-4 Clos: the rate its ECMP placement allows")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        uint32_t collided = 0;
+        uint32_t spread = 0;
+        // The default seeds (node id + 1), then distinct seeds per switch.
+        for (uint32_t run = 0; run < 5; ++run)
+        {
+            std::array<uint32_t, 3> seeds{0, 0, 0};
+            if (run > 0)
+            {
+                seeds = {3 * run + 1, 3 * run + 2, 3 * run + 3};
+            }
+            ClosExchange exchange(false, seeds);
+            for (uint32_t d = 0; d < 2; ++d)
+            {
+                uint32_t flows = exchange.flowsOnBusiestLink[d];
+                NS_TEST_ASSERT_MSG_EQ((flows == 1 || flows == 2), true, "run " << run);
+                (flows == 2 ? collided : spread) += 1;
+                NS_TEST_ASSERT_MSG_EQ_TOL(exchange.doneNs[d],
+                                          exchange.ExpectedNs(d),
+                                          exchange.ExpectedNs(d) * 0.01,
+                                          "run " << run << " direction " << d);
+            }
+            if (run == 0)
+            {
+                // The default seeds put both QPs of each direction on one link: each
+                // direction gets 200 x 4096 / 4158 = 197.0 Gb/s of its ports' 394.0.
+                NS_TEST_ASSERT_MSG_EQ(exchange.flowsOnBusiestLink[0], 2, "0 -> 1 collides");
+                NS_TEST_ASSERT_MSG_EQ(exchange.flowsOnBusiestLink[1], 2, "1 -> 0 collides");
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(collided, 0, "some placements collide");
+        NS_TEST_ASSERT_MSG_GT(spread, 0, "some run at both ports' line rate");
+    }
+};
+
+/**
+ * With DCQCN each direction still reaches its ECMP placement's rate, and the two symmetric
+ * directions get the same. Both directions collide (default seeds), and each GPU's CNPs
+ * cross the other direction's congested uplink. Before CNPs were sent as network control,
+ * they waited there behind 400-480 KB of data (16-19 us at 200 Gb/s): one direction's
+ * senders were cut 3 times instead of 2, to 25 Gb/s with a target of 50, and DCQCN's
+ * additive increase (40 Mb/s per 55 us) cannot climb back within the transfer: 101.9 vs
+ * 191.9 Gb/s. Tolerance: each cut with alpha near 1 idles the bottleneck for some tens of
+ * microseconds while fast recovery climbs back; 6% of a 1.36 ms transfer covers them.
+ */
+class ClosExchangeDcqcnTestCase : public TestCase
+{
+  public:
+    ClosExchangeDcqcnTestCase()
+        : TestCase("2-port exchange on a radix-4 Clos with DCQCN: both directions at the "
+                   "ECMP rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ClosExchange exchange(true);
+        NS_TEST_ASSERT_MSG_GT(exchange.cnpsReceived, 0, "DCQCN reacted");
+        for (uint32_t d = 0; d < 2; ++d)
+        {
+            NS_TEST_ASSERT_MSG_EQ(exchange.flowsOnBusiestLink[d], 2, "direction " << d);
+            double expected = exchange.ExpectedNs(d);
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(exchange.doneNs[d], expected - 1.0, "direction " << d);
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(exchange.doneNs[d], expected * 1.06, "direction " << d);
+        }
+        NS_TEST_ASSERT_MSG_EQ_TOL(exchange.doneNs[0],
+                                  exchange.doneNs[1],
+                                  exchange.doneNs[0] * 0.03,
+                                  "symmetric directions, same rate");
+    }
+};
+
 /// RingCircuits joins the GPUs of an optical rail into a ring, also an odd one, on 2 ports.
 class OpticalRingTestCase : public TestCase
 {
@@ -457,6 +609,8 @@ class RailFabricTestSuite : public TestSuite
         AddTestCase(new IncastTestCase, TestCase::QUICK);
         AddTestCase(new DcqcnIncastTestCase, TestCase::QUICK);
         AddTestCase(new SlowPortTimeoutTestCase, TestCase::QUICK);
+        AddTestCase(new ClosExchangeEcmpTestCase, TestCase::QUICK);
+        AddTestCase(new ClosExchangeDcqcnTestCase, TestCase::QUICK);
         AddTestCase(new OpticalRingTestCase, TestCase::QUICK);
     }
 };
