@@ -242,20 +242,6 @@ PrintWindows(const Options& o, const std::vector<WorkloadWindow>& windows)
     }
 }
 
-/// The comma-separated files of --windows.
-std::vector<std::string>
-SplitPaths(const std::string& list)
-{
-    std::vector<std::string> paths;
-    std::stringstream items(list);
-    std::string path;
-    while (std::getline(items, path, ','))
-    {
-        paths.push_back(path);
-    }
-    return paths;
-}
-
 /// The --csv file with its header, or a closed stream without --csv.
 std::ofstream
 OpenWindowsCsv(const Options& o)
@@ -449,7 +435,7 @@ WriteWindowFigure(const Options& o, const WorkloadWindowCdf& cdf)
 int
 Windows(const Options& o)
 {
-    std::vector<std::string> paths = SplitPaths(o.windows);
+    std::vector<std::string> paths = StrictCommandLine::SplitList("windows", o.windows);
     std::ofstream csv = OpenWindowsCsv(o);
     std::vector<WorkloadWindow> all;
     std::set<std::string> views;

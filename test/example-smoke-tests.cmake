@@ -145,3 +145,22 @@ photonic_rails_expect_error(example.photonic-rails-workload-figure-zero-windows
 photonic_rails_expect_error(example.photonic-rails-workload-figure-without-windows
   photonic-rails-workload "--validate=${PROJECT_SOURCE_DIR}/test/data/two-stage.json|--figure=x"
   "error: --figure needs --windows=FILE")
+# --- issue 11: flags -------------------------------------------------------------------------
+# Bad flags: exit status 1 and one line naming the flag, its value and what it expects (items
+# 5, 11 and 15 of issue 11). Each used to run with another value, abort or wrap silently.
+set(pr_flags_out --out=${CMAKE_BINARY_DIR}/sim-smoke-flags|--progress=0)
+set(pr_flags_job --dag=${PROJECT_SOURCE_DIR}/test/data/two-stage.json|${pr_flags_out})
+photonic_rails_expect_error(example.photonic-rails-sim-flags-trailing-comma photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--fabric=eps,"
+  "error: --fabric has an empty item in 'eps,'\n$")
+photonic_rails_expect_error(example.photonic-rails-workload-flags-trailing-comma
+  photonic-rails-workload
+  "--windows=${PROJECT_SOURCE_DIR}/test/data/windows-phases.txt,|--gpusPerServer=2"
+  "error: --windows has an empty item in '[^']*windows-phases\.txt,'\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-repeated photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--fabric=eps|--fabric=ocs"
+  "error: --fabric is given twice \\(give each flag once\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-delay-out-of-range photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--fabric=ocs|--reconfigDelay=1e400s"
+  "error: --reconfigDelay: '1e400s' is out of range \\(at most 10\\^6 s\\)\n$")
+# --- end of issue 11: flags ------------------------------------------------------------------
