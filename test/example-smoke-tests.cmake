@@ -150,6 +150,14 @@ photonic_rails_expect_error(example.photonic-rails-workload-figure-without-windo
 # 5, 11 and 15 of issue 11). Each used to run with another value, abort or wrap silently.
 set(pr_flags_out --out=${CMAKE_BINARY_DIR}/sim-smoke-flags|--progress=0)
 set(pr_flags_job --dag=${PROJECT_SOURCE_DIR}/test/data/two-stage.json|${pr_flags_out})
+# Perlmutter's 4.8 Tb/s scale-up with 61440-B frames: 247174 B of PFC buffer per port (see
+# test/gtest/rail-fabric-spec-test.cc), 135 ports in 32 MiB.
+photonic_rails_expect_error(example.photonic-rails-sim-flags-gpus-pfc photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=160"
+  "error: a server's scale-up switch of 160 ports cannot be lossless: PFC needs 247174 B per port \\(headroom at 4800 Gb/s over 50-ns cables, 61440-B frames\\) and its 33554432-B buffer holds 135; use at most 135 GPUs per server, or smaller scale-up frames\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-oversubscription photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--fabric=eps-clos|--radix=4|--oversubscription=100"
+  "error: oversubscription 100 is more than switch radix 4 allows \\(at most 3: a leaf's 4 ports split 3 down, 1 up\\)\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-flags-trailing-comma photonic-rails-sim
   "${pr_flags_job}|--gpusPerServer=2|--fabric=eps,"
   "error: --fabric has an empty item in 'eps,'\n$")
