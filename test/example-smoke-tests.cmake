@@ -150,11 +150,23 @@ photonic_rails_expect_error(example.photonic-rails-workload-figure-without-windo
 # 5, 11 and 15 of issue 11). Each used to run with another value, abort or wrap silently.
 set(pr_flags_out --out=${CMAKE_BINARY_DIR}/sim-smoke-flags|--progress=0)
 set(pr_flags_job --dag=${PROJECT_SOURCE_DIR}/test/data/two-stage.json|${pr_flags_out})
+photonic_rails_expect_error(example.photonic-rails-sim-flags-nic-rate-negative photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--nicRate=-5"
+  "error: --nicRate=-5 is out of range: Gb/s per NIC port in \\[0\\.001, 10000\\], or 0 for the preset's\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-nic-rate-huge photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--nicRate=1e18"
+  "error: --nicRate=1e\\+18 is out of range: Gb/s per NIC port in \\[0\\.001, 10000\\], or 0 for the preset's\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-nic-ports photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--nicPorts=65"
+  "error: --nicPorts=65 is out of range: NIC ports per GPU in \\[1, 64\\], or 0 for the preset's\n$")
 # Perlmutter's 4.8 Tb/s scale-up with 61440-B frames: 247174 B of PFC buffer per port (see
 # test/gtest/rail-fabric-spec-test.cc), 135 ports in 32 MiB.
 photonic_rails_expect_error(example.photonic-rails-sim-flags-gpus-pfc photonic-rails-sim
   "${pr_flags_job}|--gpusPerServer=160"
   "error: a server's scale-up switch of 160 ports cannot be lossless: PFC needs 247174 B per port \\(headroom at 4800 Gb/s over 50-ns cables, 61440-B frames\\) and its 33554432-B buffer holds 135; use at most 135 GPUs per server, or smaller scale-up frames\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-gpus-wrap photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=4294967295"
+  "error: fabric too large: 1 servers x 4294967295 GPUs x 1 NIC ports \\(at most 1000000 GPUs")
 photonic_rails_expect_error(example.photonic-rails-sim-flags-oversubscription photonic-rails-sim
   "${pr_flags_job}|--gpusPerServer=2|--fabric=eps-clos|--radix=4|--oversubscription=100"
   "error: oversubscription 100 is more than switch radix 4 allows \\(at most 3: a leaf's 4 ports split 3 down, 1 up\\)\n$")
@@ -171,4 +183,7 @@ photonic_rails_expect_error(example.photonic-rails-sim-flags-repeated photonic-r
 photonic_rails_expect_error(example.photonic-rails-sim-flags-delay-out-of-range photonic-rails-sim
   "${pr_flags_job}|--gpusPerServer=2|--fabric=ocs|--reconfigDelay=1e400s"
   "error: --reconfigDelay: '1e400s' is out of range \\(at most 10\\^6 s\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-reduce-rate photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--reduceGBps=5e-15"
+  "error: --reduceGBps=5e-15 is out of range: GB/s of reduction per GPU in \\[0\\.001, 1000000\\], or 0 for free reductions\n$")
 # --- end of issue 11: flags ------------------------------------------------------------------
