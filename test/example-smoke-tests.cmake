@@ -186,4 +186,15 @@ photonic_rails_expect_error(example.photonic-rails-sim-flags-delay-out-of-range 
 photonic_rails_expect_error(example.photonic-rails-sim-flags-reduce-rate photonic-rails-sim
   "${pr_flags_job}|--gpusPerServer=2|--reduceGBps=5e-15"
   "error: --reduceGBps=5e-15 is out of range: GB/s of reduction per GPU in \\[0\\.001, 1000000\\], or 0 for free reductions\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-mfu photonic-rails-sim
+  "--model=llama3-8b|--mfu=1e-20|${pr_flags_out}"
+  "error: --mfu=1e-20 is out of range: model FLOPs utilization in \\[0\\.001, 1\\]\n$")
+photonic_rails_expect_error(example.photonic-rails-workload-flags-iterations photonic-rails-workload
+  "--model=llama3-8b|--gpusPerServer=4|--iterations=1000001|--out=${CMAKE_BINARY_DIR}/workload-smoke-flags.json"
+  "error: --iterations=1000001 is out of range: iterations to emit in \\[1, 1000000\\]\n$")
+# Iterations repeat the first one's ops: refused before generating them (it ran out of memory).
+photonic_rails_expect_error(example.photonic-rails-workload-flags-iterations-ops
+  photonic-rails-workload
+  "--model=llama3-8b|--tp=4|--fsdp=2|--pp=2|--gpusPerServer=4|--iterations=100000|--out=${CMAKE_BINARY_DIR}/workload-smoke-flags.json"
+  "error: --iterations=100000 would make [0-9]+00000 ops \\([0-9]+ per iteration\\), more than 20000000: emit fewer")
 # --- end of issue 11: flags ------------------------------------------------------------------
