@@ -189,6 +189,11 @@ photonic_rails_expect_error(example.photonic-rails-sim-flags-reduce-rate photoni
 photonic_rails_expect_error(example.photonic-rails-sim-flags-mfu photonic-rails-sim
   "--model=llama3-8b|--mfu=1e-20|${pr_flags_out}"
   "error: --mfu=1e-20 is out of range: model FLOPs utilization in \\[0\\.001, 1\\]\n$")
+# One rank computing 10^6 s per replay: replay k starts at k x 10^15 ns, and replay 9223 would
+# end at 9224 x 10^15 ns > 2^63 - 1 ns = 9.223372e18 ns, where the clock wrapped silently.
+photonic_rails_expect_error(example.photonic-rails-sim-flags-compute-past-clock photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/long-compute.json|--gpusPerServer=1|--iterations=10000|${pr_flags_out}"
+  "error: rank 0 op 0 \\(compute\\): a duration of 1e\\+06 s at 9\\.223e\\+09 s ends past the simulator's time range \\(2\\^63 ns, about 292 years\\)\n$")
 photonic_rails_expect_error(example.photonic-rails-workload-flags-iterations photonic-rails-workload
   "--model=llama3-8b|--gpusPerServer=4|--iterations=1000001|--out=${CMAKE_BINARY_DIR}/workload-smoke-flags.json"
   "error: --iterations=1000001 is out of range: iterations to emit in \\[1, 1000000\\]\n$")
