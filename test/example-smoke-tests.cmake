@@ -202,4 +202,14 @@ photonic_rails_expect_error(example.photonic-rails-workload-flags-iterations-ops
   photonic-rails-workload
   "--model=llama3-8b|--tp=4|--fsdp=2|--pp=2|--gpusPerServer=4|--iterations=100000|--out=${CMAKE_BINARY_DIR}/workload-smoke-flags.json"
   "error: --iterations=100000 would make [0-9]+00000 ops \\([0-9]+ per iteration\\), more than 20000000: emit fewer")
+# Huge delays keep the comparison table's columns apart. On test/data/two-phases.json on demand
+# (see the delay sweep above) the iteration is 20.011 ms + 2d and the exposed wait 3d: at
+# d = 10^6 s, 2000000020.011 ms and 3000000000.000 ms; the percentage column is 15 wide.
+add_test(NAME example.photonic-rails-sim-flags-wide-table
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json
+                 --gpusPerServer=1 --nicPorts=1 --nicRate=100 --iterations=2
+                 --reconfigDelay=1000000s --fabric=eps,ocs --progress=0
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke-flags-wide-table)
+set_tests_properties(example.photonic-rails-sim-flags-wide-table PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nocs +2000000020\\.011 +\\+[0-9]+\\.[0-9][0-9]% +3 +3000000000\\.000 +[0-9]+\\.[0-9]\n")
 # --- end of issue 11: flags ------------------------------------------------------------------
