@@ -17,12 +17,15 @@
 #include "ns3/job-workload.h"
 #include "ns3/strict-command-line.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -41,16 +44,27 @@ struct Options : JobOptions
     std::string out{"photonic-rails-sim-out"}; //!< Output directory
 };
 
+/// \return \p value in fixed notation with \p digits decimals
+std::string
+Fixed(double value, int digits)
+{
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(digits) << value;
+    return text.str();
+}
+
+/// Prints the comparison of the fabrics. A column is as wide as usual, or wider when a
+/// cell needs it (huge delays): cells of adjacent columns never touch.
 void
 PrintTable(const std::vector<JobResult>& results)
 {
     const JobResult& base = results.front();
-    const int vs = std::max<int>(14, base.fabric.size() + 5);
-    std::cout << std::left << std::setw(18) << "fabric" << std::right << std::setw(16)
-              << "iteration (ms)" << std::setw(vs) << "vs " + base.fabric << std::setw(18)
-              << "reconfigurations" << std::setw(16) << "exposed (ms)" << std::setw(12)
-              << "wall (s)"
-              << "\n";
+    std::vector<std::vector<std::string>> rows = {{"fabric",
+                                                   "iteration (ms)",
+                                                   "vs " + base.fabric,
+                                                   "reconfigurations",
+                                                   "exposed (ms)",
+                                                   "wall (s)"}};
     for (const JobResult& r : results)
     {
         std::ostringstream overhead;
@@ -63,11 +77,31 @@ PrintTable(const std::vector<JobResult>& results)
         {
             overhead << "-";
         }
-        std::cout << std::left << std::setw(18) << r.fabric << std::right << std::fixed
-                  << std::setprecision(3) << std::setw(16) << r.iterationTime * 1e3 << std::setw(vs)
-                  << overhead.str() << std::setw(18) << r.reconfigurations << std::setw(16)
-                  << r.exposedReconfiguration * 1e3 << std::setw(12) << std::setprecision(1)
-                  << r.wall << "\n";
+        rows.push_back({r.fabric,
+                        Fixed(r.iterationTime * 1e3, 3),
+                        overhead.str(),
+                        std::to_string(r.reconfigurations),
+                        Fixed(r.exposedReconfiguration * 1e3, 3),
+                        Fixed(r.wall, 1)});
+    }
+    // The usual widths; the first column is left-aligned, the others right-aligned.
+    std::vector<std::size_t> widths =
+        {18, 16, std::max<std::size_t>(14, base.fabric.size() + 5), 18, 16, 12};
+    for (const auto& row : rows)
+    {
+        for (std::size_t c = 0; c < row.size(); ++c)
+        {
+            widths[c] = std::max(widths[c], row[c].size() + 2);
+        }
+    }
+    for (const auto& row : rows)
+    {
+        std::cout << std::left << std::setw(widths[0]) << row[0] << std::right;
+        for (std::size_t c = 1; c < row.size(); ++c)
+        {
+            std::cout << std::setw(widths[c]) << row[c];
+        }
+        std::cout << "\n";
     }
 }
 

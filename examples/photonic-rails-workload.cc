@@ -94,9 +94,38 @@ EstimatorConfig(const Options& o)
     return c;
 }
 
+/// Most ops --iterations may make a generated DAG hold (about 7 GB of memory, 3 GB of JSON).
+const uint64_t MAX_GENERATED_OPS = 20000000;
+
+/// Refuses an --iterations that would make the DAG too large to hold: each iteration
+/// repeats the ops of the first (bad_alloc at 10^6 iterations of a small job).
+void
+CheckGeneratedSize(const Options& o)
+{
+    o.gen.ToConfig(o.gpusPerServer); // the flags' own bounds first (--iterations <= 10^6)
+    if (o.gen.iterations <= 1)
+    {
+        return;
+    }
+    WorkloadGeneratorFlags first = o.gen;
+    first.iterations = 1;
+    uint64_t perIteration =
+        WorkloadGenerator(first.ToConfig(o.gpusPerServer)).Generate().GetOpCount();
+    if (perIteration * o.gen.iterations > MAX_GENERATED_OPS)
+    {
+        throw std::invalid_argument(
+            "--iterations=" + std::to_string(o.gen.iterations) + " would make " +
+            std::to_string(perIteration * o.gen.iterations) + " ops (" +
+            std::to_string(perIteration) + " per iteration), more than " +
+            std::to_string(MAX_GENERATED_OPS) +
+            ": emit fewer (photonic-rails-sim --iterations replays a DAG without growing it)");
+    }
+}
+
 int
 Generate(const Options& o)
 {
+    CheckGeneratedSize(o);
     WorkloadGenerator generator(o.gen.ToConfig(o.gpusPerServer));
     if (generator.GetRankCount() >= 64)
     {
@@ -246,20 +275,6 @@ PrintWindows(const Options& o, const std::vector<WorkloadWindow>& windows)
                   << c.count << std::setprecision(3) << std::setw(12) << c.meanS * 1e3
                   << std::setw(12) << c.minS * 1e3 << std::setw(12) << c.maxS * 1e3 << "\n";
     }
-}
-
-/// The comma-separated files of --windows.
-std::vector<std::string>
-SplitPaths(const std::string& list)
-{
-    std::vector<std::string> paths;
-    std::stringstream items(list);
-    std::string path;
-    while (std::getline(items, path, ','))
-    {
-        paths.push_back(path);
-    }
-    return paths;
 }
 
 /// The --csv file with its header, or a closed stream without --csv.
@@ -455,7 +470,7 @@ WriteWindowFigure(const Options& o, const WorkloadWindowCdf& cdf)
 int
 Windows(const Options& o)
 {
-    std::vector<std::string> paths = SplitPaths(o.windows);
+    std::vector<std::string> paths = StrictCommandLine::SplitList("windows", o.windows);
     std::ofstream csv = OpenWindowsCsv(o);
     std::vector<WorkloadWindow> all;
     std::set<std::string> views;
@@ -509,7 +524,9 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("out", "generate: write the DAG JSON to this file", o.out);
     cmd.Add("summary", "generate: also print the --validate summary", o.summary);
     cmd.Add("gpusPerServer", "GPUs per server = scale-up domain = rails", o.gpusPerServer);
-    cmd.Add("iterations", "iterations to emit", o.gen.iterations);
+    cmd.Add("iterations",
+            "iterations to emit, at most 10^6 and 2 x 10^7 ops in all",
+            o.gen.iterations);
     cmd.Add("validate", "validate and summarize a DAG JSON file", o.validate);
     cmd.Add("estimate", "validate/summary: estimate phases and windows by replay", o.estimate);
     cmd.Add("scaleUpGBps", "estimate: scale-up GB/s per GPU and direction", o.scaleUpGBps);

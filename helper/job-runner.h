@@ -25,6 +25,9 @@ namespace ns3
  */
 struct JobOptions
 {
+    static constexpr double MIN_REDUCE_GBPS = 0.001; //!< Slowest reduction, GB/s (1 MB/s)
+    static constexpr double MAX_REDUCE_GBPS = 1e6;   //!< Fastest reduction, GB/s
+
     std::string workload;              //!< What runs, as summary.json names it
     std::string preset{"perlmutter"};  //!< Server hardware
     uint32_t servers{0};               //!< 0: as many as the ranks need

@@ -287,10 +287,7 @@ RailFabricHelper::Build()
     m_ocsHelper.SetDeviceAttribute("DataRate", DataRateValue(DataRate(m_spec.nicPortBps)));
     // Frame sizes are a modelling granularity (RailFabricSpec): the devices must carry them.
     auto deviceMtu = [](uint32_t payload) {
-        return UintegerValue(std::max<uint32_t>(
-            9000,
-            payload + RailTransportHeader::SIZE +
-                RailTransportHeader::CoalescedPadding(payload, RailFabricSpec::REAL_FRAME_BYTES)));
+        return UintegerValue(RailFabricSpec::DeviceMtu(payload));
     };
     m_railLinks.SetDeviceAttribute("Mtu", deviceMtu(m_spec.railFrameBytes));
     m_ocsHelper.SetDeviceAttribute("Mtu", deviceMtu(m_spec.railFrameBytes));

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <iomanip>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -58,7 +59,11 @@ StrictCommandLine::Check(const std::string& arg)
     std::string name =
         arg.substr(dashes, equal == std::string::npos ? std::string::npos : equal - dashes);
     std::string value = equal == std::string::npos ? "" : arg.substr(equal + 1);
-    m_given.insert(name);
+    // ns-3 would silently keep the last of two values: which one the user meant is unknown.
+    if (!m_given.insert(name).second && general.count(name) == 0)
+    {
+        throw std::invalid_argument("--" + name + " is given twice (give each flag once)");
+    }
     auto it = m_kinds.find(name);
     if (it == m_kinds.end())
     {
@@ -126,12 +131,15 @@ StrictCommandLine::ParseTime(const std::string& name, const std::string& text)
         throw std::invalid_argument("--" + name + ": '" + text +
                                     "' is not a duration (e.g. 25ms, 1.5s, 100us)");
     }
-    double value = std::stod(match[1].str());
+    // strtod, not stod: a number beyond a double ("1e400") must get this message, not
+    // std::out_of_range's "stod". Underflow ("1e-400") is 0, as any sub-ns duration rounds.
+    double value = std::strtod(match[1].str().c_str(), nullptr);
     std::string unit = match[4].str();
     double scale = unit == "ms" ? 1e-3 : unit == "us" ? 1e-6 : unit == "ns" ? 1e-9 : 1.0;
-    if (value * scale > 1e6)
+    if (!(value * scale <= 1e6))
     {
-        throw std::invalid_argument("--" + name + ": '" + text + "' is longer than 10^6 s");
+        throw std::invalid_argument("--" + name + ": '" + text +
+                                    "' is out of range (at most 10^6 s)");
     }
     return NanoSeconds(std::llround(value * scale * 1e9));
 }
@@ -139,22 +147,52 @@ StrictCommandLine::ParseTime(const std::string& name, const std::string& text)
 std::vector<std::string>
 StrictCommandLine::SplitList(const std::string& name, const std::string& text)
 {
-    std::vector<std::string> items;
-    std::stringstream list(text);
-    std::string item;
-    while (std::getline(list, item, ','))
+    if (text.empty())
     {
+        throw std::invalid_argument("--" + name + " needs at least one item");
+    }
+    // Every comma separates two items: a leading, doubled or trailing one leaves an empty
+    // item (getline alone would drop a trailing one silently).
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (true)
+    {
+        std::size_t comma = text.find(',', start);
+        std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
         if (item.empty())
         {
             throw std::invalid_argument("--" + name + " has an empty item in '" + text + "'");
         }
         items.push_back(item);
+        if (comma == std::string::npos)
+        {
+            return items;
+        }
+        start = comma + 1;
     }
-    if (items.empty())
+}
+
+void
+StrictCommandLine::CheckRange(const std::string& name,
+                              double value,
+                              double least,
+                              double most,
+                              const std::string& what,
+                              const std::string& zero)
+{
+    if ((value == 0 && !zero.empty()) || (value >= least && value <= most))
     {
-        throw std::invalid_argument("--" + name + " needs at least one item");
+        return;
     }
-    return items;
+    // Up to 15 significant digits: the value as typed, short of its spelling (1e18 is 1e+18).
+    auto text = [](double number) {
+        std::ostringstream out;
+        out << std::setprecision(15) << number;
+        return out.str();
+    };
+    throw std::invalid_argument("--" + name + "=" + text(value) + " is out of range: " + what +
+                                " in [" + text(least) + ", " + text(most) + "]" +
+                                (zero.empty() ? "" : ", or 0 for " + zero));
 }
 
 } // namespace ns3

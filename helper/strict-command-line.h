@@ -23,7 +23,8 @@ namespace ns3
  *
  * ns-3's CommandLine prints the whole help on an unknown flag and accepts "--n=-1" for an
  * unsigned (it wraps). Flags registered through Add() are checked first: an unknown flag,
- * a value of the wrong kind or a negative unsigned throws std::invalid_argument.
+ * a value of the wrong kind, a negative unsigned or a flag given twice (ns-3 would keep
+ * the last value) throws std::invalid_argument.
  */
 class StrictCommandLine
 {
@@ -65,7 +66,8 @@ class StrictCommandLine
      * \brief Reads a non-negative duration such as "25ms", "1.5s", "100us" or "0".
      * \param name the flag (for the error)
      * \param text its value: a number and one of s, ms, us, ns (none: seconds)
-     * \return the duration (std::invalid_argument with a one-line reason if malformed)
+     * \return the duration (std::invalid_argument with a one-line reason if malformed or
+     *         longer than 10^6 s)
      */
     static Time ParseTime(const std::string& name, const std::string& text);
 
@@ -73,9 +75,27 @@ class StrictCommandLine
      * \brief Splits a comma-separated flag value.
      * \param name the flag (for the error)
      * \param text its value
-     * \return the items (std::invalid_argument on an empty item or an empty list)
+     * \return the items (std::invalid_argument on an empty list or an empty item: a
+     *         leading, doubled or trailing comma)
      */
     static std::vector<std::string> SplitList(const std::string& name, const std::string& text);
+
+    /**
+     * \brief Refuses a flag's value outside [least, most] with a one-line reason that
+     * names the flag, its value and the range.
+     * \param name the flag
+     * \param value its value
+     * \param least smallest value
+     * \param most largest value
+     * \param what what the value is, e.g. "Gb/s per NIC port"
+     * \param zero what 0 means, e.g. "the preset's" ("": 0 is refused unless in range)
+     */
+    static void CheckRange(const std::string& name,
+                           double value,
+                           double least,
+                           double most,
+                           const std::string& what,
+                           const std::string& zero = "");
 
   private:
     void Check(const std::string& arg);

@@ -4,7 +4,9 @@
 
 #include "workload-generator-flags.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <tuple>
 
 namespace ns3
 {
@@ -82,9 +84,55 @@ WorkloadGeneratorFlags::Given(const StrictCommandLine& cmd) const
     return given;
 }
 
+void
+WorkloadGeneratorFlags::CheckRanges() const
+{
+    // Model dimensions (0 keeps the preset's): bounded so that parameter, activation and
+    // all-to-all byte counts, products of several of them, stay far below 2^64.
+    const std::vector<std::tuple<const char*, uint32_t, uint32_t>> dimensions = {
+        {"layers", layers, MAX_LAYERS},
+        {"hidden", hidden, MAX_HIDDEN},
+        {"heads", heads, MAX_HIDDEN},
+        {"kvHeads", kvHeads, MAX_HIDDEN},
+        {"ffn", ffn, MAX_FFN},
+        {"vocab", vocab, MAX_VOCAB},
+        {"experts", experts, MAX_EXPERTS},
+        {"topK", topK, MAX_EXPERTS}};
+    for (const auto& [name, value, most] : dimensions)
+    {
+        StrictCommandLine::CheckRange(name, value, 1, most, "a model dimension", "the preset's");
+    }
+    StrictCommandLine::CheckRange("seqLen", seqLen, 1, MAX_SEQ_LEN, "tokens per sequence");
+    StrictCommandLine::CheckRange("microBatchSize",
+                                  microBatchSize,
+                                  1,
+                                  MAX_MICRO_BATCH_SIZE,
+                                  "sequences per micro-batch");
+    StrictCommandLine::CheckRange("vpp", vpp, 1, MAX_VIRTUAL_STAGES, "virtual stages per rank");
+    // Compute ops last FLOPs / (peak x mfu): a tiny mfu turned them into centuries.
+    StrictCommandLine::CheckRange("mfu", mfu, MIN_MFU, 1, "model FLOPs utilization");
+    StrictCommandLine::CheckRange("iterations",
+                                  iterations,
+                                  1,
+                                  MAX_ITERATIONS,
+                                  "iterations to emit");
+    // The rank count, step by step: a product of four 32-bit degrees wraps even 64 bits.
+    uint64_t ranks = 1;
+    for (uint32_t degree : {tp, cp, pp, std::max(dp, fsdp)})
+    {
+        ranks *= std::max<uint32_t>(degree, 1);
+        if (ranks > MAX_RANKS)
+        {
+            throw std::invalid_argument("--tp x --cp x --pp x --dp (or --fsdp) is more than " +
+                                        std::to_string(MAX_RANKS) + " ranks");
+        }
+    }
+}
+
 WorkloadGeneratorConfig
 WorkloadGeneratorFlags::ToConfig(uint32_t gpusPerServer) const
 {
+    CheckRanges();
     WorkloadGeneratorConfig c;
     c.model = model == "custom" ? WorkloadModelSpec() : WorkloadModelSpec::Preset(model);
     // Any dimension given on the command line overrides the preset.

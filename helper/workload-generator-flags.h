@@ -20,6 +20,21 @@ namespace ns3
  */
 struct WorkloadGeneratorFlags
 {
+    /// Bounds of the flags (ToConfig refuses values beyond them, naming the flag): model
+    /// dimensions and batch sizes keep byte counts below 2^64, mfu keeps compute ops
+    /// inside the simulator's time range, iterations match the DAG format's labels
+    static constexpr uint32_t MAX_LAYERS = 2048;           //!< --layers
+    static constexpr uint32_t MAX_HIDDEN = 131072;         //!< --hidden, --heads, --kvHeads
+    static constexpr uint32_t MAX_FFN = 1048576;           //!< --ffn
+    static constexpr uint32_t MAX_VOCAB = 4194304;         //!< --vocab
+    static constexpr uint32_t MAX_EXPERTS = 1024;          //!< --experts, --topK
+    static constexpr uint32_t MAX_SEQ_LEN = 2097152;       //!< --seqLen
+    static constexpr uint32_t MAX_MICRO_BATCH_SIZE = 1024; //!< --microBatchSize
+    static constexpr uint32_t MAX_VIRTUAL_STAGES = 1024;   //!< --vpp
+    static constexpr uint32_t MAX_RANKS = 1u << 20;        //!< --tp x --cp x --pp x --dp
+    static constexpr uint32_t MAX_ITERATIONS = 1000000;    //!< --iterations
+    static constexpr double MIN_MFU = 0.001;               //!< --mfu, at most 1
+
     std::string model{"llama3-8b"};   //!< Preset or "custom"
     uint32_t layers{0};               //!< Overrides (0 keeps the preset's)
     uint32_t hidden{0};               //!< Override
@@ -66,11 +81,16 @@ struct WorkloadGeneratorFlags
     std::vector<std::string> Given(const StrictCommandLine& cmd) const;
 
     /**
-     * \brief The generator configuration; throws std::invalid_argument on bad values.
+     * \brief The generator configuration; throws std::invalid_argument on bad values
+     * (the bounds above, then the generator's own checks).
      * \param gpusPerServer GPUs per server
      * \return the configuration
      */
     WorkloadGeneratorConfig ToConfig(uint32_t gpusPerServer) const;
+
+  private:
+    /// Refuses values beyond the bounds above (std::invalid_argument naming the flag).
+    void CheckRanges() const;
 };
 
 } // namespace ns3

@@ -4,6 +4,8 @@
 
 #include "collective-communicator.h"
 
+#include "simulation-horizon.h"
+
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -326,11 +328,12 @@ CollectiveCommunicator::StartTask(uint64_t id, uint32_t index)
         }
         else
         {
-            Simulator::Schedule(Seconds(task.bytes / m_reductionBandwidth),
-                                &CollectiveCommunicator::FinishTask,
-                                this,
-                                id,
-                                index);
+            Time duration =
+                DelayWithinHorizon(task.bytes / m_reductionBandwidth * 1e9, [this, &exec, &task]() {
+                    return "rank " + std::to_string(m_rank) + ", " + exec.call.instance +
+                           ": reduction of " + std::to_string(task.bytes) + " bytes";
+                });
+            Simulator::Schedule(duration, &CollectiveCommunicator::FinishTask, this, id, index);
         }
         break;
     }

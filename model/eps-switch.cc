@@ -533,16 +533,20 @@ EpsSwitch::ComputeHeadroom(const Port& port) const
                     "EpsSwitch: PFC needs every port connected before the simulation starts");
     uint64_t bps =
         std::max(port.device->GetDataRate().GetBitRate(), peer->GetDataRate().GetBitRate());
+    return PfcHeadroom(bps, port.device->GetEpsChannel()->GetDelay(), MaxFrameBytes(port));
+}
+
+uint64_t
+EpsSwitch::PfcHeadroom(uint64_t bps, Time delay, uint64_t maxFrameBytes)
+{
     // Bytes still arriving after the PAUSE decision: the round trip of the cable at line
     // rate, the frame our transmitter is busy with (the PAUSE waits for it), the frame the
     // upstream is busy with when the PAUSE lands, and the PAUSE frame itself.
     static const unsigned __int128 ticksPerSecond = Seconds(1).GetTimeStep();
-    unsigned __int128 bits =
-        static_cast<unsigned __int128>(2 * port.device->GetEpsChannel()->GetDelay().GetTimeStep()) *
-        bps;
+    unsigned __int128 bits = static_cast<unsigned __int128>(2 * delay.GetTimeStep()) * bps;
     auto roundTripBytes =
         static_cast<uint64_t>((bits + 8 * ticksPerSecond - 1) / (8 * ticksPerSecond));
-    return roundTripBytes + 2 * MaxFrameBytes(port) + EpsNetDevice::PAUSE_FRAME_BYTES;
+    return roundTripBytes + 2 * maxFrameBytes + EpsNetDevice::PAUSE_FRAME_BYTES;
 }
 
 void

@@ -164,6 +164,18 @@ class EpsSwitch : public Object
      */
     static uint32_t ReadFlowLabel(Ptr<const Packet> payload);
 
+    /**
+     * \brief PFC headroom of a port: the bytes still arriving after it decides to PAUSE.
+     *
+     * RailFabricSpec::Validate uses it too, to refuse a fabric whose switches' buffers
+     * cannot hold the headroom of every port.
+     * \param bps the faster line rate of the port and its peer
+     * \param delay the cable's one-way delay
+     * \param maxFrameBytes the largest frame either end sends, Ethernet header included
+     * \return bytes
+     */
+    static uint64_t PfcHeadroom(uint64_t bps, Time delay, uint64_t maxFrameBytes);
+
     /// \return bytes held in the shared buffer
     uint64_t GetBufferUsed() const;
     /// \param port egress port \return bytes in its queue

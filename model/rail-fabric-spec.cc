@@ -4,11 +4,20 @@
 
 #include "rail-fabric-spec.h"
 
+#include "eps-channel.h"
+#include "eps-net-device.h"
+#include "eps-switch.h"
 #include "ocs-technology.h"
+#include "rail-transport-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <sstream>
 
 namespace ns3
@@ -35,6 +44,11 @@ ClosPlan::Make(uint32_t endpoints, uint32_t radix, double oversubscription, Clos
     {
         return "a Clos needs ports, a switch radix of at least 2 and a positive "
                "oversubscription";
+    }
+    std::string range = CheckOversubscription(radix, oversubscription);
+    if (!range.empty())
+    {
+        return range;
     }
     plan = ClosPlan();
     plan.endpoints = endpoints;
@@ -73,6 +87,26 @@ ClosPlan::Make(uint32_t endpoints, uint32_t radix, double oversubscription, Clos
     return "";
 }
 
+std::string
+ClosPlan::CheckOversubscription(uint32_t radix, double oversubscription)
+{
+    uint32_t most = radix - 1;
+    std::ostringstream error;
+    if (oversubscription > most)
+    {
+        error << "oversubscription " << oversubscription << " is more than switch radix " << radix
+              << " allows (at most " << most << ": a leaf's " << radix << " ports split " << most
+              << " down, 1 up)";
+    }
+    else if (oversubscription * most < 1 - 1e-12) // 1/(k - 1) itself, despite rounding
+    {
+        error << "oversubscription " << oversubscription << " is less than switch radix " << radix
+              << " allows (at least 1/" << most << ": a leaf's " << radix << " ports split 1 down, "
+              << most << " up)";
+    }
+    return error.str();
+}
+
 uint32_t
 RailFabricSpec::Gpus() const
 {
@@ -95,6 +129,63 @@ RailFabricSpec::EffectiveKind() const
     return kind;
 }
 
+namespace
+{
+
+/// \return the initial value of an attribute of \p tid: its default, or what
+/// Config::SetDefault made it (what a switch the helper builds starts with)
+template <typename Value>
+auto
+InitialValue(TypeId tid, const std::string& attribute)
+{
+    TypeId::AttributeInformation info;
+    bool found = tid.LookupAttributeByName(attribute, &info);
+    NS_ABORT_MSG_UNLESS(found, tid.GetName() << " has no attribute " << attribute);
+    return DynamicCast<const Value>(info.initialValue)->Get();
+}
+
+/**
+ * \brief Whether an electrical switch can hold PFC's headroom on every port, as
+ * EpsSwitch::Configure requires (it aborts otherwise): BufferSize / ports must leave room
+ * for the headroom plus one frame above the derived Xoff.
+ * \param what the switch, for the message
+ * \param ports its ports
+ * \param bps their line rate
+ * \param framePayload the transport payload per frame on its links
+ * \param advice what to change, given the most ports that fit
+ * \return empty if it fits, else a one-line reason
+ */
+std::string
+CheckPfcBuffer(const std::string& what,
+               uint64_t ports,
+               uint64_t bps,
+               uint32_t framePayload,
+               const std::function<std::string(uint64_t)>& advice)
+{
+    TypeId switchType = EpsSwitch::GetTypeId();
+    if (!InitialValue<BooleanValue>(switchType, "PfcEnabled") ||
+        InitialValue<UintegerValue>(switchType, "PfcXoff") != 0)
+    {
+        return ""; // lossy, or thresholds set by hand (checked by the switch)
+    }
+    uint64_t buffer = InitialValue<UintegerValue>(switchType, "BufferSize");
+    Time delay = InitialValue<TimeValue>(EpsChannel::GetTypeId(), "Delay");
+    uint64_t frame = RailFabricSpec::DeviceMtu(framePayload) + EpsNetDevice::ETHERNET_HEADER_BYTES;
+    uint64_t perPort = EpsSwitch::PfcHeadroom(bps, delay, frame) + frame;
+    if (buffer / ports >= perPort)
+    {
+        return "";
+    }
+    std::ostringstream error;
+    error << what << " of " << ports << " ports cannot be lossless: PFC needs " << perPort
+          << " B per port (headroom at " << bps / 1e9 << " Gb/s over " << delay.GetNanoSeconds()
+          << "-ns cables, " << framePayload << "-B frames) and its " << buffer << "-B buffer holds "
+          << buffer / perPort << "; " << advice(buffer / perPort);
+    return error.str();
+}
+
+} // namespace
+
 std::string
 RailFabricSpec::Validate() const
 {
@@ -103,11 +194,14 @@ RailFabricSpec::Validate() const
     {
         return "servers, GPUs per server and NIC ports must be positive";
     }
-    if (static_cast<uint64_t>(servers) * gpusPerServer > MAX_GPUS ||
-        static_cast<uint64_t>(servers) * nicPorts > MAX_GPUS || nicPorts > MAX_NIC_PORTS)
+    // Products in 64 bits: 32-bit counts would wrap before the bound is checked.
+    uint64_t gpus = static_cast<uint64_t>(servers) * gpusPerServer;
+    uint64_t portsPerRail = static_cast<uint64_t>(servers) * nicPorts;
+    if (gpus > MAX_GPUS || portsPerRail > MAX_GPUS || nicPorts > MAX_NIC_PORTS)
     {
-        error << "fabric too large: at most " << MAX_GPUS << " GPUs, " << MAX_GPUS
-              << " ports per rail and " << MAX_NIC_PORTS << " NIC ports per GPU";
+        error << "fabric too large: " << servers << " servers x " << gpusPerServer << " GPUs x "
+              << nicPorts << " NIC ports (at most " << MAX_GPUS << " GPUs, " << MAX_GPUS
+              << " ports per rail and " << MAX_NIC_PORTS << " NIC ports per GPU)";
         return error.str();
     }
     if (switchRadix < 2 || switchRadix > MAX_RADIX)
@@ -115,9 +209,11 @@ RailFabricSpec::Validate() const
         error << "switch radix must be in [2, " << MAX_RADIX << "]";
         return error.str();
     }
-    if (nicPortBps == 0 || scaleUpBps == 0)
+    if (nicPortBps < MIN_PORT_GBPS * 1e9 || nicPortBps > MAX_PORT_GBPS * 1e9 || scaleUpBps == 0)
     {
-        return "NIC port rate and scale-up bandwidth must be positive";
+        error << "NIC port rate must be in [" << MIN_PORT_GBPS << ", " << MAX_PORT_GBPS
+              << "] Gb/s and scale-up bandwidth positive";
+        return error.str();
     }
     if (railFrameBytes == 0 || railFrameBytes > MAX_FRAME_BYTES || scaleUpFrameBytes == 0 ||
         scaleUpFrameBytes > MAX_FRAME_BYTES)
@@ -125,30 +221,84 @@ RailFabricSpec::Validate() const
         error << "frame payloads must be in [1, " << MAX_FRAME_BYTES << "] bytes";
         return error.str();
     }
+    if (gpusPerServer >= 2)
+    {
+        std::string scaleUp =
+            CheckPfcBuffer("a server's scale-up switch",
+                           gpusPerServer,
+                           scaleUpBps,
+                           scaleUpFrameBytes,
+                           [](uint64_t most) {
+                               return "use at most " + std::to_string(most) +
+                                      " GPUs per server, or smaller scale-up frames";
+                           });
+        if (!scaleUp.empty())
+        {
+            return scaleUp;
+        }
+    }
     if (kind == RailKind::OCS)
     {
-        OcsTechnology technology;
-        if (!OcsTechnologyCatalog::Find(ocsTechnology, technology))
-        {
-            error << "unknown OCS technology '" << ocsTechnology
-                  << "' (valid: " << OcsTechnologyCatalog::Names() << ")";
-            return error.str();
-        }
-        if (PortsPerRail() > technology.radix)
-        {
-            error << "a rail needs " << PortsPerRail() << " OCS ports (" << servers << " servers x "
-                  << nicPorts << " NIC ports) but " << technology.name << " has radix "
-                  << technology.radix;
-            return error.str();
-        }
-        return "";
+        return ValidateOptical();
     }
+    return ValidateElectrical();
+}
+
+std::string
+RailFabricSpec::ValidateOptical() const
+{
+    std::ostringstream error;
+    OcsTechnology technology;
+    if (!OcsTechnologyCatalog::Find(ocsTechnology, technology))
+    {
+        error << "unknown OCS technology '" << ocsTechnology
+              << "' (valid: " << OcsTechnologyCatalog::Names() << ")";
+        return error.str();
+    }
+    if (PortsPerRail() > technology.radix)
+    {
+        error << "a rail needs " << PortsPerRail() << " OCS ports (" << servers << " servers x "
+              << nicPorts << " NIC ports) but " << technology.name << " has radix "
+              << technology.radix;
+        return error.str();
+    }
+    return "";
+}
+
+std::string
+RailFabricSpec::ValidateElectrical() const
+{
+    std::string range = ClosPlan::CheckOversubscription(switchRadix, oversubscription);
+    if (!range.empty())
+    {
+        return range;
+    }
+    // The largest switch of a rail: one for the whole rail, or a Clos's fullest leaf or spine.
+    uint64_t ports = PortsPerRail();
     if (EffectiveKind() == RailKind::EPS_CLOS)
     {
         ClosPlan plan;
-        return ClosPlan::Make(PortsPerRail(), switchRadix, oversubscription, plan);
+        std::string error = ClosPlan::Make(PortsPerRail(), switchRadix, oversubscription, plan);
+        if (!error.empty())
+        {
+            return error;
+        }
+        ports = std::max<uint64_t>(std::min(plan.downPerLeaf, plan.endpoints) + plan.upPerLeaf,
+                                   plan.spinePortsUsed);
     }
-    return "";
+    return CheckPfcBuffer("a rail switch", ports, nicPortBps, railFrameBytes, [](uint64_t most) {
+        return "use a switch radix of at most " + std::to_string(most) +
+               " (bigger rails become a Clos), or smaller frames";
+    });
+}
+
+uint32_t
+RailFabricSpec::DeviceMtu(uint32_t framePayload)
+{
+    return std::max<uint32_t>(
+        9000,
+        framePayload + RailTransportHeader::SIZE +
+            RailTransportHeader::CoalescedPadding(framePayload, REAL_FRAME_BYTES));
 }
 
 bool

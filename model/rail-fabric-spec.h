@@ -28,7 +28,8 @@ enum class RailKind
  * \brief Wiring of one rail's two-tier leaf-spine Clos.
  *
  * Leaves split their radix k into down ports (to NICs) and up ports in the ratio of the
- * oversubscription o (down = round(k o / (1 + o))); a rail that fits one leaf has no spine.
+ * oversubscription o (down = round(k o / (1 + o)), o in [1/(k - 1), k - 1]); a rail that
+ * fits one leaf has no spine.
  * Each leaf gets the uplinks its fullest sibling needs, ceil(min(down, ports) / o), within
  * its radix. Every leaf has the same number of parallel links to every spine, so ECMP sees
  * equal-cost paths: the spine count is the smallest divisor of the uplinks per leaf that
@@ -61,6 +62,15 @@ struct ClosPlan
                             uint32_t radix,
                             double oversubscription,
                             ClosPlan& plan);
+
+    /**
+     * \brief A leaf splits its radix k at most (k - 1):1 one way or the other, so an
+     * oversubscription outside [1/(k - 1), k - 1] cannot be built (it used to be clamped).
+     * \param radix ports per switch (at least 2)
+     * \param oversubscription leaf down:up bandwidth ratio
+     * \return empty if a leaf can realize it, else why
+     */
+    static std::string CheckOversubscription(uint32_t radix, double oversubscription);
 };
 
 /**
@@ -79,6 +89,9 @@ struct RailFabricSpec
     static constexpr uint32_t MAX_NIC_PORTS = 64;  //!< Sanity bound on NIC ports per GPU
     static constexpr uint32_t MAX_RADIX = 4096;    //!< Sanity bound on the switch radix
     static constexpr double MAX_PORT_GBPS = 10000; //!< Sanity bound on a NIC port's rate
+    /// Lower bound on a NIC port's rate (1 Mb/s): slower ports would turn one frame into
+    /// seconds and a message into more than the simulator's time range
+    static constexpr double MIN_PORT_GBPS = 0.001;
     /// Largest frame payload: a NetDevice MTU is 16 bits and a coalesced frame adds the
     /// transport header and the padding of the real frames it stands for
     static constexpr uint32_t MAX_FRAME_BYTES = 64000;
@@ -107,9 +120,18 @@ struct RailFabricSpec
     RailKind EffectiveKind() const;
 
     /**
-     * \return empty if the fabric can be built, else a one-line reason
+     * \return empty if the fabric can be built, else a one-line reason. Besides sizes and
+     * rates it checks that every electrical switch with PFC (EpsSwitch's defaults:
+     * PfcEnabled, derived PfcXoff, BufferSize, EpsChannel Delay) has the buffer for the
+     * headroom of all its ports, as EpsSwitch requires.
      */
     std::string Validate() const;
+
+    /**
+     * \param framePayload transport payload per frame
+     * \return the MTU of the devices that carry such frames (at least 9000, jumbo frames)
+     */
+    static uint32_t DeviceMtu(uint32_t framePayload);
 
     /**
      * \brief A preset by name.
@@ -140,6 +162,12 @@ struct RailFabricSpec
 
     /// \return the kind's name
     static std::string KindName(RailKind kind);
+
+  private:
+    /// Validate() for optical rails: the OCS technology and its radix.
+    std::string ValidateOptical() const;
+    /// Validate() for electrical rails: the oversubscription, the Clos and PFC buffers.
+    std::string ValidateElectrical() const;
 };
 
 } // namespace ns3

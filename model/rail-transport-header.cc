@@ -12,7 +12,8 @@ NS_OBJECT_ENSURE_REGISTERED(RailTransportHeader);
 namespace
 {
 /// Bytes the fields take; the rest of SIZE is padding for RoCEv2's remaining headers.
-constexpr uint32_t FIELD_BYTES = 4 + 4 + 4 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 2;
+// The PSN takes 8 bytes: a QP (or one message of tiny frames) may send more than 2^32.
+constexpr uint32_t FIELD_BYTES = 4 + 4 + 4 + 1 + 1 + 8 + 4 + 4 + 8 + 8 + 2;
 static_assert(FIELD_BYTES <= RailTransportHeader::SIZE, "header fields exceed RoCEv2 size");
 } // namespace
 
@@ -46,7 +47,7 @@ RailTransportHeader::Serialize(Buffer::Iterator start) const
     start.WriteHtonU32(qpn);
     start.WriteU8(kind);
     start.WriteU8(last ? 1 : 0);
-    start.WriteHtonU32(psn);
+    start.WriteHtonU64(psn);
     start.WriteHtonU32(origin);
     start.WriteHtonU32(relayTo);
     start.WriteHtonU64(messageId);
@@ -63,7 +64,7 @@ RailTransportHeader::Deserialize(Buffer::Iterator start)
     qpn = start.ReadNtohU32();
     kind = static_cast<Kind>(start.ReadU8());
     last = start.ReadU8() != 0;
-    psn = start.ReadNtohU32();
+    psn = start.ReadNtohU64();
     origin = start.ReadNtohU32();
     relayTo = start.ReadNtohU32();
     messageId = start.ReadNtohU64();

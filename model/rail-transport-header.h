@@ -68,7 +68,7 @@ class RailTransportHeader : public Header
     uint32_t qpn{0};              //!< Queue pair number at that GPU
     Kind kind{DATA};              //!< Frame kind
     bool last{false};             //!< Last frame of a message part
-    uint32_t psn{0};              //!< Packet sequence number (DATA) or acknowledged PSN
+    uint64_t psn{0};              //!< Packet sequence number (DATA) or acknowledged PSN
     uint32_t origin{0};           //!< GPU that sent the message (DATA; differs from the
                                   //!< frame's sender when a proxy forwards it)
     uint32_t relayTo{0xffffffff}; //!< Final GPU when this hop goes to a proxy (DATA)

@@ -111,6 +111,13 @@ RailTransport::GetTypeId()
                           UintegerValue(2),
                           MakeUintegerAccessor(&RailTransport::m_queueFrames),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("InitialPsn",
+                          "PSN of the first frame of every connection, at both ends (RoCE "
+                          "picks one per QP at connection setup). PSNs are 64-bit; tests "
+                          "start them near 2^32 to show that they do not wrap there.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RailTransport::m_initialPsn),
+                          MakeUintegerChecker<uint64_t>(0, uint64_t(1) << 62))
             .AddAttribute("RetransmitTimeout",
                           "Time without acknowledgement progress before going back.",
                           TimeValue(MilliSeconds(1)),
@@ -175,6 +182,7 @@ RailTransport::RailTransport()
       m_ackInterval(16),
       m_window(4096),
       m_queueFrames(2),
+      m_initialPsn(0),
       m_dcqcn(false),
       m_dcqcnG(1.0 / 256)
 {
@@ -462,7 +470,7 @@ RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& rout
         slice.available = part.available == part.bytes ? shares[i] : 0;
         slice.firstPsn = qp.endPsn;
         slice.mtu = m_ports[routes[i].first].mtu;
-        slice.frames = static_cast<uint32_t>((shares[i] + slice.mtu - 1) / slice.mtu);
+        slice.frames = (shares[i] + slice.mtu - 1) / slice.mtu;
         qp.parts.push_back(slice);
         qp.endPsn += slice.frames;
         qpns.push_back(qp.qpn);
@@ -489,6 +497,7 @@ RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort)
         qp.peerPort = peerPort;
         qp.peerAddress = m_endpoints->GetPorts(peer)[peerPort]->GetAddress();
         qp.label = FlowLabel(m_gpu, qp.qpn, peer);
+        qp.nextPsn = qp.ackedPsn = qp.endPsn = qp.highestSent = m_initialPsn;
         DcqcnParameters parameters;
         parameters.lineRateBps = m_ports[port].rateBps;
         parameters.minRateBps = m_dcqcnMinRate.GetBitRate();
@@ -525,7 +534,7 @@ RailTransport::Schedule(QueuePair& qp)
 }
 
 RailTransport::Part*
-RailTransport::PartOf(QueuePair& qp, uint32_t psn)
+RailTransport::PartOf(QueuePair& qp, uint64_t psn)
 {
     for (auto& part : qp.parts)
     {
@@ -538,9 +547,9 @@ RailTransport::PartOf(QueuePair& qp, uint32_t psn)
 }
 
 uint32_t
-RailTransport::FramePayload(const Part& part, uint32_t psn) const
+RailTransport::FramePayload(const Part& part, uint64_t psn) const
 {
-    uint64_t offset = static_cast<uint64_t>(psn - part.firstPsn) * part.mtu;
+    uint64_t offset = (psn - part.firstPsn) * part.mtu;
     return static_cast<uint32_t>(std::min<uint64_t>(part.mtu, part.bytes - offset));
 }
 
@@ -553,8 +562,7 @@ RailTransport::CanSend(QueuePair& qp)
     }
     // A forwarding proxy sends only bytes it has received.
     const Part* part = PartOf(qp, qp.nextPsn);
-    uint64_t end = static_cast<uint64_t>(qp.nextPsn - part->firstPsn) * part->mtu +
-                   FramePayload(*part, qp.nextPsn);
+    uint64_t end = (qp.nextPsn - part->firstPsn) * part->mtu + FramePayload(*part, qp.nextPsn);
     return end <= part->available;
 }
 
@@ -614,7 +622,7 @@ RailTransport::NextReady(Port& port, Time& wake)
 void
 RailTransport::SendData(QueuePair& qp)
 {
-    uint32_t psn = qp.nextPsn++;
+    uint64_t psn = qp.nextPsn++;
     Part* part = PartOf(qp, psn);
     NS_ABORT_MSG_UNLESS(part, "PSN " << psn << " belongs to no part");
     uint32_t payload = FramePayload(*part, psn);
@@ -668,7 +676,7 @@ RailTransport::SendControl(uint32_t port,
                            RailTransportHeader::Kind kind,
                            uint32_t qpn,
                            uint32_t label,
-                           uint32_t psn)
+                           uint64_t psn)
 {
     RailTransportHeader header;
     header.label = label;
@@ -799,7 +807,12 @@ RailTransport::ReceiveData(uint32_t port,
                            uint32_t payload,
                            bool marked)
 {
-    ReceiveState& state = m_receiving[ConnectionKey(header.sourceGpu, header.qpn)];
+    auto [found, fresh] = m_receiving.try_emplace(ConnectionKey(header.sourceGpu, header.qpn));
+    ReceiveState& state = found->second;
+    if (fresh)
+    {
+        state.expectedPsn = m_initialPsn;
+    }
     if (marked && m_dcqcn && Simulator::Now() - state.lastCnp >= m_cnpInterval)
     {
         state.lastCnp = Simulator::Now();
@@ -942,7 +955,7 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
 }
 
 void
-RailTransport::Acknowledge(QueuePair& qp, uint32_t psn)
+RailTransport::Acknowledge(QueuePair& qp, uint64_t psn)
 {
     if (psn <= qp.ackedPsn)
     {

@@ -136,7 +136,7 @@ class RailTransport : public Object
      * \param qpn the queue pair
      * \param psn the PSN sending restarts from
      */
-    typedef void (*RetransmitTracedCallback)(uint32_t qpn, uint32_t psn);
+    typedef void (*RetransmitTracedCallback)(uint32_t qpn, uint64_t psn);
 
     /**
      * TracedCallback signature for DCQCN rate changes.
@@ -167,8 +167,8 @@ class RailTransport : public Object
         uint32_t relayTo;      //!< Final GPU when this hop goes to a proxy, else NO_GPU
         uint64_t bytes;        //!< This part's size
         uint64_t available;    //!< Bytes that may be sent (less than bytes while relaying)
-        uint32_t firstPsn;     //!< PSN of its first frame
-        uint32_t frames;       //!< Frames it takes
+        uint64_t firstPsn;     //!< PSN of its first frame
+        uint64_t frames;       //!< Frames it takes (more than 2^32 with tiny frames)
         uint32_t mtu;          //!< Payload bytes per frame on its port
     };
 
@@ -182,10 +182,10 @@ class RailTransport : public Object
         Address peerAddress;      //!< Peer port's MAC address
         uint32_t label;           //!< Flow label
         std::deque<Part> parts;   //!< Unacknowledged parts, in PSN order
-        uint32_t nextPsn{0};      //!< Next PSN to send
-        uint32_t ackedPsn{0};     //!< Every PSN below was acknowledged
-        uint32_t endPsn{0};       //!< One past the last PSN queued
-        uint32_t highestSent{0};  //!< One past the highest PSN ever sent
+        uint64_t nextPsn{0};      //!< Next PSN to send
+        uint64_t ackedPsn{0};     //!< Every PSN below was acknowledged
+        uint64_t endPsn{0};       //!< One past the last PSN queued
+        uint64_t highestSent{0};  //!< One past the highest PSN ever sent
         bool reachable{false};    //!< The port reaches the peer port now
         bool scheduled{false};    //!< On its port's round-robin list
         Time notBefore;           //!< DCQCN pacing: earliest next frame
@@ -196,7 +196,7 @@ class RailTransport : public Object
     /// Receiving side of a connection.
     struct ReceiveState
     {
-        uint32_t expectedPsn{0};   //!< Next PSN accepted
+        uint64_t expectedPsn{0};   //!< Next PSN accepted
         bool nackSent{false};      //!< A NACK for expectedPsn is outstanding
         uint32_t unacked{0};       //!< Frames accepted since the last ACK
         Time lastCnp{Seconds(-1)}; //!< When the last CNP was sent
@@ -277,9 +277,9 @@ class RailTransport : public Object
     /// \return the next QP allowed to send on \p port now, or null; sets \p wake if paced.
     QueuePair* NextReady(Port& port, Time& wake);
     /// \return the part holding \p psn, or null
-    Part* PartOf(QueuePair& qp, uint32_t psn);
+    Part* PartOf(QueuePair& qp, uint64_t psn);
     /// \return the payload of frame \p psn of \p part
-    uint32_t FramePayload(const Part& part, uint32_t psn) const;
+    uint32_t FramePayload(const Part& part, uint64_t psn) const;
     bool CanSend(QueuePair& qp);
     void SendData(QueuePair& qp);
     void SendControl(uint32_t port,
@@ -287,7 +287,7 @@ class RailTransport : public Object
                      RailTransportHeader::Kind kind,
                      uint32_t qpn,
                      uint32_t label,
-                     uint32_t psn);
+                     uint64_t psn);
     void ArmTimeout(QueuePair& qp);
     void OnTimeout(uint32_t qpn);
     void OnCircuitChange(uint32_t port);
@@ -314,7 +314,7 @@ class RailTransport : public Object
     void ReceiveNack(const RailTransportHeader& header);
     void ReceiveCnp(const RailTransportHeader& header);
     /// Marks everything below \p psn acknowledged and completes finished parts.
-    void Acknowledge(QueuePair& qp, uint32_t psn);
+    void Acknowledge(QueuePair& qp, uint64_t psn);
     /// A part was acknowledged in full.
     void PartDone(const QueuePair& qp, const Part& part);
     /// A message of this GPU is complete at its destination.
@@ -342,6 +342,7 @@ class RailTransport : public Object
     uint32_t m_ackInterval;   //!< Frames per cumulative ACK
     uint32_t m_window;        //!< Frames in flight per QP
     uint32_t m_queueFrames;   //!< Device queue depth kept per port
+    uint64_t m_initialPsn;    //!< PSN of every connection's first frame
     Time m_retransmitTimeout; //!< Go-back-N timer
     bool m_dcqcn;             //!< Rate control on
     Time m_cnpInterval;       //!< Minimum time between CNPs per QP
@@ -352,7 +353,7 @@ class RailTransport : public Object
 
     TracedCallback<uint32_t, uint64_t, uint64_t> m_messageSentTrace;     //!< peer, id, bytes
     TracedCallback<uint32_t, uint64_t, uint64_t> m_messageReceivedTrace; //!< src, id, bytes
-    TracedCallback<uint32_t, uint32_t> m_retransmitTrace;                //!< qpn, from PSN
+    TracedCallback<uint32_t, uint64_t> m_retransmitTrace;                //!< qpn, from PSN
     TracedCallback<uint32_t, double> m_rateTrace;                        //!< qpn, bit/s
 };
 

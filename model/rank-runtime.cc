@@ -4,6 +4,8 @@
 
 #include "rank-runtime.h"
 
+#include "simulation-horizon.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -248,10 +250,10 @@ RankRuntime::StartOp(uint32_t index)
     m_opStart(op, m_replay);
     if (op.type == WorkloadOpType::COMPUTE)
     {
-        Simulator::Schedule(NanoSeconds(std::llround(op.durationUs * 1e3)),
-                            &RankRuntime::FinishOp,
-                            this,
-                            index);
+        Time duration = DelayWithinHorizon(op.durationUs * 1e3, [this, &op]() {
+            return "rank " + std::to_string(m_rank) + " op " + std::to_string(op.id) + " (compute)";
+        });
+        Simulator::Schedule(duration, &RankRuntime::FinishOp, this, index);
         return;
     }
     auto done = MakeCallback(&RankRuntime::FinishOp, this).Bind(index);

@@ -694,6 +694,53 @@ class StuckRunTestCase : public TestCase
     }
 };
 
+/// A reduction whose duration passes the simulator's clock (int64 ns) stops the run with a
+/// one-line error; it used to wrap to a negative time and end before it started.
+class ReductionPastTheClockTestCase : public TestCase
+{
+  public:
+    ReductionPastTheClockTestCase()
+        : TestCase("a reduction longer than the simulator's clock is a one-line error")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t s = 1 << 20;
+        JobBed bed(
+            Spec(2, RailKind::EPS),
+            WorkloadDag(2,
+                        AllRanks(2),
+                        OnEveryRank(2, WorkloadOpType::ALLREDUCE, s, WorkloadAlgorithm::RING)));
+        for (const auto& communicator : bed.communicators)
+        {
+            communicator->SetAttribute("ReductionBandwidth", DoubleValue(1e-6)); // bytes/s
+        }
+        std::string error;
+        try
+        {
+            bed.Run();
+        }
+        catch (const std::runtime_error& e)
+        {
+            error = e.what();
+        }
+        // A ring on 2 ranks over 2 channels reduces S / 4 = 262144 bytes per step:
+        // 262144 / 1e-6 = 2.62144e11 s, beyond 2^63 ns = 9.22e9 s.
+        NS_TEST_ASSERT_MSG_EQ(error.rfind("rank ", 0), 0, error);
+        NS_TEST_ASSERT_MSG_NE(error.find(": reduction of 262144 bytes: a duration of 2.62144e+11 s "
+                                         "at "),
+                              std::string::npos,
+                              error);
+        NS_TEST_ASSERT_MSG_NE(error.find(" s ends past the simulator's time range (2^63 ns, about "
+                                         "292 years)"),
+                              std::string::npos,
+                              error);
+        NS_TEST_ASSERT_MSG_EQ(error.find('\n'), std::string::npos, "one line");
+    }
+};
+
 /// Coalesced frames (60 KiB on rails and scale-up links, padded to the real frames'
 /// overhead) give the iteration time of 4 KiB frames within 1% on a small LLM job.
 class CoalescedFramesTestCase : public TestCase
@@ -790,6 +837,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new PipelineMakespanTestCase, TestCase::QUICK);
         AddTestCase(new ConservationAndDeterminismTestCase, TestCase::QUICK);
         AddTestCase(new StuckRunTestCase, TestCase::QUICK);
+        AddTestCase(new ReductionPastTheClockTestCase, TestCase::QUICK);
         AddTestCase(new IterationAccountingTestCase, TestCase::QUICK);
         AddTestCase(new CoalescedFramesTestCase, TestCase::QUICK);
         AddTestCase(new OpticalRingCollectiveTestCase, TestCase::QUICK);

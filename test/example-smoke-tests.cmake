@@ -310,3 +310,71 @@ add_test(NAME example.rail-fabric-example-ecmp-collision
                  --bytes=4194304 --dcqcn=0)
 set_tests_properties(example.rail-fabric-example-ecmp-collision PROPERTIES
   PASS_REGULAR_EXPRESSION "busiest switch-to-switch link carried 2\\.00 flows \\(")
+# --- issue 11: flags -------------------------------------------------------------------------
+# Bad flags: exit status 1 and one line naming the flag, its value and what it expects (items
+# 5, 11 and 15 of issue 11). Each used to run with another value, abort or wrap silently.
+set(pr_flags_out --out=${CMAKE_BINARY_DIR}/sim-smoke-flags|--progress=0)
+set(pr_flags_job --dag=${PROJECT_SOURCE_DIR}/test/data/two-stage.json|${pr_flags_out})
+photonic_rails_expect_error(example.photonic-rails-sim-flags-nic-rate-negative photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--nicRate=-5"
+  "error: --nicRate=-5 is out of range: Gb/s per NIC port in \\[0\\.001, 10000\\], or 0 for the preset's\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-nic-rate-huge photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--nicRate=1e18"
+  "error: --nicRate=1e\\+18 is out of range: Gb/s per NIC port in \\[0\\.001, 10000\\], or 0 for the preset's\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-nic-ports photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--nicPorts=65"
+  "error: --nicPorts=65 is out of range: NIC ports per GPU in \\[1, 64\\], or 0 for the preset's\n$")
+# Perlmutter's 4.8 Tb/s scale-up with 61440-B frames: 247174 B of PFC buffer per port (see
+# test/gtest/rail-fabric-spec-test.cc), 135 ports in 32 MiB.
+photonic_rails_expect_error(example.photonic-rails-sim-flags-gpus-pfc photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=160"
+  "error: a server's scale-up switch of 160 ports cannot be lossless: PFC needs 247174 B per port \\(headroom at 4800 Gb/s over 50-ns cables, 61440-B frames\\) and its 33554432-B buffer holds 135; use at most 135 GPUs per server, or smaller scale-up frames\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-gpus-wrap photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=4294967295"
+  "error: fabric too large: 1 servers x 4294967295 GPUs x 1 NIC ports \\(at most 1000000 GPUs")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-oversubscription photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--fabric=eps-clos|--radix=4|--oversubscription=100"
+  "error: oversubscription 100 is more than switch radix 4 allows \\(at most 3: a leaf's 4 ports split 3 down, 1 up\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-trailing-comma photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--fabric=eps,"
+  "error: --fabric has an empty item in 'eps,'\n$")
+photonic_rails_expect_error(example.photonic-rails-workload-flags-trailing-comma
+  photonic-rails-workload
+  "--windows=${PROJECT_SOURCE_DIR}/test/data/windows-phases.txt,|--gpusPerServer=2"
+  "error: --windows has an empty item in '[^']*windows-phases\.txt,'\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-repeated photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--fabric=eps|--fabric=ocs"
+  "error: --fabric is given twice \\(give each flag once\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-delay-out-of-range photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--fabric=ocs|--reconfigDelay=1e400s"
+  "error: --reconfigDelay: '1e400s' is out of range \\(at most 10\\^6 s\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-reduce-rate photonic-rails-sim
+  "${pr_flags_job}|--gpusPerServer=2|--reduceGBps=5e-15"
+  "error: --reduceGBps=5e-15 is out of range: GB/s of reduction per GPU in \\[0\\.001, 1000000\\], or 0 for free reductions\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-mfu photonic-rails-sim
+  "--model=llama3-8b|--mfu=1e-20|${pr_flags_out}"
+  "error: --mfu=1e-20 is out of range: model FLOPs utilization in \\[0\\.001, 1\\]\n$")
+# One rank computing 10^6 s per replay: replay k starts at k x 10^15 ns, and replay 9223 would
+# end at 9224 x 10^15 ns > 2^63 - 1 ns = 9.223372e18 ns, where the clock wrapped silently.
+photonic_rails_expect_error(example.photonic-rails-sim-flags-compute-past-clock photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/long-compute.json|--gpusPerServer=1|--iterations=10000|${pr_flags_out}"
+  "error: rank 0 op 0 \\(compute\\): a duration of 1e\\+06 s at 9\\.223e\\+09 s ends past the simulator's time range \\(2\\^63 ns, about 292 years\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-workload-flags-iterations photonic-rails-workload
+  "--model=llama3-8b|--gpusPerServer=4|--iterations=1000001|--out=${CMAKE_BINARY_DIR}/workload-smoke-flags.json"
+  "error: --iterations=1000001 is out of range: iterations to emit in \\[1, 1000000\\]\n$")
+# Iterations repeat the first one's ops: refused before generating them (it ran out of memory).
+photonic_rails_expect_error(example.photonic-rails-workload-flags-iterations-ops
+  photonic-rails-workload
+  "--model=llama3-8b|--tp=4|--fsdp=2|--pp=2|--gpusPerServer=4|--iterations=100000|--out=${CMAKE_BINARY_DIR}/workload-smoke-flags.json"
+  "error: --iterations=100000 would make [0-9]+00000 ops \\([0-9]+ per iteration\\), more than 20000000: emit fewer")
+# Huge delays keep the comparison table's columns apart. On test/data/two-phases.json on demand
+# (see the delay sweep above) the iteration is 20.011 ms + 2d and the exposed wait 3d: at
+# d = 10^6 s, 2000000020.011 ms and 3000000000.000 ms; the percentage column is 15 wide.
+add_test(NAME example.photonic-rails-sim-flags-wide-table
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json
+                 --gpusPerServer=1 --nicPorts=1 --nicRate=100 --iterations=2
+                 --reconfigDelay=1000000s --fabric=eps,ocs --progress=0
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke-flags-wide-table)
+set_tests_properties(example.photonic-rails-sim-flags-wide-table PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nocs +2000000020\\.011 +\\+[0-9]+\\.[0-9][0-9]% +3 +3000000000\\.000 +[0-9]+\\.[0-9]\n")
+# --- end of issue 11: flags ------------------------------------------------------------------

@@ -189,6 +189,93 @@ class TransportRepairedCircuitsTestCase : public TestCase
     }
 };
 
+/// Sets an attribute default of RailTransport for one test and restores it after.
+class TransportDefault
+{
+  public:
+    TransportDefault(const std::string& name, uint64_t value, uint64_t usual)
+        : m_name("ns3::RailTransport::" + name),
+          m_usual(usual)
+    {
+        Config::SetDefault(m_name, UintegerValue(value));
+    }
+
+    ~TransportDefault()
+    {
+        Config::SetDefault(m_name, UintegerValue(m_usual));
+    }
+
+  private:
+    std::string m_name; //!< Full attribute name
+    uint64_t m_usual;   //!< Default to restore
+};
+
+/// PSNs are 64-bit: a connection whose PSNs cross 2^32 mid-message completes as any other
+/// (with 32-bit PSNs the queued end wrapped below the next PSN and nothing was ever sent).
+class TransportPsnPast32BitsTestCase : public TestCase
+{
+  public:
+    TransportPsnPast32BitsTestCase()
+        : TestCase("a message whose PSNs cross 2^32 completes in the closed-form time")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Frames 0-99 take PSNs 2^32 - 100 .. 2^32 - 1, frames 100-255 PSNs 2^32 and up.
+        TransportDefault psn("InitialPsn", (uint64_t(1) << 32) - 100, 0);
+        OpticalTransportBed bed(2, 1, DataRate("100Gbps"), NanoSeconds(50), MicroSeconds(1));
+        bed.ocs->Preset(bed.Circuits(0, 1, 1));
+        const uint64_t bytes = 1 << 20; // 256 frames of 4096 bytes
+        Simulator::Schedule(MicroSeconds(1), [&]() { bed.transports[0]->Send(1, bytes); });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.deliveries[1].size(), 1, "one message");
+        // As from PSN 0: 256 x 4158 bytes x 8 / 100 Gb/s = 85,155.84 ns, plus two 50-ns fibers.
+        double expectedNs = 1000 + WireBits(bytes) / 100e9 * 1e9 + 100;
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.deliveries[1][0].at.GetNanoSeconds(),
+                                  expectedNs,
+                                  1.0,
+                                  "receiver completion");
+        NS_TEST_ASSERT_MSG_EQ(bed.transports[0]->GetCounters().dataFrames,
+                              256,
+                              "no retransmission");
+        NS_TEST_ASSERT_MSG_EQ(bed.transports[0]->GetPendingMessageCount(), 0, "acknowledged");
+    }
+};
+
+/// A message of more than 2^32 frames streams at line rate (a 32-bit frame count kept
+/// 1 frame of 2^32 + 1: one byte was sent and the run was reported stuck).
+class TransportMoreThan2To32FramesTestCase : public TestCase
+{
+  public:
+    TransportMoreThan2To32FramesTestCase()
+        : TestCase("a message of 2^32 + 1 one-byte frames streams at line rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TransportDefault mtu("Mtu", 1, 4096);
+        OpticalTransportBed bed(2, 1, DataRate("100Gbps"), NanoSeconds(50), MicroSeconds(1));
+        bed.ocs->Preset(bed.Circuits(0, 1, 1));
+        const uint64_t bytes = (uint64_t(1) << 32) + 1;
+        Simulator::Schedule(MicroSeconds(1), [&]() { bed.transports[0]->Send(1, bytes); });
+        // Simulating all of it would take hours: look at the first 10 us of it.
+        Simulator::Stop(MicroSeconds(11));
+        Simulator::Run();
+        // A frame is 1 + 62 bytes = 504 bits: 5.04 ns at 100 Gb/s, back to back from t = 1 us,
+        // each arriving two 50-ns fibers after its last bit. By 11 us: floor(9900 / 5.04) =
+        // 1964 frames.
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.transports[1]->GetCounters().payloadBytesReceived,
+                                  1964,
+                                  1,
+                                  "one byte per frame, at line rate");
+        NS_TEST_ASSERT_MSG_EQ(bed.deliveries[1].size(), 0, "the message is far from complete");
+    }
+};
+
 /// The optical transport suite.
 class RailTransportOpticalTestSuite : public TestSuite
 {
@@ -201,6 +288,8 @@ class RailTransportOpticalTestSuite : public TestSuite
         AddTestCase(new TransportBlackoutRecoveryTestCase, TestCase::QUICK);
         AddTestCase(new TransportWaitsForCircuitTestCase, TestCase::QUICK);
         AddTestCase(new TransportRepairedCircuitsTestCase, TestCase::QUICK);
+        AddTestCase(new TransportPsnPast32BitsTestCase, TestCase::QUICK);
+        AddTestCase(new TransportMoreThan2To32FramesTestCase, TestCase::QUICK);
     }
 };
 

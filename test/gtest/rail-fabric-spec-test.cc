@@ -155,3 +155,90 @@ TEST(RailFabricSpec, OutOfRangeInputsAreRejected)
     spec.switchRadix = 100000;
     EXPECT_NE(spec.Validate().find("radix"), std::string::npos);
 }
+
+// Issue 11: a server of 160 GPUs aborted inside EpsSwitch (PFC headroom); Validate now
+// refuses what a switch's buffer cannot hold. EpsSwitch's defaults: 32 MiB buffer, 50-ns
+// cables, PFC on with Xoff derived, so each port needs its headroom (cable round trip at
+// line rate + 2 maximal frames + a 64-B PAUSE) plus one maximal frame.
+TEST(RailFabricSpec, ScaleUpSwitchMustHoldPfcHeadroom)
+{
+    RailFabricSpec spec;
+    ASSERT_TRUE(RailFabricSpec::Preset("perlmutter", spec)); // 4.8 Tb/s scale-up
+    spec.servers = 1;
+    spec.scaleUpFrameBytes = 61440; // photonic-rails-sim's default
+    // Frames of 61440 + 48 + 14 x 62 (coalesced padding) = 62356 B, + 14 = 62370 B; a round
+    // trip of 100 ns at 4.8 Tb/s is 60000 B: 60000 + 2 x 62370 + 64 + 62370 = 247174 B per
+    // port, and 33554432 / 247174 = 135.75.
+    spec.gpusPerServer = 135;
+    EXPECT_EQ(spec.Validate(), "");
+    spec.gpusPerServer = 136;
+    EXPECT_EQ(spec.Validate(),
+              "a server's scale-up switch of 136 ports cannot be lossless: PFC needs 247174 B "
+              "per port (headroom at 4800 Gb/s over 50-ns cables, 61440-B frames) and its "
+              "33554432-B buffer holds 135; use at most 135 GPUs per server, or smaller "
+              "scale-up frames");
+    // 4096-B frames ride 9000-B jumbo MTUs: 60000 + 2 x 9014 + 64 + 9014 = 87106 B, 385 fit.
+    spec.scaleUpFrameBytes = 4096;
+    spec.gpusPerServer = 385;
+    EXPECT_EQ(spec.Validate(), "");
+    spec.gpusPerServer = 386;
+    EXPECT_NE(spec.Validate().find("87106 B per port"), std::string::npos) << spec.Validate();
+}
+
+TEST(RailFabricSpec, RailSwitchMustHoldPfcHeadroom)
+{
+    // One 400G port per GPU, 4096-B frames (9000-B MTU): 5000 + 2 x 9014 + 64 + 9014 =
+    // 32106 B per port; 33554432 / 32106 = 1045.1 ports on one switch of radix 4096.
+    RailFabricSpec spec;
+    spec.gpusPerServer = 1;
+    spec.switchRadix = 4096;
+    spec.servers = 1045;
+    EXPECT_EQ(spec.EffectiveKind(), RailKind::EPS);
+    EXPECT_EQ(spec.Validate(), "");
+    spec.servers = 1046;
+    EXPECT_EQ(spec.Validate(),
+              "a rail switch of 1046 ports cannot be lossless: PFC needs 32106 B per port "
+              "(headroom at 400 Gb/s over 50-ns cables, 4096-B frames) and its 33554432-B "
+              "buffer holds 1045; use a switch radix of at most 1045 (bigger rails become a "
+              "Clos), or smaller frames");
+    // With radix 64 the same rail is a Clos of 64-port switches: it fits.
+    spec.switchRadix = 64;
+    EXPECT_EQ(spec.Validate(), "");
+}
+
+TEST(RailFabricSpec, SizesThatWrap32BitsAreRefused)
+{
+    RailFabricSpec spec;
+    spec.servers = 1;
+    spec.gpusPerServer = 4294967295u;
+    EXPECT_EQ(spec.Validate(),
+              "fabric too large: 1 servers x 4294967295 GPUs x 1 NIC ports (at most 1000000 GPUs, "
+              "1000000 ports per rail and 64 NIC ports per GPU)");
+    spec.gpusPerServer = 8;
+    spec.servers = 4294967295u;
+    EXPECT_NE(spec.Validate().find("fabric too large"), std::string::npos);
+}
+
+// Issue 11: an oversubscription a leaf cannot realize used to be clamped silently.
+TEST(ClosPlan, OversubscriptionBeyondTheRadixIsRefused)
+{
+    // Radix 4: at most 3 down / 1 up, at least 1 down / 3 up.
+    ClosPlan plan = Plan(8, 4, 3.0);
+    EXPECT_EQ(plan.downPerLeaf, 3u);
+    EXPECT_EQ(plan.upPerLeaf, 1u);
+    plan = Plan(3, 4, 1.0 / 3);
+    EXPECT_EQ(plan.downPerLeaf, 1u);
+    EXPECT_EQ(plan.upPerLeaf, 3u);
+    EXPECT_EQ(ClosPlan::Make(8, 4, 3.5, plan),
+              "oversubscription 3.5 is more than switch radix 4 allows (at most 3: a leaf's 4 "
+              "ports split 3 down, 1 up)");
+    EXPECT_EQ(ClosPlan::Make(8, 4, 0.3, plan),
+              "oversubscription 0.3 is less than switch radix 4 allows (at least 1/3: a leaf's 4 "
+              "ports split 1 down, 3 up)");
+    // Also on a rail that fits one switch: the value would be reported but never used.
+    RailFabricSpec spec;
+    spec.oversubscription = 100;
+    EXPECT_EQ(spec.Validate(),
+              "oversubscription 100 is more than switch radix 64 allows (at most 63: a leaf's 64 "
+              "ports split 63 down, 1 up)");
+}

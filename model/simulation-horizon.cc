@@ -1,0 +1,41 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "simulation-horizon.h"
+
+#include "ns3/simulator.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+Time
+DelayWithinHorizon(double nanoseconds, const std::function<std::string()>& what)
+{
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    const int64_t left = std::numeric_limits<int64_t>::max() - now;
+    // Compared as a double first (2^63 exactly): llround beyond int64 is undefined.
+    if (nanoseconds >= 0 && nanoseconds < 0x1p63 && std::llround(nanoseconds) <= left)
+    {
+        return NanoSeconds(std::llround(nanoseconds));
+    }
+    std::ostringstream reason;
+    if (nanoseconds >= 0)
+    {
+        reason << what() << ": a duration of " << nanoseconds * 1e-9 << " s at " << now * 1e-9
+               << " s ends past the simulator's time range (2^63 ns, about 292 years)";
+    }
+    else
+    {
+        reason << what() << ": " << nanoseconds * 1e-9 << " s is not a duration"; // < 0, NaN
+    }
+    throw std::runtime_error(reason.str());
+}
+
+} // namespace ns3

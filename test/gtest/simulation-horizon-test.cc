@@ -1,0 +1,69 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Durations scheduled from data stay inside the simulator's clock (int64 nanoseconds):
+ * past 2^63 - 1 ns an event would wrap to a negative time (issue 11, item 5).
+ */
+
+#include "ns3/simulation-horizon.h"
+#include "ns3/simulator.h"
+
+#include <gtest/gtest.h>
+#include <stdexcept>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+/// \return the message DelayWithinHorizon refuses \p ns with, or "" if it accepts it
+std::string
+HorizonError(double ns)
+{
+    try
+    {
+        DelayWithinHorizon(ns, []() { return std::string("rank 3 op 7 (compute)"); });
+    }
+    catch (const std::runtime_error& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+} // namespace
+
+TEST(SimulationHorizon, DurationsRoundToTheNanosecond)
+{
+    auto none = []() { return std::string(); };
+    EXPECT_EQ(DelayWithinHorizon(1.5e9, none), MilliSeconds(1500));
+    EXPECT_EQ(DelayWithinHorizon(2.4, none), NanoSeconds(2));
+    EXPECT_EQ(DelayWithinHorizon(2.5, none), NanoSeconds(3));
+    EXPECT_EQ(DelayWithinHorizon(0, none), Seconds(0));
+    // 9.2e18 ns fits below 2^63 - 1 = 9.223372e18 ns.
+    EXPECT_EQ(DelayWithinHorizon(9.2e18, none), NanoSeconds(9200000000000000000));
+}
+
+TEST(SimulationHorizon, BeyondTheClockIsAOneLineError)
+{
+    EXPECT_EQ(HorizonError(1e19),
+              "rank 3 op 7 (compute): a duration of 1e+10 s at 0 s ends past the simulator's "
+              "time range (2^63 ns, about 292 years)");
+    EXPECT_EQ(HorizonError(-1), "rank 3 op 7 (compute): -1e-09 s is not a duration");
+}
+
+TEST(SimulationHorizon, TheRangeLeftShrinksWithTheClock)
+{
+    // At 9e18 ns, 2.2e17 ns more fit (9.22e18) and 3e17 do not (9.3e18 > 9.223372e18).
+    std::string fits;
+    std::string wraps;
+    Simulator::Schedule(NanoSeconds(9000000000000000000), [&]() {
+        fits = HorizonError(2.2e17);
+        wraps = HorizonError(3e17);
+    });
+    Simulator::Run();
+    Simulator::Destroy();
+    EXPECT_EQ(fits, "");
+    EXPECT_EQ(wraps,
+              "rank 3 op 7 (compute): a duration of 3e+08 s at 9e+09 s ends past the "
+              "simulator's time range (2^63 ns, about 292 years)");
+}
