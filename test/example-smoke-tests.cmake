@@ -297,10 +297,16 @@ photonic_rails_expect_error(example.photonic-rails-sim-binary-dag photonic-rails
   "error: [^\n]*: not a JSON text \\(binary data: byte 0x02 at offset 4")
 photonic_rails_expect_error(example.photonic-rails-workload-tiny-mfu photonic-rails-workload
   "--mfu=1e-300|--out=${CMAKE_BINARY_DIR}/workload-smoke-tiny-mfu.json"
-  "error: the generated job: rank 0 op 1, field 'duration_us': [^\n]*raise --mfu \\(1e-300\\)")
-photonic_rails_expect_error(example.photonic-rails-sim-tiny-mfu photonic-rails-sim
-  "--model=llama3-8b|--layers=2|--mfu=1e-300|--gpusPerServer=1"
-  "error: the generated job: rank 0 op 1, field 'duration_us': [^\n]*raise --mfu \\(1e-300\\)")
+  "error: --mfu=1e-300 is out of range: model FLOPs utilization in \\[0\\.001, 1\\]")
+# A job within the flags' bounds that the format cannot hold (256 sequences of 2^20 tokens x
+# 4096 x 2 B = 2^41-byte pipeline tensors): the generated job is validated before it is written
+# or run, and the error names the flags behind it.
+photonic_rails_expect_error(example.photonic-rails-workload-huge-activations photonic-rails-workload
+  "--microBatchSize=256|--seqLen=1048576|--pp=2|--layers=2|--gpusPerServer=1|--out=${CMAKE_BINARY_DIR}/workload-smoke-huge.json"
+  "error: the generated job: rank 0 op 3, field 'bytes': size must be at most 1099511627776 [^\n]*--seqLen=1048576, --microBatchSize=256")
+photonic_rails_expect_error(example.photonic-rails-sim-huge-activations photonic-rails-sim
+  "--model=llama3-8b|--microBatchSize=256|--seqLen=1048576|--pp=2|--layers=2|--gpusPerServer=1"
+  "error: the generated job: rank 0 op 3, field 'bytes': size must be at most 1099511627776 [^\n]*--seqLen=1048576, --microBatchSize=256")
 # Issue 11, item 9: ECMP collisions are shown. A 2-GPU exchange (4 MiB each way on rail 0 of
 # the dgx-h100 preset, 2 x 200G ports per GPU) on a 1:1 Clos of radix 4: each direction's 2
 # QPs share a link with probability 1 - (1/2)(1/2) = 3/4, and the default seeds (node id + 1)
