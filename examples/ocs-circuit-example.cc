@@ -218,6 +218,10 @@ Run(const Setup& setup)
     gpus.Create(6);
     OcsHelper ocsHelper;
     ocsHelper.SetTechnology(tech.name);
+    if (setup.delayGiven)
+    {
+        ocsHelper.SetSwitchAttribute("ReconfigurationDelay", TimeValue(setup.delay));
+    }
     ocsHelper.SetDeviceAttribute("DataRate", DataRateValue(rate));
     ocsHelper.SetDeviceAttribute("Mtu", UintegerValue(mtu));
     ocsHelper.SetDeviceAttribute("FiberDelay", TimeValue(fiber));
@@ -225,12 +229,6 @@ Run(const Setup& setup)
     NetDeviceContainer ports = ocsHelper.Install(gpus);
     auto port = [&](uint32_t i) { return DynamicCast<OcsNetDevice>(ports.Get(i)); };
     Ptr<OpticalCircuitSwitch> ocs = port(0)->GetSwitch();
-    if (setup.delayGiven)
-    {
-        // On the switch, not through the helper: the helper applies the technology (and
-        // its delay) after the switch's attributes, which would undo --delay.
-        ocs->SetAttribute("ReconfigurationDelay", TimeValue(setup.delay));
-    }
     if (setup.pcap)
     {
         ocsHelper.EnablePcapAll("ocs-circuit-example");

@@ -11,7 +11,6 @@
 #include "ns3/ocs-technology.h"
 #include "ns3/rail-trace-helper.h"
 
-
 namespace ns3
 {
 
@@ -34,6 +33,7 @@ void
 OcsHelper::SetSwitchAttribute(std::string name, const AttributeValue& value)
 {
     m_switchFactory.Set(name, value);
+    m_switchAttributes.emplace_back(name, value.Copy());
 }
 
 void
@@ -50,6 +50,11 @@ OcsHelper::CreateSwitch() const
     if (!m_technology.empty())
     {
         ocs->ApplyTechnology(m_technology);
+        // The technology sets the delay and radix: what the user set explicitly wins.
+        for (const auto& [name, value] : m_switchAttributes)
+        {
+            ocs->SetAttribute(name, *value);
+        }
     }
     return ocs;
 }

@@ -13,6 +13,8 @@
 #include "ns3/trace-helper.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -48,12 +50,14 @@ class OcsHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
 
     /**
      * \param name attribute of OpticalCircuitSwitch
-     * \param value its value for the switches created
+     * \param value its value for the switches created; it wins over the technology's
+     *        (SetTechnology), whichever is called first
      */
     void SetSwitchAttribute(std::string name, const AttributeValue& value);
 
     /**
-     * \brief Makes the switches created use a catalogued technology's delay and radix.
+     * \brief Makes the switches created use a catalogued technology's delay and radix,
+     *        except where SetSwitchAttribute sets them.
      * \param name a name from OcsTechnologyCatalog, e.g. "piezo"
      */
     void SetTechnology(std::string name);
@@ -99,6 +103,8 @@ class OcsHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
     ObjectFactory m_deviceFactory; //!< Devices
     ObjectFactory m_switchFactory; //!< Switches
     std::string m_technology;      //!< Technology preset, or empty
+    /// Switch attributes set explicitly, applied again after the technology's
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_switchAttributes;
 };
 
 template <typename... Ts>

@@ -191,6 +191,46 @@ class OcsRefillOrderTestCase : public TestCase
     }
 };
 
+/// A switch attribute set on the helper wins over its technology preset, whichever is set
+/// first; what the attribute does not name (the radix) stays the technology's.
+class OcsHelperAttributeOverTechnologyTestCase : public TestCase
+{
+  public:
+    OcsHelperAttributeOverTechnologyTestCase()
+        : TestCase("OcsHelper: an explicit switch attribute wins over the technology")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (bool technologyFirst : {true, false})
+        {
+            OcsHelper helper;
+            if (technologyFirst)
+            {
+                helper.SetTechnology("piezo");
+            }
+            helper.SetSwitchAttribute("ReconfigurationDelay", TimeValue(MicroSeconds(100)));
+            if (!technologyFirst)
+            {
+                helper.SetTechnology("piezo");
+            }
+            NodeContainer nodes;
+            nodes.Create(2);
+            NetDeviceContainer ports = helper.Install(nodes);
+            Ptr<OpticalCircuitSwitch> ocs = DynamicCast<OcsNetDevice>(ports.Get(0))->GetSwitch();
+            NS_TEST_EXPECT_MSG_EQ(ocs->GetReconfigurationDelay(),
+                                  MicroSeconds(100),
+                                  "explicit delay, not piezo's 25 ms");
+            NS_TEST_EXPECT_MSG_EQ(ocs->GetRadix(),
+                                  OcsTechnologyCatalog::Get("piezo").radix,
+                                  "the technology's radix");
+            Simulator::Destroy();
+        }
+    }
+};
+
 /// The OCS circuit suite.
 class OcsCircuitTestSuite : public TestSuite
 {
@@ -203,6 +243,7 @@ class OcsCircuitTestSuite : public TestSuite
         AddTestCase(new OcsLinkStateTestCase, TestCase::QUICK);
         AddTestCase(new OcsCountersTestCase, TestCase::QUICK);
         AddTestCase(new OcsRefillOrderTestCase, TestCase::QUICK);
+        AddTestCase(new OcsHelperAttributeOverTechnologyTestCase, TestCase::QUICK);
     }
 };
 
