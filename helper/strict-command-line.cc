@@ -17,6 +17,20 @@
 namespace ns3
 {
 
+namespace
+{
+
+/// \return \p value (an integer) in decimal digits
+std::string
+FormatInteger(long double value)
+{
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(0) << value;
+    return os.str();
+}
+
+} // namespace
+
 StrictCommandLine::StrictCommandLine(const std::string& file, const std::string& usage)
     : m_cmd(file)
 {
@@ -84,13 +98,24 @@ StrictCommandLine::Check(const std::string& arg)
     switch (it->second)
     {
     case 'u':
-        ok = !value.empty() && value[0] != '-' &&
-             (std::strtoull(value.c_str(), &end, 10), *end == '\0') &&
-             std::strtoull(value.c_str(), nullptr, 10) <= UINT32_MAX;
+    case 'i': {
+        // Decimal digits only (CommandLine reads "0x10" as 0 and "1e3" as 1), within the
+        // variable's range (long double holds every 64-bit integer exactly).
+        bool digits =
+            !value.empty() &&
+            value.find_first_not_of("0123456789", value[0] == '-' ? 1 : 0) == std::string::npos &&
+            value != "-";
+        long double number = digits ? std::strtold(value.c_str(), &end) : 0;
+        auto [min, max] = m_ranges.at(name);
+        ok = digits && number >= min && number <= max;
+        if (digits && !ok)
+        {
+            throw std::invalid_argument("bad value for --" + name + ": '" + value +
+                                        "' (expected an integer in [" + FormatInteger(min) + ", " +
+                                        FormatInteger(max) + "])");
+        }
         break;
-    case 'i':
-        ok = !value.empty() && (std::strtoll(value.c_str(), &end, 10), *end == '\0');
-        break;
+    }
     case 'd': {
         // Read as CommandLine reads it (a stream: "0x10" would silently become 0), whole;
         // it cannot read "nan" or "inf", nor can a program use them.
@@ -141,7 +166,16 @@ StrictCommandLine::ParseTime(const std::string& name, const std::string& text)
         throw std::invalid_argument("--" + name + ": '" + text +
                                     "' is out of range (at most 10^6 s)");
     }
-    return NanoSeconds(std::llround(value * scale * 1e9));
+    int64_t ns = std::llround(value * scale * 1e9);
+    std::string mantissa = match[1].str().substr(0, match[1].str().find_first_of("eE"));
+    bool positive = mantissa.find_first_of("123456789") != std::string::npos; // 1e-400 too
+    if (ns == 0 && positive)
+    {
+        throw std::invalid_argument(
+            "--" + name + ": '" + text +
+            "' is below the simulator's resolution of 1 ns (use 0 for none)");
+    }
+    return NanoSeconds(ns);
 }
 
 std::vector<std::string>

@@ -8,6 +8,7 @@
 #include "ns3/command-line.h"
 #include "ns3/nstime.h"
 
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -49,6 +50,12 @@ class StrictCommandLine
                         : std::is_floating_point<T>::value    ? 'd'
                         : std::is_unsigned<T>::value          ? 'u'
                                                               : 'i';
+        if constexpr (std::is_integral<T>::value && !std::is_same<T, bool>::value)
+        {
+            // The variable's own range: a value beyond it would wrap in CommandLine.
+            m_ranges[name] = {static_cast<long double>(std::numeric_limits<T>::min()),
+                              static_cast<long double>(std::numeric_limits<T>::max())};
+        }
         m_cmd.AddValue(name, help, value);
     }
 
@@ -102,7 +109,8 @@ class StrictCommandLine
 
     CommandLine m_cmd;                   //!< ns-3's parser
     std::map<std::string, char> m_kinds; //!< Flag -> 'u', 'i', 'd', 'b' or 's'
-    std::set<std::string> m_given;       //!< Flags on the command line
+    std::map<std::string, std::pair<long double, long double>> m_ranges; //!< Integer flags
+    std::set<std::string> m_given; //!< Flags on the command line
 };
 
 } // namespace ns3

@@ -71,7 +71,57 @@ ParseError(std::vector<std::string> args)
     }
     return "";
 }
+
+/// \return the message Parse refuses `--n=\p text` with for a flag of type T, or "" and the
+///         value read
+template <typename T>
+std::pair<std::string, T>
+ParseInteger(const std::string& text)
+{
+    T value{0};
+    StrictCommandLine cmd(__FILE__, "test");
+    cmd.Add("n", "a number", value);
+    std::string program = "program";
+    std::string arg = "--n=" + text;
+    std::vector<char*> argv = {program.data(), arg.data()};
+    try
+    {
+        cmd.Parse(2, argv.data());
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return {e.what(), T{0}};
+    }
+    return {"", value};
+}
 } // namespace
+
+TEST(StrictCommandLine, IntegersWithinTheirVariablesRange)
+{
+    // A 64-bit flag takes 64-bit values (they were capped at 2^32 - 1).
+    EXPECT_EQ(ParseInteger<uint64_t>("1099511627776").second, uint64_t(1) << 40);
+    EXPECT_EQ(ParseInteger<uint64_t>("18446744073709551615").second, UINT64_MAX);
+    EXPECT_EQ(ParseInteger<uint64_t>("18446744073709551616").first,
+              "bad value for --n: '18446744073709551616' (expected an integer in [0, "
+              "18446744073709551615])");
+    EXPECT_EQ(ParseInteger<uint32_t>("4294967295").second, UINT32_MAX);
+    EXPECT_EQ(ParseInteger<uint32_t>("4294967296").first,
+              "bad value for --n: '4294967296' (expected an integer in [0, 4294967295])");
+    EXPECT_EQ(ParseInteger<uint32_t>("-1").first,
+              "bad value for --n: '-1' (expected an integer in [0, 4294967295])");
+    EXPECT_EQ(ParseInteger<int32_t>("-5").second, -5);
+    EXPECT_EQ(ParseInteger<int32_t>("2147483648").first,
+              "bad value for --n: '2147483648' (expected an integer in [-2147483648, "
+              "2147483647])");
+    // Not decimal digits: CommandLine would read 1e3 as 1 and 0x10 as 0.
+    for (const char* text : {"1e3", "0x10", "", "-", "+5", "1.0", " 7"})
+    {
+        EXPECT_EQ(ParseInteger<uint32_t>(text).first,
+                  std::string("bad value for --n: '") + text +
+                      "' (expected a non-negative integer)")
+            << text;
+    }
+}
 
 TEST(StrictCommandLine, ListsSplitOnEveryComma)
 {
@@ -99,8 +149,19 @@ TEST(StrictCommandLine, DurationsInEveryUnit)
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "2"), Seconds(2));
     // The largest accepted: 10^6 s = 10^15 ns.
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "1e6s"), NanoSeconds(1000000000000000));
-    // Below a double's range it is 0, as any duration under half a nanosecond.
-    EXPECT_EQ(StrictCommandLine::ParseTime("d", "1e-400s"), Seconds(0));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "0"), Seconds(0));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "0.6ns"), NanoSeconds(1));
+}
+
+TEST(StrictCommandLine, DurationsBelowOneNanosecondAreRefused)
+{
+    // They rounded silently to 0 (no delay at all).
+    EXPECT_EQ(TimeError("0.4ns"),
+              "--reconfigDelay: '0.4ns' is below the simulator's resolution of 1 ns (use 0 for "
+              "none)");
+    EXPECT_EQ(TimeError("1e-400s"),
+              "--reconfigDelay: '1e-400s' is below the simulator's resolution of 1 ns (use 0 for "
+              "none)");
 }
 
 TEST(StrictCommandLine, DurationsOutOfRangeSaySo)
