@@ -90,8 +90,9 @@ BothExist(const std::filesystem::path& folder)
            std::filesystem::exists(folder / "stage1-phases.txt");
 }
 
-/// The two log files: --logs, or the authors' logs beside the source tree (this file is
-/// <tree>/examples/opus-phase-replay.cc), or beside the current folder.
+/// The two log files: --logs, or the authors' logs in shared/data/ of the source tree's parent
+/// (this file is <tree>/examples/opus-phase-replay.cc), of the current folder's parent, or of
+/// a folder above the program (__FILE__ is relative when a compiler cache rewrites it).
 std::vector<std::string>
 LogFiles(const std::string& flag)
 {
@@ -107,8 +108,15 @@ LogFiles(const std::string& flag)
     }
     std::filesystem::path tree = std::filesystem::path(__FILE__).parent_path().parent_path();
     std::filesystem::path beside = (tree / ".." / AUTHORS_LOGS).lexically_normal();
-    std::filesystem::path here = std::filesystem::path("..") / AUTHORS_LOGS;
-    for (const auto& folder : {beside, here})
+    std::vector<std::filesystem::path> folders = {beside,
+                                                  std::filesystem::path("..") / AUTHORS_LOGS};
+    std::error_code error;
+    std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+    for (auto up = program.parent_path(); !error && up.has_relative_path(); up = up.parent_path())
+    {
+        folders.push_back(up / AUTHORS_LOGS);
+    }
+    for (const auto& folder : folders)
     {
         if (BothExist(folder))
         {
@@ -116,10 +124,9 @@ LogFiles(const std::string& flag)
                     (folder / "stage1-phases.txt").string()};
         }
     }
-    // (The two are one folder when this file was compiled by a relative name.)
-    std::string nor = beside == here ? "" : " (nor in " + here.string() + ")";
-    throw std::invalid_argument("the authors' logs are not in " + beside.string() + nor +
-                                ": pass --logs=stage0.txt,stage1.txt");
+    throw std::invalid_argument("the authors' logs are not in " + beside.string() +
+                                " (nor beside the current folder or above the program): pass "
+                                "--logs=stage0.txt,stage1.txt");
 }
 
 /// A delay as typed (1000, 2.5), never in scientific notation.
