@@ -317,41 +317,37 @@ OpusController::PairsToKeep(const Ticket& ticket) const
     {
         return keep;
     }
-    // A request of one of the guess's own members: that member's actual next communication.
-    auto keepIfAskedByMember = [&keep, &ticket](const Ticket& request) {
-        bool shared = std::any_of(request.asked.begin(),
-                                  request.asked.end(),
-                                  [&ticket](uint32_t rank) { return ticket.asked.count(rank); });
-        for (const OpusCircuitNeed& need : request.demand->GetNeeds())
+    // What a member of the guess has shown it needs first: a request it made (its actual
+    // next communication), or an earlier guess whose communication has not run yet.
+    auto keepIfShared = [&keep, &ticket](const std::set<uint32_t>& ranks,
+                                         const OpusDemand& demand) {
+        if (std::none_of(ranks.begin(), ranks.end(), [&ticket](uint32_t rank) {
+                return ticket.asked.count(rank) > 0;
+            }))
         {
-            if (shared)
-            {
-                keep.emplace(need.rail, need.a, need.b);
-            }
+            return;
+        }
+        for (const OpusCircuitNeed& need : demand.GetNeeds())
+        {
+            keep.emplace(need.rail, need.a, need.b);
         }
     };
     for (const auto& [instance, g] : m_gathering)
     {
-        keepIfAskedByMember(g.ticket);
+        keepIfShared(g.ticket.asked, *g.ticket.demand);
     }
     for (const Ticket& queued : m_queue)
     {
         if (!queued.speculative)
         {
-            keepIfAskedByMember(queued);
+            keepIfShared(queued.asked, *queued.demand);
         }
     }
     for (const auto& [instance, guess] : m_guesses)
     {
-        bool shared = std::any_of(guess.members.begin(),
-                                  guess.members.end(),
-                                  [&ticket](uint32_t rank) { return ticket.asked.count(rank); });
-        for (const OpusCircuitNeed& need : guess.demand->GetNeeds())
+        if (instance != ticket.instance)
         {
-            if (shared && instance != ticket.instance)
-            {
-                keep.emplace(need.rail, need.a, need.b);
-            }
+            keepIfShared(guess.members, *guess.demand);
         }
     }
     return keep;
