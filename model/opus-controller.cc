@@ -148,11 +148,17 @@ OpusController::Gather(const CollectiveCall& call, uint32_t rank)
     Gathering g;
     g.ticket.instance = call.instance;
     g.ticket.group = call.instance.substr(0, call.instance.rfind('#'));
+    Describe(g, call, rank);
+    return m_gathering.emplace(call.instance, std::move(g)).first->second;
+}
+
+void
+OpusController::Describe(Gathering& g, const CollectiveCall& call, uint32_t rank)
+{
     g.ticket.demand = GetDemand(call, rank);
     bool pointToPoint = call.type == WorkloadOpType::SEND || call.type == WorkloadOpType::RECV;
     g.ticket.members = pointToPoint ? 2 : call.members.size();
     g.missing = g.ticket.members;
-    return m_gathering.emplace(call.instance, std::move(g)).first->second;
 }
 
 void
@@ -160,6 +166,12 @@ OpusController::Request(const CollectiveCall& call, uint32_t rank, GrantCallback
 {
     NS_LOG_FUNCTION(this << call.instance << rank);
     Gathering& g = Gather(call, rank);
+    if (g.ticket.grants.empty())
+    {
+        // The first real request says what the communication needs; a provisioning
+        // announcement that created the gathering only predicted it.
+        Describe(g, call, rank);
+    }
     g.ticket.grants.push_back(granted);
     g.ticket.asked.insert(rank);
     g.announced.insert(rank);

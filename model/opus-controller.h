@@ -222,6 +222,8 @@ class OpusController : public Object
 
     /// \return the gathering of \p call's instance (created on its first member)
     Gathering& Gather(const CollectiveCall& call, uint32_t rank);
+    /// Sets what \p g's communication needs and how many members it waits for, from \p call.
+    void Describe(Gathering& g, const CollectiveCall& call, uint32_t rank);
     /// Orders a speculative setup once every member announced the communication.
     void ProvisionIfAnnounced(Gathering& g);
     void Enqueue(Ticket ticket);

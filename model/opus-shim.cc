@@ -92,7 +92,7 @@ OpusShim::SetSchedule(const std::vector<ScheduledCall>& calls,
 {
     m_dagIterations = std::max<uint32_t>(1, dagIterations);
     m_iterations = uint64_t(m_dagIterations) * std::max<uint32_t>(1, replays);
-    m_ordinals.clear();
+    m_uses.clear();
     m_perReplay.clear();
     m_oracle = Sequence{{}, m_dagIterations};
     m_profile = Sequence{{}, 1};
@@ -101,9 +101,9 @@ OpusShim::SetSchedule(const std::vector<ScheduledCall>& calls,
     for (const ScheduledCall& scheduled : calls)
     {
         const std::string& name = scheduled.call.instance;
-        std::vector<uint64_t>& uses = m_ordinals[name][scheduled.iteration];
+        std::vector<Use>& uses = m_uses[name][scheduled.iteration];
         Occurrence occurrence{name, scheduled.iteration, uses.size(), scheduled.call};
-        uses.push_back(m_perReplay[name]++);
+        uses.push_back({m_perReplay[name]++, scheduled.call});
         if (!m_controller->GetDemand(scheduled.call, m_rank)->IsEmpty())
         {
             m_oracle.entries.push_back(occurrence);
@@ -121,26 +121,35 @@ OpusShim::Locate(const CollectiveCall& call, uint64_t iteration) const
     o.call.instance = o.name;
     uint64_t replay = iteration / m_dagIterations;
     uint64_t ordinal = OrdinalOf(call.instance) - replay * m_perReplay.at(o.name);
-    const std::vector<uint64_t>& uses = m_ordinals.at(o.name).at(o.label);
-    o.use = std::lower_bound(uses.begin(), uses.end(), ordinal) - uses.begin();
+    const std::vector<Use>& uses = m_uses.at(o.name).at(o.label);
+    o.use = std::find_if(uses.begin(),
+                         uses.end(),
+                         [ordinal](const Use& u) { return u.ordinal == ordinal; }) -
+            uses.begin();
     return o;
 }
 
-std::string
-OpusShim::InstanceAt(const std::string& name, uint64_t iteration, uint64_t use) const
+bool
+OpusShim::CallAt(const std::string& name,
+                 uint64_t iteration,
+                 uint64_t use,
+                 CollectiveCall& call) const
 {
-    auto labels = m_ordinals.find(name);
-    if (labels == m_ordinals.end())
+    auto labels = m_uses.find(name);
+    if (labels == m_uses.end())
     {
-        return "";
+        return false;
     }
     auto uses = labels->second.find(iteration % m_dagIterations);
     if (uses == labels->second.end() || use >= uses->second.size())
     {
-        return "";
+        return false;
     }
     uint64_t replay = iteration / m_dagIterations;
-    return name + '#' + std::to_string(replay * m_perReplay.at(name) + uses->second[use]);
+    call = uses->second[use].call;
+    call.instance =
+        name + '#' + std::to_string(replay * m_perReplay.at(name) + uses->second[use].ordinal);
+    return true;
 }
 
 void
@@ -212,9 +221,10 @@ OpusShim::ProvisionAfter(const Running& done)
     }
     // Announced even when its circuits are those of the communication that just ended: the
     // controller switches once every member has announced (finished its previous phase).
-    CollectiveCall next = at->call;
-    next.instance = InstanceAt(at->name, iteration, at->use);
-    if (next.instance.empty())
+    // The profile gives the order; the call at that place is the DAG's (a labelled
+    // iteration need not hold the calls of the profiled one).
+    CollectiveCall next;
+    if (!CallAt(at->name, iteration, at->use, next))
     {
         return; // that iteration has fewer uses of the name: no prediction
     }

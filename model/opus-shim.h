@@ -136,9 +136,18 @@ class OpusShim : public Object
 
     /// \return where \p call (of reported \p iteration) is among its name's uses
     Occurrence Locate(const CollectiveCall& call, uint64_t iteration) const;
-    /// \return the instance ("name#k") of the j-th use of \p name in reported \p iteration,
-    ///         or "" if that iteration has fewer uses
-    std::string InstanceAt(const std::string& name, uint64_t iteration, uint64_t use) const;
+    /**
+     * \brief The j-th use of a name in a reported iteration, as the DAG has it.
+     * \param name the instance name without "#k"
+     * \param iteration the reported iteration
+     * \param use j
+     * \param call receives the call, with its instance ("name#k")
+     * \return false if that iteration has fewer uses of the name
+     */
+    bool CallAt(const std::string& name,
+                uint64_t iteration,
+                uint64_t use,
+                CollectiveCall& call) const;
     void Granted(std::string instance);
     void Finished(std::string instance);
     /// Asks for the circuits of the communication after \p done, if they differ.
@@ -150,8 +159,16 @@ class OpusShim : public Object
     Provisioning m_provisioning;                //!< Attribute
     Sequence m_profile;                         //!< Iteration 0's sequence (needing circuits)
     Sequence m_oracle;                          //!< The DAG's sequence (needing circuits)
-    /// Per name: the ordinals k (within a replay) of its uses, per DAG iteration label
-    std::map<std::string, std::map<uint32_t, std::vector<uint64_t>>> m_ordinals;
+
+    /// One use of a name in the DAG.
+    struct Use
+    {
+        uint64_t ordinal{0}; //!< Its k within a replay
+        CollectiveCall call; //!< The call (instance without "#k")
+    };
+
+    /// Per name, per DAG iteration label: its uses in op id order
+    std::map<std::string, std::map<uint32_t, std::vector<Use>>> m_uses;
     std::map<std::string, uint64_t> m_perReplay; //!< Per name: uses per replay
     uint32_t m_dagIterations{1};                 //!< Iterations the DAG holds
     uint64_t m_iterations{1};                    //!< Reported iterations of the job

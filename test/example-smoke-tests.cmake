@@ -384,3 +384,11 @@ add_test(NAME example.photonic-rails-sim-flags-wide-table
 set_tests_properties(example.photonic-rails-sim-flags-wide-table PROPERTIES PASS_REGULAR_EXPRESSION
   "\nocs +2000000020\\.011 +\\+[0-9]+\\.[0-9][0-9]% +3 +3000000000\\.000 +[0-9]+\\.[0-9]\n")
 # --- end of issue 11: flags ------------------------------------------------------------------
+# Issue 11, review: provisioning on a DAG whose labelled iterations differ (a reduce in
+# iteration 0, an allgather and a send in iteration 1, test/data/irregular-iterations.json)
+# finishes, as on demand and with the oracle: it used to get stuck.
+add_test(NAME example.photonic-rails-sim-irregular-iterations
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/irregular-iterations.json
+                 --gpusPerServer=1 --nicPorts=2 --nicRate=100 --iterations=2 --progress=0
+                 --fabric=ocs,ocs-provisioning,ocs-oracle
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke-irregular-iterations)
