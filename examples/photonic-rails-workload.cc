@@ -94,9 +94,6 @@ EstimatorConfig(const Options& o)
     return c;
 }
 
-/// Most ops --iterations may make a generated DAG hold (about 7 GB of memory, 3 GB of JSON).
-const uint64_t MAX_GENERATED_OPS = 20000000;
-
 /// Refuses an --iterations that would make the DAG too large to hold: each iteration
 /// repeats the ops of the first (bad_alloc at 10^6 iterations of a small job).
 void
@@ -111,13 +108,13 @@ CheckGeneratedSize(const Options& o)
     first.iterations = 1;
     uint64_t perIteration =
         WorkloadGenerator(first.ToConfig(o.gpusPerServer)).Generate().GetOpCount();
-    if (perIteration * o.gen.iterations > MAX_GENERATED_OPS)
+    if (perIteration * o.gen.iterations > WorkloadGenerator::MAX_OPS)
     {
         throw std::invalid_argument(
             "--iterations=" + std::to_string(o.gen.iterations) + " would make " +
             std::to_string(perIteration * o.gen.iterations) + " ops (" +
             std::to_string(perIteration) + " per iteration), more than " +
-            std::to_string(MAX_GENERATED_OPS) +
+            std::to_string(WorkloadGenerator::MAX_OPS) +
             ": emit fewer (photonic-rails-sim --iterations replays a DAG without growing it)");
     }
 }

@@ -111,6 +111,47 @@ JobRunner::MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks
     return spec;
 }
 
+namespace
+{
+
+/// Every rank's communicator on \p fabric, configured by the options.
+std::vector<Ptr<CollectiveCommunicator>>
+InstallCommunicators(const JobOptions& o, Ptr<RailFabric> fabric)
+{
+    CollectiveHelper collectives;
+    collectives.SetCommunicatorAttribute("Channels", UintegerValue(o.channels));
+    collectives.SetCommunicatorAttribute("ChunkBytes", UintegerValue(uint64_t(o.chunkKiB) * 1024));
+    collectives.SetCommunicatorAttribute("ReductionBandwidth", DoubleValue(o.reduceGBps * 1e9));
+    collectives.SetCommunicatorAttribute("DefaultAlgorithm", StringValue(o.algorithm));
+    return collectives.Install(fabric);
+}
+
+/// Plans every collective once before simulating: a call that cannot run is a one-line
+/// error, never an abort mid-run (plans are cached, so the run reuses them).
+void
+CheckPlans(const WorkloadDag& dag, const std::vector<Ptr<CollectiveCommunicator>>& communicators)
+{
+    for (const WorkloadOp& op : dag.GetAllOps())
+    {
+        if (!IsWorkloadCollective(op.type))
+        {
+            continue;
+        }
+        try
+        {
+            communicators[op.rank]->GetPlan(RankRuntime::CallOf(dag, op));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw std::invalid_argument("rank " + std::to_string(op.rank) + " op " +
+                                        std::to_string(op.id) + " (" + WorkloadOpTypeName(op.type) +
+                                        " on " + op.group + "): " + e.what());
+        }
+    }
+}
+
+} // namespace
+
 void
 JobRunner::CheckBeforeRuns(const JobOptions& o,
                            const std::vector<JobFabric>& fabrics,
@@ -125,6 +166,29 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
     if (opus)
     {
         OpusHelper::CheckRendezvous(dag, o.iterations);
+    }
+    // Plans and circuits depend on the fabric: build each one, check, and discard it, so
+    // that no run starts before every fabric's problem is known.
+    for (const JobFabric& f : fabrics)
+    {
+        RailFabricHelper helper;
+        helper.SetSpec(MakeSpec(o, f, dag.GetRankCount()));
+        Ptr<RailFabric> fabric = helper.Build();
+        auto communicators = InstallCommunicators(o, fabric);
+        try
+        {
+            CheckPlans(dag, communicators);
+            if (f.kind == RailKind::OCS)
+            {
+                OpusHelper().CheckDemands(fabric, communicators, dag, f.staticSplit);
+            }
+        }
+        catch (const std::invalid_argument& e)
+        {
+            Simulator::Destroy();
+            throw std::invalid_argument(f.name + ": " + e.what());
+        }
+        Simulator::Destroy();
     }
 }
 
@@ -227,30 +291,6 @@ class ProgressReporter
     std::chrono::steady_clock::time_point m_start; //!< Run start
     std::chrono::steady_clock::time_point m_last;  //!< Last line
 };
-
-/// Plans every collective once before simulating: a call that cannot run is a one-line
-/// error, never an abort mid-run (plans are cached, so the run reuses them).
-void
-CheckPlans(const WorkloadDag& dag, const std::vector<Ptr<CollectiveCommunicator>>& communicators)
-{
-    for (const WorkloadOp& op : dag.GetAllOps())
-    {
-        if (!IsWorkloadCollective(op.type))
-        {
-            continue;
-        }
-        try
-        {
-            communicators[op.rank]->GetPlan(RankRuntime::CallOf(dag, op));
-        }
-        catch (const std::invalid_argument& e)
-        {
-            throw std::invalid_argument("rank " + std::to_string(op.rank) + " op " +
-                                        std::to_string(op.id) + " (" + WorkloadOpTypeName(op.type) +
-                                        " on " + op.group + "): " + e.what());
-        }
-    }
-}
 
 /// Prints what blocked ranks wait for and throws the one-line reason.
 void
@@ -492,12 +532,8 @@ JobRunner::Run(const JobOptions& o,
         circuits.Attach(switches);
     }
 
-    CollectiveHelper collectives;
-    collectives.SetCommunicatorAttribute("Channels", UintegerValue(o.channels));
-    collectives.SetCommunicatorAttribute("ChunkBytes", UintegerValue(uint64_t(o.chunkKiB) * 1024));
-    collectives.SetCommunicatorAttribute("ReductionBandwidth", DoubleValue(o.reduceGBps * 1e9));
-    collectives.SetCommunicatorAttribute("DefaultAlgorithm", StringValue(o.algorithm));
-    auto communicators = collectives.Install(fabric);
+    fabric->AssignStreams(0);
+    auto communicators = InstallCommunicators(o, fabric);
     CheckPlans(*dag, communicators);
 
     RankRuntimeHelper runtimeHelper;

@@ -143,12 +143,42 @@ OpusHelper::Install(Ptr<RailFabric> fabric,
     return controller;
 }
 
+void
+OpusHelper::CheckDemands(Ptr<RailFabric> fabric,
+                         const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+                         const WorkloadDag& dag,
+                         bool staticSplit) const
+{
+    Ptr<OpusController> controller = CreateController(fabric, communicators);
+    if (staticSplit)
+    {
+        StaticSplit(controller, fabric, dag);
+        return;
+    }
+    for (const WorkloadOp& op : dag.GetAllOps())
+    {
+        if (IsCommunication(op))
+        {
+            DemandOf(controller, dag, op);
+        }
+    }
+}
+
 Ptr<OpusController>
 OpusHelper::InstallStatic(Ptr<RailFabric> fabric,
                           const std::vector<Ptr<CollectiveCommunicator>>& communicators,
                           const WorkloadDag& dag) const
 {
     Ptr<OpusController> controller = CreateController(fabric, communicators);
+    controller->Preset({std::make_shared<const OpusDemand>(StaticSplit(controller, fabric, dag))});
+    return controller;
+}
+
+OpusDemand
+OpusHelper::StaticSplit(Ptr<OpusController> controller,
+                        Ptr<RailFabric> fabric,
+                        const WorkloadDag& dag)
+{
     std::set<OpusDemand::Link> links;
     for (const WorkloadOp& op : dag.GetAllOps())
     {
@@ -160,17 +190,7 @@ OpusHelper::InstallStatic(Ptr<RailFabric> fabric,
             }
         }
     }
-    OpusDemand split;
-    try
-    {
-        split = OpusDemand::Build(links, fabric->GetSpec().nicPorts);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw std::invalid_argument(std::string("ocs-static: ") + e.what());
-    }
-    controller->Preset({std::make_shared<const OpusDemand>(split)});
-    return controller;
+    return OpusDemand::Build(links, fabric->GetSpec().nicPorts);
 }
 
 } // namespace ns3

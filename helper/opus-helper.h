@@ -74,6 +74,22 @@ class OpusHelper
                                       const WorkloadDag& dag) const;
 
     /**
+     * \brief Checks, before a run, that every communication of a job fits the fabric's
+     *        NIC ports (as Install() or InstallStatic() would find out when installing).
+     * \param fabric the fabric (optical rails)
+     * \param communicators every rank's communicator
+     * \param dag the job
+     * \param staticSplit check the ocs-static split rather than Opus's per-communication
+     *        demands
+     *
+     * Throws std::invalid_argument naming the op (or the split) that cannot be served.
+     */
+    void CheckDemands(Ptr<RailFabric> fabric,
+                      const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+                      const WorkloadDag& dag,
+                      bool staticSplit) const;
+
+    /**
      * \brief Checks that a job can finish under Opus, before it runs.
      *
      * Opus sets up a communication's circuits once every member has asked for it, so each
@@ -92,6 +108,11 @@ class OpusHelper
     static void CheckRendezvous(const WorkloadDag& dag, uint32_t replays);
 
   private:
+    /// \return the ocs-static split of every GPU's ports among its peers over the job
+    static OpusDemand StaticSplit(Ptr<OpusController> controller,
+                                  Ptr<RailFabric> fabric,
+                                  const WorkloadDag& dag);
+
     /// A controller bound to \p fabric.
     Ptr<OpusController> CreateController(
         Ptr<RailFabric> fabric,

@@ -320,6 +320,24 @@ RailFabricHelper::Build()
     return fabric;
 }
 
+int64_t
+RailFabric::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (const Ptr<EpsSwitch>& sw : m_scaleUp)
+    {
+        used += sw ? sw->AssignStreams(stream + used) : 0;
+    }
+    for (const auto& switches : m_railSwitches)
+    {
+        for (const Ptr<EpsSwitch>& sw : switches)
+        {
+            used += sw->AssignStreams(stream + used);
+        }
+    }
+    return used;
+}
+
 std::vector<std::pair<uint32_t, uint32_t>>
 RailFabricHelper::RailPorts(uint32_t rail) const
 {

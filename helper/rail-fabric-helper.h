@@ -70,6 +70,14 @@ class RailFabric : public Object
     uint64_t CountDroppedFrames() const;
 
     /**
+     * \brief Fixes the random streams of the fabric's switches (their ECN marking), so a
+     *        run's randomness does not depend on what the process built before it.
+     * \param stream the first stream number
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /**
      * \brief Duplex circuits that join consecutive GPUs of a rail into a ring.
      *
      * A GPU has two ring neighbours, so a ring of more than two GPUs needs two NIC ports

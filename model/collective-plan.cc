@@ -341,6 +341,14 @@ class Builder
                  uint64_t bytes,
                  std::vector<uint32_t> deps)
     {
+        if (m_tasks.size() >= CollectivePlanner::MAX_TASKS)
+        {
+            // A plan is kept per shape and rank: bound its memory (about 80 B a task).
+            Reject("one rank's plan needs more than " +
+                   std::to_string(CollectivePlanner::MAX_TASKS) +
+                   " sends, receives and reductions: use larger chunks (ChunkBytes, --chunkKiB) "
+                   "or fewer bytes");
+        }
         std::sort(deps.begin(), deps.end());
         deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
         CollectiveTask task;

@@ -208,6 +208,10 @@ struct CollectivePlan
 class CollectivePlanner
 {
   public:
+    /// Most tasks one rank's plan may hold: Plan() throws std::invalid_argument beyond it
+    /// (2^20 tasks, about 80 MB; a 1 TiB allreduce in 512 KiB chunks would need millions).
+    static constexpr uint64_t MAX_TASKS = uint64_t(1) << 20;
+
     /**
      * \brief Plans the asking rank's part.
      * \param request the collective

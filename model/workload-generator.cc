@@ -71,11 +71,12 @@ struct GroupTable
         uint32_t index = 0;
         for (uint32_t rank = 0; rank < ranks; ++rank)
         {
-            std::vector<uint32_t> group = members(rank);
-            if (group.front() != rank)
+            if (!names[rank].empty())
             {
-                continue; // named when its lowest member was visited
+                continue; // named when its lowest member was visited (listing it again would
+                          // make a group of n cost n^2)
             }
+            std::vector<uint32_t> group = members(rank);
             std::string name = kind + std::to_string(index++);
             for (uint32_t member : group)
             {
@@ -99,7 +100,11 @@ struct GroupTable
 class RankEmitter
 {
   public:
-    RankEmitter(uint32_t rank, std::vector<WorkloadOp>& out) : m_rank(rank), m_out(out) {}
+    RankEmitter(uint32_t rank, std::vector<WorkloadOp>& out)
+        : m_rank(rank),
+          m_out(out)
+    {
+    }
 
     /// Starts an iteration; its first op on every stream waits for `gate` (if any).
     void BeginIteration(uint32_t iteration, std::optional<uint32_t> gate)
@@ -126,6 +131,17 @@ class RankEmitter
         deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
         op.deps = std::move(deps);
         m_tail[op.stream] = op.id;
+        if (m_out.size() >= WorkloadGenerator::MAX_OPS)
+        {
+            // Checked as ops are made: --microBatches, --layers, ranks and --iterations
+            // multiply them, and memory would run out before the whole job exists.
+            throw std::invalid_argument(
+                "the generated job would hold more than " +
+                std::to_string(WorkloadGenerator::MAX_OPS) + " ops (reached at rank " +
+                std::to_string(m_rank) +
+                "): use fewer ranks, --layers, --microBatches (--globalBatch) or --iterations "
+                "(photonic-rails-sim --iterations replays a DAG without growing it)");
+        }
         m_out.push_back(std::move(op));
         return m_out.back().id;
     }
@@ -379,8 +395,12 @@ class RankProgram
         if (denseParams > 0)
         {
             uint64_t shard = CeilDiv(denseParams, m_cfg.dp);
-            ids.push_back(Collective(
-                WorkloadOpType::ALLGATHER, "dp", shard * m_cfg.paramBytes, "fsdp.ag", label, deps));
+            ids.push_back(Collective(WorkloadOpType::ALLGATHER,
+                                     "dp",
+                                     shard * m_cfg.paramBytes,
+                                     "fsdp.ag",
+                                     label,
+                                     deps));
         }
         if (expertParams > 0 && m_edp > 1)
         {
@@ -726,9 +746,7 @@ WorkloadGenerator::CheckConfig()
 {
     WorkloadGeneratorConfig& c = m_config;
     c.model.Check();
-    auto fail = [](const std::string& what) {
-        throw std::invalid_argument(what);
-    };
+    auto fail = [](const std::string& what) { throw std::invalid_argument(what); };
     if (c.tp == 0 || c.cp == 0 || c.pp == 0 || c.dp == 0 || c.ep == 0)
     {
         fail("tp, cp, pp, dp and ep must be >= 1");
@@ -775,6 +793,19 @@ WorkloadGenerator::CheckConfig()
         }
         c.microBatches =
             c.globalBatch > 0 ? static_cast<uint32_t>(c.globalBatch / perStep) : 2 * c.pp;
+    }
+    // Every rank computes at least a forward and a backward per micro-batch and layer of its
+    // stage: refuse a job that cannot fit MAX_OPS before building its schedule (2^31
+    // micro-batches exhausted memory there).
+    uint64_t leastOps =
+        2 * uint64_t(c.microBatches) * ranks * std::max<uint64_t>(1, c.model.layers / c.pp);
+    if (leastOps > MAX_OPS)
+    {
+        fail(std::to_string(c.microBatches) + " micro-batches x " + std::to_string(ranks) +
+             " ranks x " + std::to_string(std::max<uint64_t>(1, c.model.layers / c.pp)) +
+             " layers per stage make at least " + std::to_string(leastOps) + " ops, more than " +
+             std::to_string(MAX_OPS) +
+             ": use fewer --microBatches (--globalBatch), --layers or ranks");
     }
     // Throws on impossible schedules (e.g. interleaved with M not a multiple of P).
     WorkloadPipelineSchedule(c.schedule, c.pp, c.microBatches, c.virtualStages);

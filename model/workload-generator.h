@@ -87,6 +87,10 @@ class WorkloadGenerator
     /// \return the DAG (deterministic for a given configuration)
     WorkloadDag Generate() const;
 
+    /// Most ops a generated job may hold (about 7 GB in memory): Generate() throws
+    /// std::invalid_argument, naming the flags that multiply ops, before it gets there.
+    static constexpr uint64_t MAX_OPS = 20000000;
+
     /**
      * \brief Generate(), then every WorkloadValidator check: what a program calls before
      *        writing or running a generated job, so that it never writes a file its own

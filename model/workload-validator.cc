@@ -83,9 +83,9 @@ class Checker
     /// \return true if the op names an existing group that contains its rank
     bool InGroup(const WorkloadOp& op, int64_t rank) const
     {
-        const std::vector<uint32_t>* members = m_dag.FindGroup(op.group);
-        return members != nullptr &&
-               std::find(members->begin(), members->end(), rank) != members->end();
+        auto members = m_sortedGroups.find(op.group);
+        return members != m_sortedGroups.end() &&
+               std::binary_search(members->second.begin(), members->second.end(), rank);
     }
 
     void CheckGroups()
@@ -96,6 +96,11 @@ class Checker
             {
                 GroupError(name, -1, "a group needs at least one member");
             }
+            // Sorted once: every op looks its rank up (a linear search made a group of n
+            // ranks cost n^2).
+            std::vector<int64_t>& sorted = m_sortedGroups[name];
+            sorted.assign(members.begin(), members.end());
+            std::sort(sorted.begin(), sorted.end());
             std::set<uint32_t> seen;
             for (uint32_t member : members)
             {
@@ -652,6 +657,7 @@ class Checker
     const WorkloadDag& m_dag;
     const std::string& m_file;
     WorkloadErrorList& m_errors;
+    std::unordered_map<std::string, std::vector<int64_t>> m_sortedGroups; //!< For InGroup
 };
 
 } // namespace

@@ -392,3 +392,18 @@ add_test(NAME example.photonic-rails-sim-irregular-iterations
                  --gpusPerServer=1 --nicPorts=2 --nicRate=100 --iterations=2 --progress=0
                  --fabric=ocs,ocs-provisioning,ocs-oracle
                  --out=${CMAKE_BINARY_DIR}/sim-smoke-irregular-iterations)
+# Issue 11, review: every fabric's plans and circuits are checked before any run. A 3-member
+# allreduce needs 2 ring peers per GPU, more than 1 NIC port on optical rails: the error comes
+# right after the workload line (eps and eps-clos never run).
+photonic_rails_expect_error(example.photonic-rails-sim-check-before-runs photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/allreduce-three.json|--gpusPerServer=1|--nicPorts=1|--fabric=eps,eps-clos,ocs|--out=${CMAKE_BINARY_DIR}/sim-smoke-check-before-runs"
+  "workload: 3 ranks, 3 ops, 1 iteration\\(s\\)\nphotonic-rails-sim: error: ocs: rank 0 op 0 \\(allreduce on g\\): GPU 0 needs circuits to 2 peers on rail 0 at once but has 1 NIC port")
+# A 1 TiB allreduce (the DAG format's largest op) in 512 KiB chunks needs millions of plan
+# steps per rank: refused before the run instead of exhausting memory.
+photonic_rails_expect_error(example.photonic-rails-sim-plan-too-large photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/allreduce-one-tib.json|--gpusPerServer=1|--nicPorts=1|--out=${CMAKE_BINARY_DIR}/sim-smoke-plan-too-large"
+  "error: eps: rank 0 op 0 \\(allreduce on g\\): collective plan: one rank's plan needs more than 1048576 sends, receives and reductions: use larger chunks")
+# A generated job with 2^31 micro-batches is refused at once (it exhausted memory).
+photonic_rails_expect_error(example.photonic-rails-workload-too-many-micro-batches photonic-rails-workload
+  "--layers=1|--dp=2|--gpusPerServer=1|--microBatches=2147483648|--out=${CMAKE_BINARY_DIR}/workload-smoke-micro-batches.json"
+  "error: 2147483648 micro-batches x 2 ranks x 1 layers per stage make at least 8589934592 ops, more than 20000000")

@@ -1304,3 +1304,27 @@ TEST(CollectivePlan, ChooseRule)
     r.optical = false;
     EXPECT_EQ(CollectivePlanner::Plan(r).name, "direct");
 }
+
+TEST(CollectivePlan, APlanBeyondMaxTasksIsRefused)
+{
+    // Ring allreduce of S = 2^20 bytes on 2 ranks, one channel: a reducescatter step and an
+    // allgather step of S/2 each. In 1-byte chunks that is 2^19 chunks of send, receive and
+    // reduce, then 2^19 of send and receive: 2.5 x 2^20 tasks, refused; in 1 MiB chunks, a
+    // handful.
+    auto r = Request(WorkloadOpType::ALLREDUCE, {0, 1}, uint64_t(1) << 20, WorkloadAlgorithm::RING);
+    r.chunkBytes = 1;
+    try
+    {
+        CollectivePlanner::Plan(r);
+        FAIL() << "a plan of millions of tasks was built";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("needs more than 1048576 sends, receives and "
+                                             "reductions"),
+                  std::string::npos)
+            << e.what();
+    }
+    r.chunkBytes = 1 << 20;
+    EXPECT_LT(CollectivePlanner::Plan(r).tasks.size(), 16u);
+}
