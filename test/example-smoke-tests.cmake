@@ -337,7 +337,7 @@ photonic_rails_expect_error(example.photonic-rails-sim-flags-gpus-pfc photonic-r
   "error: a server's scale-up switch of 160 ports cannot be lossless: PFC needs 247174 B per port \\(headroom at 4800 Gb/s over 50-ns cables, 61440-B frames\\) and its 33554432-B buffer holds 135; use at most 135 GPUs per server, or smaller scale-up frames\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-flags-gpus-wrap photonic-rails-sim
   "${pr_flags_job}|--gpusPerServer=4294967295"
-  "error: fabric too large: 1 servers x 4294967295 GPUs x 1 NIC ports \\(at most 1000000 GPUs")
+  "error: fabric too large: 1 servers x 4294967295 GPUs x 1 NIC ports \\(at most 1048576 GPUs")
 photonic_rails_expect_error(example.photonic-rails-sim-flags-oversubscription photonic-rails-sim
   "${pr_flags_job}|--gpusPerServer=2|--fabric=eps-clos|--radix=4|--oversubscription=100"
   "error: oversubscription 100 is more than switch radix 4 allows \\(at most 3: a leaf's 4 ports split 3 down, 1 up\\)\n$")
@@ -384,3 +384,27 @@ add_test(NAME example.photonic-rails-sim-flags-wide-table
 set_tests_properties(example.photonic-rails-sim-flags-wide-table PROPERTIES PASS_REGULAR_EXPRESSION
   "\nocs +2000000020\\.011 +\\+[0-9]+\\.[0-9][0-9]% +3 +3000000000\\.000 +[0-9]+\\.[0-9]\n")
 # --- end of issue 11: flags ------------------------------------------------------------------
+
+# Issue 11, review: flags
+# Each bad input ends with exit status 1 and one line quoting it; each used to run silently
+# with another value (review defects 6, 7, 16 and 17).
+set(pr_review_data ${PROJECT_SOURCE_DIR}/test/data)
+set(pr_review_job --dag=${pr_review_data}/two-phases.json|--gpusPerServer=1|--nicPorts=1|--out=${CMAKE_BINARY_DIR}/sim-smoke-review|--progress=0)
+# One bound on a job's size, 2^20: --validate took 1048576 ranks, the simulator refused more
+# than 10^6 GPUs. ranks-max.json (1048576 ranks) is valid and passes the simulator's size
+# check (2^20 GPUs are 262144 Perlmutter servers; the next check, the Clos of radix 64, is what
+# refuses it); one rank more is refused by both; so are 1048577 GPUs.
+add_test(NAME example.photonic-rails-workload-review-ranks-max
+         COMMAND photonic-rails-workload --validate=${pr_review_data}/ranks-max.json)
+photonic_rails_expect_error(example.photonic-rails-sim-review-ranks-max photonic-rails-sim
+  "--dag=${pr_review_data}/ranks-max.json|--out=${CMAKE_BINARY_DIR}/sim-smoke-review|--progress=0"
+  "photonic-rails-sim: error: a rail of 262144 ports needs more than a two-tier Clos of radix 64")
+photonic_rails_expect_error(example.photonic-rails-workload-review-ranks-over-max
+  photonic-rails-workload "--validate=${pr_review_data}/ranks-over-max.json"
+  "ranks-over-max\\.json: field 'ranks': must be an integer in \\[1, 1048576\\], got 1048577\n")
+photonic_rails_expect_error(example.photonic-rails-sim-review-ranks-over-max photonic-rails-sim
+  "--dag=${pr_review_data}/ranks-over-max.json|--out=${CMAKE_BINARY_DIR}/sim-smoke-review|--progress=0"
+  "ranks-over-max\\.json: field 'ranks': must be an integer in \\[1, 1048576\\], got 1048577")
+photonic_rails_expect_error(example.photonic-rails-sim-review-gpus-over-max photonic-rails-sim
+  "${pr_review_job}|--servers=1048577"
+  "photonic-rails-sim: error: fabric too large: 1048577 servers x 1 GPUs x 1 NIC ports \\(at most 1048576 GPUs, 1048576 ports per rail and 64 NIC ports per GPU\\)\n$")

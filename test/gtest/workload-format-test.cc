@@ -977,3 +977,18 @@ TEST(WorkloadFiles, DirectoryBinaryAndEmptyFilesSayWhatTheyAre)
         << LoadError(path);
     std::remove(path.c_str());
 }
+
+// ---- Issue 11, review: flags (messages quote numbers; one bound on ranks) -----------------
+
+TEST(WorkloadReviewMessages, RanksUpToTheLargestFabric)
+{
+    // --validate took 2^20 ranks while the simulator refused more than 10^6 GPUs.
+    auto ranks = [](uint64_t count) {
+        return Errors(R"({"format": "photonic-rails-dag", "version": 1, "ranks": )" +
+                      std::to_string(count) +
+                      R"(, "ops": [{"rank": 0, "id": 0, "type": "compute", "duration_us": 1}]})");
+    };
+    EXPECT_TRUE(ranks(1048576).empty());
+    ExpectOneError(ranks(1048577),
+                   {"field 'ranks': must be an integer in [1, 1048576], got 1048577"});
+}
