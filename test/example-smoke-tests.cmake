@@ -390,6 +390,10 @@ set_tests_properties(example.photonic-rails-sim-flags-wide-table PROPERTIES PASS
 # with another value (review defects 6, 7, 16 and 17).
 set(pr_review_data ${PROJECT_SOURCE_DIR}/test/data)
 set(pr_review_job --dag=${pr_review_data}/two-phases.json|--gpusPerServer=1|--nicPorts=1|--out=${CMAKE_BINARY_DIR}/sim-smoke-review|--progress=0)
+# A DAG integer out of range is quoted (it said "got a number").
+photonic_rails_expect_error(example.photonic-rails-workload-review-iteration photonic-rails-workload
+  "--validate=${pr_review_data}/iteration-over-max.json"
+  "iteration-over-max\\.json: rank 0 op 0, field 'iteration': must be an integer in \\[0, 1000000\\], got 1000001\n")
 # One bound on a job's size, 2^20: --validate took 1048576 ranks, the simulator refused more
 # than 10^6 GPUs. ranks-max.json (1048576 ranks) is valid and passes the simulator's size
 # check (2^20 GPUs are 262144 Perlmutter servers; the next check, the Clos of radix 64, is what
