@@ -326,7 +326,7 @@ photonic_rails_expect_error(example.photonic-rails-sim-flags-nic-rate-negative p
   "error: --nicRate=-5 is out of range: Gb/s per NIC port in \\[0\\.001, 10000\\], or 0 for the preset's\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-flags-nic-rate-huge photonic-rails-sim
   "${pr_flags_job}|--gpusPerServer=2|--nicRate=1e18"
-  "error: --nicRate=1e\\+18 is out of range: Gb/s per NIC port in \\[0\\.001, 10000\\], or 0 for the preset's\n$")
+  "error: --nicRate=1e18 is out of range: Gb/s per NIC port in \\[0\\.001, 10000\\], or 0 for the preset's\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-flags-nic-ports photonic-rails-sim
   "${pr_flags_job}|--gpusPerServer=2|--nicPorts=65"
   "error: --nicPorts=65 is out of range: NIC ports per GPU in \\[1, 64\\], or 0 for the preset's\n$")
@@ -390,6 +390,63 @@ set_tests_properties(example.photonic-rails-sim-flags-wide-table PROPERTIES PASS
 # with another value (review defects 6, 7, 16 and 17).
 set(pr_review_data ${PROJECT_SOURCE_DIR}/test/data)
 set(pr_review_job --dag=${pr_review_data}/two-phases.json|--gpusPerServer=1|--nicPorts=1|--out=${CMAKE_BINARY_DIR}/sim-smoke-review|--progress=0)
+# Durations need a unit, 0 excepted: --reconfigDelay=25 ran a 25-s delay (iteration 25020 ms).
+photonic_rails_expect_error(example.photonic-rails-sim-review-delay-no-unit photonic-rails-sim
+  "${pr_review_job}|--fabric=ocs|--reconfigDelay=25"
+  "photonic-rails-sim: error: --reconfigDelay: '25' has no unit \\(e\\.g\\. 25ms, 1\\.5s, 100us\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-review-latency-no-unit photonic-rails-sim
+  "${pr_review_job}|--fabric=ocs|--controlLatency=1.5"
+  "photonic-rails-sim: error: --controlLatency: '1\\.5' has no unit \\(e\\.g\\. 25ms, 1\\.5s, 100us\\)\n$")
+photonic_rails_expect_error(example.ocs-circuit-example-review-delay-no-unit ocs-circuit-example
+  "--delay=1.5"
+  "ocs-circuit-example: error: --delay: '1\\.5' has no unit \\(e\\.g\\. 25ms, 1\\.5s, 100us\\)\n$")
+photonic_rails_expect_error(example.ocs-circuit-example-review-fiber-no-unit ocs-circuit-example
+  "--fiber=1e3"
+  "ocs-circuit-example: error: --fiber: '1e3' has no unit \\(e\\.g\\. 25ms, 1\\.5s, 100us\\)\n$")
+# 0 needs no unit: the on-demand iteration of two-phases.json without delay, 20.006 ms.
+add_test(NAME example.photonic-rails-sim-review-delay-zero
+         COMMAND photonic-rails-sim --dag=${pr_review_data}/two-phases.json --gpusPerServer=1
+                 --nicPorts=1 --fabric=ocs --reconfigDelay=0 --controlLatency=0 --progress=0
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke-review-zero)
+set_tests_properties(example.photonic-rails-sim-review-delay-zero PROPERTIES
+  PASS_REGULAR_EXPRESSION "\nocs +20\\.006 ")
+# A number that reads as 0 took 0's meaning: the preset's 200 Gb/s, free reductions, no delay.
+photonic_rails_expect_error(example.photonic-rails-sim-review-nic-rate-underflow photonic-rails-sim
+  "${pr_review_job}|--nicRate=1e-400"
+  "photonic-rails-sim: error: bad value for --nicRate: '1e-400' is too small \\(underflows to 0\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-review-reduce-underflow photonic-rails-sim
+  "${pr_review_job}|--reduceGBps=1e-400"
+  "photonic-rails-sim: error: bad value for --reduceGBps: '1e-400' is too small \\(underflows to 0\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-delay-sweep-review-underflow
+  photonic-rails-delay-sweep
+  "--dag=${pr_review_data}/two-phases.json|--gpusPerServer=1|--nicPorts=1|--delays=1e-400|--out=${CMAKE_BINARY_DIR}/sweep-smoke-review"
+  "photonic-rails-delay-sweep: error: --delays: '1e-400' ms is below the simulator's resolution of 1 ns \\(1e-6 ms; use 0 for none\\)\n$")
+# 5e-7 ms = 0.5 ns ran at 1 ns, shown as 0.000 ms in the table and 1e-06 in the CSV.
+photonic_rails_expect_error(example.photonic-rails-delay-sweep-review-below-ns
+  photonic-rails-delay-sweep
+  "--dag=${pr_review_data}/two-phases.json|--gpusPerServer=1|--nicPorts=1|--delays=0,5e-7|--out=${CMAKE_BINARY_DIR}/sweep-smoke-review"
+  "photonic-rails-delay-sweep: error: --delays: '5e-7' ms is below the simulator's resolution of 1 ns \\(1e-6 ms; use 0 for none\\)\n$")
+# Messages: out of range (not "expected a number"), empty, the --provisioning renaming, a
+# control character escaped, one spelling of --provisioning.
+photonic_rails_expect_error(example.photonic-rails-sim-review-nic-rate-overflow photonic-rails-sim
+  "${pr_review_job}|--nicRate=1e400"
+  "photonic-rails-sim: error: bad value for --nicRate: '1e400' is out of range \\(beyond the largest number, about 1\\.8e308\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-review-fabric-empty photonic-rails-sim
+  "${pr_review_job}|--fabric="
+  "photonic-rails-sim: error: bad value for --fabric: it is empty \\(expected a value without blanks\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-review-fabric-renamed photonic-rails-sim
+  "${pr_review_job}|--fabric=ocs,ocs-provisioning|--provisioning=1"
+  "photonic-rails-sim: error: --provisioning=1 turns ocs into ocs-provisioning, which --fabric lists too\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-review-fabric-twice photonic-rails-sim
+  "${pr_review_job}|--fabric=ocs,eps,ocs"
+  "photonic-rails-sim: error: --fabric names ocs twice\n$")
+string(ASCII 1 pr_review_ctrl_a)
+photonic_rails_expect_error(example.photonic-rails-sim-review-control-character photonic-rails-sim
+  "--microBatches=${pr_review_ctrl_a}|--out=${CMAKE_BINARY_DIR}/sim-smoke-review"
+  "photonic-rails-sim: error: bad value for --microBatches: '\\\\x01' \\(expected a non-negative integer\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-review-provisioning-true photonic-rails-sim
+  "${pr_review_job}|--fabric=ocs|--provisioning=true"
+  "photonic-rails-sim: error: bad value for --provisioning: 'true' \\(expected 0, 1 or oracle\\)\n$")
 # A DAG integer out of range is quoted (it said "got a number").
 photonic_rails_expect_error(example.photonic-rails-workload-review-iteration photonic-rails-workload
   "--validate=${pr_review_data}/iteration-over-max.json"
