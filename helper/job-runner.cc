@@ -22,8 +22,8 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <sys/resource.h>
@@ -652,22 +652,32 @@ JobFabric::Parse(const std::string& name, const std::string& provisioning)
         RailFabricSpec::ParseKind(name, f.kind);
         return f;
     }
-    throw std::invalid_argument("unknown --fabric '" + name +
-                                "' (eps, eps-clos, ocs, ocs-provisioning, ocs-oracle, ocs-static)");
+    throw std::invalid_argument("unknown --fabric " + StrictCommandLine::Quote(name) +
+                                " (eps, eps-clos, ocs, ocs-provisioning, ocs-oracle, ocs-static)");
 }
 
 std::vector<JobFabric>
 JobFabric::ParseList(const std::string& names, const std::string& provisioning)
 {
     std::vector<JobFabric> fabrics;
-    std::set<std::string> seen;
+    std::map<std::string, std::string> typed; // Fabric run -> its name in --fabric
     for (const std::string& name : StrictCommandLine::SplitList("fabric", names))
     {
         fabrics.push_back(Parse(name, provisioning));
-        if (!seen.insert(fabrics.back().name).second)
+        const std::string& run = fabrics.back().name;
+        auto [it, added] = typed.emplace(run, name);
+        if (added)
         {
-            throw std::invalid_argument("--fabric names " + fabrics.back().name + " twice");
+            continue;
         }
+        if (it->second == name)
+        {
+            throw std::invalid_argument("--fabric names " + name + " twice");
+        }
+        // One of the two is plain ocs that --provisioning renamed: "names ocs-provisioning
+        // twice" would quote a list nobody typed.
+        throw std::invalid_argument("--provisioning=" + provisioning + " turns ocs into " + run +
+                                    ", which --fabric lists too");
     }
     return fabrics;
 }
@@ -737,13 +747,13 @@ JobOptions::Check()
         reconfigDelayTime = StrictCommandLine::ParseTime("reconfigDelay", reconfigDelay);
     }
     controlLatencyTime = StrictCommandLine::ParseTime("controlLatency", controlLatency);
-    if (provisioning == "true" || provisioning == "false")
-    {
-        provisioning = provisioning == "true" ? "1" : "0";
-    }
+    // One spelling per mode: true and false (a boolean flag's) are refused, not read as 1
+    // and 0, so that scripts and docs say the same.
     if (provisioning != "0" && provisioning != "1" && provisioning != "oracle")
     {
-        throw std::invalid_argument("--provisioning must be 0, 1 or oracle");
+        throw std::invalid_argument(
+            "bad value for --provisioning: " + StrictCommandLine::Quote(provisioning) +
+            " (expected 0, 1 or oracle)");
     }
     OcsTechnology technology;
     if (!OcsTechnologyCatalog::Find(ocs, technology))

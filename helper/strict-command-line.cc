@@ -29,6 +29,43 @@ FormatInteger(long double value)
     return os.str();
 }
 
+/// \return \p text with control characters escaped as \xNN
+std::string
+Escape(const std::string& text)
+{
+    std::string escaped;
+    for (unsigned char c : text)
+    {
+        if (c < 0x20 || c == 0x7f)
+        {
+            static const char* const hex = "0123456789abcdef";
+            escaped += std::string("\\x") + hex[c >> 4] + hex[c & 0xf];
+        }
+        else
+        {
+            escaped += static_cast<char>(c);
+        }
+    }
+    return escaped;
+}
+
+/// \return true if \p text is a decimal number whose digits before any exponent are not all
+///         zero: a value that must not read as 0 (1e-400 underflows to it)
+bool
+HasNonZeroDigits(const std::string& text)
+{
+    return text.substr(0, text.find_first_of("eE")).find_first_of("123456789") != std::string::npos;
+}
+
+/// \return the value of each flag as typed on the last command line parsed, so that
+///         CheckRange, which sees only a number, can quote what the user typed
+std::map<std::string, std::string>&
+TypedValues()
+{
+    static std::map<std::string, std::string> typed;
+    return typed;
+}
+
 } // namespace
 
 StrictCommandLine::StrictCommandLine(const std::string& file, const std::string& usage)
@@ -40,6 +77,7 @@ StrictCommandLine::StrictCommandLine(const std::string& file, const std::string&
 void
 StrictCommandLine::Parse(int argc, char* argv[])
 {
+    TypedValues().clear();
     for (int i = 1; i < argc; ++i)
     {
         Check(argv[i]);
@@ -67,7 +105,8 @@ StrictCommandLine::Check(const std::string& arg)
     std::size_t dashes = arg.rfind("--", 0) == 0 ? 2 : (arg.rfind('-', 0) == 0 ? 1 : 0);
     if (dashes == 0)
     {
-        throw std::invalid_argument("unexpected argument '" + arg + "' (flags are --name=value)");
+        throw std::invalid_argument("unexpected argument " + Quote(arg) +
+                                    " (flags are --name=value)");
     }
     std::size_t equal = arg.find('=');
     std::string name =
@@ -76,7 +115,7 @@ StrictCommandLine::Check(const std::string& arg)
     // ns-3 would silently keep the last of two values: which one the user meant is unknown.
     if (!m_given.insert(name).second && general.count(name) == 0)
     {
-        throw std::invalid_argument("--" + name + " is given twice (give each flag once)");
+        throw std::invalid_argument("--" + Escape(name) + " is given twice (give each flag once)");
     }
     auto it = m_kinds.find(name);
     if (it == m_kinds.end())
@@ -84,14 +123,26 @@ StrictCommandLine::Check(const std::string& arg)
         TypeId tid;
         if (name == "PrintAttributes" && !TypeId::LookupByNameFailSafe(value, &tid))
         {
-            throw std::invalid_argument("--PrintAttributes: no TypeId '" + value +
-                                        "' (e.g. ns3::RailTransport)");
+            throw std::invalid_argument("--PrintAttributes: no TypeId " + Quote(value) +
+                                        " (e.g. ns3::RailTransport)");
         }
         if (general.count(name) > 0)
         {
             return;
         }
-        throw std::invalid_argument("unknown flag --" + name + " (see --help)");
+        throw std::invalid_argument("unknown flag --" + Escape(name) + " (see --help)");
+    }
+    TypedValues()[name] = value;
+    static const std::map<char, std::string> expected = {{'u', "a non-negative integer"},
+                                                         {'i', "an integer"},
+                                                         {'d', "a number"},
+                                                         {'b', "0, 1, true or false"},
+                                                         {'s', "a value without blanks"}};
+    // "--fabric=" or "--fabric" alone: "expected a value without blanks" would not say why.
+    if (value.empty() && it->second != 'b')
+    {
+        throw std::invalid_argument("bad value for --" + name + ": it is empty (expected " +
+                                    expected.at(it->second) + ")");
     }
     char* end = nullptr;
     bool ok = true;
@@ -110,8 +161,8 @@ StrictCommandLine::Check(const std::string& arg)
         ok = digits && number >= min && number <= max;
         if (digits && !ok)
         {
-            throw std::invalid_argument("bad value for --" + name + ": '" + value +
-                                        "' (expected an integer in [" + FormatInteger(min) + ", " +
+            throw std::invalid_argument("bad value for --" + name + ": " + Quote(value) +
+                                        " (expected an integer in [" + FormatInteger(min) + ", " +
                                         FormatInteger(max) + "])");
         }
         break;
@@ -123,26 +174,34 @@ StrictCommandLine::Check(const std::string& arg)
         double number = 0;
         in >> number;
         ok = !value.empty() && !in.fail() && in.eof() && std::isfinite(number);
+        static const std::regex decimal("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+        if (!ok && std::regex_match(value, decimal))
+        {
+            // A number, but beyond a double: the stream fails as on "abc".
+            throw std::invalid_argument("bad value for --" + name + ": " + Quote(value) +
+                                        " is out of range (beyond the largest number, about "
+                                        "1.8e308)");
+        }
+        if (ok && number == 0 && HasNonZeroDigits(value))
+        {
+            // The stream reads 1e-400 as 0, and 0 often means "the default" or "none".
+            throw std::invalid_argument("bad value for --" + name + ": " + Quote(value) +
+                                        " is too small (underflows to 0)");
+        }
         break;
     }
     case 'b':
         ok = value.empty() || value == "0" || value == "1" || value == "true" || value == "false";
         break;
     default:
-        // CommandLine takes no empty value and reads a string up to its first blank:
-        // refuse what it would silently cut.
-        ok = equal != std::string::npos && !value.empty() &&
-             value.find_first_of(" \t\n") == std::string::npos;
+        // CommandLine reads a string up to its first blank: refuse what it would silently
+        // cut (an empty value was refused above).
+        ok = value.find_first_of(" \t\n") == std::string::npos;
     }
     if (!ok)
     {
-        static const std::map<char, std::string> expected = {{'u', "a non-negative integer"},
-                                                             {'i', "an integer"},
-                                                             {'d', "a number"},
-                                                             {'b', "0, 1, true or false"},
-                                                             {'s', "a value without blanks"}};
-        throw std::invalid_argument("bad value for --" + name + ": '" + value + "' (expected " +
-                                    expected.at(it->second) + ")");
+        throw std::invalid_argument("bad value for --" + name + ": " + Quote(value) +
+                                    " (expected " + expected.at(it->second) + ")");
     }
 }
 
@@ -153,29 +212,39 @@ StrictCommandLine::ParseTime(const std::string& name, const std::string& text)
     std::smatch match;
     if (!std::regex_match(text, match, format))
     {
-        throw std::invalid_argument("--" + name + ": '" + text +
-                                    "' is not a duration (e.g. 25ms, 1.5s, 100us)");
+        throw std::invalid_argument("--" + name + ": " + Quote(text) +
+                                    " is not a duration (e.g. 25ms, 1.5s, 100us)");
+    }
+    std::string unit = match[4].str();
+    // 1e-400 has digits that are not zero: it is not 0, whatever it reads as.
+    bool positive = HasNonZeroDigits(match[1].str());
+    // Only 0 is the same in every unit: a bare 25 used to be 25 s where ms were meant (the
+    // sweep's --delays are plain ms).
+    if (unit.empty() && positive)
+    {
+        throw std::invalid_argument("--" + name + ": " + Quote(text) +
+                                    " has no unit (e.g. 25ms, 1.5s, 100us)");
     }
     // strtod, not stod: a number beyond a double ("1e400") must get this message, not
-    // std::out_of_range's "stod". Underflow ("1e-400") is 0, as any sub-ns duration rounds.
+    // std::out_of_range's "stod".
     double value = std::strtod(match[1].str().c_str(), nullptr);
-    std::string unit = match[4].str();
-    double scale = unit == "ms" ? 1e-3 : unit == "us" ? 1e-6 : unit == "ns" ? 1e-9 : 1.0;
-    if (!(value * scale <= 1e6))
+    // In ns, the clock's unit: 1ns is exactly 1 (1e-9 s x 1e9 need not be).
+    double perUnit = unit == "ms" ? 1e6 : unit == "us" ? 1e3 : unit == "ns" ? 1.0 : 1e9;
+    double ns = value * perUnit;
+    if (!(ns <= 1e15))
     {
-        throw std::invalid_argument("--" + name + ": '" + text +
-                                    "' is out of range (at most 10^6 s)");
+        throw std::invalid_argument("--" + name + ": " + Quote(text) +
+                                    " is out of range (at most 10^6 s)");
     }
-    int64_t ns = std::llround(value * scale * 1e9);
-    std::string mantissa = match[1].str().substr(0, match[1].str().find_first_of("eE"));
-    bool positive = mantissa.find_first_of("123456789") != std::string::npos; // 1e-400 too
-    if (ns == 0 && positive)
+    // Below 1 ns the clock has no tick: 0.4ns and 1e-400s became no delay at all, and 0.6ns
+    // rounded up to 1 ns; refuse them all rather than pick a neighbour.
+    if (positive && !(ns >= 1))
     {
         throw std::invalid_argument(
-            "--" + name + ": '" + text +
-            "' is below the simulator's resolution of 1 ns (use 0 for none)");
+            "--" + name + ": " + Quote(text) +
+            " is below the simulator's resolution of 1 ns (use 0 for none)");
     }
-    return NanoSeconds(ns);
+    return NanoSeconds(std::llround(ns));
 }
 
 std::vector<std::string>
@@ -195,7 +264,7 @@ StrictCommandLine::SplitList(const std::string& name, const std::string& text)
         std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
         if (item.empty())
         {
-            throw std::invalid_argument("--" + name + " has an empty item in '" + text + "'");
+            throw std::invalid_argument("--" + name + " has an empty item in " + Quote(text));
         }
         items.push_back(item);
         if (comma == std::string::npos)
@@ -218,15 +287,31 @@ StrictCommandLine::CheckRange(const std::string& name,
     {
         return;
     }
-    // Up to 15 significant digits: the value as typed, short of its spelling (1e18 is 1e+18).
+    // As typed if the command line gave it (1e18, not 1e+18); else up to 15 significant
+    // digits.
+    std::string shown;
+    auto typed = TypedValues().find(name);
+    if (typed != TypedValues().end())
+    {
+        std::istringstream in(typed->second);
+        double number = 0;
+        in >> number;
+        shown = !in.fail() && number == value ? Escape(typed->second) : "";
+    }
     auto text = [](double number) {
         std::ostringstream out;
         out << std::setprecision(15) << number;
         return out.str();
     };
-    throw std::invalid_argument("--" + name + "=" + text(value) + " is out of range: " + what +
-                                " in [" + text(least) + ", " + text(most) + "]" +
-                                (zero.empty() ? "" : ", or 0 for " + zero));
+    throw std::invalid_argument("--" + name + "=" + (shown.empty() ? text(value) : shown) +
+                                " is out of range: " + what + " in [" + text(least) + ", " +
+                                text(most) + "]" + (zero.empty() ? "" : ", or 0 for " + zero));
+}
+
+std::string
+StrictCommandLine::Quote(const std::string& text)
+{
+    return "'" + Escape(text) + "'";
 }
 
 } // namespace ns3

@@ -24,8 +24,10 @@ namespace ns3
  *
  * ns-3's CommandLine prints the whole help on an unknown flag and accepts "--n=-1" for an
  * unsigned (it wraps). Flags registered through Add() are checked first: an unknown flag,
- * a value of the wrong kind, a negative unsigned or a flag given twice (ns-3 would keep
- * the last value) throws std::invalid_argument.
+ * a value of the wrong kind, a negative unsigned, a number too large for a double or
+ * one that underflows to 0 (1e-400 would silently take 0's meaning), an empty value or a
+ * flag given twice (ns-3 would keep the last value) throws std::invalid_argument. Messages
+ * quote values as typed, control characters escaped (Quote()).
  */
 class StrictCommandLine
 {
@@ -72,9 +74,11 @@ class StrictCommandLine
     /**
      * \brief Reads a non-negative duration such as "25ms", "1.5s", "100us" or "0".
      * \param name the flag (for the error)
-     * \param text its value: a number and one of s, ms, us, ns (none: seconds)
-     * \return the duration (std::invalid_argument with a one-line reason if malformed or
-     *         longer than 10^6 s)
+     * \param text its value: a number and one of s, ms, us, ns; only 0 may go without a
+     *        unit (a bare 25 read as seconds was taken for ms)
+     * \return the duration, rounded to whole ns (std::invalid_argument with a one-line
+     *         reason if malformed, without a unit, positive but below 1 ns or longer than
+     *         10^6 s)
      */
     static Time ParseTime(const std::string& name, const std::string& text);
 
@@ -90,6 +94,9 @@ class StrictCommandLine
     /**
      * \brief Refuses a flag's value outside [least, most] with a one-line reason that
      * names the flag, its value and the range.
+     *
+     * The value is quoted as typed when the last command line parsed gave this flag a text
+     * that reads as \p value (1e18 stays 1e18, not 1e+18), else formatted.
      * \param name the flag
      * \param value its value
      * \param least smallest value
@@ -103,6 +110,13 @@ class StrictCommandLine
                            double most,
                            const std::string& what,
                            const std::string& zero = "");
+
+    /**
+     * \param text a value as typed
+     * \return \p text in single quotes, control characters escaped as \\xNN (a terminal
+     *         shows "\x01" as nothing at all)
+     */
+    static std::string Quote(const std::string& text);
 
   private:
     void Check(const std::string& arg);

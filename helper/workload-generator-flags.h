@@ -7,6 +7,7 @@
 
 #include "ns3/strict-command-line.h"
 #include "ns3/workload-generator.h"
+#include "ns3/workload-json.h"
 
 #include <string>
 #include <vector>
@@ -31,9 +32,10 @@ struct WorkloadGeneratorFlags
     static constexpr uint32_t MAX_SEQ_LEN = 2097152;       //!< --seqLen
     static constexpr uint32_t MAX_MICRO_BATCH_SIZE = 1024; //!< --microBatchSize
     static constexpr uint32_t MAX_VIRTUAL_STAGES = 1024;   //!< --vpp
-    static constexpr uint32_t MAX_RANKS = 1u << 20;        //!< --tp x --cp x --pp x --dp
     static constexpr uint32_t MAX_ITERATIONS = 1000000;    //!< --iterations
     static constexpr double MIN_MFU = 0.001;               //!< --mfu, at most 1
+    /// --tp x --cp x --pp x --dp: the DAG format's bound on ranks, which is the fabric's
+    static constexpr uint32_t MAX_RANKS = WorkloadJson::MAX_RANKS;
 
     std::string model{"llama3-8b"};   //!< Preset or "custom"
     uint32_t layers{0};               //!< Overrides (0 keeps the preset's)

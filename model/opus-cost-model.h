@@ -5,6 +5,8 @@
 #ifndef OPUS_COST_MODEL_H
 #define OPUS_COST_MODEL_H
 
+#include "rail-fabric-spec.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -92,8 +94,9 @@ struct CostBill
 class OpusCostModel
 {
   public:
-    static constexpr uint64_t MAX_GPUS = 1000000; //!< Sanity bound on the GPUs of a network
-    static constexpr uint32_t MAX_PER_GPU = 64;   //!< Sanity bound on ports per GPU
+    /// Sanity bound on the GPUs of a network: the simulator's (2^20)
+    static constexpr uint64_t MAX_GPUS = RailFabricSpec::MAX_GPUS;
+    static constexpr uint32_t MAX_PER_GPU = 64; //!< Sanity bound on ports per GPU
 
     /// What the networks are built for.
     struct Config

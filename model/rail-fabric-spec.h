@@ -85,7 +85,10 @@ struct ClosPlan
  */
 struct RailFabricSpec
 {
-    static constexpr uint64_t MAX_GPUS = 1000000;  //!< Sanity bound on GPUs and rail ports
+    /// Largest job, in GPUs and in ports per rail: 2^20. The one bound on a job's size:
+    /// the DAG format's ranks (WorkloadJson::MAX_RANKS) and the generator's tp x cp x pp x dp
+    /// are this, so that what --validate accepts the simulator builds.
+    static constexpr uint64_t MAX_GPUS = uint64_t(1) << 20;
     static constexpr uint32_t MAX_NIC_PORTS = 64;  //!< Sanity bound on NIC ports per GPU
     static constexpr uint32_t MAX_RADIX = 4096;    //!< Sanity bound on the switch radix
     static constexpr double MAX_PORT_GBPS = 10000; //!< Sanity bound on a NIC port's rate

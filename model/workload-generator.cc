@@ -1,6 +1,7 @@
 #include "workload-generator.h"
 
 #include "workload-error.h"
+#include "workload-json.h"
 #include "workload-validator.h"
 
 #include <algorithm>
@@ -752,9 +753,10 @@ WorkloadGenerator::CheckConfig()
         fail("tp, cp, pp, dp and ep must be >= 1");
     }
     uint64_t ranks = uint64_t(c.tp) * c.cp * c.pp * c.dp;
-    if (ranks > (1u << 20))
+    if (ranks > WorkloadJson::MAX_RANKS)
     {
-        fail("tp x cp x pp x dp = " + std::to_string(ranks) + " ranks is too many (max 1048576)");
+        fail("tp x cp x pp x dp = " + std::to_string(ranks) + " ranks is too many (max " +
+             std::to_string(WorkloadJson::MAX_RANKS) + ")");
     }
     m_ranks = static_cast<uint32_t>(ranks);
     if (!(c.mfu > 0.0 && c.mfu <= 1.0) || !(c.gpu.peakTflops > 0.0))

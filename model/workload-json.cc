@@ -83,7 +83,8 @@ RequiredFields(WorkloadOpType type)
     }
 }
 
-/// JSON type in plain words, for "expected X, got Y" messages.
+/// A value in plain words, for "expected X, got Y" messages: numbers as written (an
+/// integer out of range, e.g. "iteration": 1000001, said only "got a number").
 std::string
 Describe(const Json& value)
 {
@@ -91,7 +92,11 @@ Describe(const Json& value)
     {
         return "the number " + value.dump();
     }
-    if (value.is_number_integer() && !value.is_number_unsigned())
+    if (value.is_number_unsigned())
+    {
+        return value.dump();
+    }
+    if (value.is_number_integer())
     {
         return "the negative number " + value.dump();
     }
@@ -294,7 +299,10 @@ class OpReader
             (value.is_number_unsigned() &&
              value.get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max())))
         {
-            Fail("tag", "must be an integer, got " + Describe(value));
+            Fail("tag",
+                 "must be an integer in [" + std::to_string(std::numeric_limits<int64_t>::min()) +
+                     ", " + std::to_string(std::numeric_limits<int64_t>::max()) + "], got " +
+                     Describe(value));
             return;
         }
         op.tag = value.get<int64_t>();
@@ -311,7 +319,9 @@ class OpReader
         {
             if (!dep.is_number_unsigned() || dep.get<uint64_t>() > MAX_U32)
             {
-                Fail("deps", "must hold op ids (integers >= 0), got " + Describe(dep));
+                Fail("deps",
+                     "must hold op ids (integers in [0, " + std::to_string(MAX_U32) + "]), got " +
+                         Describe(dep));
                 return;
             }
             op.deps.push_back(dep.get<uint32_t>());

@@ -1,6 +1,7 @@
 #ifndef WORKLOAD_JSON_H
 #define WORKLOAD_JSON_H
 
+#include "rail-fabric-spec.h"
 #include "workload-dag.h"
 
 #include <iosfwd>
@@ -24,8 +25,9 @@ namespace ns3
 class WorkloadJson
 {
   public:
-    /// Largest "ranks" value accepted (guards allocations against corrupted files).
-    static constexpr uint32_t MAX_RANKS = 1u << 20;
+    /// Largest "ranks" value accepted (guards allocations against corrupted files): the
+    /// largest fabric's GPUs, so that a valid DAG is never too large to simulate.
+    static constexpr uint32_t MAX_RANKS = RailFabricSpec::MAX_GPUS;
 
     /**
      * \brief Parses a DAG from JSON text.

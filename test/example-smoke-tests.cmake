@@ -326,7 +326,7 @@ photonic_rails_expect_error(example.photonic-rails-sim-flags-nic-rate-negative p
   "error: --nicRate=-5 is out of range: Gb/s per NIC port in \\[0\\.001, 10000\\], or 0 for the preset's\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-flags-nic-rate-huge photonic-rails-sim
   "${pr_flags_job}|--gpusPerServer=2|--nicRate=1e18"
-  "error: --nicRate=1e\\+18 is out of range: Gb/s per NIC port in \\[0\\.001, 10000\\], or 0 for the preset's\n$")
+  "error: --nicRate=1e18 is out of range: Gb/s per NIC port in \\[0\\.001, 10000\\], or 0 for the preset's\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-flags-nic-ports photonic-rails-sim
   "${pr_flags_job}|--gpusPerServer=2|--nicPorts=65"
   "error: --nicPorts=65 is out of range: NIC ports per GPU in \\[1, 64\\], or 0 for the preset's\n$")
@@ -337,7 +337,7 @@ photonic_rails_expect_error(example.photonic-rails-sim-flags-gpus-pfc photonic-r
   "error: a server's scale-up switch of 160 ports cannot be lossless: PFC needs 247174 B per port \\(headroom at 4800 Gb/s over 50-ns cables, 61440-B frames\\) and its 33554432-B buffer holds 135; use at most 135 GPUs per server, or smaller scale-up frames\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-flags-gpus-wrap photonic-rails-sim
   "${pr_flags_job}|--gpusPerServer=4294967295"
-  "error: fabric too large: 1 servers x 4294967295 GPUs x 1 NIC ports \\(at most 1000000 GPUs")
+  "error: fabric too large: 1 servers x 4294967295 GPUs x 1 NIC ports \\(at most 1048576 GPUs")
 photonic_rails_expect_error(example.photonic-rails-sim-flags-oversubscription photonic-rails-sim
   "${pr_flags_job}|--gpusPerServer=2|--fabric=eps-clos|--radix=4|--oversubscription=100"
   "error: oversubscription 100 is more than switch radix 4 allows \\(at most 3: a leaf's 4 ports split 3 down, 1 up\\)\n$")
@@ -407,3 +407,88 @@ photonic_rails_expect_error(example.photonic-rails-sim-plan-too-large photonic-r
 photonic_rails_expect_error(example.photonic-rails-workload-too-many-micro-batches photonic-rails-workload
   "--layers=1|--dp=2|--gpusPerServer=1|--microBatches=2147483648|--out=${CMAKE_BINARY_DIR}/workload-smoke-micro-batches.json"
   "error: 2147483648 micro-batches x 2 ranks x 1 layers per stage make at least 8589934592 ops, more than 20000000")
+
+# Issue 11, review: flags
+# Each bad input ends with exit status 1 and one line quoting it; each used to run silently
+# with another value (review defects 6, 7, 16 and 17).
+set(pr_review_data ${PROJECT_SOURCE_DIR}/test/data)
+set(pr_review_job --dag=${pr_review_data}/two-phases.json|--gpusPerServer=1|--nicPorts=1|--out=${CMAKE_BINARY_DIR}/sim-smoke-review|--progress=0)
+# Durations need a unit, 0 excepted: --reconfigDelay=25 ran a 25-s delay (iteration 25020 ms).
+photonic_rails_expect_error(example.photonic-rails-sim-review-delay-no-unit photonic-rails-sim
+  "${pr_review_job}|--fabric=ocs|--reconfigDelay=25"
+  "photonic-rails-sim: error: --reconfigDelay: '25' has no unit \\(e\\.g\\. 25ms, 1\\.5s, 100us\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-review-latency-no-unit photonic-rails-sim
+  "${pr_review_job}|--fabric=ocs|--controlLatency=1.5"
+  "photonic-rails-sim: error: --controlLatency: '1\\.5' has no unit \\(e\\.g\\. 25ms, 1\\.5s, 100us\\)\n$")
+photonic_rails_expect_error(example.ocs-circuit-example-review-delay-no-unit ocs-circuit-example
+  "--delay=1.5"
+  "ocs-circuit-example: error: --delay: '1\\.5' has no unit \\(e\\.g\\. 25ms, 1\\.5s, 100us\\)\n$")
+photonic_rails_expect_error(example.ocs-circuit-example-review-fiber-no-unit ocs-circuit-example
+  "--fiber=1e3"
+  "ocs-circuit-example: error: --fiber: '1e3' has no unit \\(e\\.g\\. 25ms, 1\\.5s, 100us\\)\n$")
+# 0 needs no unit: the on-demand iteration of two-phases.json without delay, 20.006 ms.
+add_test(NAME example.photonic-rails-sim-review-delay-zero
+         COMMAND photonic-rails-sim --dag=${pr_review_data}/two-phases.json --gpusPerServer=1
+                 --nicPorts=1 --fabric=ocs --reconfigDelay=0 --controlLatency=0 --progress=0
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke-review-zero)
+set_tests_properties(example.photonic-rails-sim-review-delay-zero PROPERTIES
+  PASS_REGULAR_EXPRESSION "\nocs +20\\.006 ")
+# A number that reads as 0 took 0's meaning: the preset's 200 Gb/s, free reductions, no delay.
+photonic_rails_expect_error(example.photonic-rails-sim-review-nic-rate-underflow photonic-rails-sim
+  "${pr_review_job}|--nicRate=1e-400"
+  "photonic-rails-sim: error: bad value for --nicRate: '1e-400' is too small \\(underflows to 0\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-review-reduce-underflow photonic-rails-sim
+  "${pr_review_job}|--reduceGBps=1e-400"
+  "photonic-rails-sim: error: bad value for --reduceGBps: '1e-400' is too small \\(underflows to 0\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-delay-sweep-review-underflow
+  photonic-rails-delay-sweep
+  "--dag=${pr_review_data}/two-phases.json|--gpusPerServer=1|--nicPorts=1|--delays=1e-400|--out=${CMAKE_BINARY_DIR}/sweep-smoke-review"
+  "photonic-rails-delay-sweep: error: --delays: '1e-400' ms is below the simulator's resolution of 1 ns \\(1e-6 ms; use 0 for none\\)\n$")
+# 5e-7 ms = 0.5 ns ran at 1 ns, shown as 0.000 ms in the table and 1e-06 in the CSV.
+photonic_rails_expect_error(example.photonic-rails-delay-sweep-review-below-ns
+  photonic-rails-delay-sweep
+  "--dag=${pr_review_data}/two-phases.json|--gpusPerServer=1|--nicPorts=1|--delays=0,5e-7|--out=${CMAKE_BINARY_DIR}/sweep-smoke-review"
+  "photonic-rails-delay-sweep: error: --delays: '5e-7' ms is below the simulator's resolution of 1 ns \\(1e-6 ms; use 0 for none\\)\n$")
+# Messages: out of range (not "expected a number"), empty, the --provisioning renaming, a
+# control character escaped, one spelling of --provisioning.
+photonic_rails_expect_error(example.photonic-rails-sim-review-nic-rate-overflow photonic-rails-sim
+  "${pr_review_job}|--nicRate=1e400"
+  "photonic-rails-sim: error: bad value for --nicRate: '1e400' is out of range \\(beyond the largest number, about 1\\.8e308\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-review-fabric-empty photonic-rails-sim
+  "${pr_review_job}|--fabric="
+  "photonic-rails-sim: error: bad value for --fabric: it is empty \\(expected a value without blanks\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-review-fabric-renamed photonic-rails-sim
+  "${pr_review_job}|--fabric=ocs,ocs-provisioning|--provisioning=1"
+  "photonic-rails-sim: error: --provisioning=1 turns ocs into ocs-provisioning, which --fabric lists too\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-review-fabric-twice photonic-rails-sim
+  "${pr_review_job}|--fabric=ocs,eps,ocs"
+  "photonic-rails-sim: error: --fabric names ocs twice\n$")
+string(ASCII 1 pr_review_ctrl_a)
+photonic_rails_expect_error(example.photonic-rails-sim-review-control-character photonic-rails-sim
+  "--microBatches=${pr_review_ctrl_a}|--out=${CMAKE_BINARY_DIR}/sim-smoke-review"
+  "photonic-rails-sim: error: bad value for --microBatches: '\\\\x01' \\(expected a non-negative integer\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-review-provisioning-true photonic-rails-sim
+  "${pr_review_job}|--fabric=ocs|--provisioning=true"
+  "photonic-rails-sim: error: bad value for --provisioning: 'true' \\(expected 0, 1 or oracle\\)\n$")
+# A DAG integer out of range is quoted (it said "got a number").
+photonic_rails_expect_error(example.photonic-rails-workload-review-iteration photonic-rails-workload
+  "--validate=${pr_review_data}/iteration-over-max.json"
+  "iteration-over-max\\.json: rank 0 op 0, field 'iteration': must be an integer in \\[0, 1000000\\], got 1000001\n")
+# One bound on a job's size, 2^20: --validate took 1048576 ranks, the simulator refused more
+# than 10^6 GPUs. ranks-max.json (1048576 ranks) is valid and passes the simulator's size
+# check (2^20 GPUs are 262144 Perlmutter servers; the next check, the Clos of radix 64, is what
+# refuses it); one rank more is refused by both; so are 1048577 GPUs.
+add_test(NAME example.photonic-rails-workload-review-ranks-max
+         COMMAND photonic-rails-workload --validate=${pr_review_data}/ranks-max.json)
+photonic_rails_expect_error(example.photonic-rails-sim-review-ranks-max photonic-rails-sim
+  "--dag=${pr_review_data}/ranks-max.json|--out=${CMAKE_BINARY_DIR}/sim-smoke-review|--progress=0"
+  "photonic-rails-sim: error: a rail of 262144 ports needs more than a two-tier Clos of radix 64")
+photonic_rails_expect_error(example.photonic-rails-workload-review-ranks-over-max
+  photonic-rails-workload "--validate=${pr_review_data}/ranks-over-max.json"
+  "ranks-over-max\\.json: field 'ranks': must be an integer in \\[1, 1048576\\], got 1048577\n")
+photonic_rails_expect_error(example.photonic-rails-sim-review-ranks-over-max photonic-rails-sim
+  "--dag=${pr_review_data}/ranks-over-max.json|--out=${CMAKE_BINARY_DIR}/sim-smoke-review|--progress=0"
+  "ranks-over-max\\.json: field 'ranks': must be an integer in \\[1, 1048576\\], got 1048577")
+photonic_rails_expect_error(example.photonic-rails-sim-review-gpus-over-max photonic-rails-sim
+  "${pr_review_job}|--servers=1048577"
+  "photonic-rails-sim: error: fabric too large: 1048577 servers x 1 GPUs x 1 NIC ports \\(at most 1048576 GPUs, 1048576 ports per rail and 64 NIC ports per GPU\\)\n$")

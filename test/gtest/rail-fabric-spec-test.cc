@@ -6,6 +6,8 @@
  */
 
 #include "ns3/rail-fabric-spec.h"
+#include "ns3/workload-generator-flags.h"
+#include "ns3/workload-json.h"
 
 #include <gtest/gtest.h>
 
@@ -212,11 +214,37 @@ TEST(RailFabricSpec, SizesThatWrap32BitsAreRefused)
     spec.servers = 1;
     spec.gpusPerServer = 4294967295u;
     EXPECT_EQ(spec.Validate(),
-              "fabric too large: 1 servers x 4294967295 GPUs x 1 NIC ports (at most 1000000 GPUs, "
-              "1000000 ports per rail and 64 NIC ports per GPU)");
+              "fabric too large: 1 servers x 4294967295 GPUs x 1 NIC ports (at most 1048576 GPUs, "
+              "1048576 ports per rail and 64 NIC ports per GPU)");
     spec.gpusPerServer = 8;
     spec.servers = 4294967295u;
     EXPECT_NE(spec.Validate().find("fabric too large"), std::string::npos);
+}
+
+// Issue 11, review: the fabric took at most 10^6 GPUs while the DAG format (and --validate)
+// took 2^20 ranks; both are now RailFabricSpec::MAX_GPUS = 2^20.
+TEST(RailFabricSpec, TheLargestFabricHoldsTheLargestDag)
+{
+    static_assert(RailFabricSpec::MAX_GPUS == 1048576, "2^20 GPUs");
+    static_assert(WorkloadJson::MAX_RANKS == RailFabricSpec::MAX_GPUS, "one bound");
+    static_assert(WorkloadGeneratorFlags::MAX_RANKS == RailFabricSpec::MAX_GPUS, "one bound");
+    // 2^20 GPUs on one port each: 131072 servers x 8 GPUs, a two-tier Clos of 1024-port
+    // switches per rail (2^17 ports <= 1024 x 512).
+    RailFabricSpec spec;
+    spec.servers = 131072;
+    spec.gpusPerServer = 8;
+    spec.switchRadix = 1024;
+    EXPECT_EQ(spec.Validate(), "");
+    spec.servers = 131073;
+    EXPECT_EQ(spec.Validate(),
+              "fabric too large: 131073 servers x 8 GPUs x 1 NIC ports (at most 1048576 GPUs, "
+              "1048576 ports per rail and 64 NIC ports per GPU)");
+    // A rail of 2^20 ports (one GPU per server) is the bound too.
+    spec.servers = 1048576;
+    spec.gpusPerServer = 1;
+    EXPECT_NE(spec.Validate().find("two-tier Clos"), std::string::npos) << spec.Validate();
+    spec.servers = 1048577;
+    EXPECT_NE(spec.Validate().find("fabric too large: 1048577 servers"), std::string::npos);
 }
 
 // Issue 11: an oversubscription a leaf cannot realize used to be clamped silently.

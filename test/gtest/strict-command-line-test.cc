@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * The programs' strict flag parsing: lists, durations and repeated flags are refused with
- * a one-line reason that quotes what was typed (issue 11, items 11 and 15).
+ * a one-line reason that quotes what was typed (issue 11, items 11 and 15, and the review's
+ * flag defects: durations without a unit, numbers that underflow to 0, messages).
  */
 
 #include "ns3/strict-command-line.h"
@@ -114,7 +115,7 @@ TEST(StrictCommandLine, IntegersWithinTheirVariablesRange)
               "bad value for --n: '2147483648' (expected an integer in [-2147483648, "
               "2147483647])");
     // Not decimal digits: CommandLine would read 1e3 as 1 and 0x10 as 0.
-    for (const char* text : {"1e3", "0x10", "", "-", "+5", "1.0", " 7"})
+    for (const char* text : {"1e3", "0x10", "-", "+5", "1.0", " 7"})
     {
         EXPECT_EQ(ParseInteger<uint32_t>(text).first,
                   std::string("bad value for --n: '") + text +
@@ -146,11 +147,16 @@ TEST(StrictCommandLine, DurationsInEveryUnit)
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "1.5s"), MilliSeconds(1500));
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "100us"), MicroSeconds(100));
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "7ns"), NanoSeconds(7));
-    EXPECT_EQ(StrictCommandLine::ParseTime("d", "2"), Seconds(2));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "2s"), Seconds(2));
     // The largest accepted: 10^6 s = 10^15 ns.
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "1e6s"), NanoSeconds(1000000000000000));
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "0"), Seconds(0));
-    EXPECT_EQ(StrictCommandLine::ParseTime("d", "0.6ns"), NanoSeconds(1));
+    // The smallest positive, in every unit.
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "1ns"), NanoSeconds(1));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "0.001us"), NanoSeconds(1));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "1e-6ms"), NanoSeconds(1));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "1e-9s"), NanoSeconds(1));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "1.4ns"), NanoSeconds(1));
 }
 
 TEST(StrictCommandLine, DurationsBelowOneNanosecondAreRefused)
@@ -161,6 +167,13 @@ TEST(StrictCommandLine, DurationsBelowOneNanosecondAreRefused)
               "none)");
     EXPECT_EQ(TimeError("1e-400s"),
               "--reconfigDelay: '1e-400s' is below the simulator's resolution of 1 ns (use 0 for "
+              "none)");
+    // 0.6ns used to round up to 1 ns while 0.4ns was refused: below 1 ns is refused.
+    EXPECT_EQ(TimeError("0.6ns"),
+              "--reconfigDelay: '0.6ns' is below the simulator's resolution of 1 ns (use 0 for "
+              "none)");
+    EXPECT_EQ(TimeError("9e-10s"),
+              "--reconfigDelay: '9e-10s' is below the simulator's resolution of 1 ns (use 0 for "
               "none)");
 }
 
@@ -183,4 +196,136 @@ TEST(StrictCommandLine, AFlagGivenTwiceIsRefused)
               "--fabric is given twice (give each flag once)");
     EXPECT_EQ(ParseError({"--servers=2", "--fabric=eps", "--servers=2"}),
               "--servers is given twice (give each flag once)");
+}
+
+// ---- Issue 11, review: flags ----------------------------------------------------------------
+
+namespace
+{
+/// \return the message Parse refuses `--n=\p text` with for a double flag, or "" and the
+///         value read
+std::pair<std::string, double>
+ParseDouble(const std::string& text)
+{
+    double value{-1};
+    StrictCommandLine cmd(__FILE__, "test");
+    cmd.Add("n", "a number", value);
+    std::string program = "program";
+    std::string arg = "--n=" + text;
+    std::vector<char*> argv = {program.data(), arg.data()};
+    try
+    {
+        cmd.Parse(2, argv.data());
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return {e.what(), -1};
+    }
+    return {"", value};
+}
+
+/// \return the message CheckRange refuses \p value with for flag --n (Gb/s in [0.001,
+///         10000], 0 for the preset's), or ""
+std::string
+RangeError(double value)
+{
+    try
+    {
+        StrictCommandLine::CheckRange("n", value, 0.001, 10000, "Gb/s", "the preset's");
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+} // namespace
+
+TEST(StrictCommandLine, DurationsNeedAUnitUnlessZero)
+{
+    // A bare number was seconds: --reconfigDelay=25 ran a 25-s delay where 25 ms was meant.
+    EXPECT_EQ(TimeError("25"), "--reconfigDelay: '25' has no unit (e.g. 25ms, 1.5s, 100us)");
+    EXPECT_EQ(TimeError("1.5"), "--reconfigDelay: '1.5' has no unit (e.g. 25ms, 1.5s, 100us)");
+    EXPECT_EQ(TimeError("1e3"), "--reconfigDelay: '1e3' has no unit (e.g. 25ms, 1.5s, 100us)");
+    EXPECT_EQ(TimeError("1e-400"),
+              "--reconfigDelay: '1e-400' has no unit (e.g. 25ms, 1.5s, 100us)");
+    // 0 is 0 in every unit.
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "0"), Seconds(0));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "0.0"), Seconds(0));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "0e5"), Seconds(0));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "0ms"), Seconds(0));
+}
+
+TEST(StrictCommandLine, NumbersThatUnderflowToZeroAreRefused)
+{
+    // 1e-400 read as 0, which means "the preset's" (--nicRate) or "free" (--reduceGBps).
+    EXPECT_EQ(ParseDouble("1e-400").first,
+              "bad value for --n: '1e-400' is too small (underflows to 0)");
+    EXPECT_EQ(ParseDouble("-1e-400").first,
+              "bad value for --n: '-1e-400' is too small (underflows to 0)");
+    EXPECT_EQ(ParseDouble("0.0001e-400").first,
+              "bad value for --n: '0.0001e-400' is too small (underflows to 0)");
+    // Zero as typed is zero; a subnormal is not 0 (its range check refuses it).
+    EXPECT_EQ(ParseDouble("0").second, 0.0);
+    EXPECT_EQ(ParseDouble("0.000e-400").second, 0.0);
+    EXPECT_EQ(ParseDouble("1e-310").second, 1e-310);
+    EXPECT_EQ(ParseDouble("2.5").second, 2.5);
+}
+
+TEST(StrictCommandLine, NumbersBeyondADoubleAreOutOfRange)
+{
+    // They said "expected a number".
+    EXPECT_EQ(ParseDouble("1e400").first,
+              "bad value for --n: '1e400' is out of range (beyond the largest number, about "
+              "1.8e308)");
+    EXPECT_EQ(ParseDouble("-1e400").first,
+              "bad value for --n: '-1e400' is out of range (beyond the largest number, about "
+              "1.8e308)");
+    EXPECT_EQ(ParseDouble("abc").first, "bad value for --n: 'abc' (expected a number)");
+    EXPECT_EQ(ParseDouble("0x10").first, "bad value for --n: '0x10' (expected a number)");
+}
+
+TEST(StrictCommandLine, RangeErrorsQuoteTheValueAsTyped)
+{
+    // --nicRate=1e18 was echoed as 1e+18.
+    EXPECT_EQ(ParseDouble("1e18").second, 1e18);
+    EXPECT_EQ(RangeError(1e18),
+              "--n=1e18 is out of range: Gb/s in [0.001, 10000], or 0 for the preset's");
+    EXPECT_EQ(ParseDouble("1000000000000000000").second, 1e18);
+    EXPECT_EQ(RangeError(1e18),
+              "--n=1000000000000000000 is out of range: Gb/s in [0.001, 10000], or 0 for the "
+              "preset's");
+    // A value the command line did not give (a program's own) is formatted.
+    EXPECT_EQ(RangeError(2e18),
+              "--n=2e+18 is out of range: Gb/s in [0.001, 10000], or 0 for the preset's");
+    EXPECT_EQ(RangeError(5), "");
+    EXPECT_EQ(RangeError(0), "");
+}
+
+TEST(StrictCommandLine, AnEmptyValueSaysItIsEmpty)
+{
+    // It said "expected a value without blanks".
+    EXPECT_EQ(ParseError({"--fabric="}),
+              "bad value for --fabric: it is empty (expected a value without blanks)");
+    EXPECT_EQ(ParseError({"--fabric"}),
+              "bad value for --fabric: it is empty (expected a value without blanks)");
+    EXPECT_EQ(ParseError({"--servers="}),
+              "bad value for --servers: it is empty (expected a non-negative integer)");
+    EXPECT_EQ(ParseDouble("").first, "bad value for --n: it is empty (expected a number)");
+    EXPECT_EQ(ParseError({"--fabric=a b"}),
+              "bad value for --fabric: 'a b' (expected a value without blanks)");
+}
+
+TEST(StrictCommandLine, ControlCharactersAreShownEscaped)
+{
+    // A terminal showed '\x01' as ''.
+    EXPECT_EQ(ParseInteger<uint32_t>("\x01").first,
+              "bad value for --n: '\\x01' (expected a non-negative integer)");
+    EXPECT_EQ(ParseError({"--fabric=eps\tocs"}),
+              "bad value for --fabric: 'eps\\x09ocs' (expected a value without blanks)");
+    EXPECT_EQ(ParseError({"--fab\x1bric=eps"}), "unknown flag --fab\\x1bric (see --help)");
+    EXPECT_EQ(TimeError("1\x7fs"),
+              "--reconfigDelay: '1\\x7fs' is not a duration (e.g. 25ms, 1.5s, 100us)");
+    EXPECT_EQ(SplitError("\x01,"), "--fabric has an empty item in '\\x01,'");
+    EXPECT_EQ(StrictCommandLine::Quote("a\x1f\x7f\xc3\xa9"), "'a\\x1f\\x7f\xc3\xa9'");
 }

@@ -977,3 +977,43 @@ TEST(WorkloadFiles, DirectoryBinaryAndEmptyFilesSayWhatTheyAre)
         << LoadError(path);
     std::remove(path.c_str());
 }
+
+// ---- Issue 11, review: flags (messages quote numbers; one bound on ranks) -----------------
+
+TEST(WorkloadReviewMessages, IntegersOutOfRangeAreQuotedAsWritten)
+{
+    // They said "got a number".
+    ExpectOneError(Errors(Dag(1, "{}", {ComputeOp(0, 1000001)})),
+                   {"rank 0 op 0, field 'iteration': must be an integer in [0, 1000000], got "
+                    "1000001"});
+    ExpectOneError(
+        Errors(Dag(1, "{}", {R"({"rank": 0, "id": 4611686018427387904, "type": "compute",
+                        "duration_us": 1})"})),
+        {"field 'ops[0].id': must be an integer in [0, 4294967295], got 4611686018427387904"});
+    ExpectOneError(
+        Errors(Dag(1, "{}", {R"({"rank": 0, "id": 0, "type": "compute", "duration_us": 1,
+                                 "deps": [4294967296]})"})),
+        {"field 'deps': must hold op ids (integers in [0, 4294967295]), got 4294967296"});
+    ExpectOneError(
+        ErrorsWithOp(2,
+                     R"({"rank": 0, "id": 2, "type": "send", "peer": 1, "bytes": 32,
+                         "tag": 9223372036854775808, "deps": [1]})"),
+        {"field 'tag': must be an integer in [-9223372036854775808, 9223372036854775807], got "
+         "9223372036854775808"});
+    // Types other than numbers are still named by type.
+    ExpectOneError(Errors(Dag(1, "{}", {R"({"rank": 0, "id": "x", "type": "compute"})"})),
+                   {"must be an integer in [0, 4294967295], got a string"});
+}
+
+TEST(WorkloadReviewMessages, RanksUpToTheLargestFabric)
+{
+    // --validate took 2^20 ranks while the simulator refused more than 10^6 GPUs.
+    auto ranks = [](uint64_t count) {
+        return Errors(R"({"format": "photonic-rails-dag", "version": 1, "ranks": )" +
+                      std::to_string(count) +
+                      R"(, "ops": [{"rank": 0, "id": 0, "type": "compute", "duration_us": 1}]})");
+    };
+    EXPECT_TRUE(ranks(1048576).empty());
+    ExpectOneError(ranks(1048577),
+                   {"field 'ranks': must be an integer in [1, 1048576], got 1048577"});
+}
