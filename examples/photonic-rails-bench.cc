@@ -112,8 +112,12 @@ RunOnce(bool optical, uint64_t frames, uint32_t payload, DataRate rate)
     Ptr<Queue<Packet>> queue = optical
                                    ? DynamicCast<OcsNetDevice>(devices.Get(0))->GetQueue()
                                    : DynamicCast<PointToPointNetDevice>(devices.Get(0))->GetQueue();
-    // Half the queue drains in one period, so it never runs dry nor overflows.
-    Time period = rate.CalculateBytesTxTime(payload) * batch;
+    // Half the queue drains in one period, so it never runs dry nor overflows. The period is
+    // the batch's time as a whole: one small frame's time rounds to 0 ns (a 16-byte payload
+    // at 400 Gb/s takes 0.32 ns), and a period of 0 refilled a full queue forever without
+    // letting the clock advance. At least 1 ns: the tiniest frames then leave faster than
+    // they are refilled, which costs speed, not progress.
+    Time period = std::max(NanoSeconds(1), rate.CalculateBytesTxTime(payload * batch));
     Pump pump{devices.Get(0),
               queue,
               devices.Get(1)->GetAddress(),
