@@ -159,12 +159,31 @@ Validate(const Options& o)
     }
     catch (const WorkloadFormatError& e)
     {
-        for (const auto& error : e.GetErrors())
+        // One error is the error line; several are listed first (a validator shows them
+        // all), and the last line says so, as every error of the programs does.
+        const auto& errors = e.GetErrors();
+        if (errors.size() == 1 && e.GetTotal() == 1)
+        {
+            std::cerr << PROGRAM << ": error: " << errors.front().ToString() << "\n";
+            return 1;
+        }
+        for (const auto& error : errors)
         {
             std::cerr << error.ToString() << "\n";
         }
-        std::cerr << PROGRAM << ": " << o.validate << " is invalid (" << e.GetTotal() << " error"
-                  << (e.GetTotal() > 1 ? "s" : "") << ")\n";
+        std::cerr << PROGRAM << ": error: " << o.validate << " is invalid (" << e.GetTotal()
+                  << " errors";
+        if (errors.empty())
+        {
+            std::cerr << ": " << e.what();
+        }
+        else
+        {
+            std::cerr << (errors.size() < e.GetTotal()
+                              ? ", the first " + std::to_string(errors.size()) + " listed above"
+                              : ", listed above");
+        }
+        std::cerr << ")\n";
         return 1;
     }
     std::cout << o.validate << ": valid\n";
