@@ -227,6 +227,13 @@ std::vector<WorkloadWindow>
 WindowsOf(const Options& o, const std::string& path, std::string& kind, std::string& view)
 {
     std::string text = ReadText(path);
+    // A UTF-8 byte order mark (editors on Windows write one) is not part of the text: with
+    // it a DAG's '{' was not seen and the file was read as a CSV timeline.
+    const std::string bom = "\xEF\xBB\xBF";
+    if (text.compare(0, bom.size(), bom) == 0)
+    {
+        text.erase(0, bom.size());
+    }
     if (WorkloadPhaseLog::LooksLikePhaseLog(text))
     {
         WorkloadPhaseLog log = WorkloadPhaseLog::Parse(text, path);
