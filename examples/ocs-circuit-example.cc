@@ -16,6 +16,7 @@
 #include "ns3/network-module.h"
 #include "ns3/photonic-rails-module.h"
 #include "ns3/strict-command-line.h"
+#include "ns3/text-table.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -283,36 +284,49 @@ Run(const Setup& setup)
          (reconfigAt + ocs->GetReconfigurationDelay()).ToDouble(Time::US) + wireUs + fibersUs}};
     bool reconfiguredAfterB = reconfigAt.ToDouble(Time::US) >= expectedUs["B"];
 
-    std::cout
-        << "\nflow  circuit  bytes      finished (us)  expected (us)  goodput since t=0 (Gb/s)\n";
+    // Every column widens to its widest cell: a dark time of 120 s (robotic) or 10^6 frames
+    // sent never run into the next column.
+    std::cout << "\n";
+    TextTable flows;
+    flows.AddColumn("flow", TextTable::LEFT, 4);
+    flows.AddColumn("circuit", TextTable::LEFT, 9);
+    flows.AddColumn("bytes", TextTable::LEFT, 13);
+    flows.AddColumn("finished (us)", TextTable::RIGHT, 15);
+    flows.AddColumn("expected (us)", TextTable::RIGHT, 15);
+    flows.AddColumn("goodput since t=0 (Gb/s)", TextTable::RIGHT, 26);
     for (const Flow& flow : g_flows)
     {
         double seconds = (flow.lastArrival - flow.start).GetSeconds();
-        std::cout << std::left << std::setw(6) << flow.name << flow.from << " -> " << flow.to
-                  << "   " << std::setw(11) << flow.bytesReceived << std::right << std::fixed
-                  << std::setprecision(3) << std::setw(13) << flow.lastArrival.ToDouble(Time::US)
-                  << std::setw(15);
-        if (flow.name != "B" || reconfiguredAfterB)
-        {
-            std::cout << expectedUs[flow.name];
-        }
-        else
-        {
-            std::cout << "(cut)";
-        }
-        std::cout << std::setw(19) << std::setprecision(1)
-                  << (seconds > 0 ? 8.0 * flow.bytesReceived / seconds / 1e9 : 0.0) << "\n";
+        bool expected = flow.name != "B" || reconfiguredAfterB;
+        flows.AddRow(
+            {flow.name,
+             std::to_string(flow.from) + " -> " + std::to_string(flow.to),
+             std::to_string(flow.bytesReceived),
+             TextTable::Fixed(flow.lastArrival.ToDouble(Time::US), 3),
+             expected ? TextTable::Fixed(expectedUs[flow.name], 3) : "(cut)",
+             TextTable::Fixed(seconds > 0 ? 8.0 * flow.bytesReceived / seconds / 1e9 : 0.0, 1)});
     }
+    flows.Print(std::cout);
 
-    std::cout << "\nport  sent     received  held  lost-in-flight  dark (us)\n";
+    std::cout << "\n";
+    TextTable counters;
+    counters.AddColumn("port", TextTable::RIGHT, 4);
+    counters.AddColumn("sent", TextTable::RIGHT, 7);
+    counters.AddColumn("received", TextTable::RIGHT, 11);
+    counters.AddColumn("held", TextTable::RIGHT, 6);
+    counters.AddColumn("lost-in-flight", TextTable::RIGHT, 16);
+    counters.AddColumn("dark (us)", TextTable::RIGHT, 11);
     for (uint32_t i = 0; i < ports.GetN(); ++i)
     {
         const OcsNetDeviceCounters& c = port(i)->GetCounters();
-        std::cout << std::setw(4) << i << std::setw(7) << c.framesSent << std::setw(11)
-                  << c.framesReceived << std::setw(6) << c.framesHeld << std::setw(16)
-                  << c.framesLostInFlight << std::setw(11) << std::setprecision(3)
-                  << ocs->GetPortDarkTime(i).ToDouble(Time::US) << "\n";
+        counters.AddRow({std::to_string(i),
+                         std::to_string(c.framesSent),
+                         std::to_string(c.framesReceived),
+                         std::to_string(c.framesHeld),
+                         std::to_string(c.framesLostInFlight),
+                         TextTable::Fixed(ocs->GetPortDarkTime(i).ToDouble(Time::US), 3)});
     }
+    counters.Print(std::cout);
     std::cout << "\nreconfigurations: " << ocs->GetReconfigurationCount()
               << ", frames lost on the switch: " << ocs->GetFramesLost() << "\n";
 

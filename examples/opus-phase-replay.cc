@@ -21,6 +21,7 @@
 #include "ns3/experiment-output.h"
 #include "ns3/gnuplot.h"
 #include "ns3/strict-command-line.h"
+#include "ns3/text-table.h"
 #include "ns3/workload-windows.h"
 
 #include <algorithm>
@@ -30,6 +31,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -62,19 +64,30 @@ struct Row
     double provisionMs{0}; //!< Mean step time, with provisioning
 };
 
+/// Longest delay: 10^6 s, StrictCommandLine::ParseTime's bound on every duration.
+constexpr double MAX_DELAY_MS = 1e9;
+
 /// The delays of --delays (ms), ascending, without repeats.
 std::vector<double>
 ParseDelays(const std::string& text)
 {
+    // A plain number of ms: no sign, unit, hex or nan; strtod alone took "1e308", whose
+    // step times came out infinite (-nan in the table and the CSV).
+    static const std::regex number("[0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?");
     std::vector<double> delays;
     for (const auto& item : StrictCommandLine::SplitList("delays", text))
     {
-        char* end = nullptr;
-        double value = std::strtod(item.c_str(), &end);
-        if (*end != '\0' || !std::isfinite(value) || value < 0)
+        if (!std::regex_match(item, number))
         {
             throw std::invalid_argument("--delays: '" + item +
-                                        "' is not a delay in ms (a number >= 0)");
+                                        "' is not a delay in ms (a number >= 0 without a unit, "
+                                        "e.g. 25)");
+        }
+        double value = std::strtod(item.c_str(), nullptr); // 1e400: infinity, refused below
+        if (!(value <= MAX_DELAY_MS))
+        {
+            throw std::invalid_argument("--delays: '" + item +
+                                        "' ms is out of range (at most 10^9 ms = 10^6 s)");
         }
         delays.push_back(value);
     }
@@ -141,10 +154,7 @@ Number(double value)
 std::string
 Percent(double value, double baseline)
 {
-    std::ostringstream text;
-    text << std::showpos << std::fixed << std::setprecision(2)
-         << (baseline > 0 ? 100.0 * (value / baseline - 1.0) : 0.0) << "%";
-    return text.str();
+    return baseline > 0 ? TextTable::Percent(value, baseline) : "+0.00%";
 }
 
 /// "steps 2-10" (1-based, as the user counts them).
@@ -225,15 +235,24 @@ void
 PrintFidelity(const OpusPhaseReplay& replay, const OpusReplayRun& baseline)
 {
     std::vector<double> measured = replay.MeasuredStepTimesMs();
-    std::cout << "\nStep times, measured vs replayed at delay 0 (ms):\n"
-              << "  step   measured   replayed       diff\n"
-              << std::fixed << std::setprecision(1);
+    std::cout << "\nStep times, measured vs replayed at delay 0 (ms):\n";
+    TextTable table;
+    table.AddColumn("step", TextTable::RIGHT, 6);
+    table.AddColumn("measured", TextTable::RIGHT, 11);
+    table.AddColumn("replayed", TextTable::RIGHT, 11);
+    table.AddColumn("diff", TextTable::RIGHT, 11);
     for (std::size_t k = 0; k < measured.size(); ++k)
     {
-        std::cout << std::setw(6) << k + 1 << std::setw(11) << measured[k] << std::setw(11)
-                  << baseline.stepTimeMs[k] << std::setw(11) << std::showpos
-                  << baseline.stepTimeMs[k] - measured[k] << std::noshowpos << "\n";
+        std::ostringstream diff;
+        diff << std::showpos << std::fixed << std::setprecision(1)
+             << baseline.stepTimeMs[k] - measured[k];
+        table.AddRow({std::to_string(k + 1),
+                      TextTable::Fixed(measured[k], 1),
+                      TextTable::Fixed(baseline.stepTimeMs[k], 1),
+                      diff.str()});
     }
+    table.Print(std::cout);
+    std::cout << std::fixed;
     double m = OpusPhaseReplay::MeanAfterFirst(measured);
     double r = baseline.MeanStepMs();
     std::cout << "Mean step time over " << AveragedSteps(replay.GetStepCount())
@@ -259,17 +278,26 @@ PrintTable(const std::vector<Row>& rows,
     std::cout << "\nMean step time over " << AveragedSteps(steps)
               << " against the OCS reconfiguration delay (delay 0 = electrical, fully "
                  "connected rails).\nUPPER BOUND: every delay is on its stage's critical "
-                 "path; the authors' testbed overlapped part of each delay with compute.\n\n"
-              << "  delay (ms)  on-demand (s)  slowdown  provisioning (s)  slowdown  "
-                 "windows >= delay\n";
+                 "path; the authors' testbed overlapped part of each delay with compute.\n\n";
+    // Every column widens to its widest cell: long delays never glue two numbers.
+    TextTable table;
+    table.AddColumn("delay (ms)", TextTable::RIGHT, 12);
+    table.AddColumn("on-demand (s)", TextTable::RIGHT, 15);
+    table.AddColumn("slowdown", TextTable::RIGHT, 10);
+    table.AddColumn("provisioning (s)", TextTable::RIGHT, 18);
+    table.AddColumn("slowdown", TextTable::RIGHT, 10);
+    table.AddColumn("windows >= delay", TextTable::RIGHT, 18);
     for (const Row& r : rows)
     {
-        std::cout << std::setw(12) << Number(r.delayMs) << std::fixed << std::setprecision(3)
-                  << std::setw(15) << r.onDemandMs / 1e3 << std::setw(10)
-                  << Percent(r.onDemandMs, baselineMs) << std::setw(18) << r.provisionMs / 1e3
-                  << std::setw(10) << Percent(r.provisionMs, baselineMs) << std::setw(11)
-                  << Hidden(windows, r.delayMs) << " of " << windows.size() << "\n";
+        table.AddRow(
+            {Number(r.delayMs),
+             TextTable::Fixed(r.onDemandMs / 1e3, 3),
+             Percent(r.onDemandMs, baselineMs),
+             TextTable::Fixed(r.provisionMs / 1e3, 3),
+             Percent(r.provisionMs, baselineMs),
+             std::to_string(Hidden(windows, r.delayMs)) + " of " + std::to_string(windows.size())});
     }
+    table.Print(std::cout);
 }
 
 void

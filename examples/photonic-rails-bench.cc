@@ -19,17 +19,26 @@
 #include "ns3/network-module.h"
 #include "ns3/photonic-rails-module.h"
 #include "ns3/point-to-point-module.h"
+#include "ns3/strict-command-line.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <map>
+#include <regex>
+#include <stdexcept>
+#include <string>
 #include <sys/resource.h>
 
 using namespace ns3;
 
 namespace
 {
+
+const char* const PROGRAM = "photonic-rails-bench";
 
 /// Result of one timed run.
 struct Measurement
@@ -112,8 +121,12 @@ RunOnce(bool optical, uint64_t frames, uint32_t payload, DataRate rate)
     Ptr<Queue<Packet>> queue = optical
                                    ? DynamicCast<OcsNetDevice>(devices.Get(0))->GetQueue()
                                    : DynamicCast<PointToPointNetDevice>(devices.Get(0))->GetQueue();
-    // Half the queue drains in one period, so it never runs dry nor overflows.
-    Time period = rate.CalculateBytesTxTime(payload) * batch;
+    // Half the queue drains in one period, so it never runs dry nor overflows. The period is
+    // the batch's time as a whole: one small frame's time rounds to 0 ns (a 16-byte payload
+    // at 400 Gb/s takes 0.32 ns), and a period of 0 refilled a full queue forever without
+    // letting the clock advance. At least 1 ns: the tiniest frames then leave faster than
+    // they are refilled, which costs speed, not progress.
+    Time period = std::max(NanoSeconds(1), rate.CalculateBytesTxTime(payload * batch));
     Pump pump{devices.Get(0),
               queue,
               devices.Get(1)->GetAddress(),
@@ -197,30 +210,85 @@ Report(const std::string& name, const Measurement& m, const std::string& unit)
               << std::setw(14) << m.events / m.wallSeconds << "\n";
 }
 
-} // namespace
-
-int
-main(int argc, char* argv[])
+/// Every flag of the program, as typed, with its default.
+struct Options
 {
-    uint64_t frames = 1000000;
-    uint32_t payload = 4096;
-    uint32_t repeats = 3;
-    uint64_t transportBytes = 1ULL << 30;
-    DataRate rate("400Gbps");
+    uint64_t frames{1000000};            //!< Frames per device run
+    uint32_t payload{4096};              //!< Payload bytes per frame in the device runs
+    uint64_t transportBytes{1ULL << 30}; //!< Bytes RailTransport moves per transport run
+    uint32_t repeats{3};                 //!< Runs per case
+    std::string rate{"400Gbps"};         //!< Line rate
+};
 
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("frames", "Frames per device run", frames);
-    cmd.AddValue("payload", "Payload bytes per frame in the device runs (at most 8986)", payload);
-    cmd.AddValue("transportBytes", "Bytes RailTransport moves per transport run", transportBytes);
-    cmd.AddValue("repeats", "Runs per case (the median is reported)", repeats);
-    cmd.AddValue("rate", "Line rate", rate);
-    cmd.Parse(argc, argv);
-    if (frames == 0 || repeats == 0 || payload == 0 || payload > 8986 || transportBytes == 0)
+/// Bounds of the flags, so that a run stays short: a repeat moves 2 x --frames device frames
+/// and 3 x --transportBytes / 4096 transport frames, at 0.4 to 1.4 million frames per wall
+/// second (a loaded and an idle 2-core machine). At the bounds a repeat took 45 s on the loaded
+/// one (the defaults: 5 s), so 5 repeats take at most about 4 minutes.
+constexpr uint64_t MAX_FRAMES = 10000000;
+constexpr uint64_t MAX_TRANSPORT_BYTES = uint64_t(1) << 33; // 8 GiB: 2^21 frames of 4096 B
+constexpr uint32_t MAX_REPEATS = 5;
+constexpr uint32_t MAX_PAYLOAD = 8986; // a 9000-byte MTU less the 14-byte Ethernet header
+
+void
+AddFlags(StrictCommandLine& cmd, Options& o)
+{
+    cmd.Add("frames", "frames per device run, 1 to 10^7", o.frames);
+    cmd.Add("payload", "payload bytes per frame in the device runs, 1 to 8986", o.payload);
+    cmd.Add("transportBytes",
+            "bytes RailTransport moves per transport run, 1 to 2^33",
+            o.transportBytes);
+    cmd.Add("repeats", "runs per case (the median is reported), 1 to 5", o.repeats);
+    cmd.Add("rate",
+            "line rate: a number and bps, kbps, Mbps, Gbps or Tbps, 1Mbps to 10Tbps",
+            o.rate);
+}
+
+/// A line rate such as "400Gbps", within the bounds RailFabricSpec puts on a NIC port.
+DataRate
+ParseRate(const std::string& text)
+{
+    static const std::regex format(
+        "([0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?)(bps|kbps|Mbps|Gbps|Tbps)");
+    static const std::map<std::string, double> scale = {{"bps", 1},
+                                                        {"kbps", 1e3},
+                                                        {"Mbps", 1e6},
+                                                        {"Gbps", 1e9},
+                                                        {"Tbps", 1e12}};
+    std::smatch match;
+    if (!std::regex_match(text, match, format))
     {
-        std::cerr << "error: --frames, --transportBytes and --repeats must be positive, "
-                     "--payload in [1, 8986]\n";
-        return 1;
+        throw std::invalid_argument("--rate: '" + text +
+                                    "' is not a line rate (e.g. 400Gbps, 1.6Tbps, 100Mbps)");
     }
+    // strtod: a number beyond a double is infinity and fails the range check. Below 1 Mb/s
+    // the transport's fabric is refused (an abort), and 0 b/s divided by zero.
+    double bps = std::strtod(match[1].str().c_str(), nullptr) * scale.at(match[4].str());
+    if (!(bps >= RailFabricSpec::MIN_PORT_GBPS * 1e9 && bps <= RailFabricSpec::MAX_PORT_GBPS * 1e9))
+    {
+        throw std::invalid_argument("--rate: '" + text + "' is outside [1Mbps, 10Tbps]");
+    }
+    return DataRate(static_cast<uint64_t>(std::llround(bps)));
+}
+
+/// Refuses \p value outside [1, \p most] with one line naming the flag.
+void
+CheckCount(const std::string& flag, uint64_t value, uint64_t most, const std::string& what)
+{
+    if (value == 0 || value > most)
+    {
+        throw std::invalid_argument("--" + flag + " must be in [1, " + std::to_string(most) +
+                                    "] (" + what + "), got " + std::to_string(value));
+    }
+}
+
+/// Runs the benchmark with checked flags. \return the exit status
+int
+Run(const Options& o, DataRate rate)
+{
+    const uint64_t frames = o.frames;
+    const uint32_t payload = o.payload;
+    const uint32_t repeats = o.repeats;
+    const uint64_t transportBytes = o.transportBytes;
     // Transport frames: 4096 payload + 48 transport header + 14 Ethernet = 4158 bytes; the
     // point-to-point reference sends 4156 + 2 (PPP) = 4158 bytes.
     uint64_t transportFrames = (transportBytes + 4095) / 4096;
@@ -250,7 +318,7 @@ main(int argc, char* argv[])
         ref.framesDelivered != transportFrames || epsRail.framesDelivered != transportBytes ||
         ocsRail.framesDelivered != transportBytes)
     {
-        std::cerr << "error: a run did not deliver everything it sent\n";
+        std::cerr << PROGRAM << ": error: a run did not deliver everything it sent\n";
         return 1;
     }
 
@@ -293,4 +361,35 @@ main(int argc, char* argv[])
 
     std::cout << "\npeak RSS: " << std::setprecision(1) << PeakRssMiB() << " MiB\n";
     return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Options o;
+    DataRate rate;
+    try
+    {
+        StrictCommandLine cmd(__FILE__,
+                              "Speed benchmark of OcsNetDevice and RailTransport against ns-3's "
+                              "PointToPointNetDevice.");
+        AddFlags(cmd, o);
+        cmd.Parse(argc, argv);
+        CheckCount("frames", o.frames, MAX_FRAMES, "frames per device run");
+        CheckCount("payload", o.payload, MAX_PAYLOAD, "payload bytes of a 9000-byte frame");
+        CheckCount("transportBytes",
+                   o.transportBytes,
+                   MAX_TRANSPORT_BYTES,
+                   "bytes per transport run, 2^33");
+        CheckCount("repeats", o.repeats, MAX_REPEATS, "runs per case");
+        rate = ParseRate(o.rate);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
+        return 1;
+    }
+    return Run(o, rate);
 }

@@ -21,6 +21,7 @@
 #include "ns3/opus-cost-model.h"
 #include "ns3/rail-fabric-spec.h"
 #include "ns3/strict-command-line.h"
+#include "ns3/text-table.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -31,6 +32,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -143,12 +145,22 @@ PrintCostTable(const OpusCostModel& model,
               << p.transceiverUsd << " / " << p.transceiverW << " W, switch port $"
               << p.switchPortUsd << " / " << p.switchPortW << " W, OCS port $" << p.ocsPortUsd
               << " / " << std::setprecision(3) << p.ocsPortW << " W\n\n";
-    std::cout << std::setw(6) << "GPUs"
-              << "  " << std::left << std::setw(16) << "network" << std::right << std::setw(6)
-              << "radix" << std::setw(10) << "switches" << std::setw(14) << "switch ports"
-              << std::setw(11) << "OCS ports" << std::setw(14) << "transceivers" << std::setw(11)
-              << "cost (M$)" << std::setw(12) << "power (kW)"
-              << "   Opus saves (cost, power)\n";
+    // Every column widens to its widest cell: large prices never run into the next one.
+    TextTable table;
+    table.AddColumn("GPUs", TextTable::RIGHT, 6);
+    table.AddColumn("network", TextTable::LEFT, 18);
+    for (const auto& [header, width] :
+         std::vector<std::pair<std::string, std::size_t>>{{"radix", 6},
+                                                          {"switches", 10},
+                                                          {"switch ports", 14},
+                                                          {"OCS ports", 11},
+                                                          {"transceivers", 14},
+                                                          {"cost (M$)", 11},
+                                                          {"power (kW)", 12}})
+    {
+        table.AddColumn(header, TextTable::RIGHT, width);
+    }
+    table.AddColumn("Opus saves (cost, power)", TextTable::LEFT, 3);
     std::vector<std::vector<CostBill>> bills;
     for (uint64_t gpus : sizes)
     {
@@ -160,22 +172,27 @@ PrintCostTable(const OpusCostModel& model,
         const CostBill& opus = row.back();
         for (const CostBill& b : row)
         {
-            std::cout << std::setw(6) << b.gpus << "  " << std::left << std::setw(16)
-                      << OpusCostModel::NetworkName(b.network) << std::right << std::setw(6)
-                      << b.radix << std::setw(10) << b.switches << std::setw(14) << b.switchPorts
-                      << std::setw(11) << b.ocsPorts << std::setw(14) << b.transceivers
-                      << std::setprecision(3) << std::setw(11) << b.costUsd / 1e6
-                      << std::setprecision(2) << std::setw(12) << b.powerW / 1e3;
+            std::ostringstream saves;
             if (b.network != CostNetwork::OPUS)
             {
                 OpusCostModel::Saving s = OpusCostModel::Compare(b, opus);
-                std::cout << "   " << std::setw(6) << s.cost * 100 << "%, " << std::setw(6)
-                          << s.power * 100 << "%";
+                saves << std::fixed << std::setprecision(2) << " " << std::setw(6) << s.cost * 100
+                      << "%, " << std::setw(6) << s.power * 100 << "%";
             }
-            std::cout << "\n";
+            table.AddRow({std::to_string(b.gpus),
+                          OpusCostModel::NetworkName(b.network),
+                          std::to_string(b.radix),
+                          std::to_string(b.switches),
+                          std::to_string(b.switchPorts),
+                          std::to_string(b.ocsPorts),
+                          std::to_string(b.transceivers),
+                          TextTable::Fixed(b.costUsd / 1e6, 3),
+                          TextTable::Fixed(b.powerW / 1e3, 2),
+                          saves.str()});
         }
         bills.push_back(row);
     }
+    table.Print(std::cout);
     std::cout << "\nOpus needs one OCS per rail with a port per NIC port of the rail:\n";
     for (const auto& row : bills)
     {
@@ -336,6 +353,25 @@ Plot(const std::vector<std::vector<CostBill>>& bills,
         render);
 }
 
+/// Refuses a price or power outside [0, most] naming its flag: beyond, the largest network's
+/// totals are infinite (inf and -nan% in the table) or hundreds of digits long.
+void
+CheckPrices(const CostUnitPrices& p)
+{
+    const std::tuple<const char*, double, double, const char*> flags[] = {
+        {"transceiverCost", p.transceiverUsd, CostUnitPrices::MAX_USD, "USD per 400G transceiver"},
+        {"transceiverPower", p.transceiverW, CostUnitPrices::MAX_W, "W per 400G transceiver"},
+        {"switchPortCost", p.switchPortUsd, CostUnitPrices::MAX_USD, "USD per switch port"},
+        {"switchPortPower", p.switchPortW, CostUnitPrices::MAX_W, "W per switch port"},
+        {"ocsPortCost", p.ocsPortUsd, CostUnitPrices::MAX_USD, "USD per OCS port"},
+        {"ocsPortPower", p.ocsPortW, CostUnitPrices::MAX_W, "W per OCS port"},
+    };
+    for (const auto& [flag, value, most, what] : flags)
+    {
+        StrictCommandLine::CheckRange(flag, value, 0, most, what);
+    }
+}
+
 void
 AddFlags(StrictCommandLine& flags, Options& o)
 {
@@ -348,12 +384,14 @@ AddFlags(StrictCommandLine& flags, Options& o)
     flags.Add("ocsTransceivers",
               "Opus: transceivers per GPU (1: one 400G module feeds both NIC ports)",
               o.ocsTransceivers);
-    flags.Add("transceiverCost", "USD per 400G transceiver", o.prices.transceiverUsd);
-    flags.Add("transceiverPower", "W per 400G transceiver", o.prices.transceiverW);
-    flags.Add("switchPortCost", "USD per electrical switch port", o.prices.switchPortUsd);
-    flags.Add("switchPortPower", "W per electrical switch port", o.prices.switchPortW);
-    flags.Add("ocsPortCost", "USD per OCS port", o.prices.ocsPortUsd);
-    flags.Add("ocsPortPower", "W per OCS port", o.prices.ocsPortW);
+    flags.Add("transceiverCost", "USD per 400G transceiver, 0 to 10^6", o.prices.transceiverUsd);
+    flags.Add("transceiverPower", "W per 400G transceiver, 0 to 10^4", o.prices.transceiverW);
+    flags.Add("switchPortCost",
+              "USD per electrical switch port, 0 to 10^6",
+              o.prices.switchPortUsd);
+    flags.Add("switchPortPower", "W per electrical switch port, 0 to 10^4", o.prices.switchPortW);
+    flags.Add("ocsPortCost", "USD per OCS port, 0 to 10^6", o.prices.ocsPortUsd);
+    flags.Add("ocsPortPower", "W per OCS port, 0 to 10^4", o.prices.ocsPortW);
     flags.Add("scaleUp", "Table 3: scale-up domains (presets), comma-separated", o.scaleUp);
     flags.Add("out", "folder for the CSV files and the plot", o.out);
     flags.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);
@@ -369,6 +407,7 @@ Run(const Options& o)
     config.ocsPortsPerGpu = o.ocsPorts;
     config.ocsTransceiversPerGpu = o.ocsTransceivers;
     config.prices = o.prices;
+    CheckPrices(o.prices);
     std::string reason = config.Validate();
     if (!reason.empty())
     {

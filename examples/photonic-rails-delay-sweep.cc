@@ -21,11 +21,15 @@
 #include "ns3/job-runner.h"
 #include "ns3/job-workload.h"
 #include "ns3/strict-command-line.h"
+#include "ns3/text-table.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -114,6 +118,22 @@ ParseDelays(const std::string& text)
     return delays;
 }
 
+/**
+ * \return a delay in ms with at least \p decimals decimals and as many more (up to 6, whole
+ * ns) as it needs: two delays never share a text (their runs shared one folder when they
+ * differed past 6 significant digits).
+ */
+std::string
+DelayText(double ms, std::size_t decimals)
+{
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(6) << ms;
+    std::string digits = text.str();
+    std::size_t point = digits.find('.');
+    std::size_t last = std::max(digits.find_last_not_of('0'), point + decimals);
+    return digits.substr(0, decimals == 0 && last == point ? point : last + 1);
+}
+
 /// The baseline, then on demand and provisioning at every delay.
 std::vector<Point>
 MakePoints(const Options& o, const std::string& outDir)
@@ -129,31 +149,109 @@ MakePoints(const Options& o, const std::string& outDir)
     {
         for (const char* name : {"ocs", "ocs-provisioning"})
         {
-            std::ostringstream dir;
-            dir << outDir << "/runs/" << name << "-" << delay << "ms";
-            points.push_back({JobFabric::Parse(name, "0"), delay, dir.str(), {}});
+            std::string dir = outDir + "/runs/" + name + "-" + DelayText(delay, 0) + "ms";
+            points.push_back({JobFabric::Parse(name, "0"), delay, dir, {}});
         }
     }
     return points;
 }
 
-/// Runs one point in this process (a child): its summary.json is the result.
+/// Name of a run's log in its folder: what it printed (photonic-rails-sim's messages).
+const char* const RUN_LOG = "run.log";
+
+/// Writes \p line and a newline to stderr in one write, so that it never shares a line.
+void
+PrintLine(const std::string& line)
+{
+    std::string text = line + "\n";
+    std::cerr.write(text.data(), std::streamsize(text.size())).flush();
+}
+
+/**
+ * Sends this process's stdout and stderr to \p path: runs in parallel would interleave
+ * their messages mid-line on the terminal.
+ * \return false (with a line on stderr) if the file cannot be opened
+ */
+bool
+RedirectOutput(const std::string& dir, const std::string& path)
+{
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
+    {
+        PrintLine(std::string(PROGRAM) + ": error: " + path + ": cannot open the file for writing");
+        return false;
+    }
+    close(fd);
+    return true;
+}
+
+/// Runs one point in this process (a child): its summary.json is the result, its messages
+/// go to its run.log.
 int
 RunPoint(Options o, std::shared_ptr<const WorkloadDag> dag, const Point& point)
 {
+    if (!RedirectOutput(point.dir, point.dir + "/" + RUN_LOG))
+    {
+        return 1;
+    }
+    int status = 0;
     try
     {
         o.reconfigDelayTime = NanoSeconds(std::llround(point.delayMs * 1e6));
         o.progress = 0;
         JobRunner::Run(o, dag, point.fabric, point.dir);
-        return 0;
     }
     catch (const std::exception& e)
     {
-        std::cerr << PROGRAM << ": error: " << point.fabric.name << " at " << point.delayMs
-                  << " ms: " << e.what() << "\n";
-        return 1;
+        // The parent shows this last line of the log.
+        std::cerr << PROGRAM << ": error: " << point.fabric.name << " at "
+                  << DelayText(point.delayMs, 0) << " ms: " << e.what() << "\n";
+        status = 1;
     }
+    std::cout.flush(); // the child ends with _exit, which flushes nothing
+    std::cerr.flush();
+    std::fflush(nullptr);
+    return status;
+}
+
+/// \return the last line of a run's log that is not blank ("" if none or unreadable)
+std::string
+LastLogLine(const Point& point)
+{
+    std::ifstream in(point.dir + "/" + RUN_LOG);
+    std::string line;
+    std::string last;
+    while (std::getline(in, line))
+    {
+        if (line.find_first_not_of(" \t\r") != std::string::npos)
+        {
+            last = line;
+        }
+    }
+    return last;
+}
+
+/// \return why a failed run failed, in one line: its error line (from its log) or status
+std::string
+Failure(const Point& point, int status)
+{
+    std::string where = point.fabric.name + " at " + DelayText(point.delayMs, 0) + " ms";
+    std::string log = point.dir + "/" + RUN_LOG;
+    if (WIFSIGNALED(status))
+    {
+        return where + " was killed by signal " + std::to_string(WTERMSIG(status)) +
+               " (its messages: " + log + ")";
+    }
+    std::string last = LastLogLine(point);
+    const std::string prefix = std::string(PROGRAM) + ": error: ";
+    if (last.rfind(prefix, 0) == 0)
+    {
+        return last.substr(prefix.size()) + " (its messages: " + log + ")";
+    }
+    return where + " failed with exit status " + std::to_string(WEXITSTATUS(status)) +
+           (last.empty() ? " and no message" : ": " + last) + " (its messages: " + log + ")";
 }
 
 /// Reads what a child wrote.
@@ -380,22 +478,22 @@ RunAll(const Options& o, std::shared_ptr<const WorkloadDag> dag, std::vector<Poi
         std::size_t index = children.Wait(status);
         ++done;
         Point& point = points[index];
-        if (WIFSIGNALED(status))
-        {
-            failure = point.fabric.name + " at " + std::to_string(point.delayMs) +
-                      " ms was killed by signal " + std::to_string(WTERMSIG(status));
-            continue;
-        }
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         {
-            failure = "a run failed (its reason is above)"; // let the others finish
+            // The first failure is the error; the running ones finish, the rest do not start.
+            std::string why = Failure(point, status);
+            PrintLine("[sweep] " + std::to_string(done) + "/" + std::to_string(points.size()) +
+                      ": failed: " + why);
+            failure = failure.empty() ? why : failure;
             continue;
         }
         point.result = ReadPoint(point);
-        std::cerr << "[sweep] " << done << "/" << points.size() << ": " << point.fabric.name
-                  << " at " << point.delayMs << " ms: iteration "
-                  << point.result.iterationTime * 1e3 << " ms (" << point.result.wall
-                  << " s wall)\n";
+        std::ostringstream line;
+        line << "[sweep] " << done << "/" << points.size() << ": " << point.fabric.name << " at "
+             << DelayText(point.delayMs, 0) << " ms: iteration " << point.result.iterationTime * 1e3
+             << " ms (" << point.result.wall << " s wall; messages in " << point.dir << "/"
+             << RUN_LOG << ")";
+        PrintLine(line.str());
     }
     children.ThrowIfStopped(); // one that came after the last child ended
     if (!failure.empty())
@@ -410,28 +508,36 @@ Report(const std::vector<Point>& points, std::ostream& csv)
 {
     const JobResult& base = points.front().result;
     std::cout << "baseline " << points.front().fabric.name << ": iteration " << std::fixed
-              << std::setprecision(3) << base.iterationTime * 1e3 << " ms\n"
-              << "  delay (ms)   on demand (ms)  vs base  reconf  exposed (ms)"
-              << "   provisioning (ms)  vs base  reconf  exposed (ms)\n";
+              << std::setprecision(3) << base.iterationTime * 1e3 << " ms\n";
+    // Every column widens to its widest cell: long delays never glue two numbers.
+    TextTable table;
+    table.AddColumn("delay (ms)", TextTable::RIGHT, 12);
+    for (const char* mode : {"on demand (ms)", "provisioning (ms)"})
+    {
+        table.AddColumn(mode, TextTable::RIGHT, mode[0] == 'o' ? 17 : 20);
+        table.AddColumn("vs base", TextTable::RIGHT, 9);
+        table.AddColumn("reconf", TextTable::RIGHT, 8);
+        table.AddColumn("exposed (ms)", TextTable::RIGHT, 14);
+    }
     csv << "delay_ms,mode,iteration_s,normalized,reconfigurations,exposed_s\n"
         << std::setprecision(9);
     for (std::size_t i = 1; i + 1 < points.size(); i += 2)
     {
-        std::cout << std::setw(12) << std::setprecision(3) << points[i].delayMs;
+        std::vector<std::string> row = {DelayText(points[i].delayMs, 3)};
         for (const Point* p : {&points[i], &points[i + 1]})
         {
             double normalized = p->result.iterationTime / base.iterationTime;
-            std::cout << std::setw(17 + (p == &points[i] ? 0 : 3)) << std::setprecision(3)
-                      << p->result.iterationTime * 1e3 << std::setw(8) << std::showpos
-                      << std::setprecision(2) << 100 * (normalized - 1) << "%" << std::noshowpos
-                      << std::setw(8) << p->result.reconfigurations << std::setw(14)
-                      << std::setprecision(3) << p->result.exposedReconfiguration * 1e3;
+            row.push_back(TextTable::Fixed(p->result.iterationTime * 1e3, 3));
+            row.push_back(TextTable::Percent(p->result.iterationTime, base.iterationTime));
+            row.push_back(std::to_string(p->result.reconfigurations));
+            row.push_back(TextTable::Fixed(p->result.exposedReconfiguration * 1e3, 3));
             csv << p->delayMs << ',' << p->fabric.name << ',' << p->result.iterationTime << ','
                 << normalized << ',' << p->result.reconfigurations << ','
                 << p->result.exposedReconfiguration << '\n';
         }
-        std::cout << "\n";
+        table.AddRow(row);
     }
+    table.Print(std::cout);
 }
 
 /// Normalized iteration time against the delay: on demand, provisioning, the baseline.

@@ -156,12 +156,31 @@ Validate(const Options& o)
     }
     catch (const WorkloadFormatError& e)
     {
-        for (const auto& error : e.GetErrors())
+        // One error is the error line; several are listed first (a validator shows them
+        // all), and the last line says so, as every error of the programs does.
+        const auto& errors = e.GetErrors();
+        if (errors.size() == 1 && e.GetTotal() == 1)
+        {
+            std::cerr << PROGRAM << ": error: " << errors.front().ToString() << "\n";
+            return 1;
+        }
+        for (const auto& error : errors)
         {
             std::cerr << error.ToString() << "\n";
         }
-        std::cerr << PROGRAM << ": " << o.validate << " is invalid (" << e.GetTotal() << " error"
-                  << (e.GetTotal() > 1 ? "s" : "") << ")\n";
+        std::cerr << PROGRAM << ": error: " << o.validate << " is invalid (" << e.GetTotal()
+                  << " errors";
+        if (errors.empty())
+        {
+            std::cerr << ": " << e.what();
+        }
+        else
+        {
+            std::cerr << (errors.size() < e.GetTotal()
+                              ? ", the first " + std::to_string(errors.size()) + " listed above"
+                              : ", listed above");
+        }
+        std::cerr << ")\n";
         return 1;
     }
     std::cout << o.validate << ": valid\n";
@@ -200,11 +219,35 @@ ReadText(const std::string& path)
     return text.str();
 }
 
+/// \return "0, 1, 2" (at most 10 numbers, then "...")
+std::string
+ListOf(const std::set<uint64_t>& numbers)
+{
+    std::string text;
+    std::size_t shown = 0;
+    for (uint64_t n : numbers)
+    {
+        if (shown++ == 10)
+        {
+            return text + ", ...";
+        }
+        text += (text.empty() ? "" : ", ") + std::to_string(n);
+    }
+    return text.empty() ? "none" : text;
+}
+
 /// Windows of one input: a phase log, a DAG (estimated replay) or a timeline CSV.
 std::vector<WorkloadWindow>
 WindowsOf(const Options& o, const std::string& path, std::string& kind, std::string& view)
 {
     std::string text = ReadText(path);
+    // A UTF-8 byte order mark (editors on Windows write one) is not part of the text: with
+    // it a DAG's '{' was not seen and the file was read as a CSV timeline.
+    const std::string bom = "\xEF\xBB\xBF";
+    if (text.compare(0, bom.size(), bom) == 0)
+    {
+        text.erase(0, bom.size());
+    }
     if (WorkloadPhaseLog::LooksLikePhaseLog(text))
     {
         WorkloadPhaseLog log = WorkloadPhaseLog::Parse(text, path);
@@ -233,15 +276,27 @@ WindowsOf(const Options& o, const std::string& path, std::string& kind, std::str
     kind += o.gpusPerServerGiven ? ", --gpusPerServer=" + std::to_string(o.gpusPerServer)
                                  : ", assuming " + std::to_string(o.gpusPerServer) +
                                        " GPUs per server (--gpusPerServer)";
-    if (o.view == "rank")
+    // A rank or rail the input does not hold has no windows: refused, not reported as 0.
+    bool rankView = o.view == "rank";
+    std::set<uint64_t> present;
+    for (const auto& record : timeline.GetRecords())
     {
-        view = "rank " + std::to_string(std::max<int64_t>(0, o.select));
-        kind += ", " + view + " view";
-        return analysis.RankWindows(timeline, uint32_t(std::max<int64_t>(0, o.select)));
+        present.insert(rankView ? record.rank : record.rank % o.gpusPerServer);
     }
-    if (o.view != "rail")
+    if (o.select >= 0 && present.count(uint64_t(o.select)) == 0)
     {
-        throw std::invalid_argument("--view must be rail or rank");
+        throw std::invalid_argument(
+            "--select=" + std::to_string(o.select) + ": " + path + " has no " +
+            (rankView ? "rank " : "rail ") + std::to_string(o.select) + " (its " +
+            (rankView ? "ranks: "
+                      : "rails with --gpusPerServer=" + std::to_string(o.gpusPerServer) + ": ") +
+            ListOf(present) + ")");
+    }
+    if (rankView)
+    {
+        view = "rank " + std::to_string(o.select);
+        kind += ", " + view + " view";
+        return analysis.RankWindows(timeline, uint32_t(o.select));
     }
     view = o.select >= 0 ? "rail " + std::to_string(o.select) : "all rails";
     kind += ", " + view;
@@ -464,9 +519,33 @@ WriteWindowFigure(const Options& o, const WorkloadWindowCdf& cdf)
         o.plot);
 }
 
+/// Refuses --view, --select and --thresholdMs values that mean nothing, before any input.
+void
+CheckWindowFlags(const Options& o)
+{
+    if (o.view != "rail" && o.view != "rank")
+    {
+        throw std::invalid_argument("--view must be rail or rank, got '" + o.view + "'");
+    }
+    if (o.view == "rank" && o.select < 0)
+    {
+        throw std::invalid_argument(
+            "--view=rank needs --select=RANK (a rank of the input)" +
+            (o.select == -1 ? std::string() : ", got " + std::to_string(o.select)));
+    }
+    if (o.select < -1)
+    {
+        throw std::invalid_argument("--select=" + std::to_string(o.select) +
+                                    ": expected a rail of the input, or -1 for every rail");
+    }
+    // A window is never shorter than 0 ms: a negative threshold would count them all.
+    StrictCommandLine::CheckRange("thresholdMs", o.thresholdMs, 0, 1e9, "a window length in ms");
+}
+
 int
 Windows(const Options& o)
 {
+    CheckWindowFlags(o);
     std::vector<std::string> paths = StrictCommandLine::SplitList("windows", o.windows);
     std::ofstream csv = OpenWindowsCsv(o);
     std::vector<WorkloadWindow> all;
@@ -534,11 +613,15 @@ AddFlags(StrictCommandLine& cmd, Options& o)
             "comma-separated",
             o.windows);
     cmd.Add("view", "windows: rail|rank", o.view);
-    cmd.Add("select", "windows: the rail (or rank) to look at; -1 = every rail", o.select);
+    cmd.Add("select",
+            "windows: the rail to look at (-1: every rail), or with --view=rank the rank",
+            o.select);
     cmd.Add("skipIterations",
             "windows: ignore windows of the first N iterations",
             o.skipIterations);
-    cmd.Add("thresholdMs", "windows: report the share of windows above this", o.thresholdMs);
+    cmd.Add("thresholdMs",
+            "windows: report the share of windows above this, ms (0 to 10^9)",
+            o.thresholdMs);
     cmd.Add("csv", "windows: also write every window to this CSV file", o.csv);
     cmd.Add("figure",
             "windows: write the paper's Fig. 4 (window-cdf.csv, window-classes.csv, "

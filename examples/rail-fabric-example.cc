@@ -232,9 +232,10 @@ Run(const RailFabricSpec& spec, const Options& o)
     double runS =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
 
-    // On an optical ring each GPU reaches its successor over one of its ports; on a
-    // switched rail over all of them.
-    uint32_t portsUsed = fabric->GetKind() == RailKind::OCS ? 1 : spec.nicPorts;
+    // On an optical ring of more than two GPUs each GPU reaches its successor over one of
+    // its ports (the other leads to its predecessor); two GPUs, and a switched rail, use
+    // all of them.
+    uint32_t portsUsed = fabric->GetKind() == RailKind::OCS && ring.size() > 2 ? 1 : spec.nicPorts;
     double lineGbps = portsUsed * spec.nicPortBps / 1e9;
     UintegerValue mtu;
     fabric->GetTransport(0)->GetAttribute("Mtu", mtu);

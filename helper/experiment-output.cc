@@ -74,7 +74,9 @@ ExperimentOutput::WriteFigure(const std::string& stem,
             << ".png\"\n";
         body(plt);
     }
-    const std::string command = "cd " + ShellQuote(m_dir.string()) + " && gnuplot " + script;
+    // "--": a folder named like an option ("-1") is still a folder to the shell's cd.
+    const std::string command =
+        "cd -- " + ShellQuote(m_dir.string()) + " && gnuplot " + ShellQuote(script);
     if (!render)
     {
         std::cerr << m_tag << " wrote " << (m_dir / script).string() << "; render with: " << command

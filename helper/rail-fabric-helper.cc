@@ -214,6 +214,16 @@ RailFabric::RingCircuits(uint32_t rail, std::vector<uint32_t> order) const
     {
         pairs.emplace_back(GetOcsPort(order[n - 1], (n - 1) % 2), GetOcsPort(order[0], 1));
     }
+    else
+    {
+        // Two GPUs are each other's both neighbours: every further port joins the same port
+        // of the other, so a transfer spreads over all of them as on a switched rail (port 0
+        // alone gave 2 x 200G NICs half their rate).
+        for (uint32_t port = 1; port < m_spec.nicPorts; ++port)
+        {
+            pairs.emplace_back(GetOcsPort(order[0], port), GetOcsPort(order[1], port));
+        }
+    }
     return OpticalCircuitSwitch::Duplex(pairs);
 }
 

@@ -82,7 +82,8 @@ class RailFabric : public Object
      *
      * A GPU has two ring neighbours, so a ring of more than two GPUs needs two NIC ports
      * per GPU (the paper's constraint C1): ring edges alternate between ports 0 and 1, and
-     * the closing edge uses each end's free port. A ring of two GPUs uses port 0 alone.
+     * the closing edge uses each end's free port. In a ring of two GPUs each is the other's
+     * both neighbours: every port of one is joined to the same port of the other.
      * \param rail the rail (kind OCS)
      * \param order the ring, as ranks on that rail (default: by server)
      * \return the circuits, for OpticalCircuitSwitch::Preset or Reconfigure

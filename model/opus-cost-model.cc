@@ -8,6 +8,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace ns3
 {
@@ -15,14 +16,15 @@ namespace ns3
 namespace
 {
 
-/// A reason if \p value is not a finite, non-negative number.
+/// A reason if \p value is not in [0, \p most]: a larger one makes the totals infinite (and
+/// their ratios nan), or too long to read.
 std::string
-CheckUnit(const std::string& name, double value)
+CheckUnit(const std::string& name, double value, double most)
 {
-    if (!std::isfinite(value) || value < 0)
+    if (!(value >= 0 && value <= most))
     {
         std::ostringstream reason;
-        reason << name << " must be a finite number >= 0 (got " << value << ")";
+        reason << name << " must be in [0, " << most << "] (got " << value << ")";
         return reason.str();
     }
     return "";
@@ -40,17 +42,17 @@ RoundRadix(double exact)
 std::string
 CostUnitPrices::Validate() const
 {
-    const std::pair<const char*, double> units[] = {
-        {"transceiver cost", transceiverUsd},
-        {"transceiver power", transceiverW},
-        {"switch port cost", switchPortUsd},
-        {"switch port power", switchPortW},
-        {"OCS port cost", ocsPortUsd},
-        {"OCS port power", ocsPortW},
+    const std::tuple<const char*, double, double> units[] = {
+        {"transceiver cost", transceiverUsd, MAX_USD},
+        {"transceiver power", transceiverW, MAX_W},
+        {"switch port cost", switchPortUsd, MAX_USD},
+        {"switch port power", switchPortW, MAX_W},
+        {"OCS port cost", ocsPortUsd, MAX_USD},
+        {"OCS port power", ocsPortW, MAX_W},
     };
-    for (const auto& [name, value] : units)
+    for (const auto& [name, value, most] : units)
     {
-        std::string reason = CheckUnit(name, value);
+        std::string reason = CheckUnit(name, value, most);
         if (!reason.empty())
         {
             return reason;

@@ -32,7 +32,14 @@ struct CostUnitPrices
     double ocsPortUsd{520.0};      //!< One OCS port, USD
     double ocsPortW{75.0 / 192.0}; //!< One OCS port, W (0.39 W)
 
-    /// \return empty if every value is finite and not negative, else a one-line reason
+    /// Most a part may cost: the largest network (10^6 GPUs, about 6 x 10^6 ports and
+    /// transceivers) then costs about 10^13 USD, a finite number that prints in a table.
+    static constexpr double MAX_USD = 1e6;
+    /// Most a part may draw, W (about 6 x 10^10 W for the largest network).
+    static constexpr double MAX_W = 1e4;
+
+    /// \return empty if every price is in [0, MAX_USD] and every power in [0, MAX_W], else a
+    ///         one-line reason
     std::string Validate() const;
 };
 

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -354,6 +356,7 @@ OpusPhaseReplay::OpusPhaseReplay(const WorkloadPhaseLog& stage0,
     }
     m_steps = stage0.GetIterationCount();
     OpusPipelineMatcher::Match(m_phases, {&stage0.GetEntries(), &stage1.GetEntries()}, m_names);
+    CheckSharedClock();
     CoupleMeasuredTimes();
     MeasureGaps();
     // Fails now, not in the program's loop, if the chains wait for each other.
@@ -414,6 +417,38 @@ OpusPhaseReplay::Chain(const WorkloadPhaseLog& log, const std::string& name)
         chain.push_back(p);
     }
     return chain;
+}
+
+void
+OpusPhaseReplay::CheckSharedClock() const
+{
+    // The coupling compares the two logs' times: an offset between their clocks would be
+    // replayed as waits (1000 ms on one log made the replay 6% slower than measured). An
+    // offset cannot be seen in general, but one is certain when a stage starts after the
+    // other's first step ended: that step exchanged pipeline send/recv with it (every PP
+    // phase has a partner on the other stage), so both were running.
+    for (uint32_t s = 0; s < 2; ++s)
+    {
+        const OpusReplayPhase& first = m_phases[1 - s].front();
+        double firstStepEndMs = 0;
+        for (const OpusReplayPhase& p : m_phases[s])
+        {
+            if (p.step == 0)
+            {
+                firstStepEndMs = std::max(firstStepEndMs, p.loggedEndMs);
+            }
+        }
+        if (first.loggedStartMs > firstStepEndMs)
+        {
+            std::ostringstream reason;
+            reason << std::setprecision(15) << Where(m_names[1 - s], first)
+                   << ": the first phase starts at " << first.loggedStartMs << " ms, after "
+                   << m_names[s] << "'s first training step ended (" << firstStepEndMs
+                   << " ms): the two logs must share a clock (each stage starts before the "
+                      "other's first step ends, as their pipeline send/recv couple them)";
+            throw std::runtime_error(reason.str());
+        }
+    }
 }
 
 void

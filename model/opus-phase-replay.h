@@ -123,7 +123,10 @@ class OpusPipelineMatcher
  *
  * No simulator: a replay is a pass over the two phase chains (times in ms). The coupling
  * compares the two logs' times, so they must share a clock; the authors' do (the last
- * send/recv before each optimizer step ends within 0.1 ms in both logs).
+ * send/recv before each optimizer step ends within 0.1 ms in both logs). Logs that cannot
+ * share one are refused: each stage's first phase must start before the other stage's
+ * first step ends, since that step exchanges pipeline send/recv with it. A smaller offset
+ * cannot be told from a wait, and is replayed as one.
  *
  * **Measured quantities.** Each stage is its log's chain of phases in log order. Phase i has
  * a measured duration D_i and is preceded by a measured compute gap (window) G_i:
@@ -178,7 +181,8 @@ class OpusPhaseReplay
      * \param name0 its name, for messages
      * \param stage1 stage 1's log
      * \param name1 its name
-     * \throws std::runtime_error (one line) if the logs cannot be matched, or if steps 2 and
+     * \throws std::runtime_error (one line) if the logs cannot be matched, do not share a
+     *         clock (a stage starts after the other's first step ended), or if steps 2 and
      *         later last 0 ms in all (no step time to compare delays with)
      */
     OpusPhaseReplay(const WorkloadPhaseLog& stage0,
@@ -232,6 +236,8 @@ class OpusPhaseReplay
   private:
     /// \return one log's phases in log order, with labels, steps and logged times
     static std::vector<OpusReplayPhase> Chain(const WorkloadPhaseLog& log, const std::string& name);
+    /// Throws unless each stage's first phase starts before the other's first step ends.
+    void CheckSharedClock() const;
     /// Sets startMs, endMs and durationMs from the logged times and the coupling.
     void CoupleMeasuredTimes();
     /// Sets gapMs.

@@ -492,3 +492,179 @@ photonic_rails_expect_error(example.photonic-rails-sim-review-ranks-over-max pho
 photonic_rails_expect_error(example.photonic-rails-sim-review-gpus-over-max photonic-rails-sim
   "${pr_review_job}|--servers=1048577"
   "photonic-rails-sim: error: fabric too large: 1048577 servers x 1 GPUs x 1 NIC ports \\(at most 1048576 GPUs, 1048576 ports per rail and 64 NIC ports per GPU\\)\n$")
+
+# Issue 11, review: programs
+# Each of these used to crash, hang, glue numbers or exit 0 on a bad input (see the commits).
+set(pr_review_tests "")
+function(pr_review_error name program args expect)
+  photonic_rails_expect_error(${name} ${program} "${args}" "${expect}")
+  set(pr_review_tests ${pr_review_tests} ${name} PARENT_SCOPE)
+endfunction()
+set(pr_review_data ${PROJECT_SOURCE_DIR}/test/data)
+# photonic-rails-bench: strict, bounded flags (1kbps and 1bps aborted, 0bps divided by zero,
+# --frames=-1 wrapped and ran forever, 'abc' printed the help, 1.5 was read as 1).
+foreach(rate 1kbps 1bps 0bps 20Tbps)
+  pr_review_error(example.photonic-rails-bench-rate-${rate} photonic-rails-bench "--rate=${rate}"
+    "^photonic-rails-bench: error: --rate: '${rate}' is outside \\[1Mbps, 10Tbps\\]\n$")
+endforeach()
+pr_review_error(example.photonic-rails-bench-negative-frames photonic-rails-bench "--frames=-1"
+  "^photonic-rails-bench: error: bad value for --frames: '-1' \\(expected an integer in \\[0, 18446744073709551615\\]\\)\n$")
+pr_review_error(example.photonic-rails-bench-text-frames photonic-rails-bench "--frames=abc"
+  "^photonic-rails-bench: error: bad value for --frames: 'abc' \\(expected a non-negative integer\\)\n$")
+pr_review_error(example.photonic-rails-bench-fraction-payload photonic-rails-bench "--payload=1.5"
+  "^photonic-rails-bench: error: bad value for --payload: '1\\.5' \\(expected a non-negative integer\\)\n$")
+pr_review_error(example.photonic-rails-bench-too-many-frames photonic-rails-bench "--frames=10000001"
+  "^photonic-rails-bench: error: --frames must be in \\[1, 10000000\\] \\(frames per device run\\), got 10000001\n$")
+pr_review_error(example.photonic-rails-bench-payload-jumbo photonic-rails-bench "--payload=8987"
+  "^photonic-rails-bench: error: --payload must be in \\[1, 8986\\] \\(payload bytes of a 9000-byte frame\\), got 8987\n$")
+pr_review_error(example.photonic-rails-bench-transport-bytes photonic-rails-bench
+  "--transportBytes=8589934593"
+  "^photonic-rails-bench: error: --transportBytes must be in \\[1, 8589934592\\] \\(bytes per transport run, 2\\^33\\), got 8589934593\n$")
+pr_review_error(example.photonic-rails-bench-repeats photonic-rails-bench "--repeats=6"
+  "^photonic-rails-bench: error: --repeats must be in \\[1, 5\\] \\(runs per case\\), got 6\n$")
+# Payloads of 1 to 24 bytes at 400 Gb/s: a frame's 0.02-0.48 ns rounded to a refill period of
+# 0 ns, and the full queue was refilled forever at one instant (a hang, not slowness: 32 bytes
+# took 0.2 s). Now these 1000 frames take well under a second.
+foreach(payload 1 16)
+  add_test(NAME example.photonic-rails-bench-payload-${payload}
+           COMMAND photonic-rails-bench --frames=1000 --transportBytes=1048576 --repeats=1
+                   --payload=${payload})
+  set_tests_properties(example.photonic-rails-bench-payload-${payload} PROPERTIES
+    PASS_REGULAR_EXPRESSION "1\\. devices: 1000 frames of ${payload} payload bytes\n.*\nOcsNetDevice \\(circuit\\) +[0-9.]+ +1000 ")
+  list(APPEND pr_review_tests example.photonic-rails-bench-payload-${payload})
+endforeach()
+# opus-phase-replay: --delays are plain ms numbers of at most 10^9 ms = 10^6 s (1e308 gave
+# -nan); on the hand-made logs (see example.opus-phase-replay-table) one step takes
+# 1000 + 4d ms on demand and 1000 + (d - 30) + d + (d - 20) + (d - 800) = 150 + 4d ms with
+# provisioning: at d = 10^9 ms, 4000001.000 s (+400000000.00%) and 4000000.150 s
+# (+399999915.00%), each in its own column.
+pr_review_error(example.opus-phase-replay-huge-delay opus-phase-replay
+  "--logs=${pr_replay_logs}|--delays=1e308|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-review"
+  "^opus-phase-replay: error: --delays: '1e308' ms is out of range \\(at most 10\\^9 ms = 10\\^6 s\\)\n$")
+pr_review_error(example.opus-phase-replay-2-63-delay opus-phase-replay
+  "--logs=${pr_replay_logs}|--delays=9223372036854775808|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-review"
+  "^opus-phase-replay: error: --delays: '9223372036854775808' ms is out of range")
+pr_review_error(example.opus-phase-replay-delay-unit opus-phase-replay
+  "--logs=${pr_replay_logs}|--delays=25ms|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-review"
+  "^opus-phase-replay: error: --delays: '25ms' is not a delay in ms \\(a number >= 0 without a unit, e\\.g\\. 25\\)\n$")
+add_test(NAME example.opus-phase-replay-longest-delay
+         COMMAND opus-phase-replay --logs=${pr_replay_logs} --delays=0,1e9 --plot=0
+                 --out=${CMAKE_BINARY_DIR}/replay-smoke-longest)
+set_tests_properties(example.opus-phase-replay-longest-delay PROPERTIES PASS_REGULAR_EXPRESSION
+  "\n +1000000000 +4000001\\.000 +\\+400000000\\.00% +4000000\\.150 +\\+399999915\\.00% +0 of 12\n")
+# The two logs must share a clock: stage 1 with every time + 1000 ms starts after stage 0's
+# first step ended (200 ms); it was replayed as 60 ms of waits per step (+6.00%).
+pr_review_error(example.opus-phase-replay-clock-offset opus-phase-replay
+  "--logs=${pr_review_data}/opus-replay-stage0.txt,${pr_review_data}/opus-replay-stage1-offset.txt|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-review"
+  "^opus-phase-replay: error: [^\n]*opus-replay-stage1-offset\\.txt:1: the first phase starts at 1000 ms, after [^\n]*opus-replay-stage0\\.txt's first training step ended \\(200 ms\\): the two logs must share a clock [^\n]*\n$")
+# photonic-rails-cost: prices in [0, 10^6] USD and powers in [0, 10^4] W (1e308 gave inf and
+# -nan%, 1e300 300-digit cells). At the bounds, 10^6 GPUs on a fat-tree of radix 159: 10^6 USD
+# x (5024559 ports + 6024559 transceivers) = 11049118 M$, and 39.44 W x 5024559 + 10 W x
+# 6024559 = 258414.20 kW, in separate columns.
+pr_review_error(example.photonic-rails-cost-huge-prices photonic-rails-cost
+  "--switchPortCost=1e308|--transceiverCost=1e308|--plot=0|--out=${CMAKE_BINARY_DIR}/cost-smoke-review"
+  "^photonic-rails-cost: error: --transceiverCost=1e\\+308 is out of range: USD per 400G transceiver in \\[0, 1000000\\]\n$")
+pr_review_error(example.photonic-rails-cost-long-price photonic-rails-cost
+  "--transceiverCost=1e300|--plot=0|--out=${CMAKE_BINARY_DIR}/cost-smoke-review"
+  "^photonic-rails-cost: error: --transceiverCost=1e\\+300 is out of range")
+pr_review_error(example.photonic-rails-cost-negative-power photonic-rails-cost
+  "--ocsPortPower=-1|--plot=0|--out=${CMAKE_BINARY_DIR}/cost-smoke-review"
+  "^photonic-rails-cost: error: --ocsPortPower=-1 is out of range: W per OCS port in \\[0, 10000\\]\n$")
+add_test(NAME example.photonic-rails-cost-highest-prices
+         COMMAND photonic-rails-cost --transceiverCost=1000000 --switchPortCost=1000000
+                 --gpus=1000000 --plot=0 --out=${CMAKE_BINARY_DIR}/cost-smoke-highest)
+set_tests_properties(example.photonic-rails-cost-highest-prices PROPERTIES PASS_REGULAR_EXPRESSION
+  "\n1000000  fat-tree +159 +31601 +5024559 +0 +6024559 +11049118\\.000 +258414\\.20 ")
+# Tables widen to their widest cell. The delay sweep on test/data/two-phases.json (see
+# example.photonic-rails-delay-sweep): at d = 10^6 s on demand 20.011 ms + 2d and 3d exposed,
+# with provisioning 10.011 ms + 2d and 3d - 10 ms.
+add_test(NAME example.photonic-rails-delay-sweep-wide-table
+         COMMAND photonic-rails-delay-sweep --dag=${pr_review_data}/two-phases.json
+                 --gpusPerServer=1 --nicPorts=1 --nicRate=100 --iterations=2 --delays=1e9
+                 --plot=0 --out=${CMAKE_BINARY_DIR}/sweep-smoke-wide-table)
+set_tests_properties(example.photonic-rails-delay-sweep-wide-table PROPERTIES
+  PASS_REGULAR_EXPRESSION
+  "\n1000000000\\.000 +2000000020\\.011 +\\+[0-9]+\\.[0-9][0-9]% +3 +3000000000\\.000 +2000000010\\.011 +\\+[0-9]+\\.[0-9][0-9]% +3 +2999999990\\.000\n")
+# ocs-circuit-example: robotic's 120-s delay darkens ports 2-4 for 120000000 us and flow C
+# ends at 200 us + 120 s + 168.033 us + 2 x 50 ns; with 1-byte frames port 2 sends 10^6.
+add_test(NAME example.ocs-circuit-example-robotic COMMAND ocs-circuit-example --technology=robotic)
+set_tests_properties(example.ocs-circuit-example-robotic PROPERTIES PASS_REGULAR_EXPRESSION
+  "C +2 -> 4 +8388608 +120000368\\.133 +120000368\\.133 .*\n +2 +1866 +0 +933 +0 +120000000\\.000\n")
+add_test(NAME example.ocs-circuit-example-tiny-frames
+         COMMAND ocs-circuit-example --mtu=1 --bytes=500000)
+set_tests_properties(example.ocs-circuit-example-tiny-frames PROPERTIES PASS_REGULAR_EXPRESSION
+  "\n +2 +1000000 +0 +500000 +0 +[0-9]+\\.000\n")
+# photonic-rails-workload --windows: a rail or rank the input does not hold, a select below -1
+# and a negative threshold are refused (they gave "windows: 0" or counted every window).
+set(pr_review_timeline --windows=${pr_review_data}/windows-timeline.csv|--gpusPerServer=2)
+pr_review_error(example.photonic-rails-workload-select-no-rail photonic-rails-workload
+  "${pr_review_timeline}|--select=4294967297"
+  "^photonic-rails-workload: error: --select=4294967297: [^\n]*windows-timeline\\.csv has no rail 4294967297 \\(its rails with --gpusPerServer=2: 0, 1\\)\n$")
+pr_review_error(example.photonic-rails-workload-select-no-rank photonic-rails-workload
+  "${pr_review_timeline}|--view=rank|--select=99"
+  "^photonic-rails-workload: error: --select=99: [^\n]*windows-timeline\\.csv has no rank 99 \\(its ranks: 0, 1, 2, 3\\)\n$")
+pr_review_error(example.photonic-rails-workload-select-negative photonic-rails-workload
+  "${pr_review_timeline}|--select=-5"
+  "^photonic-rails-workload: error: --select=-5: expected a rail of the input, or -1 for every rail\n$")
+pr_review_error(example.photonic-rails-workload-rank-view-no-select photonic-rails-workload
+  "${pr_review_timeline}|--view=rank"
+  "^photonic-rails-workload: error: --view=rank needs --select=RANK \\(a rank of the input\\)\n$")
+pr_review_error(example.photonic-rails-workload-negative-threshold photonic-rails-workload
+  "${pr_review_timeline}|--thresholdMs=-1"
+  "^photonic-rails-workload: error: --thresholdMs=-1 is out of range: a window length in ms in \\[0, 1000000000\\]\n$")
+# A UTF-8 BOM before a DAG or a CSV timeline is skipped: the same windows as without it
+# (example.photonic-rails-workload-figure's timeline; test/data/two-stage.json's 3 windows).
+add_test(NAME example.photonic-rails-workload-bom-timeline
+         COMMAND photonic-rails-workload --windows=${pr_review_data}/windows-timeline-bom.csv
+                 --gpusPerServer=2)
+set_tests_properties(example.photonic-rails-workload-bom-timeline PROPERTIES
+  PASS_REGULAR_EXPRESSION
+  "windows-timeline-bom\\.csv \\(timeline, 12 records[^\n]*\n[^\n]*\n  windows: 4, median 1\\.250 ms, min 0\\.000 ms, max 5\\.000 ms, above 1\\.000 ms: 50\\.0 %")
+add_test(NAME example.photonic-rails-workload-bom-dag
+         COMMAND photonic-rails-workload --windows=${pr_review_data}/two-stage-bom.json
+                 --gpusPerServer=2)
+set_tests_properties(example.photonic-rails-workload-bom-dag PROPERTIES PASS_REGULAR_EXPRESSION
+  "two-stage-bom\\.json \\(DAG, estimated replay x2[^\n]*\n[^\n]*\n  windows: 3, ")
+# --validate: one error is one error line; several are listed, then the error line.
+pr_review_error(example.photonic-rails-workload-validate-missing photonic-rails-workload
+  "--validate=/nonexistent/dag.json"
+  "^photonic-rails-workload: error: /nonexistent/dag\\.json: cannot open the file\n$")
+pr_review_error(example.photonic-rails-workload-validate-errors photonic-rails-workload
+  "--validate=${pr_review_data}/not-a-dag.json"
+  "\nphotonic-rails-workload: error: [^\n]*not-a-dag\\.json is invalid \\(4 errors, listed above\\)\n$")
+# --figure=-1: a folder named like an option ("sh: cd: Illegal option -1").
+add_test(NAME example.photonic-rails-workload-figure-dash
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-workload>
+                 "-DARGS=--windows=${pr_review_data}/windows-timeline.csv|--gpusPerServer=2|--figure=-1"
+                 -DWORKDIR=${CMAKE_BINARY_DIR} -DOUT_DIR=${CMAKE_BINARY_DIR}/-1
+                 -DEXISTS=window-cdf.plt -DIF_GNUPLOT=window-cdf.png
+                 -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
+list(APPEND pr_review_tests example.photonic-rails-workload-figure-dash)
+# The delay sweep's runs write their messages to their own run.log: the sweep's stderr holds
+# whole lines of its own only (children interleaved theirs mid-line). Delays that differ past
+# 6 significant digits get their own folders (25 and 25.000001 ms shared one).
+add_test(NAME example.photonic-rails-delay-sweep-run-logs
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-delay-sweep>
+                 "-DARGS=--dag=${pr_review_data}/two-phases.json|--gpusPerServer=1|--nicPorts=1|--nicRate=100|--iterations=2|--delays=0,25,25.000001|--jobs=2|--plot=0"
+                 -DOUT_DIR=${CMAKE_BINARY_DIR}/sweep-smoke-run-logs
+                 "-DRUNS=eps|ocs-0ms|ocs-provisioning-0ms|ocs-25ms|ocs-provisioning-25ms|ocs-25.000001ms|ocs-provisioning-25.000001ms"
+                 -P ${PROJECT_SOURCE_DIR}/test/sweep-logs.cmake)
+list(APPEND pr_review_tests example.photonic-rails-delay-sweep-run-logs)
+# A failed run's error line (the last of its run.log) is the sweep's error line. One compute
+# op of 10^6 s replayed 10^4 times passes the simulator's clock (see
+# example.photonic-rails-sim-flags-compute-past-clock); --jobs=1: the baseline fails first.
+pr_review_error(example.photonic-rails-delay-sweep-failed-run photonic-rails-delay-sweep
+  "--dag=${pr_review_data}/long-compute.json|--gpusPerServer=1|--iterations=10000|--delays=0|--jobs=1|--plot=0|--out=${CMAKE_BINARY_DIR}/sweep-smoke-failed-run"
+  "\nphotonic-rails-delay-sweep: error: eps at 0 ms: rank 0 op 0 \\(compute\\): a duration of 1e\\+06 s at 9\\.223e\\+09 s ends past the simulator's time range \\(2\\^63 ns, about 292 years\\) \\(its messages: [^\n]*/runs/eps/run\\.log\\)\n$")
+# rail-fabric-example: two GPUs on an optical rail with 2 x 200G ports use both (port 0 alone
+# gave 2727.623 us, 196.8 Gb/s). Each port carries half of 64 MiB, 8192 frames of 4096 + 62 B,
+# and before its last one 511 of the 512 ACKs (62 B, one per 16 frames) of the opposite
+# flow: (8192 x 4158 + 511 x 62) x 8 / 200 Gb/s = 1363.761 us, plus 2 x 50 ns of fiber:
+# 1363.861 us, 8 x 2^26 B / 1363.861 us = 393.6 Gb/s against a payload line rate of
+# 400 x 4096 / 4158 = 394.0 Gb/s.
+add_test(NAME example.rail-fabric-example-ocs-two-servers
+         COMMAND rail-fabric-example --rail=ocs --servers=2 --nic=2x200G)
+set_tests_properties(example.rail-fabric-example-ocs-two-servers PROPERTIES
+  PASS_REGULAR_EXPRESSION
+  "\n +0 -> 8 +1363\\.86[01] +393\\.6 +394\\.0\n +8 -> 0 +1363\\.86[01] +393\\.6 +394\\.0\n")
+set_tests_properties(${pr_review_tests} PROPERTIES TIMEOUT 60)

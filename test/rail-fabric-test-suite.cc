@@ -594,6 +594,49 @@ class OpticalRingTestCase : public TestCase
     }
 };
 
+/**
+ * Issue 11, review (programs), item 18: two GPUs on an optical rail are each other's both ring
+ * neighbours, so RingCircuits joins all their ports; a transfer spreads over them as on a
+ * switched rail (port 0 alone gave half the rate to 2 x 200G NICs).
+ */
+class TwoGpuOpticalRingTestCase : public TestCase
+{
+  public:
+    TwoGpuOpticalRingTestCase()
+        : TestCase("ring circuits of two GPUs join every port: a transfer uses them all")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RailFabricSpec spec = Spec(2, 1, RailKind::OCS);
+        spec.nicPorts = 2;
+        Bed bed(spec);
+        OcsConnections circuits = bed.fabric->RingCircuits(0);
+        NS_TEST_ASSERT_MSG_EQ(circuits.size(), 4, "two duplex circuits, one per port");
+        for (uint32_t port = 0; port < 2; ++port)
+        {
+            // find, not at: the runner goes on after a failed check.
+            auto circuit = circuits.find(bed.fabric->GetOcsPort(0, port));
+            uint32_t peer =
+                circuit == circuits.end() ? OpticalCircuitSwitch::NO_PORT : circuit->second;
+            NS_TEST_ASSERT_MSG_EQ(peer,
+                                  bed.fabric->GetOcsPort(1, port),
+                                  "port " << port << " of GPU 0 leads to the same of GPU 1");
+        }
+        bed.fabric->GetOcs(0)->Preset(circuits);
+        bed.fabric->GetTransport(0)->Send(1, 1 << 20);
+        Simulator::Run();
+        // Half the MiB on each 100G port: 128 frames, then two fibers of 100 ns (one port
+        // alone took 256 frames).
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.ReceivedNs(0, 1),
+                                  128 * FrameNs(100e9) + 200,
+                                  1.0,
+                                  "1 MiB over both ports");
+    }
+};
+
 /// The rail fabric suite.
 class RailFabricTestSuite : public TestSuite
 {
@@ -612,6 +655,7 @@ class RailFabricTestSuite : public TestSuite
         AddTestCase(new ClosExchangeEcmpTestCase, TestCase::QUICK);
         AddTestCase(new ClosExchangeDcqcnTestCase, TestCase::QUICK);
         AddTestCase(new OpticalRingTestCase, TestCase::QUICK);
+        AddTestCase(new TwoGpuOpticalRingTestCase, TestCase::QUICK);
     }
 };
 

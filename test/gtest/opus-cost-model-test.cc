@@ -176,6 +176,46 @@ TEST(OpusCostModel, RejectsWhatCannotBeCounted)
     EXPECT_NE(config.Validate(), "");
 }
 
+// Issue 11, review (programs): a price of 1e308 made the totals infinite and the savings nan;
+// every price and power is bounded so that the largest network's totals stay finite.
+TEST(OpusCostModel, PricesAreBoundedSoTotalsStayFinite)
+{
+    OpusCostModel::Config config;
+    config.gpusPerServer = 8;
+    config.ocsPortsPerGpu = OpusCostModel::MAX_PER_GPU;
+    config.ocsTransceiversPerGpu = OpusCostModel::MAX_PER_GPU;
+    config.prices = {CostUnitPrices::MAX_USD,
+                     CostUnitPrices::MAX_W,
+                     CostUnitPrices::MAX_USD,
+                     CostUnitPrices::MAX_W,
+                     CostUnitPrices::MAX_USD,
+                     CostUnitPrices::MAX_W};
+    EXPECT_EQ(config.Validate(), "");
+    OpusCostModel model(config);
+    for (CostNetwork network : OpusCostModel::Networks())
+    {
+        CostBill bill = model.Bill(network, OpusCostModel::MAX_GPUS);
+        // At most 64 x 10^6 OCS ports and 64 x 10^6 transceivers at 10^6 USD each.
+        EXPECT_LE(bill.costUsd, 1.3e14) << OpusCostModel::NetworkName(network);
+        EXPECT_LE(bill.powerW, 1.3e12) << OpusCostModel::NetworkName(network);
+        EXPECT_GT(bill.costUsd, 0) << OpusCostModel::NetworkName(network);
+    }
+    for (double price : {CostUnitPrices::MAX_USD * 1.001, 1e308, -1e-9})
+    {
+        OpusCostModel::Config bad;
+        bad.prices.transceiverUsd = price;
+        EXPECT_EQ(bad.Validate(),
+                  "transceiver cost must be in [0, 1e+06] (got " +
+                      std::string(price == 1e308 ? "1e+308"
+                                  : price < 0    ? "-1e-09"
+                                                 : "1.001e+06") +
+                      ")");
+    }
+    OpusCostModel::Config bad;
+    bad.prices.ocsPortW = CostUnitPrices::MAX_W * 2;
+    EXPECT_EQ(bad.Validate(), "OCS port power must be in [0, 10000] (got 20000)");
+}
+
 TEST(OpusCostModel, SmallestNetworksStillHaveSwitches)
 {
     // One server of 8 GPUs: k is never below 2, so every design has switches and ports.

@@ -329,6 +329,46 @@ TEST(OpusPhaseReplay, LogsThatCannotBeMatchedAreOneLineErrors)
     }
 }
 
+// Issue 11, review (programs), item 10: the coupling compares the two logs' times, so an
+// offset between their clocks was replayed as waits (stage 1 + 1000 ms: 1.060 s at delay 0
+// against 1.000 s measured). A stage that starts after the other's first step ended cannot
+// share its clock (that step exchanged send/recv with it): refused, either way round.
+TEST(OpusPhaseReplay, LogsWithoutASharedClockAreRefused)
+{
+    auto shifted = [](double offset) {
+        std::string log;
+        for (uint32_t k = 0; k < 3; ++k)
+        {
+            double t = 1000.0 * k + offset;
+            log += Line("PP", 1, 2 * k, 2, t + 3, t + 110);
+            log += Line("DP", 6, 3 * k, 3, t + 130, t + 200);
+        }
+        return log;
+    };
+    // Stage 0's first step ends at 200 ms: stage 1 may start up to then.
+    EXPECT_EQ(Failure(FusedStage0(), shifted(197)), "accepted");
+    EXPECT_EQ(Failure(FusedStage0(), shifted(1000)),
+              "s1.txt:1: the first phase starts at 1003 ms, after s0.txt's first training step "
+              "ended (200 ms): the two logs must share a clock (each stage starts before the "
+              "other's first step ends, as their pipeline send/recv couple them)");
+    EXPECT_EQ(Failure(FusedStage0(), shifted(9.99e12)),
+              "s1.txt:1: the first phase starts at 9990000000003 ms, after s0.txt's first "
+              "training step ended (200 ms): the two logs must share a clock (each stage starts "
+              "before the other's first step ends, as their pipeline send/recv couple them)");
+    // Stage 0 late: stage 1's first step ends at 200 ms.
+    std::string late0;
+    for (uint32_t k = 0; k < 3; ++k)
+    {
+        double t = 1000.0 * k + 5000;
+        late0 += Line("PP", 1, 2 * k, 1, t, t + 10) + Line("DP", 5, 10 * k, 10, t + 40, t + 100) +
+                 Line("PP", 1, 2 * k + 1, 1, t + 100, t + 110) +
+                 Line("DP", 6, 3 * k, 3, t + 130, t + 200);
+    }
+    EXPECT_EQ(Failure(late0, FusedStage1()).substr(0, 96),
+              "s0.txt:1: the first phase starts at 5000 ms, after s1.txt's first training step "
+              "ended (200 ms): ");
+}
+
 TEST(OpusPhaseReplay, MeanAfterFirst)
 {
     EXPECT_DOUBLE_EQ(OpusPhaseReplay::MeanAfterFirst({}), 0.0);
