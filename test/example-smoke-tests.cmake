@@ -563,10 +563,10 @@ pr_review_error(example.opus-phase-replay-clock-offset opus-phase-replay
 # 6024559 = 258414.20 kW, in separate columns.
 pr_review_error(example.photonic-rails-cost-huge-prices photonic-rails-cost
   "--switchPortCost=1e308|--transceiverCost=1e308|--plot=0|--out=${CMAKE_BINARY_DIR}/cost-smoke-review"
-  "^photonic-rails-cost: error: --transceiverCost=1e\\+308 is out of range: USD per 400G transceiver in \\[0, 1000000\\]\n$")
+  "^photonic-rails-cost: error: --transceiverCost=1e308 is out of range: USD per 400G transceiver in \\[0, 1000000\\]\n$")
 pr_review_error(example.photonic-rails-cost-long-price photonic-rails-cost
   "--transceiverCost=1e300|--plot=0|--out=${CMAKE_BINARY_DIR}/cost-smoke-review"
-  "^photonic-rails-cost: error: --transceiverCost=1e\\+300 is out of range")
+  "^photonic-rails-cost: error: --transceiverCost=1e300 is out of range")
 pr_review_error(example.photonic-rails-cost-negative-power photonic-rails-cost
   "--ocsPortPower=-1|--plot=0|--out=${CMAKE_BINARY_DIR}/cost-smoke-review"
   "^photonic-rails-cost: error: --ocsPortPower=-1 is out of range: W per OCS port in \\[0, 10000\\]\n$")

@@ -195,9 +195,13 @@ TEST(OpusCostModel, PricesAreBoundedSoTotalsStayFinite)
     for (CostNetwork network : OpusCostModel::Networks())
     {
         CostBill bill = model.Bill(network, OpusCostModel::MAX_GPUS);
-        // At most 64 x 10^6 OCS ports and 64 x 10^6 transceivers at 10^6 USD each.
-        EXPECT_LE(bill.costUsd, 1.3e14) << OpusCostModel::NetworkName(network);
-        EXPECT_LE(bill.powerW, 1.3e12) << OpusCostModel::NetworkName(network);
+        // At most MAX_PER_GPU OCS ports and as many transceivers per GPU, each at the
+        // highest price and power: finite, far from a double's range.
+        const double units = 2.0 * OpusCostModel::MAX_PER_GPU * OpusCostModel::MAX_GPUS;
+        EXPECT_LE(bill.costUsd, units * CostUnitPrices::MAX_USD)
+            << OpusCostModel::NetworkName(network);
+        EXPECT_LE(bill.powerW, units * CostUnitPrices::MAX_W)
+            << OpusCostModel::NetworkName(network);
         EXPECT_GT(bill.costUsd, 0) << OpusCostModel::NetworkName(network);
     }
     for (double price : {CostUnitPrices::MAX_USD * 1.001, 1e308, -1e-9})
