@@ -16,6 +16,7 @@
 #include "ns3/job-runner.h"
 #include "ns3/job-workload.h"
 #include "ns3/strict-command-line.h"
+#include "ns3/text-table.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -44,65 +45,28 @@ struct Options : JobOptions
     std::string out{"photonic-rails-sim-out"}; //!< Output directory
 };
 
-/// \return \p value in fixed notation with \p digits decimals
-std::string
-Fixed(double value, int digits)
-{
-    std::ostringstream text;
-    text << std::fixed << std::setprecision(digits) << value;
-    return text.str();
-}
-
-/// Prints the comparison of the fabrics. A column is as wide as usual, or wider when a
-/// cell needs it (huge delays): cells of adjacent columns never touch.
+/// Prints the comparison of the fabrics (TextTable: cells of adjacent columns never touch).
 void
 PrintTable(const std::vector<JobResult>& results)
 {
     const JobResult& base = results.front();
-    std::vector<std::vector<std::string>> rows = {{"fabric",
-                                                   "iteration (ms)",
-                                                   "vs " + base.fabric,
-                                                   "reconfigurations",
-                                                   "exposed (ms)",
-                                                   "wall (s)"}};
+    TextTable table;
+    table.AddColumn("fabric", TextTable::LEFT, 18);
+    table.AddColumn("iteration (ms)", TextTable::RIGHT, 16);
+    table.AddColumn("vs " + base.fabric, TextTable::RIGHT, 14);
+    table.AddColumn("reconfigurations", TextTable::RIGHT, 18);
+    table.AddColumn("exposed (ms)", TextTable::RIGHT, 16);
+    table.AddColumn("wall (s)", TextTable::RIGHT, 12);
     for (const JobResult& r : results)
     {
-        std::ostringstream overhead;
-        if (base.iterationTime > 0)
-        {
-            overhead << std::showpos << std::fixed << std::setprecision(2)
-                     << 100.0 * (r.iterationTime / base.iterationTime - 1.0) << "%";
-        }
-        else
-        {
-            overhead << "-";
-        }
-        rows.push_back({r.fabric,
-                        Fixed(r.iterationTime * 1e3, 3),
-                        overhead.str(),
-                        std::to_string(r.reconfigurations),
-                        Fixed(r.exposedReconfiguration * 1e3, 3),
-                        Fixed(r.wall, 1)});
+        table.AddRow({r.fabric,
+                      TextTable::Fixed(r.iterationTime * 1e3, 3),
+                      TextTable::Percent(r.iterationTime, base.iterationTime),
+                      std::to_string(r.reconfigurations),
+                      TextTable::Fixed(r.exposedReconfiguration * 1e3, 3),
+                      TextTable::Fixed(r.wall, 1)});
     }
-    // The usual widths; the first column is left-aligned, the others right-aligned.
-    std::vector<std::size_t> widths =
-        {18, 16, std::max<std::size_t>(14, base.fabric.size() + 5), 18, 16, 12};
-    for (const auto& row : rows)
-    {
-        for (std::size_t c = 0; c < row.size(); ++c)
-        {
-            widths[c] = std::max(widths[c], row[c].size() + 2);
-        }
-    }
-    for (const auto& row : rows)
-    {
-        std::cout << std::left << std::setw(widths[0]) << row[0] << std::right;
-        for (std::size_t c = 1; c < row.size(); ++c)
-        {
-            std::cout << std::setw(widths[c]) << row[c];
-        }
-        std::cout << "\n";
-    }
+    table.Print(std::cout);
 }
 
 /// \return "ring x 12, tree x 4": the algorithms one collective type ran
