@@ -112,7 +112,8 @@ PrintAlgorithmDifferences(const std::vector<JobResult>& results)
 }
 
 /// Says where provisioning guessed wrong: a speculative setup its communication did not
-/// run on costs a reconfiguration for nothing, and can make provisioning lose.
+/// run on costs a reconfiguration for nothing, and one that switches ports a request needs
+/// makes that request wait; either can make provisioning lose.
 void
 PrintWrongGuesses(const std::vector<JobResult>& results)
 {
@@ -124,6 +125,14 @@ PrintWrongGuesses(const std::vector<JobResult>& results)
                       << r.speculative
                       << " speculative reconfigurations set up circuits that the communication "
                          "they guessed did not run on (see reconfigurations.csv, used = 0)\n";
+        }
+        if (r.speculativeDelaying > 0)
+        {
+            std::cout << "note: " << r.fabric << ": " << r.speculativeDelaying << " of "
+                      << r.speculative
+                      << " speculative reconfigurations were still switching ports a request "
+                         "needed, which waited for them (see reconfigurations.csv, "
+                         "delayed_request = 1)\n";
         }
     }
 }

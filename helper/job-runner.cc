@@ -342,7 +342,8 @@ struct OpticalReport
 {
     std::vector<uint64_t> reconfigurationsPerRail; //!< Completed, per rail
     uint64_t speculative{0};                       //!< Of them, ordered by provisioning
-    uint64_t speculativeUnused{0}; //!< Of those, set up for a communication that did not use them
+    uint64_t speculativeUnused{0};   //!< Of those, set up for a communication that did not use them
+    uint64_t speculativeDelaying{0}; //!< Of those, switching that a request had to wait for
     std::vector<std::vector<double>> blackout;      //!< Per rail, per GPU port: dark seconds
     std::vector<double> uptimePerRail;              //!< Mean fraction of the makespan up
     double uptime{0};                               //!< Mean over every rail NIC port
@@ -387,6 +388,7 @@ ReportOptical(Ptr<RailFabric> fabric,
         {
             report.speculative += record.speculative ? 1 : 0;
             report.speculativeUnused += record.speculative && !record.used ? 1 : 0;
+            report.speculativeDelaying += record.delayedRequest ? 1 : 0;
         }
     }
     return report;
@@ -396,7 +398,8 @@ void
 WriteReconfigurations(const std::string& path, const OpticalReport& report)
 {
     std::ofstream csv = OpenOutput(path);
-    csv << "rail,ports,requested_s,start_s,end_s,group,speculative,used\n" << std::setprecision(12);
+    csv << "rail,ports,requested_s,start_s,end_s,group,speculative,used,delayed_request\n"
+        << std::setprecision(12);
     for (const auto& r : report.records)
     {
         csv << r.rail << ',';
@@ -406,7 +409,7 @@ WriteReconfigurations(const std::string& path, const OpticalReport& report)
         }
         csv << ',' << r.requested.GetSeconds() << ',' << r.started.GetSeconds() << ','
             << r.ended.GetSeconds() << ',' << r.group << ',' << (r.speculative ? 1 : 0) << ','
-            << (r.used ? 1 : 0) << '\n';
+            << (r.used ? 1 : 0) << ',' << (r.delayedRequest ? 1 : 0) << '\n';
     }
 }
 
@@ -431,6 +434,7 @@ WriteSummary(const std::string& path,
         j["reconfigurations_per_rail"] = optical->reconfigurationsPerRail;
         j["speculative_reconfigurations"] = optical->speculative;
         j["speculative_reconfigurations_unused"] = optical->speculativeUnused;
+        j["speculative_reconfigurations_delaying"] = optical->speculativeDelaying;
         j["blackout_s_per_port"] = optical->blackout;
         j["circuit_uptime"] = optical->uptime;
         j["circuit_uptime_per_rail"] = optical->uptimePerRail;
@@ -598,6 +602,7 @@ JobRunner::Run(const JobOptions& o,
         r.exposedReconfiguration = controller ? controller->GetWaitTime().GetSeconds() : 0.0;
         r.speculative = optical->speculative;
         r.speculativeUnused = optical->speculativeUnused;
+        r.speculativeDelaying = optical->speculativeDelaying;
     }
 
     MakeDirectory(outDir);

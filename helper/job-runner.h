@@ -103,6 +103,7 @@ struct JobResult
     double exposedReconfiguration{0};   //!< Seconds communications waited for circuits
     uint64_t speculative{0};            //!< Reconfigurations ordered by provisioning
     uint64_t speculativeUnused{0};      //!< Of them, not used by the communication guessed
+    uint64_t speculativeDelaying{0};    //!< Of them, switching a request had to wait for
     double wall{0};                     //!< Wall seconds
     uint64_t events{0};                 //!< Simulator events
     /// Per collective type, per algorithm run: collective ops (one per member and replay)

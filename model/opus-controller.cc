@@ -489,6 +489,10 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
         }
         if (!change.connections.empty())
         {
+            if (!shared->speculative)
+            {
+                MarkGuessesInTheWay(rail, change.connections);
+            }
             ++*left;
             uint64_t id = Order(rail, change, *shared);
             m_switching[id].waiters.push_back([this, shared, left]() {
@@ -533,6 +537,19 @@ OpusController::JudgeGuess(const std::string& instance,
         m_records[id].used = inPlace;
     }
     m_guesses.erase(guess);
+}
+
+void
+OpusController::MarkGuessesInTheWay(uint32_t rail, const OcsConnections& connections)
+{
+    for (const auto& [id, switching] : m_switching)
+    {
+        bool inTheWay = switching.rail == rail && m_records[id].speculative &&
+                        std::any_of(connections.begin(), connections.end(), [&](const auto& c) {
+                            return switching.ports.count(c.first) > 0;
+                        });
+        m_records[id].delayedRequest = m_records[id].delayedRequest || inTheWay;
+    }
 }
 
 void

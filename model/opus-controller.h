@@ -40,6 +40,9 @@ struct OpusReconfigurationRecord
     /// for a speculative one, only if that communication found its circuits in place
     /// (a wrong prediction sets up circuits that are undone, or never used)
     bool used{false};
+    /// Speculative only: a request had to wait for its switching to change the same ports
+    /// (the guess cost that request the rest of the blackout)
+    bool delayedRequest{false};
 };
 
 /**
@@ -245,6 +248,9 @@ class OpusController : public Object
     /// Marks the guess for \p instance used if its circuits are in place (\p changes, what
     /// serving its request changes, connects nothing), and forgets it.
     void JudgeGuess(const std::string& instance, const std::map<uint32_t, RailChange>& changes);
+    /// Marks the guesses still switching ports that a request's \p connections change on
+    /// \p rail: the request waits for them (the OCS serves a port's changes in order).
+    void MarkGuessesInTheWay(uint32_t rail, const OcsConnections& connections);
     /// Forgets the guesses whose circuits are no longer all set up (undone by a request).
     void ForgetUndoneGuesses();
     /// \return true if the target circuits hold every circuit of \p demand

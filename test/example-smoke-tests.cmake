@@ -668,3 +668,14 @@ set_tests_properties(example.rail-fabric-example-ocs-two-servers PROPERTIES
   PASS_REGULAR_EXPRESSION
   "\n +0 -> 8 +1363\\.86[01] +393\\.6 +394\\.0\n +8 -> 0 +1363\\.86[01] +393\\.6 +394\\.0\n")
 set_tests_properties(${pr_review_tests} PROPERTIES TIMEOUT 60)
+# Issue 11, item 8: a wrong guess says so. test/data/wrong-guess.json is the opus suite's
+# "wrong guess delays a request" job: the oracle guesses Y after X#0 (DAG order) while rank 0
+# asks for X#1 first, 1 ms later. Its switch back waits for the guess's: on demand 1
+# reconfiguration, 2g + d = 45.011 ms; oracle 3 reconfigurations, 3g + 3d = 75.017 ms (g =
+# one 64 KiB allgather at 100 G, d = 25 ms), and both notes name the one guess.
+add_test(NAME example.photonic-rails-sim-wrong-guess
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/wrong-guess.json
+                 --gpusPerServer=1 --nicPorts=1 --nicRate=100 --reconfigDelay=25ms
+                 --fabric=ocs,ocs-oracle --progress=0 --out=${CMAKE_BINARY_DIR}/sim-smoke-wrong-guess)
+set_tests_properties(example.photonic-rails-sim-wrong-guess PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nocs +45\\.011 [^\n]* 1 [^\n]*\nocs-oracle +75\\.017 +\\+66\\.66% +3 [^\n]*\nnote: ocs-oracle: 1 of 1 speculative reconfigurations set up circuits that the communication they guessed did not run on[^\n]*\nnote: ocs-oracle: 1 of 1 speculative reconfigurations were still switching ports a request needed")

@@ -661,6 +661,57 @@ class OpusGuessesInOrderTestCase : public TestCase
     }
 };
 
+/// A wrong guess delays a request that needs the ports it is switching (the OCS serves a
+/// port's changes in order), and says so: the oracle predicts Y after X#0 (DAG order), but
+/// rank 0 asks for X#1 first (issue 11, item 8).
+class OpusWrongGuessDelaysTestCase : public TestCase
+{
+  public:
+    OpusWrongGuessDelaysTestCase()
+        : TestCase("a wrong guess that delays a request is recorded as delaying it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Rank 0, stream x: X#0 (with rank 1), 1 ms, X#1; stream y: 20 ms after X#0, Y (with
+        // rank 2). Rank 1 asks for X#1 as X#0 ends, rank 2 for Y at 0. One port per GPU,
+        // d = 25 ms, g = one 64 KiB allgather. At g rank 0 announces Y (next in DAG order):
+        // every member has, and no member of Y has asked for X#1, so the guess switches port
+        // 0 to rank 2 from g to g + d. Rank 0 asks for X#1 at g + 1 ms: its switch back waits
+        // for the guess's (g + d to g + 2d), X#1 ends at 2g + 2d. Y, asked at g + 20 ms,
+        // waits for X#1's lease, switches again and ends at 3g + 3d. Three reconfigurations:
+        // the guess (unused, delaying a request), X#1's and Y's.
+        const uint64_t bytes = 65536;
+        std::vector<WorkloadOp> ops = {
+            Gather(0, 0, "X", bytes, {}, "x"),
+            Compute(0, 1, 20000, {0}, "y"),
+            Gather(0, 2, "Y", bytes, {1}, "y"),
+            Compute(0, 3, 1000, {0}, "x"),
+            Gather(0, 4, "X", bytes, {3}, "x"),
+            Gather(1, 0, "X", bytes),
+            Gather(1, 1, "X", bytes, {0}),
+            Gather(2, 0, "Y", bytes),
+        };
+        WorkloadDag dag(3, {{"X", {0, 1}}, {"Y", {0, 2}}}, ops);
+        const double d = 25e6;
+        OpusBed bed(3, 1, NanoSeconds(d), dag, Mode::ORACLE);
+        NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        double g = WireNs(bytes) + 2 * LINK_NS;
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 4), 2 * g + 2 * d, 1000.0, "X#1 after the guess");
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 2), 3 * g + 3 * d, 1000.0, "Y after X#1");
+        const auto& records = bed.controller->GetReconfigurations();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 3, "guess, X#1, Y");
+        NS_TEST_ASSERT_MSG_EQ(records[0].speculative, true, "the guess first");
+        NS_TEST_ASSERT_MSG_EQ(records[0].used, false, "Y did not run on it");
+        NS_TEST_ASSERT_MSG_EQ(records[0].delayedRequest, true, "X#1 waited for it");
+        NS_TEST_ASSERT_MSG_EQ(records[1].delayedRequest || records[2].delayedRequest,
+                              false,
+                              "only guesses delay");
+    }
+};
+
 /// With 3 ports, a pair preset with 3 circuits keeps all of them while a ring allgather over
 /// the pair and a third GPU runs (the transport spreads the pair's traffic over every circuit
 /// between them): a later request that needs one of GPU 0's ports waits instead of cutting
@@ -733,6 +784,7 @@ class OpusTestSuite : public TestSuite
         AddTestCase(new OpusLeasedPairTestCase, TestCase::QUICK);
         AddTestCase(new OpusGuessKeepsAskedCircuitsTestCase, TestCase::QUICK);
         AddTestCase(new OpusGuessesInOrderTestCase, TestCase::QUICK);
+        AddTestCase(new OpusWrongGuessDelaysTestCase, TestCase::QUICK);
     }
 };
 
