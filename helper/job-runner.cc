@@ -14,6 +14,7 @@
 #include "ns3/rail-fabric-helper.h"
 #include "ns3/rank-runtime-helper.h"
 #include "ns3/rank-runtime.h"
+#include "ns3/workload-timeline.h"
 
 #include <chrono>
 #include <cmath>
@@ -394,6 +395,18 @@ ReportOptical(Ptr<RailFabric> fabric,
     return report;
 }
 
+/// \return the groups a reconfiguration served, space-separated
+std::string
+JoinGroups(const std::vector<std::string>& groups)
+{
+    std::string joined;
+    for (const std::string& group : groups)
+    {
+        joined += (joined.empty() ? "" : " ") + group;
+    }
+    return joined;
+}
+
 void
 WriteReconfigurations(const std::string& path, const OpticalReport& report)
 {
@@ -408,8 +421,9 @@ WriteReconfigurations(const std::string& path, const OpticalReport& report)
             csv << (i ? " " : "") << r.darkPorts[i];
         }
         csv << ',' << r.requested.GetSeconds() << ',' << r.started.GetSeconds() << ','
-            << r.ended.GetSeconds() << ',' << r.group << ',' << (r.speculative ? 1 : 0) << ','
-            << (r.used ? 1 : 0) << ',' << (r.delayedRequest ? 1 : 0) << '\n';
+            << r.ended.GetSeconds() << ',' << WorkloadTimeline::QuoteCsv(JoinGroups(r.groups))
+            << ',' << (r.speculative ? 1 : 0) << ',' << (r.used ? 1 : 0) << ','
+            << (r.delayedRequest ? 1 : 0) << '\n';
     }
 }
 

@@ -31,6 +31,13 @@ OpusController::GetTypeId()
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&OpusController::m_controlLatency),
                           MakeTimeChecker(Seconds(0)))
+            .AddAttribute("BatchWindow",
+                          "How long a rail's reconfiguration collects the changes of later "
+                          "requests before it is handed to the OCS: changes ordered within it "
+                          "share one blackout. 0: only those of the same instant.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&OpusController::m_batchWindow),
+                          MakeTimeChecker(Seconds(0)))
             .AddTraceSource("Grant",
                             "A communication got its circuits.",
                             MakeTraceSourceAccessor(&OpusController::m_grantTrace),
@@ -491,7 +498,7 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
         {
             if (!shared->speculative)
             {
-                MarkGuessesInTheWay(rail, change.connections);
+                MarkGuessesInTheWay(rail, change.connections, Joinable(rail));
             }
             ++*left;
             uint64_t id = Order(rail, change, *shared);
@@ -534,17 +541,19 @@ OpusController::JudgeGuess(const std::string& instance,
     });
     for (uint64_t id : guess->second.records)
     {
-        m_records[id].used = inPlace;
+        m_records[id].used = m_records[id].used || inPlace;
     }
     m_guesses.erase(guess);
 }
 
 void
-OpusController::MarkGuessesInTheWay(uint32_t rail, const OcsConnections& connections)
+OpusController::MarkGuessesInTheWay(uint32_t rail,
+                                    const OcsConnections& connections,
+                                    uint64_t joined)
 {
     for (const auto& [id, switching] : m_switching)
     {
-        bool inTheWay = switching.rail == rail && m_records[id].speculative &&
+        bool inTheWay = id != joined && switching.rail == rail && m_records[id].speculative &&
                         std::any_of(connections.begin(), connections.end(), [&](const auto& c) {
                             return switching.ports.count(c.first) > 0;
                         });
@@ -582,39 +591,76 @@ OpusController::IsSetUp(const OpusDemand& demand) const
 }
 
 uint64_t
+OpusController::Joinable(uint32_t rail) const
+{
+    // The newest reconfiguration of the rail is the only one that can still be open.
+    for (auto it = m_switching.rbegin(); it != m_switching.rend(); ++it)
+    {
+        if (it->second.rail == rail)
+        {
+            bool open =
+                !it->second.issued && Simulator::Now() - it->second.ordered <= m_batchWindow;
+            return open ? it->first : NONE;
+        }
+    }
+    return NONE;
+}
+
+uint64_t
 OpusController::Order(uint32_t rail, const RailChange& change, const Ticket& ticket)
 {
-    uint64_t id = m_records.size();
-    OpusReconfigurationRecord record;
-    record.rail = rail;
-    record.requested = Simulator::Now();
-    record.group = ticket.group;
-    record.speculative = ticket.speculative;
-    record.used = !ticket.speculative; // a guess is used once its communication runs on it
-    if (ticket.speculative)
+    uint64_t id = Joinable(rail);
+    if (id == NONE)
     {
-        m_guesses[ticket.instance].records.push_back(id);
+        id = m_records.size();
+        OpusReconfigurationRecord record;
+        record.rail = rail;
+        record.requested = Simulator::Now();
+        record.speculative = true; // until a request joins it
+        m_records.push_back(record);
+        Switching& switching = m_switching[id];
+        switching.rail = rail;
+        switching.ordered = Simulator::Now();
+        Simulator::Schedule(m_batchWindow + m_controlLatency, &OpusController::Issue, this, id);
     }
-    m_records.push_back(record);
-    Switching& switching = m_switching[id];
-    switching.rail = rail;
-    for (const auto& [input, output] : change.connections)
-    {
-        switching.ports.insert(input);
-    }
-    Simulator::Schedule(m_controlLatency, &OpusController::Issue, this, id, change.connections);
+    Join(id, change, ticket);
     return id;
 }
 
 void
-OpusController::Issue(uint64_t id, OcsConnections connections)
+OpusController::Join(uint64_t id, const RailChange& change, const Ticket& ticket)
 {
-    uint32_t rail = m_switching.at(id).rail;
-    OcsRequestResult result =
-        m_switches[rail]->Reconfigure(connections,
-                                      MakeCallback(&OpusController::Switched, this).Bind(id));
+    OpusReconfigurationRecord& record = m_records[id];
+    if (std::find(record.groups.begin(), record.groups.end(), ticket.group) == record.groups.end())
+    {
+        record.groups.push_back(ticket.group);
+    }
+    record.speculative = record.speculative && ticket.speculative;
+    record.used = !record.speculative; // a guess is used once its communication runs on it
+    if (ticket.speculative)
+    {
+        m_guesses[ticket.instance].records.push_back(id);
+    }
+    // Applied in order, so a later change of the same instant overrides an earlier one:
+    // planning saw the earlier one's configuration.
+    Switching& switching = m_switching[id];
+    for (const auto& [input, output] : change.connections)
+    {
+        switching.connections[input] = output;
+        switching.ports.insert(input);
+    }
+}
+
+void
+OpusController::Issue(uint64_t id)
+{
+    Switching& switching = m_switching.at(id);
+    switching.issued = true;
+    OcsRequestResult result = m_switches[switching.rail]->Reconfigure(
+        switching.connections,
+        MakeCallback(&OpusController::Switched, this).Bind(id));
     NS_ABORT_MSG_UNLESS(result.accepted,
-                        "OpusController: rail " << rail
+                        "OpusController: rail " << switching.rail
                                                 << " refused a reconfiguration: " << result.error);
 }
 

@@ -34,8 +34,11 @@ struct OpusReconfigurationRecord
     Time requested;                  //!< When the controller decided it
     Time started;                    //!< When its ports went dark
     Time ended;                      //!< When its circuits came up
-    std::string group;               //!< The communication group it served
-    bool speculative{false};         //!< Provisioning (no member waited for it yet)
+    /// The communication groups it served, in the order they joined it: requests (and
+    /// guesses) that became servable on the rail at the same instant (or within the
+    /// controller's BatchWindow) share one reconfiguration
+    std::vector<std::string> groups;
+    bool speculative{false}; //!< Provisioning only (no member waited for it yet)
     /// The communication it was ordered for ran on its circuits: always for a request;
     /// for a speculative one, only if that communication found its circuits in place
     /// (a wrong prediction sets up circuits that are undone, or never used)
@@ -68,6 +71,11 @@ struct OpusReconfigurationRecord
  * - leases the communication's GPU pairs from its grant until every member has released
  *   it (every circuit between a leased pair is protected: the transport spreads a message
  *   over all of them), and grants every member once the circuits are up.
+ * Requests that become servable on a rail at the same instant (or within BatchWindow of the
+ * first) are served by one reconfiguration of that rail: the union of their circuits, each
+ * changed port dark once, as a real OCS controller sets a rail's new configuration in one
+ * command. Reconfigurations on disjoint ports of a rail run in parallel (the OCS orders only
+ * requests that share a port).
  * A request whose circuits are in place is granted as soon as its last member asks, at no
  * cost: the shim's profile tells it its demand has not changed. A request that changes
  * circuits pays ControlLatency to reach the controller and ControlLatency for the
@@ -169,6 +177,9 @@ class OpusController : public Object
     void DoDispose() override;
 
   private:
+    /// No switching (Joinable).
+    static constexpr uint64_t NONE = UINT64_MAX;
+
     /// A request whose members have all asked (or a speculative one).
     struct Ticket
     {
@@ -220,6 +231,9 @@ class OpusController : public Object
     {
         uint32_t rail{0};                           //!< Its rail
         std::set<uint32_t> ports;                   //!< Ports it sets or clears
+        OcsConnections connections;                 //!< What it asks of the OCS
+        Time ordered;                               //!< When its first change was ordered
+        bool issued{false};                         //!< Handed to the OCS
         std::vector<std::function<void()>> waiters; //!< Called when it ends
     };
 
@@ -250,14 +264,22 @@ class OpusController : public Object
     void JudgeGuess(const std::string& instance, const std::map<uint32_t, RailChange>& changes);
     /// Marks the guesses still switching ports that a request's \p connections change on
     /// \p rail: the request waits for them (the OCS serves a port's changes in order).
-    void MarkGuessesInTheWay(uint32_t rail, const OcsConnections& connections);
+    /// \p joined, the reconfiguration the request joins, does not delay it.
+    void MarkGuessesInTheWay(uint32_t rail, const OcsConnections& connections, uint64_t joined);
+    /// \return the reconfiguration of \p rail that a change ordered now joins (not handed to
+    ///         the OCS yet, ordered within BatchWindow), or NONE
+    uint64_t Joinable(uint32_t rail) const;
     /// Forgets the guesses whose circuits are no longer all set up (undone by a request).
     void ForgetUndoneGuesses();
     /// \return true if the target circuits hold every circuit of \p demand
     bool IsSetUp(const OpusDemand& demand) const;
-    /// Orders one rail's reconfiguration (after ControlLatency); \return its switching id
+    /// Orders one rail's change: joins the rail's reconfiguration of this instant (see
+    /// Joinable), or starts one that is handed to the OCS after BatchWindow and
+    /// ControlLatency. \return its switching id
     uint64_t Order(uint32_t rail, const RailChange& change, const Ticket& ticket);
-    void Issue(uint64_t switching, OcsConnections connections);
+    /// Joins \p change into switching \p id and its record.
+    void Join(uint64_t id, const RailChange& change, const Ticket& ticket);
+    void Issue(uint64_t switching);
     void Switched(uint64_t switching, const OcsReconfiguration& done);
     void Grant(const Ticket& ticket);
     std::set<std::pair<uint32_t, uint32_t>> GpusOf(const OpusDemand& demand) const;
@@ -272,6 +294,7 @@ class OpusController : public Object
     uint32_t m_portsPerGpu{1};                                //!< NIC ports per GPU
     std::vector<Ptr<CollectiveCommunicator>> m_communicators; //!< Per rank
     Time m_controlLatency;                                    //!< Attribute
+    Time m_batchWindow;                                       //!< Attribute
     std::map<std::string, std::shared_ptr<const OpusDemand>> m_demands; //!< Per shape
     std::map<std::string, Gathering> m_gathering;                       //!< Per instance
     std::set<std::string> m_served;                   //!< Instances whose members have all asked

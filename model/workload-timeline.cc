@@ -86,8 +86,10 @@ class CsvReader
     std::size_t m_recordLine{1}; //!< Line the last record started on
 };
 
+} // namespace
+
 std::string
-QuoteCsv(const std::string& text)
+WorkloadTimeline::QuoteCsv(const std::string& text)
 {
     if (text.find_first_of(",\"\r\n") == std::string::npos)
     {
@@ -100,6 +102,9 @@ QuoteCsv(const std::string& text)
     }
     return quoted + "\"";
 }
+
+namespace
+{
 
 /**
  * \brief Parses one data row given the header's column positions.

@@ -91,6 +91,13 @@ class WorkloadTimeline
      */
     void WriteCsv(std::ostream& os) const;
 
+    /**
+     * \param text a cell
+     * \return it as a CSV field: quoted (quotes doubled) if it holds a comma, a quote or a
+     *         line break, else unchanged
+     */
+    static std::string QuoteCsv(const std::string& text);
+
   private:
     std::vector<WorkloadCommRecord> m_records; //!< records
 };

@@ -110,7 +110,9 @@ struct OpusBed
             Time delay,
             const WorkloadDag& dag,
             Mode mode,
-            uint32_t iterations = 1)
+            uint32_t iterations = 1,
+            Time controlLatency = Seconds(0),
+            Time batchWindow = Seconds(0))
     {
         RailFabricSpec spec;
         spec.servers = servers;
@@ -130,6 +132,8 @@ struct OpusBed
         auto shared = std::make_shared<const WorkloadDag>(dag);
         runtimes = runtimeHelper.Install(shared, fabric->GetGpus(), communicators);
         OpusHelper opus;
+        opus.SetControllerAttribute("ControlLatency", TimeValue(controlLatency));
+        opus.SetControllerAttribute("BatchWindow", TimeValue(batchWindow));
         opus.SetShimAttribute("Provisioning",
                               EnumValue(mode == Mode::PROVISIONING ? OpusShim::PROFILED
                                         : mode == Mode::ORACLE     ? OpusShim::ORACLE
@@ -712,6 +716,124 @@ class OpusWrongGuessDelaysTestCase : public TestCase
     }
 };
 
+/// Requests that become servable on a rail at the same instant share one reconfiguration
+/// (issue 12): the two pipeline pairs of a rail shift together.
+class OpusOneReconfigurationPerInstantTestCase : public TestCase
+{
+  public:
+    OpusOneReconfigurationPerInstantTestCase()
+        : TestCase("requests servable at one instant on a rail share one reconfiguration")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Four one-GPU servers on one rail, one port each. "FSDP" X1 = {0, 2} and X2 = {1, 3}
+        // run first (preset circuits 0-2, 1-3) and end together at g; then "pipeline"
+        // Y1 = {0, 1} and Y2 = {2, 3} are asked for at g by all four. Y1's change clears
+        // 0-2 and 1-3 and sets 0-1; Y2's sets 2-3: one reconfiguration of ports 0-3, each
+        // dark exactly d, ordered at g, issued at g + c, up at g + c + d; both grants reach
+        // the shims at g + 2c + d and both Y end at 2g + 2c + d (c = control latency).
+        // (One reconfiguration per request: Y2's waits for Y1's ports, 2g + 2c + 2d.)
+        const uint64_t bytes = 65536;
+        std::vector<WorkloadOp> ops;
+        for (uint32_t rank = 0; rank < 4; ++rank)
+        {
+            ops.push_back(Gather(rank, 0, rank % 2 == 0 ? "X1" : "X2", bytes));
+            ops.push_back(Gather(rank, 1, rank < 2 ? "Y1" : "Y2", bytes, {0}));
+        }
+        WorkloadDag dag(4, {{"X1", {0, 2}}, {"X2", {1, 3}}, {"Y1", {0, 1}}, {"Y2", {2, 3}}}, ops);
+        const double d = 25e6;
+        const double c = 1e6;
+        OpusBed bed(4, 1, NanoSeconds(d), dag, Mode::ON_DEMAND, 1, NanoSeconds(c));
+        NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        double g = WireNs(bytes) + 2 * LINK_NS;
+        for (uint32_t rank = 0; rank < 4; ++rank)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(rank, 1), 2 * g + 2 * c + d, 1000.0, "Y ends");
+        }
+        const auto& records = bed.controller->GetReconfigurations();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 1, "one reconfiguration");
+        NS_TEST_ASSERT_MSG_EQ(bed.Reconfigurations(), 1, "the OCS switched once");
+        NS_TEST_ASSERT_MSG_EQ(records[0].darkPorts.size(), 4, "ports 0-3 dark");
+        NS_TEST_ASSERT_MSG_EQ_TOL((records[0].ended - records[0].started).GetNanoSeconds(),
+                                  d,
+                                  1.0,
+                                  "dark exactly d");
+        NS_TEST_ASSERT_MSG_EQ_TOL(records[0].started.GetNanoSeconds(), g + c, 1000.0, "at g + c");
+        std::vector<std::string> groups = {"g:Y1", "g:Y2"};
+        NS_TEST_ASSERT_MSG_EQ((records[0].groups == groups), true, "it served Y1 and Y2");
+    }
+};
+
+/// Two pipeline shifts on disjoint ports of a rail, requested at different instants:
+/// their reconfigurations overlap in time; with a BatchWindow longer than the gap between
+/// them they share one (issue 12).
+class OpusDisjointReconfigurationsTestCase : public TestCase
+{
+  public:
+    OpusDisjointReconfigurationsTestCase(Time batchWindow)
+        : TestCase(batchWindow.IsZero()
+                       ? "reconfigurations on disjoint ports of a rail overlap in time"
+                       : "a batch window joins a later request's change into one reconfiguration"),
+          m_window(batchWindow)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Six one-GPU servers, one rail, one port each. Rank 0: A = {0, 1}, then B = {0, 2};
+        // rank 3: C = {3, 4} (4 MiB), then D = {3, 5}. Preset: A's and C's circuits (B and D
+        // share a GPU with them). A ends at a = g(64 KiB), C at b = g(4 MiB) < a + d.
+        // Window 0: B's reconfiguration (ports 0, 1, 2) runs [a, a + d], D's (3, 4, 5)
+        // [b, b + d]: they overlap; B ends at a + d + g, D at b + d + g.
+        // Window W > b - a: D joins B's reconfiguration, issued at a + W: both end at
+        // a + W + d + g, one reconfiguration of 6 ports.
+        const uint64_t small = 65536;
+        const uint64_t big = 4 << 20;
+        std::vector<WorkloadOp> ops = {
+            Gather(0, 0, "A", small),
+            Gather(0, 1, "B", small, {0}),
+            Gather(1, 0, "A", small),
+            Gather(2, 0, "B", small),
+            Gather(3, 0, "C", big),
+            Gather(3, 1, "D", small, {0}),
+            Gather(4, 0, "C", big),
+            Gather(5, 0, "D", small),
+        };
+        WorkloadDag dag(6, {{"A", {0, 1}}, {"B", {0, 2}}, {"C", {3, 4}}, {"D", {3, 5}}}, ops);
+        const double d = 25e6;
+        OpusBed bed(6, 1, NanoSeconds(d), dag, Mode::ON_DEMAND, 1, Seconds(0), m_window);
+        NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        double g = WireNs(small) + 2 * LINK_NS;
+        double a = g;
+        double b = WireNs(big) + 2 * LINK_NS;
+        const auto& records = bed.controller->GetReconfigurations();
+        if (m_window.IsZero())
+        {
+            NS_TEST_ASSERT_MSG_EQ(records.size(), 2, "two reconfigurations");
+            NS_TEST_ASSERT_MSG_EQ_TOL(records[0].started.GetNanoSeconds(), a, 1000.0, "B's at a");
+            NS_TEST_ASSERT_MSG_EQ_TOL(records[1].started.GetNanoSeconds(), b, 1000.0, "D's at b");
+            NS_TEST_ASSERT_MSG_LT(records[1].started, records[0].ended, "they overlap");
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 1), a + d + g, 1000.0, "B ends");
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(3, 1), b + d + g, 1000.0, "D ends");
+        }
+        else
+        {
+            double w = m_window.GetNanoSeconds();
+            NS_TEST_ASSERT_MSG_EQ(records.size(), 1, "one reconfiguration");
+            NS_TEST_ASSERT_MSG_EQ(records[0].darkPorts.size(), 6, "six ports dark once");
+            NS_TEST_ASSERT_MSG_EQ_TOL(records[0].started.GetNanoSeconds(), a + w, 1000.0, "a + W");
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 1), a + w + d + g, 1000.0, "B ends");
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(3, 1), a + w + d + g, 1000.0, "D ends");
+        }
+    }
+
+    Time m_window;
+};
+
 /// With 3 ports, a pair preset with 3 circuits keeps all of them while a ring allgather over
 /// the pair and a third GPU runs (the transport spreads the pair's traffic over every circuit
 /// between them): a later request that needs one of GPU 0's ports waits instead of cutting
@@ -785,6 +907,9 @@ class OpusTestSuite : public TestSuite
         AddTestCase(new OpusGuessKeepsAskedCircuitsTestCase, TestCase::QUICK);
         AddTestCase(new OpusGuessesInOrderTestCase, TestCase::QUICK);
         AddTestCase(new OpusWrongGuessDelaysTestCase, TestCase::QUICK);
+        AddTestCase(new OpusOneReconfigurationPerInstantTestCase, TestCase::QUICK);
+        AddTestCase(new OpusDisjointReconfigurationsTestCase(Seconds(0)), TestCase::QUICK);
+        AddTestCase(new OpusDisjointReconfigurationsTestCase(MilliSeconds(1)), TestCase::QUICK);
     }
 };
 
