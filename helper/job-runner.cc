@@ -297,7 +297,7 @@ class ProgressReporter
 void
 ReportStuck(const ApplicationContainer& runtimes,
             const std::vector<Ptr<CollectiveCommunicator>>& communicators,
-            Ptr<OpusController> controller,
+            Ptr<OpusControlPlane> controller,
             double lastActivity)
 {
     if (controller)
@@ -354,7 +354,7 @@ struct OpticalReport
 /// Reads the switches and the controller after the run.
 OpticalReport
 ReportOptical(Ptr<RailFabric> fabric,
-              Ptr<OpusController> controller,
+              Ptr<OpusControlPlane> controller,
               const CircuitRecorder& circuits,
               Time makespan)
 {

@@ -22,7 +22,7 @@ OpusController::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::OpusController")
-            .SetParent<Object>()
+            .SetParent<OpusControlPlane>()
             .SetGroupName("PhotonicRails")
             .AddConstructor<OpusController>()
             .AddAttribute("ControlLatency",
@@ -37,11 +37,7 @@ OpusController::GetTypeId()
                           "share one blackout. 0: only those of the same instant.",
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&OpusController::m_batchWindow),
-                          MakeTimeChecker(Seconds(0)))
-            .AddTraceSource("Grant",
-                            "A communication got its circuits.",
-                            MakeTraceSourceAccessor(&OpusController::m_grantTrace),
-                            "ns3::OpusController::GrantTracedCallback");
+                          MakeTimeChecker(Seconds(0)));
     return tid;
 }
 
@@ -53,11 +49,10 @@ void
 OpusController::DoDispose()
 {
     m_switches.clear();
-    m_communicators.clear();
     m_gathering.clear();
     m_queue.clear();
     m_switching.clear();
-    Object::DoDispose();
+    OpusControlPlane::DoDispose();
 }
 
 void
@@ -71,9 +66,7 @@ OpusController::Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
                     "OpusController::Setup: one OCS per rail and one port list per GPU");
     m_switches = std::move(switches);
     m_ocsPorts = std::move(ocsPorts);
-    m_gpusPerServer = gpusPerServer;
-    m_portsPerGpu = m_ocsPorts.front().size();
-    m_communicators = std::move(communicators);
+    SetUpDemands(gpusPerServer, m_ocsPorts.front().size(), std::move(communicators));
     m_config.assign(m_switches.size(), {});
     m_portGpu.assign(m_switches.size(), {});
     for (uint32_t rail = 0; rail < m_switches.size(); ++rail)
@@ -89,59 +82,6 @@ OpusController::Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
             m_portGpu[gpu % gpusPerServer].at(port) = gpu;
         }
     }
-}
-
-std::string
-OpusController::ShapeKey(const CollectiveCall& call, uint32_t rank) const
-{
-    std::ostringstream key;
-    if (call.type == WorkloadOpType::SEND || call.type == WorkloadOpType::RECV)
-    {
-        bool send = call.type == WorkloadOpType::SEND;
-        key << "p2p " << (send ? rank : call.peer) << '>' << (send ? call.peer : rank);
-        return key.str();
-    }
-    key << WorkloadOpTypeName(call.type) << ' ' << WorkloadAlgorithmName(call.algorithm) << ' '
-        << call.bytes << ' ' << call.root;
-    for (uint32_t member : call.members)
-    {
-        key << ' ' << member;
-    }
-    return key.str();
-}
-
-std::shared_ptr<const OpusDemand>
-OpusController::GetDemand(const CollectiveCall& call, uint32_t rank)
-{
-    std::string key = ShapeKey(call, rank);
-    auto cached = m_demands.find(key);
-    if (cached != m_demands.end())
-    {
-        return cached->second;
-    }
-    std::set<OpusDemand::Link> links;
-    if (call.type == WorkloadOpType::SEND)
-    {
-        OpusDemand::AddMessage(rank, call.peer, m_gpusPerServer, links);
-    }
-    else if (call.type == WorkloadOpType::RECV)
-    {
-        OpusDemand::AddMessage(call.peer, rank, m_gpusPerServer, links);
-    }
-    else
-    {
-        std::vector<std::shared_ptr<const CollectivePlan>> plans;
-        std::vector<std::pair<uint32_t, const CollectivePlan*>> members;
-        for (uint32_t member : call.members)
-        {
-            plans.push_back(m_communicators.at(member)->GetPlan(call));
-            members.emplace_back(member, plans.back().get());
-        }
-        OpusDemand::AddPlans(members, m_gpusPerServer, links);
-    }
-    auto demand = std::make_shared<const OpusDemand>(OpusDemand::Build(links, m_portsPerGpu));
-    m_demands[key] = demand;
-    return demand;
 }
 
 OpusController::Gathering&
@@ -254,18 +194,6 @@ OpusController::Release(const std::string& instance)
     }
     m_leases.erase(found);
     ServeQueue();
-}
-
-std::set<std::pair<uint32_t, uint32_t>>
-OpusController::GpusOf(const OpusDemand& demand) const
-{
-    std::set<std::pair<uint32_t, uint32_t>> gpus;
-    for (const OpusCircuitNeed& need : demand.GetNeeds())
-    {
-        gpus.insert({need.rail, need.a});
-        gpus.insert({need.rail, need.b});
-    }
-    return gpus;
 }
 
 void
@@ -683,20 +611,9 @@ OpusController::Switched(uint64_t id, const OcsReconfiguration& done)
 void
 OpusController::Grant(const Ticket& ticket)
 {
-    if (ticket.speculative)
+    if (!ticket.speculative)
     {
-        return;
-    }
-    Time waited = Simulator::Now() - ticket.ready;
-    if (waited.IsStrictlyPositive())
-    {
-        m_waits.emplace_back(ticket.ready, Simulator::Now());
-    }
-    NS_LOG_INFO("grant " << ticket.instance << " after " << waited.As(Time::MS));
-    m_grantTrace(ticket.instance, waited);
-    for (const GrantCallback& grant : ticket.grants)
-    {
-        grant();
+        OpusControlPlane::Grant(ticket.instance, ticket.ready, ticket.grants);
     }
 }
 
@@ -735,33 +652,6 @@ OpusController::Preset(const std::vector<std::shared_ptr<const OpusDemand>>& dem
         NS_ABORT_MSG_UNLESS(result.accepted, "OpusController::Preset: " << result.error);
     }
     return applied;
-}
-
-const std::vector<OpusReconfigurationRecord>&
-OpusController::GetReconfigurations() const
-{
-    return m_records;
-}
-
-Time
-OpusController::GetWaitTime() const
-{
-    std::vector<std::pair<Time, Time>> waits = m_waits;
-    std::sort(waits.begin(), waits.end());
-    Time total;
-    Time coveredUntil;
-    bool first = true;
-    for (const auto& [from, to] : waits)
-    {
-        Time start = first ? from : std::max(from, coveredUntil);
-        if (to > start)
-        {
-            total += to - start;
-        }
-        coveredUntil = first ? to : std::max(coveredUntil, to);
-        first = false;
-    }
-    return total;
 }
 
 std::vector<std::string>

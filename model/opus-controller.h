@@ -5,12 +5,8 @@
 #ifndef OPUS_CONTROLLER_H
 #define OPUS_CONTROLLER_H
 
-#include "ns3/collective-communicator.h"
-#include "ns3/nstime.h"
-#include "ns3/object.h"
 #include "ns3/optical-circuit-switch.h"
-#include "ns3/opus-demand.h"
-#include "ns3/traced-callback.h"
+#include "ns3/opus-control-plane.h"
 
 #include <deque>
 #include <functional>
@@ -22,31 +18,6 @@
 
 namespace ns3
 {
-
-/**
- * \ingroup photonic-rails
- * \brief One OCS reconfiguration Opus ordered, as reported in reconfigurations.csv.
- */
-struct OpusReconfigurationRecord
-{
-    uint32_t rail{0};                //!< The rail (its OCS)
-    std::vector<uint32_t> darkPorts; //!< OCS ports dark during it
-    Time requested;                  //!< When the controller decided it
-    Time started;                    //!< When its ports went dark
-    Time ended;                      //!< When its circuits came up
-    /// The communication groups it served, in the order they joined it: requests (and
-    /// guesses) that became servable on the rail at the same instant (or within the
-    /// controller's BatchWindow) share one reconfiguration
-    std::vector<std::string> groups;
-    bool speculative{false}; //!< Provisioning only (no member waited for it yet)
-    /// The communication it was ordered for ran on its circuits: always for a request;
-    /// for a speculative one, only if that communication found its circuits in place
-    /// (a wrong prediction sets up circuits that are undone, or never used)
-    bool used{false};
-    /// Speculative only: a request had to wait for its switching to change the same ports
-    /// (the guess cost that request the rest of the blackout)
-    bool delayedRequest{false};
-};
 
 /**
  * \ingroup photonic-rails
@@ -82,12 +53,9 @@ struct OpusReconfigurationRecord
  * acknowledgement, on top of the OCS's reconfiguration delay. Demands are computed once
  * per communication shape and cached (the per-group configuration cache of the paper).
  */
-class OpusController : public Object
+class OpusController : public OpusControlPlane
 {
   public:
-    /// Called when the communication may run.
-    using GrantCallback = Callback<void>;
-
     /**
      * \brief Get the TypeId
      * \return The TypeId for this class
@@ -110,29 +78,18 @@ class OpusController : public Object
                std::vector<Ptr<CollectiveCommunicator>> communicators);
 
     /**
-     * \brief The circuits a communication needs (cached per shape).
-     * \param call the call as \p rank hands it to its communicator
-     * \param rank the calling rank
-     * \return the demand (empty when it stays inside scale-up domains)
-     *
-     * Throws std::invalid_argument when no circuit configuration can serve it (see
-     * OpusDemand::Build) or when the call cannot be planned.
-     */
-    std::shared_ptr<const OpusDemand> GetDemand(const CollectiveCall& call, uint32_t rank);
-
-    /**
      * \brief A member asks for a communication's circuits.
      * \param call the call (its instance names the communication)
      * \param rank the asking member
      * \param granted called once every member asked and the circuits are up
      */
-    void Request(const CollectiveCall& call, uint32_t rank, GrantCallback granted);
+    void Request(const CollectiveCall& call, uint32_t rank, GrantCallback granted) override;
 
     /**
      * \brief A member finished its part: the lease ends when every member has.
      * \param instance the call's instance
      */
-    void Release(const std::string& instance);
+    void Release(const std::string& instance) override;
 
     /**
      * \brief A speculative request (provisioning) for a communication a member expects next.
@@ -143,7 +100,7 @@ class OpusController : public Object
      * \param call the predicted call, with the instance it will have
      * \param rank the announcing member
      */
-    void Provision(const CollectiveCall& call, uint32_t rank);
+    void Provision(const CollectiveCall& call, uint32_t rank) override;
 
     /**
      * \brief Before the job: sets the circuits of the given demands instantly (no blackout).
@@ -154,24 +111,8 @@ class OpusController : public Object
      */
     uint32_t Preset(const std::vector<std::shared_ptr<const OpusDemand>>& demands);
 
-    /// \return every reconfiguration ordered so far (completed ones have their end time)
-    const std::vector<OpusReconfigurationRecord>& GetReconfigurations() const;
-
-    /**
-     * \return the time communications waited for circuits: the length of the union of the
-     * intervals from a request's last member asking to its grant
-     */
-    Time GetWaitTime() const;
-
     /// \return one line per request that waits, saying for what
-    std::vector<std::string> DescribePending() const;
-
-    /**
-     * TracedCallback signature for grants.
-     * \param instance the communication
-     * \param waited from its last member's request to the grant
-     */
-    typedef void (*GrantTracedCallback)(const std::string& instance, Time waited);
+    std::vector<std::string> DescribePending() const override;
 
   protected:
     void DoDispose() override;
@@ -282,29 +223,20 @@ class OpusController : public Object
     void Issue(uint64_t switching);
     void Switched(uint64_t switching, const OcsReconfiguration& done);
     void Grant(const Ticket& ticket);
-    std::set<std::pair<uint32_t, uint32_t>> GpusOf(const OpusDemand& demand) const;
-    std::string ShapeKey(const CollectiveCall& call, uint32_t rank) const;
 
-    std::vector<Ptr<OpticalCircuitSwitch>> m_switches;        //!< Per rail
-    std::vector<std::vector<uint32_t>> m_ocsPorts;            //!< Per GPU, per NIC port
-    std::vector<std::vector<uint32_t>> m_portGpu;             //!< Per rail, per OCS port
-    std::vector<std::map<uint32_t, uint32_t>> m_config;       //!< Per rail: target circuits
-    std::map<OpusDemand::Link, uint32_t> m_pairLeases;        //!< Active communications per pair
-    uint32_t m_gpusPerServer{1};                              //!< GPUs per server
-    uint32_t m_portsPerGpu{1};                                //!< NIC ports per GPU
-    std::vector<Ptr<CollectiveCommunicator>> m_communicators; //!< Per rank
-    Time m_controlLatency;                                    //!< Attribute
-    Time m_batchWindow;                                       //!< Attribute
-    std::map<std::string, std::shared_ptr<const OpusDemand>> m_demands; //!< Per shape
-    std::map<std::string, Gathering> m_gathering;                       //!< Per instance
-    std::set<std::string> m_served;                   //!< Instances whose members have all asked
-    std::deque<Ticket> m_queue;                       //!< Complete, FCFS
-    std::map<std::string, Lease> m_leases;            //!< Per active instance
-    std::vector<OpusReconfigurationRecord> m_records; //!< Reconfigurations
-    std::vector<std::pair<Time, Time>> m_waits;       //!< [ready, grant) intervals
-    std::map<uint64_t, Switching> m_switching;        //!< In flight, by record index
-    std::map<std::string, Guess> m_guesses;           //!< Set-up guesses not yet used, by instance
-    TracedCallback<const std::string&, Time> m_grantTrace; //!< Grants
+    std::vector<Ptr<OpticalCircuitSwitch>> m_switches;  //!< Per rail
+    std::vector<std::vector<uint32_t>> m_ocsPorts;      //!< Per GPU, per NIC port
+    std::vector<std::vector<uint32_t>> m_portGpu;       //!< Per rail, per OCS port
+    std::vector<std::map<uint32_t, uint32_t>> m_config; //!< Per rail: target circuits
+    std::map<OpusDemand::Link, uint32_t> m_pairLeases;  //!< Active communications per pair
+    Time m_controlLatency;                              //!< Attribute
+    Time m_batchWindow;                                 //!< Attribute
+    std::map<std::string, Gathering> m_gathering;       //!< Per instance
+    std::set<std::string> m_served;                     //!< Instances whose members have all asked
+    std::deque<Ticket> m_queue;                         //!< Complete, FCFS
+    std::map<std::string, Lease> m_leases;              //!< Per active instance
+    std::map<uint64_t, Switching> m_switching;          //!< In flight, by record index
+    std::map<std::string, Guess> m_guesses; //!< Set-up guesses not yet used, by instance
 };
 
 } // namespace ns3

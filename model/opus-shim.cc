@@ -58,7 +58,7 @@ OpusShim::DoDispose()
 void
 OpusShim::Setup(uint32_t rank,
                 Ptr<CollectiveCommunicator> communicator,
-                Ptr<OpusController> controller)
+                Ptr<OpusControlPlane> controller)
 {
     m_rank = rank;
     m_communicator = communicator;

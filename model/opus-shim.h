@@ -7,7 +7,7 @@
 
 #include "ns3/collective-communicator.h"
 #include "ns3/object.h"
-#include "ns3/opus-controller.h"
+#include "ns3/opus-control-plane.h"
 
 #include <map>
 #include <memory>
@@ -23,16 +23,16 @@ namespace ns3
  *
  * Start() sees every communication before it runs. One that stays in the scale-up domain
  * goes straight to the communicator. One that needs rail circuits is requested from the
- * OpusController, and handed to the communicator when the controller grants it; when this
+ * job's OpusControlPlane, and handed to the communicator when it is granted; when this
  * rank's part finishes the shim releases it.
  *
  * The shim records the sequence of its communications that need circuits during the first
  * iteration (profiling). With provisioning, from the second iteration on, as soon as a
- * communication finishes the shim announces the next one of the profile to the controller
- * (OpusController::Provision), which sets up its circuits once every member has announced it,
- * so the switching overlaps the window before it. The oracle takes the sequence from the DAG
- * (op id order) and provisions from the first iteration. The finished communication is found
- * in the sequence by its name, not by the order calls started in.
+ * communication finishes the shim announces the next one of the profile to the control
+ * plane (OpusControlPlane::Provision): OpusController sets up its circuits once every member
+ * has announced it, so the switching overlaps the window before it. The oracle takes the sequence
+ * from the DAG (op id order) and provisions from the first iteration. The finished communication is
+ * found in the sequence by its name, not by the order calls started in.
  *
  * Iterations are the job's reported ones: replay x (iterations in the DAG) + the op's
  * iteration label, so a DAG that holds several iterations is profiled in its first one and
@@ -78,7 +78,7 @@ class OpusShim : public Object
      */
     void Setup(uint32_t rank,
                Ptr<CollectiveCommunicator> communicator,
-               Ptr<OpusController> controller);
+               Ptr<OpusControlPlane> controller);
 
     /**
      * \brief The rank's communications in DAG order (the oracle's sequence, and how uses of
@@ -155,7 +155,7 @@ class OpusShim : public Object
 
     uint32_t m_rank{0};                         //!< This rank
     Ptr<CollectiveCommunicator> m_communicator; //!< Its communicator
-    Ptr<OpusController> m_controller;           //!< The job's controller
+    Ptr<OpusControlPlane> m_controller;         //!< The job's control plane
     Provisioning m_provisioning;                //!< Attribute
     Sequence m_profile;                         //!< Iteration 0's sequence (needing circuits)
     Sequence m_oracle;                          //!< The DAG's sequence (needing circuits)
