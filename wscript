@@ -56,6 +56,7 @@ def build(bld):
         'model/opus-controller.cc',
         'model/opus-demand.cc',
         'model/opus-shim.cc',
+        'model/opus-testbed-emulator.cc',
         'model/opus-phase-replay.cc',
     ]
 
@@ -68,6 +69,7 @@ def build(bld):
         'test/rail-transport-optical-test-suite.cc',
         'test/rail-fabric-test-suite.cc',
         'test/collective-test-suite.cc',
+        'test/opus-emulation-test-suite.cc',
         'test/opus-test-suite.cc',
     ]
 
@@ -125,6 +127,7 @@ def build(bld):
         'model/opus-controller.h',
         'model/opus-demand.h',
         'model/opus-shim.h',
+        'model/opus-testbed-emulator.h',
         'model/opus-phase-replay.h',
     ]
 

@@ -142,8 +142,9 @@ AddFlags(StrictCommandLine& cmd, Options& o)
 {
     o.source.AddFlags(cmd);
     cmd.Add("fabric",
-            "rails: eps|eps-clos|ocs|ocs-provisioning|ocs-oracle|ocs-static (comma-separated: "
-            "one run each, compared)",
+            "rails: eps|eps-clos|ocs|ocs-provisioning|ocs-oracle|ocs-static, or the paper's "
+            "testbed emulation: emulated|emulated-provisioning (comma-separated: one run each, "
+            "compared)",
             o.fabric);
     cmd.Add("out", "output directory", o.out);
     o.AddFlags(cmd);
@@ -156,17 +157,22 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
     std::vector<JobFabric> fabrics = JobFabric::ParseList(o.fabric, o.provisioning);
     JobRunner::CheckBeforeRuns(o, fabrics, dag);
     bool optical = false;
+    bool opus = false;
     for (const JobFabric& fabric : fabrics)
     {
         optical = optical || fabric.kind == RailKind::OCS;
+        opus = opus || fabric.IsOpus();
     }
     for (const char* flag : {"ocs", "reconfigDelay", "provisioning", "controlLatency"})
     {
-        if (cmd.IsGiven(flag) && !optical)
+        // The emulation sleeps a delay (the technology's, or --reconfigDelay) and pays the
+        // control latency like Opus on optical rails.
+        if (cmd.IsGiven(flag) && !optical && !opus)
         {
             throw std::invalid_argument(std::string("--") + flag +
-                                        " applies to optical rails: add ocs, ocs-provisioning, "
-                                        "ocs-oracle or ocs-static to --fabric");
+                                        " applies to optical rails or their emulation: add ocs, "
+                                        "ocs-provisioning, ocs-oracle, ocs-static, emulated or "
+                                        "emulated-provisioning to --fabric");
         }
     }
     return fabrics;

@@ -4,6 +4,7 @@
 
 #include "job-runner.h"
 
+#include "ns3/boolean.h"
 #include "ns3/circuit-recorder.h"
 #include "ns3/collective-helper.h"
 #include "ns3/core-module.h"
@@ -162,7 +163,7 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
     for (const JobFabric& fabric : fabrics)
     {
         MakeSpec(o, fabric, dag.GetRankCount());
-        opus = opus || (fabric.kind == RailKind::OCS && !fabric.staticSplit);
+        opus = opus || fabric.IsOpus();
     }
     if (opus)
     {
@@ -206,7 +207,7 @@ ReconfigurationDelay(const JobOptions& o, const RailFabricSpec& spec)
 }
 
 std::string
-Describe(const JobOptions& o, const RailFabricSpec& spec, RailKind built)
+Describe(const JobOptions& o, const RailFabricSpec& spec, RailKind built, bool emulated)
 {
     std::ostringstream os;
     auto frames = [](uint32_t bytes) {
@@ -227,6 +228,11 @@ Describe(const JobOptions& o, const RailFabricSpec& spec, RailKind built)
     {
         os << " (" << spec.ocsTechnology << ", reconfiguration delay "
            << ReconfigurationDelay(o, spec).As(Time::MS) << ")";
+    }
+    if (emulated)
+    {
+        os << ", Opus testbed emulation (delay " << ReconfigurationDelay(o, spec).As(Time::MS)
+           << " slept where the testbed's controller did)";
     }
     os << "\n[sim] frames: " << frames(spec.railFrameBytes) << " on rails, "
        << frames(spec.scaleUpFrameBytes) << " on scale-up links";
@@ -338,9 +344,11 @@ ReportStuck(const ApplicationContainer& runtimes,
     throw std::runtime_error(reason.str());
 }
 
-/// What Opus did on an optical fabric, for summary.json and reconfigurations.csv.
+/// What Opus did on an optical fabric (or its testbed emulation), for summary.json and
+/// reconfigurations.csv.
 struct OpticalReport
 {
+    bool ocs{true};                                //!< Real OCS rails (else emulated)
     std::vector<uint64_t> reconfigurationsPerRail; //!< Completed, per rail
     uint64_t speculative{0};                       //!< Of them, ordered by provisioning
     uint64_t speculativeUnused{0};   //!< Of those, set up for a communication that did not use them
@@ -350,6 +358,38 @@ struct OpticalReport
     double uptime{0};                               //!< Mean over every rail NIC port
     std::vector<OpusReconfigurationRecord> records; //!< Every reconfiguration ordered
 };
+
+/// Counts the control plane's records into \p report.
+void
+CountRecords(Ptr<OpusControlPlane> controller, OpticalReport& report)
+{
+    if (!controller)
+    {
+        return;
+    }
+    report.records = controller->GetReconfigurations();
+    for (const auto& record : report.records)
+    {
+        report.speculative += record.speculative ? 1 : 0;
+        report.speculativeUnused += record.speculative && !record.used ? 1 : 0;
+        report.speculativeDelaying += record.delayedRequest ? 1 : 0;
+    }
+}
+
+/// What the testbed emulation slept: one reconfiguration per record.
+OpticalReport
+ReportEmulated(Ptr<OpusControlPlane> emulator, uint32_t rails)
+{
+    OpticalReport report;
+    report.ocs = false;
+    report.reconfigurationsPerRail.assign(rails, 0);
+    CountRecords(emulator, report);
+    for (const auto& record : report.records)
+    {
+        ++report.reconfigurationsPerRail.at(record.rail);
+    }
+    return report;
+}
 
 /// Reads the switches and the controller after the run.
 OpticalReport
@@ -382,16 +422,7 @@ ReportOptical(Ptr<RailFabric> fabric,
         uptimeSum += railUp;
     }
     report.uptime = uptimeSum / (double(spec.gpusPerServer) * spec.servers * spec.nicPorts);
-    if (controller)
-    {
-        report.records = controller->GetReconfigurations();
-        for (const auto& record : report.records)
-        {
-            report.speculative += record.speculative ? 1 : 0;
-            report.speculativeUnused += record.speculative && !record.used ? 1 : 0;
-            report.speculativeDelaying += record.delayedRequest ? 1 : 0;
-        }
-    }
+    CountRecords(controller, report);
     return report;
 }
 
@@ -449,9 +480,12 @@ WriteSummary(const std::string& path,
         j["speculative_reconfigurations"] = optical->speculative;
         j["speculative_reconfigurations_unused"] = optical->speculativeUnused;
         j["speculative_reconfigurations_delaying"] = optical->speculativeDelaying;
-        j["blackout_s_per_port"] = optical->blackout;
-        j["circuit_uptime"] = optical->uptime;
-        j["circuit_uptime_per_rail"] = optical->uptimePerRail;
+        if (optical->ocs)
+        {
+            j["blackout_s_per_port"] = optical->blackout;
+            j["circuit_uptime"] = optical->uptime;
+            j["circuit_uptime_per_rail"] = optical->uptimePerRail;
+        }
     }
     j["algorithms"] = r.algorithms;
     j["bytes_sent"] = bytesSent;
@@ -473,13 +507,17 @@ WriteSummary(const std::string& path,
     if (spec.kind == RailKind::OCS)
     {
         c["ocs"] = spec.ocsTechnology;
-        c["reconfiguration_delay_s"] = ReconfigurationDelay(o, spec).GetSeconds();
-        c["control_latency_s"] = o.controlLatencyTime.GetSeconds();
     }
     else
     {
         c["switch_radix"] = spec.switchRadix;
         c["oversubscription"] = spec.oversubscription;
+    }
+    if (optical)
+    {
+        c["opus"] = optical->ocs ? "controller" : "testbed emulation";
+        c["reconfiguration_delay_s"] = ReconfigurationDelay(o, spec).GetSeconds();
+        c["control_latency_s"] = o.controlLatencyTime.GetSeconds();
     }
     c["rail_frame_bytes"] = spec.railFrameBytes;
     c["scale_up_frame_bytes"] = spec.scaleUpFrameBytes;
@@ -494,8 +532,8 @@ WriteSummary(const std::string& path,
     OpenOutput(path) << j.dump(2) << "\n";
 }
 
-/// Opus (or the static split) on an optical fabric; null on electrical rails.
-Ptr<OpusController>
+/// Opus (or the static split) on an optical fabric, or its testbed emulation; else null.
+Ptr<OpusControlPlane>
 InstallOpus(const JobOptions& o,
             const JobFabric& f,
             Ptr<RailFabric> fabric,
@@ -503,11 +541,24 @@ InstallOpus(const JobOptions& o,
             const ApplicationContainer& runtimes,
             const WorkloadDag& dag)
 {
+    Time delay = ReconfigurationDelay(o, fabric->GetSpec());
+    if (f.emulated)
+    {
+        OpusHelper opus;
+        opus.SetShimAttribute("Provisioning", EnumValue(f.provisioning));
+        bool onDemand = f.provisioning == OpusShim::ON_DEMAND;
+        return opus.InstallEmulated(fabric,
+                                    communicators,
+                                    runtimes,
+                                    dag,
+                                    {{"ReconfigurationDelay", Create<TimeValue>(delay)},
+                                     {"ControlLatency", Create<TimeValue>(o.controlLatencyTime)},
+                                     {"AskEveryPointToPoint", Create<BooleanValue>(onDemand)}});
+    }
     if (f.kind != RailKind::OCS)
     {
         return nullptr;
     }
-    Time delay = ReconfigurationDelay(o, fabric->GetSpec());
     for (uint32_t rail = 0; rail < fabric->GetSpec().gpusPerServer; ++rail)
     {
         fabric->GetOcs(rail)->SetAttribute("ReconfigurationDelay", TimeValue(delay));
@@ -538,7 +589,8 @@ JobRunner::Run(const JobOptions& o,
     RailFabricHelper fabricHelper;
     fabricHelper.SetSpec(spec);
     Ptr<RailFabric> fabric = fabricHelper.Build();
-    std::cerr << "[sim] " << f.name << ": " << Describe(o, spec, fabric->GetKind()) << "\n";
+    std::cerr << "[sim] " << f.name << ": " << Describe(o, spec, fabric->GetKind(), f.emulated)
+              << "\n";
     CircuitRecorder circuits;
     if (f.kind == RailKind::OCS)
     {
@@ -557,7 +609,7 @@ JobRunner::Run(const JobOptions& o,
     RankRuntimeHelper runtimeHelper;
     runtimeHelper.SetAttribute("Iterations", UintegerValue(o.iterations));
     ApplicationContainer runtimes = runtimeHelper.Install(dag, fabric->GetGpus(), communicators);
-    Ptr<OpusController> controller = InstallOpus(o, f, fabric, communicators, runtimes, *dag);
+    Ptr<OpusControlPlane> controller = InstallOpus(o, f, fabric, communicators, runtimes, *dag);
     JobRecorder recorder;
     recorder.Attach(runtimes, dag->GetIterationCount(), o.iterations);
     recorder.AttachPlans(dag, communicators);
@@ -618,6 +670,13 @@ JobRunner::Run(const JobOptions& o,
         r.speculativeUnused = optical->speculativeUnused;
         r.speculativeDelaying = optical->speculativeDelaying;
     }
+    else if (f.emulated)
+    {
+        optical = std::make_unique<OpticalReport>(ReportEmulated(controller, spec.gpusPerServer));
+        r.reconfigurations = optical->records.size();
+        r.exposedReconfiguration = controller->GetWaitTime().GetSeconds();
+        r.speculative = optical->speculative;
+    }
 
     MakeDirectory(outDir);
     {
@@ -660,6 +719,21 @@ JobFabric::Parse(const std::string& name, const std::string& provisioning)
         }
         return f;
     }
+    if (name == "emulated" || name == "emulated-provisioning")
+    {
+        f.emulated = true;
+        if (name == "emulated-provisioning" || provisioning == "1")
+        {
+            f.provisioning = OpusShim::PROFILED;
+            f.name = "emulated-provisioning";
+        }
+        else if (provisioning == "oracle")
+        {
+            throw std::invalid_argument("--provisioning=oracle: the testbed emulation "
+                                        "(--fabric=emulated) provisions from its profile only");
+        }
+        return f;
+    }
     if (name == "ocs-static")
     {
         f.kind = RailKind::OCS;
@@ -672,7 +746,14 @@ JobFabric::Parse(const std::string& name, const std::string& provisioning)
         return f;
     }
     throw std::invalid_argument("unknown --fabric " + StrictCommandLine::Quote(name) +
-                                " (eps, eps-clos, ocs, ocs-provisioning, ocs-oracle, ocs-static)");
+                                " (eps, eps-clos, ocs, ocs-provisioning, ocs-oracle, ocs-static, "
+                                "emulated, emulated-provisioning)");
+}
+
+bool
+JobFabric::IsOpus() const
+{
+    return emulated || (kind == RailKind::OCS && !staticSplit);
 }
 
 std::vector<JobFabric>

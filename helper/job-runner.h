@@ -68,11 +68,14 @@ struct JobFabric
     std::string name;             //!< As printed ("eps", "ocs", "ocs-provisioning", ...)
     RailKind kind{RailKind::EPS}; //!< Rails
     bool staticSplit{false};      //!< ocs-static: circuits set once, ports split
+    bool emulated{false};         //!< The paper's testbed: electrical rails, Opus's delays
+                                  //!< injected as its emulation did (OpusTestbedEmulator)
     OpusShim::Provisioning provisioning{OpusShim::ON_DEMAND}; //!< With opus
 
     /**
      * \brief Reads a --fabric name: eps, eps-clos, ocs, ocs-provisioning, ocs-oracle,
-     *        ocs-static (provisioning "1" or "oracle" turns plain "ocs" into those).
+     *        ocs-static, emulated, emulated-provisioning (provisioning "1" or "oracle"
+     *        turns plain "ocs" into those, "1" turns "emulated" into its provisioning).
      * \param name the name
      * \param provisioning JobOptions::provisioning
      * \return the fabric (std::invalid_argument if unknown)
@@ -87,6 +90,10 @@ struct JobFabric
      */
     static std::vector<JobFabric> ParseList(const std::string& names,
                                             const std::string& provisioning);
+
+    /// \return true if Opus (or its testbed emulation) drives the run: every communication
+    ///         that needs circuits waits for all its members
+    bool IsOpus() const;
 };
 
 /**

@@ -5,6 +5,7 @@
 #include "opus-helper.h"
 
 #include "ns3/rank-runtime.h"
+#include "ns3/string.h"
 #include "ns3/workload-estimator.h"
 
 #include <set>
@@ -18,7 +19,7 @@ namespace
 
 /// The demand of \p op, with the op named in the error when it cannot be served.
 std::shared_ptr<const OpusDemand>
-DemandOf(Ptr<OpusController> controller, const WorkloadDag& dag, const WorkloadOp& op)
+DemandOf(Ptr<OpusControlPlane> controller, const WorkloadDag& dag, const WorkloadOp& op)
 {
     try
     {
@@ -102,16 +103,13 @@ OpusHelper::CheckRendezvous(const WorkloadDag& dag, uint32_t replays)
     }
 }
 
-Ptr<OpusController>
-OpusHelper::Install(Ptr<RailFabric> fabric,
-                    const std::vector<Ptr<CollectiveCommunicator>>& communicators,
-                    const ApplicationContainer& runtimes,
-                    const WorkloadDag& dag) const
+std::vector<std::shared_ptr<const OpusDemand>>
+OpusHelper::InstallShims(Ptr<OpusControlPlane> plane,
+                         const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+                         const ApplicationContainer& runtimes,
+                         const WorkloadDag& dag,
+                         const ObjectFactory& shims) const
 {
-    uint32_t replays =
-        runtimes.GetN() > 0 ? DynamicCast<RankRuntime>(runtimes.Get(0))->GetIterations() : 1;
-    CheckRendezvous(dag, replays);
-    Ptr<OpusController> controller = CreateController(fabric, communicators);
     std::vector<std::shared_ptr<const OpusDemand>> first;
     for (uint32_t rank = 0; rank < runtimes.GetN(); ++rank)
     {
@@ -124,7 +122,7 @@ OpusHelper::Install(Ptr<RailFabric> fabric,
             {
                 continue;
             }
-            auto demand = DemandOf(controller, dag, op); // every op checked before the run
+            auto demand = DemandOf(plane, dag, op); // every op checked before the run
             if (!found && !demand->IsEmpty())
             {
                 first.push_back(demand);
@@ -133,14 +131,58 @@ OpusHelper::Install(Ptr<RailFabric> fabric,
             schedule.push_back({RankRuntime::CallOf(dag, op), op.iteration});
             schedule.back().call.instance = RankRuntime::InstanceOf(op); // names its group
         }
-        Ptr<OpusShim> shim = m_shimFactory.Create<OpusShim>();
-        shim->Setup(rank, communicators[rank], controller);
+        Ptr<OpusShim> shim = shims.Create<OpusShim>();
+        shim->Setup(rank, communicators[rank], plane);
         shim->SetSchedule(schedule, dag.GetIterationCount(), runtime->GetIterations());
         runtime->SetShim(shim);
         runtime->GetNode()->AggregateObject(shim);
     }
-    controller->Preset(first);
+    return first;
+}
+
+Ptr<OpusController>
+OpusHelper::Install(Ptr<RailFabric> fabric,
+                    const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+                    const ApplicationContainer& runtimes,
+                    const WorkloadDag& dag) const
+{
+    uint32_t replays =
+        runtimes.GetN() > 0 ? DynamicCast<RankRuntime>(runtimes.Get(0))->GetIterations() : 1;
+    CheckRendezvous(dag, replays);
+    Ptr<OpusController> controller = CreateController(fabric, communicators);
+    controller->Preset(InstallShims(controller, communicators, runtimes, dag, m_shimFactory));
     return controller;
+}
+
+Ptr<OpusTestbedEmulator>
+OpusHelper::InstallEmulated(
+    Ptr<RailFabric> fabric,
+    const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+    const ApplicationContainer& runtimes,
+    const WorkloadDag& dag,
+    const std::vector<std::pair<std::string, Ptr<AttributeValue>>>& emulator) const
+{
+    NS_ABORT_MSG_IF(fabric->GetKind() == RailKind::OCS,
+                    "the testbed emulation runs on electrical rails");
+    uint32_t replays =
+        runtimes.GetN() > 0 ? DynamicCast<RankRuntime>(runtimes.Get(0))->GetIterations() : 1;
+    CheckRendezvous(dag, replays);
+    ObjectFactory planFactory(OpusTestbedEmulator::GetTypeId().GetName());
+    for (const auto& [name, value] : emulator)
+    {
+        planFactory.Set(name, *value);
+    }
+    Ptr<OpusTestbedEmulator> plane = planFactory.Create<OpusTestbedEmulator>();
+    plane->Setup(fabric->GetSpec().gpusPerServer, communicators);
+    ObjectFactory shims = m_shimFactory;
+    StringValue ignore;
+    shims.Create<OpusShim>()->GetAttribute("Ignore", ignore);
+    if (ignore.Get().empty())
+    {
+        shims.Set("Ignore", StringValue(OpusTestbedEmulator::TESTBED_IGNORE));
+    }
+    plane->Preset(InstallShims(plane, communicators, runtimes, dag, shims));
+    return plane;
 }
 
 void

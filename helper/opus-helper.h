@@ -10,6 +10,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/opus-controller.h"
 #include "ns3/opus-shim.h"
+#include "ns3/opus-testbed-emulator.h"
 #include "ns3/rail-fabric-helper.h"
 #include "ns3/workload-dag.h"
 
@@ -21,7 +22,8 @@ namespace ns3
 /**
  * \ingroup photonic-rails
  * \brief Installs Opus on a fabric with optical rails: a controller and a shim per rank,
- *        or a static split of the NIC ports (no reconfiguration).
+ *        or a static split of the NIC ports (no reconfiguration); or the paper's testbed
+ *        emulation on electrical rails.
  */
 class OpusHelper
 {
@@ -54,6 +56,28 @@ class OpusHelper
                                 const std::vector<Ptr<CollectiveCommunicator>>& communicators,
                                 const ApplicationContainer& runtimes,
                                 const WorkloadDag& dag) const;
+
+    /**
+     * \brief The paper's testbed emulation on electrical rails: an OpusTestbedEmulator and a
+     *        shim in every rank runtime, placed like Install() (the virtual topology of
+     *        every rank's first communication set before the job). The shims ignore what
+     *        the testbed's did not intercept (OpusTestbedEmulator::TESTBED_IGNORE) unless
+     *        their Ignore attribute was set.
+     * \param fabric the fabric (electrical rails)
+     * \param communicators every rank's communicator
+     * \param runtimes the rank runtimes (RankRuntime), by rank
+     * \param dag the job
+     * \param emulator attributes of the OpusTestbedEmulator (name, value)
+     * \return the emulator
+     *
+     * Throws std::invalid_argument when the job cannot finish under Opus (CheckRendezvous()).
+     */
+    Ptr<OpusTestbedEmulator> InstallEmulated(
+        Ptr<RailFabric> fabric,
+        const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+        const ApplicationContainer& runtimes,
+        const WorkloadDag& dag,
+        const std::vector<std::pair<std::string, Ptr<AttributeValue>>>& emulator = {}) const;
 
     /**
      * \brief The ocs-static baseline: circuits set once for the whole job.
@@ -108,6 +132,18 @@ class OpusHelper
     static void CheckRendezvous(const WorkloadDag& dag, uint32_t replays);
 
   private:
+    /**
+     * \brief A shim in every rank runtime, bound to \p plane.
+     * \return the demand of every rank's first communication that needs circuits (for the
+     *         placement before the job), in rank order
+     */
+    std::vector<std::shared_ptr<const OpusDemand>> InstallShims(
+        Ptr<OpusControlPlane> plane,
+        const std::vector<Ptr<CollectiveCommunicator>>& communicators,
+        const ApplicationContainer& runtimes,
+        const WorkloadDag& dag,
+        const ObjectFactory& shims) const;
+
     /// \return the ocs-static split of every GPU's ports among its peers over the job
     static OpusDemand StaticSplit(Ptr<OpusController> controller,
                                   Ptr<RailFabric> fabric,

@@ -33,6 +33,7 @@ struct CollectiveCall
     uint32_t peer{0};              //!< SEND/RECV: the other rank
     uint64_t bytes{0};             //!< Per-rank buffer (NCCL convention)
     WorkloadAlgorithm algorithm{WorkloadAlgorithm::UNSPECIFIED}; //!< Requested algorithm
+    std::string label; //!< The op's label (for reports, and OpusShim's Ignore pattern)
 };
 
 /**

@@ -6,6 +6,7 @@
 
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/string.h"
 
 #include <algorithm>
 
@@ -35,7 +36,14 @@ OpusShim::GetTypeId()
                                           OpusShim::PROFILED,
                                           "profiled",
                                           OpusShim::ORACLE,
-                                          "oracle"));
+                                          "oracle"))
+            .AddAttribute("Ignore",
+                          "Communications whose op label matches this ECMAScript regular "
+                          "expression run without asking (electrical rails only: the "
+                          "testbed emulation); empty: none.",
+                          StringValue(""),
+                          MakeStringAccessor(&OpusShim::m_ignore),
+                          MakeStringChecker());
     return tid;
 }
 
@@ -104,7 +112,7 @@ OpusShim::SetSchedule(const std::vector<ScheduledCall>& calls,
         std::vector<Use>& uses = m_uses[name][scheduled.iteration];
         Occurrence occurrence{name, scheduled.iteration, uses.size(), scheduled.call};
         uses.push_back({m_perReplay[name]++, scheduled.call});
-        if (!m_controller->GetDemand(scheduled.call, m_rank)->IsEmpty())
+        if (!PassesThrough(scheduled.call))
         {
             m_oracle.entries.push_back(occurrence);
         }
@@ -152,12 +160,38 @@ OpusShim::CallAt(const std::string& name,
     return true;
 }
 
-void
-OpusShim::Start(const CollectiveCall& call, uint64_t iteration, DoneCallback done)
+bool
+OpusShim::PassesThrough(const CollectiveCall& call)
 {
     if (m_controller->GetDemand(call, m_rank)->IsEmpty())
     {
-        m_communicator->Start(call, done); // scale-up only: nothing to ask
+        return true; // scale-up only: nothing to ask
+    }
+    if (m_ignore.empty())
+    {
+        return false;
+    }
+    if (!m_ignoreRegex)
+    {
+        try
+        {
+            m_ignoreRegex.emplace(m_ignore, std::regex::ECMAScript);
+        }
+        catch (const std::regex_error& e)
+        {
+            NS_ABORT_MSG("OpusShim: Ignore '" << m_ignore << "' is not a regular expression ("
+                                              << e.what() << ")");
+        }
+    }
+    return std::regex_search(call.label, *m_ignoreRegex);
+}
+
+void
+OpusShim::Start(const CollectiveCall& call, uint64_t iteration, DoneCallback done)
+{
+    if (PassesThrough(call))
+    {
+        m_communicator->Start(call, done);
         return;
     }
     if (iteration == 0)

@@ -11,6 +11,8 @@
 
 #include <map>
 #include <memory>
+#include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,11 @@ namespace ns3
  * has announced it, so the switching overlaps the window before it. The oracle takes the sequence
  * from the DAG (op id order) and provisions from the first iteration. The finished communication is
  * found in the sequence by its name, not by the order calls started in.
+ *
+ * Communications whose op label matches the Ignore pattern (ECMAScript regular expression,
+ * searched in the label; empty: none) are not intercepted: they run at once, as scale-up
+ * ones do. Only for electrical rails (OpusTestbedEmulator): on optical rails they would find
+ * no circuits.
  *
  * Iterations are the job's reported ones: replay x (iterations in the DAG) + the op's
  * iteration label, so a DAG that holds several iterations is profiled in its first one and
@@ -148,6 +155,8 @@ class OpusShim : public Object
                 uint64_t iteration,
                 uint64_t use,
                 CollectiveCall& call) const;
+    /// \return true if \p call runs without asking (scale-up only, or ignored)
+    bool PassesThrough(const CollectiveCall& call);
     void Granted(std::string instance);
     void Finished(std::string instance);
     /// Asks for the circuits of the communication after \p done, if they differ.
@@ -156,6 +165,8 @@ class OpusShim : public Object
     uint32_t m_rank{0};                         //!< This rank
     Ptr<CollectiveCommunicator> m_communicator; //!< Its communicator
     Ptr<OpusControlPlane> m_controller;         //!< The job's control plane
+    std::string m_ignore;                       //!< Attribute Ignore
+    std::optional<std::regex> m_ignoreRegex;    //!< m_ignore compiled (on first use)
     Provisioning m_provisioning;                //!< Attribute
     Sequence m_profile;                         //!< Iteration 0's sequence (needing circuits)
     Sequence m_oracle;                          //!< The DAG's sequence (needing circuits)

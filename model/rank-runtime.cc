@@ -198,6 +198,7 @@ RankRuntime::CallOf(const WorkloadDag& dag, const WorkloadOp& op)
     call.type = op.type;
     call.bytes = op.bytes;
     call.algorithm = op.algorithm;
+    call.label = op.label;
     if (op.type == WorkloadOpType::SEND || op.type == WorkloadOpType::RECV)
     {
         call.peer = static_cast<uint32_t>(op.peer);

@@ -679,3 +679,21 @@ add_test(NAME example.photonic-rails-sim-wrong-guess
                  --fabric=ocs,ocs-oracle --progress=0 --out=${CMAKE_BINARY_DIR}/sim-smoke-wrong-guess)
 set_tests_properties(example.photonic-rails-sim-wrong-guess PROPERTIES PASS_REGULAR_EXPRESSION
   "\nocs +45\\.011 [^\n]* 1 [^\n]*\nocs-oracle +75\\.017 +\\+66\\.66% +3 [^\n]*\nnote: ocs-oracle: 1 of 1 speculative reconfigurations set up circuits that the communication they guessed did not run on[^\n]*\nnote: ocs-oracle: 1 of 1 speculative reconfigurations were still switching ports a request needed")
+# Issue 12: the paper's testbed emulation beside the optical model, on the two-phase job
+# (test/data/two-phases.json: rank 0 alternates A and B with 10 ms windows, 20.013 ms per
+# iteration on electrical rails), d = 25 ms, no control latency, 3 iterations (the mean of
+# the last two is printed): on demand 20.013 + 2 d = 70.013 ms on both; provisioning: the
+# shift into an iteration is on demand (25 ms), the other costs d - W = 15 ms in iteration 1,
+# both cost 15 ms in iteration 2: 20.013 + (40 + 30) / 2 = 55.013 ms. The emulation's 5
+# delays are the OCS's 5 reconfigurations; its waits include the round trip of A#0.
+add_test(NAME example.photonic-rails-sim-emulated
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json
+                 --gpusPerServer=1 --nicPorts=1 --nicRate=100 --iterations=3
+                 --reconfigDelay=25ms --progress=0
+                 --fabric=eps,emulated,emulated-provisioning,ocs,ocs-provisioning
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke-emulated)
+set_tests_properties(example.photonic-rails-sim-emulated PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nemulated +70\\.013 +[^\n]* 5 [^\n]*\nemulated-provisioning +55\\.013 [^\n]* 5 [^\n]*\nocs +70\\.011 [^\n]* 5 [^\n]*\nocs-provisioning +55\\.011 ")
+photonic_rails_expect_error(example.photonic-rails-sim-emulated-oracle photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=emulated|--provisioning=oracle"
+  "error: --provisioning=oracle: the testbed emulation \\(--fabric=emulated\\) provisions from its profile only")

@@ -1,0 +1,285 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "opus-testbed-emulator.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("OpusTestbedEmulator");
+
+NS_OBJECT_ENSURE_REGISTERED(OpusTestbedEmulator);
+
+const std::string OpusTestbedEmulator::TESTBED_IGNORE = "^fsdp\\.allgather\\.[^ ]*\\.bwd";
+
+TypeId
+OpusTestbedEmulator::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::OpusTestbedEmulator")
+            .SetParent<OpusControlPlane>()
+            .SetGroupName("PhotonicRails")
+            .AddConstructor<OpusTestbedEmulator>()
+            .AddAttribute("ReconfigurationDelay",
+                          "Slept once by a phase start whose circuits are not in the virtual "
+                          "topology.",
+                          TimeValue(MilliSeconds(25)),
+                          MakeTimeAccessor(&OpusTestbedEmulator::m_delay),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("ControlLatency",
+                          "One-way delay between a shim and the controller, paid twice "
+                          "(request, answer) by every phase start.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&OpusTestbedEmulator::m_controlLatency),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("AskEveryPointToPoint",
+                          "Every send and receive is a phase start (the testbed's on-demand "
+                          "shim asked before each); else only a change of demand is.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&OpusTestbedEmulator::m_askEveryPointToPoint),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+OpusTestbedEmulator::OpusTestbedEmulator()
+    : m_askEveryPointToPoint(true)
+{
+}
+
+OpusTestbedEmulator::~OpusTestbedEmulator() = default;
+
+void
+OpusTestbedEmulator::DoDispose()
+{
+    m_gathering.clear();
+    OpusControlPlane::DoDispose();
+}
+
+void
+OpusTestbedEmulator::Setup(uint32_t gpusPerServer,
+                           std::vector<Ptr<CollectiveCommunicator>> communicators)
+{
+    // No ports to share on an electrical testbed: as many as a GPU can have peers.
+    auto ports = static_cast<uint32_t>(communicators.size());
+    SetUpDemands(gpusPerServer, std::max<uint32_t>(1, ports), std::move(communicators));
+}
+
+void
+OpusTestbedEmulator::Preset(const std::vector<std::shared_ptr<const OpusDemand>>& demands)
+{
+    // As OpusController::Preset: a demand that involves a GPU set up already is skipped.
+    std::set<std::pair<uint32_t, uint32_t>> taken;
+    for (const auto& demand : demands)
+    {
+        auto gpus = GpusOf(*demand);
+        if (std::none_of(gpus.begin(), gpus.end(), [&taken](const auto& g) {
+                return taken.count(g) > 0;
+            }))
+        {
+            taken.insert(gpus.begin(), gpus.end());
+            Apply(*demand);
+        }
+    }
+}
+
+OpusTestbedEmulator::Gathering&
+OpusTestbedEmulator::Gather(const CollectiveCall& call, uint32_t rank)
+{
+    auto found = m_gathering.find(call.instance);
+    if (found != m_gathering.end())
+    {
+        return found->second;
+    }
+    Gathering& g = m_gathering[call.instance];
+    g.group = call.instance.substr(0, call.instance.rfind('#'));
+    g.demand = GetDemand(call, rank);
+    g.pointToPoint = call.type == WorkloadOpType::SEND || call.type == WorkloadOpType::RECV;
+    g.members = g.pointToPoint ? 2 : static_cast<uint32_t>(call.members.size());
+    return g;
+}
+
+void
+OpusTestbedEmulator::Request(const CollectiveCall& call, uint32_t rank, GrantCallback granted)
+{
+    NS_LOG_FUNCTION(this << call.instance << rank);
+    Gathering& g = Gather(call, rank);
+    if (g.asked.empty() && !g.ordered)
+    {
+        g.demand = GetDemand(call, rank); // a real request says what it needs
+    }
+    g.asked.insert(rank);
+    g.announced.insert(rank);
+    g.grants.push_back(granted);
+    g.lastAsked = Simulator::Now();
+    std::string instance = call.instance;
+    Order(instance);
+    GrantIfComplete(instance);
+}
+
+void
+OpusTestbedEmulator::Provision(const CollectiveCall& call, uint32_t rank)
+{
+    if (m_served.count(call.instance) > 0 || GetDemand(call, rank)->IsEmpty())
+    {
+        return;
+    }
+    NS_LOG_FUNCTION(this << call.instance << rank);
+    Gather(call, rank).announced.insert(rank);
+    Order(call.instance);
+}
+
+void
+OpusTestbedEmulator::Order(const std::string& instance)
+{
+    Gathering& g = m_gathering.at(instance);
+    if (g.ordered || g.announced.size() < g.members)
+    {
+        return;
+    }
+    g.ordered = true;
+    // Announced early by every member (provisioning) or asked for now, all the same: the
+    // controller hears of it when the last member is done with its previous phase.
+    bool early = g.asked.size() < g.members;
+    std::string key = g.demand->GetKey();
+    bool phaseStart = g.pointToPoint && m_askEveryPointToPoint && !early;
+    for (uint32_t member : g.announced)
+    {
+        auto last = m_lastDemand.find(member);
+        phaseStart = phaseStart || last == m_lastDemand.end() || last->second != key;
+    }
+    if (!phaseStart)
+    {
+        g.ready = true;
+        return;
+    }
+    Simulator::Schedule(m_controlLatency, &OpusTestbedEmulator::Reconfigure, this, instance);
+}
+
+void
+OpusTestbedEmulator::Reconfigure(std::string instance)
+{
+    Gathering& g = m_gathering.at(instance);
+    Time sleep;
+    if (!InPlace(*g.demand))
+    {
+        sleep = m_delay;
+        for (const auto& [rail, gpus] : Apply(*g.demand))
+        {
+            OpusReconfigurationRecord record;
+            record.rail = rail;
+            record.darkPorts = gpus;
+            record.requested = Simulator::Now();
+            record.started = Simulator::Now();
+            record.ended = Simulator::Now() + m_delay;
+            record.groups = {g.group};
+            record.speculative = g.asked.size() < g.members;
+            record.used = true;
+            m_records.push_back(record);
+        }
+    }
+    Simulator::Schedule(sleep + m_controlLatency, &OpusTestbedEmulator::Ready, this, instance);
+}
+
+void
+OpusTestbedEmulator::Ready(std::string instance)
+{
+    m_gathering.at(instance).ready = true;
+    GrantIfComplete(instance);
+}
+
+void
+OpusTestbedEmulator::GrantIfComplete(const std::string& instance)
+{
+    auto found = m_gathering.find(instance);
+    if (found == m_gathering.end() || !found->second.ready ||
+        found->second.asked.size() < found->second.members)
+    {
+        return;
+    }
+    Gathering g = std::move(found->second);
+    m_gathering.erase(found);
+    m_served.insert(instance);
+    std::string key = g.demand->GetKey();
+    for (uint32_t member : g.asked)
+    {
+        m_lastDemand[member] = key;
+    }
+    OpusControlPlane::Grant(instance, g.lastAsked, g.grants);
+}
+
+void
+OpusTestbedEmulator::Release(const std::string& /* instance */)
+{
+    // No leases: nothing on the testbed waited for a communication to end.
+}
+
+bool
+OpusTestbedEmulator::InPlace(const OpusDemand& demand) const
+{
+    for (const OpusCircuitNeed& need : demand.GetNeeds())
+    {
+        auto peers = m_peers.find({need.rail, need.a});
+        if (peers == m_peers.end() || peers->second.count(need.b) == 0)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::map<uint32_t, std::vector<uint32_t>>
+OpusTestbedEmulator::Apply(const OpusDemand& demand)
+{
+    std::map<std::pair<uint32_t, uint32_t>, std::set<uint32_t>> wanted;
+    for (const OpusCircuitNeed& need : demand.GetNeeds())
+    {
+        wanted[{need.rail, need.a}].insert(need.b);
+        wanted[{need.rail, need.b}].insert(need.a);
+    }
+    std::map<uint32_t, std::vector<uint32_t>> changed;
+    for (const auto& [gpu, peers] : wanted)
+    {
+        std::set<uint32_t>& now = m_peers[gpu];
+        if (now == peers)
+        {
+            continue;
+        }
+        for (uint32_t old : now)
+        {
+            if (peers.count(old) == 0)
+            {
+                m_peers[{gpu.first, old}].erase(gpu.second);
+            }
+        }
+        now = peers;
+        changed[gpu.first].push_back(gpu.second);
+    }
+    return changed;
+}
+
+std::vector<std::string>
+OpusTestbedEmulator::DescribePending() const
+{
+    std::vector<std::string> lines;
+    for (const auto& [instance, g] : m_gathering)
+    {
+        if (g.asked.empty())
+        {
+            continue; // only announced: nobody waits for it
+        }
+        lines.push_back("Opus (testbed emulation): " + instance + " waits for " +
+                        std::to_string(g.members - g.asked.size()) + " of " +
+                        std::to_string(g.members) + " members to ask for it");
+    }
+    return lines;
+}
+
+} // namespace ns3
