@@ -100,6 +100,10 @@ struct RailFabricSpec
     static constexpr uint32_t MAX_FRAME_BYTES = 64000;
     /// Payload of a real frame (RoCE MTU); larger frames are coalesced real frames
     static constexpr uint32_t REAL_FRAME_BYTES = 4096;
+    /// The paper's testbed as measured: payload bytes per second one GPU's scale-out
+    /// collectives moved each way (1.0 GiB/s; ../shared/notes/measured-job.md), the
+    /// "perlmutter-testbed" preset's effective bandwidth
+    static constexpr double TESTBED_GOODPUT_BYTES_PER_S = 1024.0 * 1024 * 1024;
 
     std::string name{"custom"};         //!< Preset name
     uint32_t servers{2};                //!< Scale-up domains
@@ -138,7 +142,9 @@ struct RailFabricSpec
 
     /**
      * \brief A preset by name.
-     * \param name dgx-h100, dgx-h200, hgx-h100, hgx-h200, gb200-nvl72 or perlmutter
+     * \param name dgx-h100, dgx-h200, hgx-h100, hgx-h200, gb200-nvl72, perlmutter or
+     *        perlmutter-testbed (Perlmutter's servers with the scale-out bandwidth the
+     *        paper's testbed reached: TESTBED_GOODPUT_BYTES_PER_S per GPU)
      * \param[in,out] spec receives the preset's server hardware (GPUs per server, NIC
      *                 ports and rate, scale-up bandwidth); its servers, rail kind, OCS
      *                 technology, radix and oversubscription are kept

@@ -94,6 +94,12 @@ TEST(RailFabricSpec, PresetsFollowTheReferenceNumbers)
     EXPECT_EQ(spec.gpusPerServer, 4u);
     EXPECT_EQ(spec.nicPortBps, 200000000000u);
     EXPECT_EQ(spec.scaleUpBps, 4800000000000u); // 600 GB/s
+    ASSERT_TRUE(RailFabricSpec::Preset("perlmutter-testbed", spec));
+    EXPECT_EQ(spec.gpusPerServer, 4u);
+    EXPECT_EQ(spec.nicPorts, 1u);
+    // 1 GiB/s of payload in 4096-byte frames with 62 bytes of headers:
+    // 2^30 x 8 x 4158 / 4096 = 8,719,958,016 b/s.
+    EXPECT_EQ(spec.nicPortBps, 8719958016u);
     ASSERT_TRUE(RailFabricSpec::Preset("gb200-nvl72", spec));
     EXPECT_EQ(spec.gpusPerServer, 72u);
     EXPECT_FALSE(RailFabricSpec::Preset("dgx-a100", spec));
