@@ -27,6 +27,18 @@ struct WorkloadGeneratorConfig
         FSDP, //!< ZeRO-3: sharded parameters gathered per block, gradients reduce-scattered
     };
 
+    /// When FSDP frees a unit's gathered parameters again (FSDP2's reshard_after_forward
+    /// and reshard_after_backward; TorchTitan's reshard_after_forward_policy).
+    enum ReshardPolicy
+    {
+        RESHARD_ALWAYS,              //!< after every forward and after a backward
+        RESHARD_AFTER_BACKWARD_ONLY, //!< kept after a forward, resharded after a backward
+        RESHARD_NEVER,               //!< kept gathered until the optimizer step
+    };
+
+    /// Most gathers a pass may issue ahead of compute (--gatherPrefetch).
+    static constexpr uint32_t MAX_GATHER_PREFETCH = 64;
+
     WorkloadModelSpec model{WorkloadModelSpec::Preset("llama3-8b")}; //!< the model
     WorkloadGpuSpec gpu{WorkloadGpuSpec::Preset("a100")};            //!< the GPU
     double mfu{0.4};               //!< model FLOPs utilization of compute ops
@@ -48,10 +60,12 @@ struct WorkloadGeneratorConfig
     bool recompute{false};       //!< full activation recomputation in backward
     std::vector<std::string> order{"tp", "cp", "pp", "dp"}; //!< placement, innermost first
     uint32_t gpusPerServer{8};                              //!< scale-up domain size
-    bool foldTp{false};                  //!< fold TP collectives into compute time
-    uint32_t iterations{1};              //!< iterations to emit (ops carry "iteration")
-    uint32_t optimizerAllReduces{3};     //!< small AllReduces of the optimizer step (grad norm..)
-    uint64_t optimizerAllReduceBytes{4}; //!< bytes of each (one fp32 scalar)
+    bool foldTp{false};                    //!< fold TP collectives into compute time
+    uint32_t iterations{1};                //!< iterations to emit (ops carry "iteration")
+    uint32_t optimizerAllReduces{3};       //!< small AllReduces of the optimizer step (grad norm..)
+    uint64_t optimizerAllReduceBytes{4};   //!< bytes of each (one fp32 scalar)
+    ReshardPolicy reshard{RESHARD_ALWAYS}; //!< FSDP reshard policy
+    uint32_t gatherPrefetch{1};            //!< FSDP gathers issued ahead of compute (0: blocking)
 };
 
 /**
@@ -146,6 +160,17 @@ class WorkloadGenerator
      * \throws std::invalid_argument if it is not such a permutation
      */
     static std::vector<std::string> ParseOrder(const std::string& text);
+    /**
+     * \param name always, after-backward-only or never
+     * \return the policy
+     * \throws std::invalid_argument naming the policies if it is none of them
+     */
+    static WorkloadGeneratorConfig::ReshardPolicy ParseReshard(const std::string& name);
+    /**
+     * \param policy a policy
+     * \return its name (always, after-backward-only, never)
+     */
+    static std::string ReshardName(WorkloadGeneratorConfig::ReshardPolicy policy);
 
   private:
     void CheckConfig();

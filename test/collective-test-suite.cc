@@ -765,6 +765,10 @@ class CoalescedFramesTestCase : public TestCase
         config.pp = 2;
         config.dp = 2;
         config.gpusPerServer = 2;
+        // Gathers only in the first forward: with "always" the root's backward gather shares
+        // a NIC with the gradient's receive, and coalesced frames, queued and marked as one
+        // unit, come out 1.2% faster there; this case checks the wire time of each frame.
+        config.reshard = WorkloadGeneratorConfig::RESHARD_AFTER_BACKWARD_ONLY;
         WorkloadDag dag = WorkloadGenerator(config).Generate();
         RailFabricSpec spec = Spec(4, RailKind::EPS, 2);
         spec.railFrameBytes = frameBytes;

@@ -95,14 +95,15 @@ Bytes(const std::vector<const WorkloadOp*>& ops)
     return sum;
 }
 
-/// The pipeline ops of a rank, as "send.fwd.mb0"-like strings in issue (id) order.
+/// The pipeline sends and receives of a rank, as "send.fwd.mb0"-like strings in issue (id)
+/// order.
 std::vector<std::string>
 PipelineOps(const WorkloadDag& dag, uint32_t rank)
 {
     std::vector<std::string> out;
     for (const auto& op : dag.GetOps(rank))
     {
-        if (StartsWith(op.label, "pp."))
+        if (IsWorkloadPointToPoint(op.type))
         {
             out.push_back(op.label.substr(3) + "@" + std::to_string(op.peer));
         }
@@ -144,10 +145,19 @@ TEST(WorkloadGenerator, PaperFsdpAllGatherPhaseIs17CollectivesOf957MiB)
     ASSERT_EQ(stage1.size(), 17u);
     EXPECT_EQ(Bytes(stage1), 16 * block + (4096 + 128256ull * 4096) / 8 * 2);
     EXPECT_NEAR(Bytes(stage1) / MIB, 957.3, 0.05);
-    // Backward re-gathers the 16 blocks only (root not resharded after forward), in reverse.
+    // Stage 0 runs F0 F1 B0 F2 B1 F3 B2 B3. Reshard "always" freed every unit after F1, so
+    // B0 gathers all 17 again: the root first (issued before the gradient's receive), then
+    // the blocks in reverse.
     std::vector<const WorkloadOp*> backward = Select(dag, 0, "fsdp.allgather.", ".bwd.mb0");
-    ASSERT_EQ(backward.size(), 16u);
-    EXPECT_EQ(backward.front()->label, "fsdp.allgather.block15.bwd.mb0");
+    ASSERT_EQ(backward.size(), 17u);
+    EXPECT_EQ(backward[0]->label, "fsdp.allgather.root.bwd.mb0");
+    EXPECT_EQ(backward[1]->label, "fsdp.allgather.block15.bwd.mb0");
+    EXPECT_EQ(backward[16]->label, "fsdp.allgather.block0.bwd.mb0");
+    const WorkloadOp* recv = Select(dag, 0, "pp.recv.bwd", ".mb0").front();
+    EXPECT_LT(backward[0]->id, recv->id);
+    EXPECT_EQ(backward[0]->deps, recv->deps); // gated like the receive
+    // B3 follows B2, which kept the parameters (not the chunk's last backward): none.
+    EXPECT_TRUE(Select(dag, 0, "fsdp.allgather.", ".bwd.mb3").empty());
 }
 
 TEST(WorkloadGenerator, PaperReduceScatterPhaseIs3829MiBOfFp32Gradients)
@@ -166,12 +176,12 @@ TEST(WorkloadGenerator, PaperReduceScatterPhaseIs3829MiBOfFp32Gradients)
     {
         EXPECT_EQ(op->type, WorkloadOpType::REDUCESCATTER);
         EXPECT_TRUE(EndsWith(op->label, "root") || op->label.find(".block") != std::string::npos);
-        // Issued after the last micro-batch's backward compute of its block.
-        ASSERT_FALSE(op->deps.empty());
-        const WorkloadOp* dep = dag.FindOp(0, op->deps.back());
-        EXPECT_TRUE(EndsWith(dep->label, ".mb3")) << dep->label;
+        // All issued once the last backward (B3) has ended: its last op is the embedding's.
+        EXPECT_EQ(
+            op->deps,
+            (std::vector<uint32_t>{Select(dag, 0, "compute.bwd.embedding", ".mb3").front()->id}));
     }
-    // Optimizer step: three 4-byte AllReduces after every ReduceScatter.
+    // Optimizer step: three 4-byte AllReduces after every ReduceScatter (and the grad norm).
     std::vector<const WorkloadOp*> ar = Select(dag, 0, "optimizer.allreduce.", "");
     ASSERT_EQ(ar.size(), 3u);
     EXPECT_EQ(Bytes(ar), 12u);
@@ -399,27 +409,36 @@ TEST(WorkloadGenerator, TinyFsdpPipelineCountsByHand)
                                     {"pp0", {0, 1}},
                                     {"pp1", {2, 3}}};
     EXPECT_EQ(dag.GetGroups(), groups);
-    // Stage 0 per micro-batch: forward = AG root, block0, block1 + embedding + 2 x (attn, mlp)
-    // computes + 1 send; backward = 1 recv + AG block1, block0 + 4 computes + embedding bwd.
-    // Once: 3 ReduceScatters (block1, block0, root), 3 optimizer AllReduces, 1 step.
-    // 2 x (3 + 5 + 1) + 2 x (1 + 2 + 5) + 3 + 3 + 1 = 41 ops. Stage 1 mirrors it (recv/head
-    // instead of embedding/send): also 41.
+    // Units of stage 0: root (embedding), block0, block1; reshard "always". Stage 0 runs
+    // F0 F1 B0 B1:
+    //   F0, F1: AG root, block0, block1 + embedding + 2 x (attn, mlp) computes + send = 9
+    //   B0 (after a forward: all sharded): AG root + recv + AG block1, block0 + 4 computes
+    //       + embedding bwd = 9
+    //   B1 (after B0, which kept them gathered): recv + 4 computes + embedding bwd = 6
+    // Once: 3 ReduceScatters (block1, block0, root), the grad norm on dp and on pp, 3
+    // optimizer AllReduces, 1 step = 9. 9 + 9 + 9 + 6 + 9 = 42 ops, 5 + 5 + 5 + 5 + 1 = 21
+    // of them computes.
     std::map<WorkloadOpType, std::size_t> count;
     for (const auto& op : dag.GetOps(0))
     {
         ++count[op.type];
     }
-    EXPECT_EQ(dag.GetOps(0).size(), 41u);
-    EXPECT_EQ(count[WorkloadOpType::ALLGATHER], 10u);
+    EXPECT_EQ(dag.GetOps(0).size(), 42u);
+    EXPECT_EQ(count[WorkloadOpType::ALLGATHER], 9u);
     EXPECT_EQ(count[WorkloadOpType::COMPUTE], 21u);
     EXPECT_EQ(count[WorkloadOpType::SEND], 2u);
     EXPECT_EQ(count[WorkloadOpType::RECV], 2u);
     EXPECT_EQ(count[WorkloadOpType::REDUCESCATTER], 3u);
-    EXPECT_EQ(count[WorkloadOpType::ALLREDUCE], 3u);
-    for (uint32_t rank = 1; rank < 4; ++rank)
-    {
-        EXPECT_EQ(dag.GetOps(rank).size(), 41u);
-    }
+    EXPECT_EQ(count[WorkloadOpType::ALLREDUCE], 5u);
+    // Stage 1 (block2, block3, root = norm + head) runs F0 B0 F1 B1:
+    //   F0: recv + AG root, block2, block3 + 4 computes + head = 9
+    //   B0: AG root + head bwd + AG block3, block2 + 4 computes + send = 9
+    //   F1 (after B0: still gathered): recv + 4 computes + head = 6
+    //   B1 (after F1, which resharded): 9 as B0
+    // and the same 9 once: 42 ops too. Ranks 2 and 3 are stages 0 and 1 of FSDP index 1.
+    EXPECT_EQ(dag.GetOps(1).size(), 42u);
+    EXPECT_EQ(dag.GetOps(2).size(), 42u);
+    EXPECT_EQ(dag.GetOps(3).size(), 42u);
     // Bytes: a layer has 2*64*64 + 2*64*64 (attention) + 3*64*128 (MLP) + 2*64 = 41,088
     // parameters; FSDP 2 in bf16 gives a 41,088-byte shard; its fp32 ReduceScatter input is
     // 41,088 x 4 = 164,352 bytes. The embedding is 100 x 64 = 6,400 parameters -> 6,400 bytes.
@@ -584,3 +603,4 @@ TEST(WorkloadGenerator, IterationsAreChainedAndLabelled)
     EXPECT_EQ(WorkloadJson::Serialize(dag),
               WorkloadJson::Serialize(WorkloadGenerator(c).Generate()));
 }
+
