@@ -261,9 +261,16 @@ class RankProgram
                     : 0;
     }
 
+    /// Forward (and recomputation) time of some FLOPs.
     double Us(double flops) const
     {
         return m_gen.ComputeUs(flops);
+    }
+
+    /// Backward time of some FLOPs (its own MFU).
+    double BwdUs(double flops) const
+    {
+        return m_gen.BackwardComputeUs(flops);
     }
 
     /// Forward FLOPs of one rank for the attention half of a block.
@@ -682,13 +689,13 @@ class RankProgram
         const Pass pass = Pass::BWD;
         TpGather(layer, "mlp", pass, mb, extra);
         AllToAll("combine", layer, pass, mb);
-        Compute(2.0 * Us(MlpFlops()) + FoldedTpUs(),
+        Compute(BwdUs(2.0 * MlpFlops()) + FoldedTpUs(),
                 "compute" + BlockLabel(layer, "mlp", pass) + mb,
                 m_emitTp ? std::vector<uint32_t>{} : extra);
         AllToAll("dispatch", layer, pass, mb);
         TpScatter(layer, "mlp", pass, mb);
         TpGather(layer, "attn", pass, mb, {});
-        Compute(2.0 * Us(AttentionFlops()) + FoldedTpUs(),
+        Compute(BwdUs(2.0 * AttentionFlops()) + FoldedTpUs(),
                 "compute" + BlockLabel(layer, "attn", pass) + mb);
         if (m_cfg.cp > 1)
         {
@@ -785,7 +792,7 @@ class RankProgram
         if (g == m_lastStage)
         {
             // The head's backward needs the norm and head weights.
-            Compute(2.0 * Us(HeadFlops()), "compute.bwd.head" + mb, rootGather);
+            Compute(BwdUs(2.0 * HeadFlops()), "compute.bwd.head" + mb, rootGather);
             prefetch.Done(*m_cursor);
         }
         else if (root > 0)
@@ -945,6 +952,10 @@ WorkloadGenerator::CheckConfig()
     if (!(c.mfu > 0.0 && c.mfu <= 1.0) || !(c.gpu.peakTflops > 0.0))
     {
         fail("mfu must be in (0, 1] and the GPU peak > 0");
+    }
+    if (!(c.mfuBackward >= 0.0 && c.mfuBackward <= 1.0))
+    {
+        fail("mfuBackward must be 0 (the forward's mfu) or in (0, 1]");
     }
     if (c.gatherPrefetch > WorkloadGeneratorConfig::MAX_GATHER_PREFETCH)
     {
@@ -1125,11 +1136,28 @@ WorkloadGenerator::GetRootParams(uint32_t globalStage) const
     return params;
 }
 
+namespace
+{
+/// Duration in us of some FLOPs at peak x mfu, rounded to the nanosecond.
+double
+DurationUs(double flops, double peakTflops, double mfu)
+{
+    double us = flops / (peakTflops * 1e12 * mfu) * 1e6;
+    return std::round(us * 1000.0) / 1000.0;
+}
+} // namespace
+
 double
 WorkloadGenerator::ComputeUs(double flops) const
 {
-    double us = flops / (m_config.gpu.peakTflops * 1e12 * m_config.mfu) * 1e6;
-    return std::round(us * 1000.0) / 1000.0;
+    return DurationUs(flops, m_config.gpu.peakTflops, m_config.mfu);
+}
+
+double
+WorkloadGenerator::BackwardComputeUs(double flops) const
+{
+    double mfu = m_config.mfuBackward > 0.0 ? m_config.mfuBackward : m_config.mfu;
+    return DurationUs(flops, m_config.gpu.peakTflops, mfu);
 }
 
 namespace
@@ -1276,8 +1304,12 @@ BlameFlags(const WorkloadGeneratorConfig& config, const std::string& field)
     text << std::setprecision(6);
     if (field == "duration_us")
     {
-        text << "compute time is FLOPs / (GPU peak x MFU): raise --mfu (" << config.mfu
-             << ") or shrink the model, --seqLen or --microBatchSize";
+        text << "compute time is FLOPs / (GPU peak x MFU): raise --mfu (" << config.mfu << ")";
+        if (config.mfuBackward > 0)
+        {
+            text << " or --mfuBackward (" << config.mfuBackward << ")";
+        }
+        text << " or shrink the model, --seqLen or --microBatchSize";
     }
     else if (field == "bytes")
     {

@@ -41,7 +41,8 @@ struct WorkloadGeneratorConfig
 
     WorkloadModelSpec model{WorkloadModelSpec::Preset("llama3-8b")}; //!< the model
     WorkloadGpuSpec gpu{WorkloadGpuSpec::Preset("a100")};            //!< the GPU
-    double mfu{0.4};               //!< model FLOPs utilization of compute ops
+    double mfu{0.4};               //!< model FLOPs utilization of forward (and recomputation)
+    double mfuBackward{0};         //!< model FLOPs utilization of backward (0: mfu)
     uint32_t tp{1};                //!< tensor parallel degree (inside a server)
     uint32_t cp{1};                //!< context parallel degree
     uint32_t pp{1};                //!< pipeline stages
@@ -149,10 +150,16 @@ class WorkloadGenerator
      */
     uint64_t GetRootParams(uint32_t globalStage) const;
     /**
-     * \param flops FLOPs of one rank
+     * \param flops FLOPs of one rank in a forward (or recomputed forward)
      * \return their duration in microseconds at peak x MFU (rounded to the nanosecond)
      */
     double ComputeUs(double flops) const;
+    /**
+     * \param flops FLOPs of one rank in a backward
+     * \return their duration in microseconds at peak x the backward MFU (mfuBackward, or mfu
+     *         when it is 0), rounded to the nanosecond
+     */
+    double BackwardComputeUs(double flops) const;
 
     /**
      * \param text comma-separated permutation of tp, cp, pp, dp (innermost first)
