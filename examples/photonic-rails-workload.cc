@@ -5,6 +5,7 @@
  *
  *   photonic-rails-workload --model=llama3-8b --tp=4 --fsdp=2 --pp=2 --schedule=1f1b \
  *                           --gpusPerServer=4 --out=dag.json
+ *   photonic-rails-workload --job=b16 --out=dag.json          (the paper's measured run)
  *   photonic-rails-workload --validate=dag.json --gpusPerServer=4
  *   photonic-rails-workload --windows=stage0-phases.txt,stage1-phases.txt
  *   photonic-rails-workload --windows=run/collectives.csv --gpusPerServer=4 --figure=run
@@ -645,6 +646,12 @@ main(int argc, char* argv[])
         AddFlags(cmd, o);
         cmd.Parse(argc, argv);
         o.gpusPerServerGiven = cmd.IsGiven("gpusPerServer");
+        // --job sets the generator's defaults and the server size; explicit flags win.
+        uint32_t jobGpusPerServer = o.gen.ApplyJob(cmd);
+        if (jobGpusPerServer > 0 && !o.gpusPerServerGiven)
+        {
+            o.gpusPerServer = jobGpusPerServer;
+        }
         int modes = int(!o.out.empty()) + int(!o.validate.empty()) + int(!o.windows.empty());
         if (modes != 1)
         {

@@ -27,6 +27,12 @@ JobWorkload::AddFlags(StrictCommandLine& cmd)
 bool
 JobWorkload::ApplyDefault(const StrictCommandLine& cmd, JobOptions& o)
 {
+    // --job sets the generator's defaults and the server size; explicit flags win.
+    uint32_t jobGpusPerServer = m_gen.ApplyJob(cmd);
+    if (jobGpusPerServer > 0 && !cmd.IsGiven("gpusPerServer"))
+    {
+        o.gpusPerServer = jobGpusPerServer;
+    }
     if (cmd.IsGiven("dag") || !m_gen.Given(cmd).empty())
     {
         return false;

@@ -34,7 +34,8 @@ class JobWorkload
     void AddFlags(StrictCommandLine& cmd);
 
     /**
-     * \brief After parsing: selects the paper's job when no workload is named.
+     * \brief After parsing: applies --job (the generator's defaults and, unless given,
+     *        --gpusPerServer), and selects the paper's job when no workload is named.
      * \param cmd the parsed flags
      * \param o the job options (the paper's defaults are set where no flag was given)
      * \return true if the paper's job runs

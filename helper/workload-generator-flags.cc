@@ -5,6 +5,7 @@
 #include "workload-generator-flags.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <tuple>
 
@@ -49,7 +50,8 @@ WorkloadGeneratorFlags::Add(StrictCommandLine& cmd)
     add("experts", "override: experts per MoE layer", experts);
     add("topK", "override: experts per token", topK);
     add("gpu", "a100|h100|h200|b200", gpu);
-    add("mfu", "model FLOPs utilization of compute ops, (0,1]", mfu);
+    add("mfu", "model FLOPs utilization of forward and recomputation, (0,1]", mfu);
+    add("mfuBackward", "model FLOPs utilization of backward, (0,1] (0: --mfu)", mfuBackward);
     add("tp", "tensor parallel degree (inside a server)", tp);
     add("cp", "context parallel degree", cp);
     add("pp", "pipeline stages", pp);
@@ -68,6 +70,80 @@ WorkloadGeneratorFlags::Add(StrictCommandLine& cmd)
     add("recompute", "full activation recomputation", recompute);
     add("order", "rank placement, innermost first (permutation of tp,cp,pp,dp)", order);
     add("foldTp", "fold TP collectives into compute time", foldTp);
+    add("reshard", "FSDP reshard policy: always|after-backward-only|never", reshard);
+    add("gatherPrefetch",
+        "FSDP gathers issued ahead of compute, at most 64 (0: blocking)",
+        gatherPrefetch);
+    add("job", "the paper's measured job: b16|b24 (sets the defaults; explicit flags win)", job);
+}
+
+WorkloadGeneratorFlags
+WorkloadGeneratorFlags::Job(const std::string& name)
+{
+    // Global batch of the step-time runs (b16) and of the phase logs' run (b24): 4-sequence
+    // micro-batches on 2 FSDP ranks make 2 and 3 micro-batches per step.
+    const std::map<std::string, uint32_t> globalBatches = {{"b16", 16}, {"b24", 24}};
+    auto batch = globalBatches.find(name);
+    if (batch == globalBatches.end())
+    {
+        throw std::invalid_argument("unknown --job " + StrictCommandLine::Quote(name) +
+                                    " (known: b16, b24)");
+    }
+    // TorchTitan's Llama3-8B on 4 Perlmutter nodes x 4 A100 (measured-job.md): TP 4 in a
+    // node, FSDP 2 with reshard "always", PP 2 1F1B, full recomputation, bf16 gathers and
+    // fp32 reductions; the shim waited for every collective, so gathers did not overlap.
+    WorkloadGeneratorFlags f;
+    f.job = name;
+    f.model = "llama3-8b";
+    f.gpu = "a100";
+    f.tp = 4;
+    f.fsdp = 2;
+    f.pp = 2;
+    f.schedule = "1f1b";
+    f.microBatchSize = 4;
+    f.seqLen = 8192;
+    f.globalBatch = batch->second;
+    f.recompute = true;
+    f.reshard = "always";
+    f.gatherPrefetch = 0;
+    f.paramDtype = "bf16";
+    f.gradDtype = "fp32";
+    f.mfu = JOB_MFU;
+    f.mfuBackward = JOB_MFU_BACKWARD;
+    return f;
+}
+
+uint32_t
+WorkloadGeneratorFlags::ApplyJob(const StrictCommandLine& cmd)
+{
+    if (job.empty())
+    {
+        return 0;
+    }
+    const WorkloadGeneratorFlags preset = Job(job);
+    auto take = [&cmd](const char* name, auto& field, const auto& value) {
+        if (!cmd.IsGiven(name))
+        {
+            field = value;
+        }
+    };
+    take("model", model, preset.model);
+    take("gpu", gpu, preset.gpu);
+    take("tp", tp, preset.tp);
+    take("fsdp", fsdp, preset.fsdp);
+    take("pp", pp, preset.pp);
+    take("schedule", schedule, preset.schedule);
+    take("microBatchSize", microBatchSize, preset.microBatchSize);
+    take("seqLen", seqLen, preset.seqLen);
+    take("globalBatch", globalBatch, preset.globalBatch);
+    take("recompute", recompute, preset.recompute);
+    take("reshard", reshard, preset.reshard);
+    take("gatherPrefetch", gatherPrefetch, preset.gatherPrefetch);
+    take("paramDtype", paramDtype, preset.paramDtype);
+    take("gradDtype", gradDtype, preset.gradDtype);
+    take("mfu", mfu, preset.mfu);
+    take("mfuBackward", mfuBackward, preset.mfuBackward);
+    return JOB_GPUS_PER_SERVER;
 }
 
 std::vector<std::string>
@@ -111,6 +187,17 @@ WorkloadGeneratorFlags::CheckRanges() const
     StrictCommandLine::CheckRange("vpp", vpp, 1, MAX_VIRTUAL_STAGES, "virtual stages per rank");
     // Compute ops last FLOPs / (peak x mfu): a tiny mfu turned them into centuries.
     StrictCommandLine::CheckRange("mfu", mfu, MIN_MFU, 1, "model FLOPs utilization");
+    StrictCommandLine::CheckRange("mfuBackward",
+                                  mfuBackward,
+                                  MIN_MFU,
+                                  1,
+                                  "backward model FLOPs utilization",
+                                  "--mfu's");
+    StrictCommandLine::CheckRange("gatherPrefetch",
+                                  gatherPrefetch,
+                                  0,
+                                  WorkloadGeneratorConfig::MAX_GATHER_PREFETCH,
+                                  "FSDP gathers issued ahead of compute");
     StrictCommandLine::CheckRange("iterations",
                                   iterations,
                                   1,
@@ -133,6 +220,10 @@ WorkloadGeneratorConfig
 WorkloadGeneratorFlags::ToConfig(uint32_t gpusPerServer) const
 {
     CheckRanges();
+    if (!job.empty())
+    {
+        Job(job); // refuses an unknown name even where ApplyJob was not called
+    }
     WorkloadGeneratorConfig c;
     c.model = model == "custom" ? WorkloadModelSpec() : WorkloadModelSpec::Preset(model);
     // Any dimension given on the command line overrides the preset.
@@ -156,6 +247,9 @@ WorkloadGeneratorFlags::ToConfig(uint32_t gpusPerServer) const
     }
     c.gpu = WorkloadGpuSpec::Preset(gpu);
     c.mfu = mfu;
+    c.mfuBackward = mfuBackward;
+    c.reshard = WorkloadGenerator::ParseReshard(reshard);
+    c.gatherPrefetch = gatherPrefetch;
     if (dp > 1 && fsdp > 1)
     {
         throw std::invalid_argument("give either --dp (DDP) or --fsdp (FSDP), not both");

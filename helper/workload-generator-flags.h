@@ -37,6 +37,16 @@ struct WorkloadGeneratorFlags
     /// --tp x --cp x --pp x --dp: the DAG format's bound on ranks, which is the fabric's
     static constexpr uint32_t MAX_RANKS = WorkloadJson::MAX_RANKS;
 
+    /// The paper's measured job (--job=b16|b24), from ../shared/notes/measured-job.md: 4
+    /// Perlmutter nodes x 4 A100, the GPUs per server the caller's flag takes from it
+    static constexpr uint32_t JOB_GPUS_PER_SERVER = 4;
+    /// --job's forward MFU: a placeholder read from the logs (~27-29 ms per block forward,
+    /// "about 0.45"); to be calibrated
+    static constexpr double JOB_MFU = 0.45;
+    /// --job's backward MFU: a placeholder read from the logs (~79 ms per block backward
+    /// with recomputation, "about 0.5"); to be calibrated
+    static constexpr double JOB_MFU_BACKWARD = 0.50;
+
     std::string model{"llama3-8b"};   //!< Preset or "custom"
     uint32_t layers{0};               //!< Overrides (0 keeps the preset's)
     uint32_t hidden{0};               //!< Override
@@ -47,7 +57,8 @@ struct WorkloadGeneratorFlags
     uint32_t experts{0};              //!< Override
     uint32_t topK{0};                 //!< Override
     std::string gpu{"a100"};          //!< GPU preset
-    double mfu{0.4};                  //!< Model FLOPs utilization
+    double mfu{0.4};                  //!< Model FLOPs utilization (forward, recomputation)
+    double mfuBackward{0};            //!< Backward MFU (0: mfu)
     uint32_t tp{1};                   //!< Tensor parallel
     uint32_t cp{1};                   //!< Context parallel
     uint32_t pp{1};                   //!< Pipeline stages
@@ -66,6 +77,9 @@ struct WorkloadGeneratorFlags
     bool recompute{false};            //!< Full activation recomputation
     std::string order{"tp,cp,pp,dp"}; //!< Placement, innermost first
     bool foldTp{false};               //!< Fold TP collectives into compute
+    std::string reshard{"always"};    //!< FSDP reshard policy
+    uint32_t gatherPrefetch{1};       //!< FSDP gathers ahead of compute
+    std::string job;                  //!< A measured job's settings ("": none)
     uint32_t iterations{1};           //!< Iterations to emit
     std::vector<std::string> names;   //!< Flags Add() registered
 
@@ -81,6 +95,22 @@ struct WorkloadGeneratorFlags
      * \return the generator flags that were given on it
      */
     std::vector<std::string> Given(const StrictCommandLine& cmd) const;
+
+    /**
+     * \brief Applies --job after parsing: the job's value of every generator flag that the
+     * command line did not give (explicit flags win).
+     * \param cmd the parsed command line
+     * \return the job's GPUs per server, for the caller's own flag (0 without --job)
+     * \throws std::invalid_argument for an unknown job, naming the known ones
+     */
+    uint32_t ApplyJob(const StrictCommandLine& cmd);
+
+    /**
+     * \param name b16 or b24
+     * \return the defaults with the measured job's settings
+     * \throws std::invalid_argument for an unknown job, naming the known ones
+     */
+    static WorkloadGeneratorFlags Job(const std::string& name);
 
     /**
      * \brief The generator configuration; throws std::invalid_argument on bad values

@@ -176,6 +176,10 @@ class RankEmitter
  * The "cursor" is the last op on the rank's critical path: compute and blocking collectives
  * (TP, CP, EP) chain on it; FSDP gathers, gradient reductions and sends hang off it on
  * their own streams so that they overlap compute, as FSDP and PyTorch pipelining do.
+ *
+ * FSDP2 state: each model chunk's units (its root unit, then its blocks) are sharded or
+ * gathered; a pass gathers only those that are sharded when it needs them, and the reshard
+ * policy, the pipeline and the optimizer step shard them again.
  */
 class RankProgram
 {
@@ -200,6 +204,11 @@ class RankProgram
         m_edp = m_cfg.dp / m_cfg.ep;
         m_emitTp = m_cfg.tp > 1 && !m_cfg.foldTp;
         m_lastStage = m_cfg.pp * m_cfg.virtualStages - 1;
+        for (uint32_t chunk = 0; chunk < m_cfg.virtualStages; ++chunk)
+        {
+            auto [first, last] = generator.GetStageLayers(GlobalStage(chunk));
+            m_sharded.emplace_back(1 + last - first, true);
+        }
     }
 
     void Run()
@@ -215,10 +224,13 @@ class RankProgram
                 if (actions[i].forward)
                 {
                     EmitForward(actions[i]);
+                    continue;
                 }
-                else
+                bool lastBackward = IsLastBackward(actions, i);
+                EmitBackward(actions[i], lastBackward);
+                if (lastBackward && BunchedReductions())
                 {
-                    EmitBackward(actions[i], IsLastBackward(actions, i));
+                    SynchronizeChunk(actions[i].chunk);
                 }
             }
             gate = EmitOptimizer();
@@ -249,9 +261,16 @@ class RankProgram
                     : 0;
     }
 
+    /// Forward (and recomputation) time of some FLOPs.
     double Us(double flops) const
     {
         return m_gen.ComputeUs(flops);
+    }
+
+    /// Backward time of some FLOPs (its own MFU).
+    double BwdUs(double flops) const
+    {
+        return m_gen.BackwardComputeUs(flops);
     }
 
     /// Forward FLOPs of one rank for the attention half of a block.
@@ -460,17 +479,120 @@ class RankProgram
         }
     }
 
-    /// Dependencies of the i-th gather of a pass: FSDP2-style prefetch of one unit ahead,
-    /// i.e. unit i is gathered once unit i-2 has been computed.
-    std::vector<uint32_t> PrefetchDeps(const std::vector<uint32_t>& unitEnds,
-                                       std::optional<uint32_t> gate) const
+    /**
+     * \brief The gathers of one pass: the i-th waits for the pass's gate and for the
+     *        computation of the unit gatherPrefetch + 1 places before it (FSDP2's prefetch:
+     *        1 keeps one unit ahead; 0 serializes gather and compute, as the measured job's
+     *        shim did by waiting for every collective).
+     */
+    class Prefetch
     {
-        std::size_t i = unitEnds.size();
-        if (i >= 2)
+      public:
+        Prefetch(uint32_t depth, std::vector<uint32_t> gate)
+            : m_depth(depth),
+              m_gate(std::move(gate))
         {
-            return {unitEnds[i - 2]};
         }
-        return gate ? std::vector<uint32_t>{*gate} : std::vector<uint32_t>{};
+
+        /// \return the dependencies of the next unit's gather
+        std::vector<uint32_t> Next() const
+        {
+            std::vector<uint32_t> deps = m_gate;
+            std::size_t i = m_ends.size();
+            if (i > m_depth)
+            {
+                deps.push_back(m_ends[i - 1 - m_depth]);
+            }
+            return deps;
+        }
+
+        /// \param end the op after which the next unit counts as computed
+        void Done(uint32_t end)
+        {
+            m_ends.push_back(end);
+        }
+
+      private:
+        std::size_t m_depth;
+        std::vector<uint32_t> m_gate;
+        std::vector<uint32_t> m_ends;
+    };
+
+    /// Index of a block in m_sharded (0 is the chunk's root unit).
+    std::size_t UnitIndex(uint32_t chunk, uint32_t layer) const
+    {
+        return 1 + layer - m_gen.GetStageLayers(GlobalStage(chunk)).first;
+    }
+
+    /// Gathers a unit of a chunk if it is sharded (and marks it gathered); returns the ids.
+    std::vector<uint32_t> GatherUnit(uint32_t chunk,
+                                     std::size_t index,
+                                     const std::string& unit,
+                                     uint64_t denseParams,
+                                     uint64_t expertParams,
+                                     const std::string& suffix,
+                                     std::vector<uint32_t> deps)
+    {
+        if (!m_sharded[chunk][index])
+        {
+            return {};
+        }
+        m_sharded[chunk][index] = false;
+        return Gather(unit, denseParams, expertParams, suffix, std::move(deps));
+    }
+
+    /// Frees the gathered parameters of a chunk: its next pass gathers every unit again.
+    void Reshard(uint32_t chunk)
+    {
+        m_sharded[chunk].assign(m_sharded[chunk].size(), true);
+    }
+
+    bool ReshardAfterForward() const
+    {
+        return m_cfg.reshard == WorkloadGeneratorConfig::RESHARD_ALWAYS;
+    }
+
+    /// Under pipelining only the chunk's last backward reshards: PyTorch runs the others
+    /// with set_reshard_after_backward(False) and without gradient sync. Plain FSDP (pp 1)
+    /// reshards after every micro-batch's backward (FSDP2's default).
+    bool ReshardAfterBackward(bool lastBackward) const
+    {
+        return m_cfg.reshard != WorkloadGeneratorConfig::RESHARD_NEVER &&
+               (m_cfg.pp == 1 || lastBackward);
+    }
+
+    std::string RootUnit(uint32_t chunk) const
+    {
+        return "root" +
+               std::string(m_cfg.virtualStages > 1 ? ".chunk" + std::to_string(chunk) : "");
+    }
+
+    /// Root unit parameters of a chunk held by this rank (0: the chunk has none).
+    uint64_t RootParams(uint32_t chunk) const
+    {
+        return CeilDiv(m_gen.GetRootParams(GlobalStage(chunk)), m_cfg.tp);
+    }
+
+    /// FSDP under pipelining reduces a chunk's gradients after its last backward, all at
+    /// once; plain FSDP and DDP reduce each unit's right after its last backward.
+    bool BunchedReductions() const
+    {
+        return m_fsdp && m_cfg.pp > 1;
+    }
+
+    /**
+     * \brief Under pipelining, the chunk's gradient reductions once its last backward has
+     *        ended: PyTorch pipelining calls FSDP's post-backward for every unit at once
+     *        then, so they are bunched on the reduce stream, blocks last to first, then root.
+     */
+    void SynchronizeChunk(uint32_t chunk)
+    {
+        auto [first, last] = m_gen.GetStageLayers(GlobalStage(chunk));
+        for (uint32_t layer = last; layer-- > first;)
+        {
+            Synchronize("block" + std::to_string(layer), DenseBlockParams(), ExpertBlockParams());
+        }
+        Synchronize(RootUnit(chunk), RootParams(chunk), 0);
     }
 
     // ---- layers ------------------------------------------------------------------------
@@ -567,13 +689,13 @@ class RankProgram
         const Pass pass = Pass::BWD;
         TpGather(layer, "mlp", pass, mb, extra);
         AllToAll("combine", layer, pass, mb);
-        Compute(2.0 * Us(MlpFlops()) + FoldedTpUs(),
+        Compute(BwdUs(2.0 * MlpFlops()) + FoldedTpUs(),
                 "compute" + BlockLabel(layer, "mlp", pass) + mb,
                 m_emitTp ? std::vector<uint32_t>{} : extra);
         AllToAll("dispatch", layer, pass, mb);
         TpScatter(layer, "mlp", pass, mb);
         TpGather(layer, "attn", pass, mb, {});
-        Compute(2.0 * Us(AttentionFlops()) + FoldedTpUs(),
+        Compute(BwdUs(2.0 * AttentionFlops()) + FoldedTpUs(),
                 "compute" + BlockLabel(layer, "attn", pass) + mb);
         if (m_cfg.cp > 1)
         {
@@ -585,14 +707,16 @@ class RankProgram
         TpScatter(layer, "attn", pass, mb);
     }
 
-    double HeadUs() const
+    /// Forward FLOPs of one rank for the output head.
+    double HeadFlops() const
     {
         const WorkloadModelSpec& m = m_cfg.model;
-        return Us(2.0 * m_tokens * m.hidden * double(m.vocab) / m_cfg.tp);
+        return 2.0 * m_tokens * m.hidden * double(m.vocab) / m_cfg.tp;
     }
 
     // ---- pipeline actions --------------------------------------------------------------
 
+    /// Forward: the root unit, then the blocks in order, each gathered if it is sharded.
     void EmitForward(const WorkloadPipelineAction& a)
     {
         uint32_t g = GlobalStage(a.chunk);
@@ -602,85 +726,93 @@ class RankProgram
             m_cursor =
                 PointToPoint(WorkloadOpType::RECV, StageRank(g - 1), true, "pp.recv.fwd" + mb);
         }
-        std::optional<uint32_t> gate = m_cursor;
-        std::vector<uint32_t> unitEnds;
+        Prefetch prefetch(m_cfg.gatherPrefetch, Chain());
         std::vector<uint32_t> rootGather;
-        uint64_t root = CeilDiv(m_gen.GetRootParams(g), m_cfg.tp);
+        uint64_t root = RootParams(a.chunk);
         if (root > 0)
         {
-            rootGather = Gather("root", root, 0, ".fwd" + mb, PrefetchDeps(unitEnds, gate));
+            rootGather = GatherUnit(a.chunk, 0, "root", root, 0, ".fwd" + mb, prefetch.Next());
             if (g == 0)
             {
                 // Embedding lookup: no matmul, modelled as instantaneous.
                 Compute(0.0, "compute.fwd.embedding" + mb, rootGather);
             }
-            unitEnds.push_back(m_cursor.value_or(0));
+            // The cursor: the embedding, or on the last stage the receive (its head runs
+            // after the blocks, so the root adds nothing to wait for).
+            prefetch.Done(*m_cursor);
         }
         auto [first, last] = m_gen.GetStageLayers(g);
         for (uint32_t layer = first; layer < last; ++layer)
         {
-            std::vector<uint32_t> gather = Gather("block" + std::to_string(layer),
-                                                  DenseBlockParams(),
-                                                  ExpertBlockParams(),
-                                                  ".fwd" + mb,
-                                                  PrefetchDeps(unitEnds, gate));
+            std::vector<uint32_t> gather = GatherUnit(a.chunk,
+                                                      UnitIndex(a.chunk, layer),
+                                                      "block" + std::to_string(layer),
+                                                      DenseBlockParams(),
+                                                      ExpertBlockParams(),
+                                                      ".fwd" + mb,
+                                                      prefetch.Next());
             LayerForward(layer, Pass::FWD, mb, gather);
-            unitEnds.push_back(*m_cursor);
+            prefetch.Done(*m_cursor);
         }
         if (g == m_lastStage)
         {
-            Compute(HeadUs(), "compute.fwd.head" + mb, rootGather);
+            Compute(Us(HeadFlops()), "compute.fwd.head" + mb, rootGather);
         }
         else
         {
             PointToPoint(WorkloadOpType::SEND, StageRank(g + 1), true, "pp.send.fwd" + mb);
         }
+        if (ReshardAfterForward())
+        {
+            Reshard(a.chunk);
+        }
     }
 
+    /**
+     * \brief Backward: the root unit's gather first, issued before the gradient's receive
+     *        and gated like it (it runs while the receive waits; the measured logs show it
+     *        there), then the blocks from last to first.
+     */
     void EmitBackward(const WorkloadPipelineAction& a, bool lastBackward)
     {
         uint32_t g = GlobalStage(a.chunk);
         const std::string mb = Suffix(a);
+        uint64_t root = RootParams(a.chunk);
+        std::vector<uint32_t> rootGather;
+        if (root > 0)
+        {
+            rootGather = GatherUnit(a.chunk, 0, "root", root, 0, ".bwd" + mb, Chain());
+        }
         if (g < m_lastStage)
         {
             m_cursor =
                 PointToPoint(WorkloadOpType::RECV, StageRank(g + 1), false, "pp.recv.bwd" + mb);
         }
-        else
+        Prefetch prefetch(m_cfg.gatherPrefetch, Chain());
+        if (g == m_lastStage)
         {
-            Compute(2.0 * HeadUs(), "compute.bwd.head" + mb);
+            // The head's backward needs the norm and head weights.
+            Compute(BwdUs(2.0 * HeadFlops()), "compute.bwd.head" + mb, rootGather);
+            prefetch.Done(*m_cursor);
         }
-        std::optional<uint32_t> gate = m_cursor;
-        std::vector<uint32_t> unitEnds;
-        auto [first, last] = m_gen.GetStageLayers(g);
-        for (uint32_t layer = last; layer-- > first;)
+        else if (root > 0)
         {
-            // The root unit is not resharded after forward, so only blocks are re-gathered.
-            std::string unit = "block" + std::to_string(layer);
-            std::vector<uint32_t> gather = Gather(unit,
-                                                  DenseBlockParams(),
-                                                  ExpertBlockParams(),
-                                                  ".bwd" + mb,
-                                                  PrefetchDeps(unitEnds, gate));
-            LayerBackward(layer, mb, gather);
-            unitEnds.push_back(*m_cursor);
-            if (lastBackward)
-            {
-                Synchronize(unit, DenseBlockParams(), ExpertBlockParams());
-            }
+            // The embedding's backward comes last and is instantaneous: the root counts as
+            // computed once it is gathered and the gradient is here.
+            prefetch.Done(rootGather.empty() ? *m_cursor : rootGather.front());
         }
+        EmitBlocksBackward(a, lastBackward, prefetch);
         if (g == 0)
         {
             Compute(0.0, "compute.bwd.embedding" + mb);
         }
-        uint64_t root = CeilDiv(m_gen.GetRootParams(g), m_cfg.tp);
-        if (lastBackward && root > 0)
+        if (lastBackward && !BunchedReductions())
         {
-            Synchronize("root" + std::string(m_cfg.virtualStages > 1
-                                                 ? ".chunk" + std::to_string(a.chunk)
-                                                 : ""),
-                        root,
-                        0);
+            Synchronize(RootUnit(a.chunk), root, 0);
+        }
+        if (ReshardAfterBackward(lastBackward))
+        {
+            Reshard(a.chunk);
         }
         if (g > 0)
         {
@@ -688,11 +820,63 @@ class RankProgram
         }
     }
 
+    /// The blocks of a backward, last to first; unless reductions are bunched, the last
+    /// backward reduces each unit's gradients right after its backward (the usual overlap).
+    void EmitBlocksBackward(const WorkloadPipelineAction& a, bool lastBackward, Prefetch& prefetch)
+    {
+        const std::string mb = Suffix(a);
+        auto [first, last] = m_gen.GetStageLayers(GlobalStage(a.chunk));
+        for (uint32_t layer = last; layer-- > first;)
+        {
+            std::string unit = "block" + std::to_string(layer);
+            std::vector<uint32_t> gather = GatherUnit(a.chunk,
+                                                      UnitIndex(a.chunk, layer),
+                                                      unit,
+                                                      DenseBlockParams(),
+                                                      ExpertBlockParams(),
+                                                      ".bwd" + mb,
+                                                      prefetch.Next());
+            LayerBackward(layer, mb, gather);
+            prefetch.Done(*m_cursor);
+            if (lastBackward && !BunchedReductions())
+            {
+                Synchronize(unit, DenseBlockParams(), ExpertBlockParams());
+            }
+        }
+    }
+
+    /**
+     * \brief TorchTitan's clip_grad_norm_ under FSDP, once the gradients are reduced: the
+     *        norm of the local shards is all-reduced over the FSDP group (a DTensor
+     *        full_tensor(), on the FSDP communicator), then over the pipeline stages.
+     * \param deps what it waits for
+     * \return the last op's id
+     */
+    uint32_t EmitGradientNorm(std::vector<uint32_t> deps)
+    {
+        uint32_t id = Collective(WorkloadOpType::ALLREDUCE,
+                                 "dp",
+                                 4,
+                                 "dp",
+                                 "fsdp.allreduce.gradnorm",
+                                 std::move(deps));
+        if (m_cfg.pp > 1)
+        {
+            id =
+                Collective(WorkloadOpType::ALLREDUCE, "pp", 4, "pp", "pp.allreduce.gradnorm", {id});
+        }
+        return id;
+    }
+
     /// Optimizer step: small AllReduces (grad norm, ...) once every gradient is reduced, then
     /// the update. Returns the step's id, which gates the next iteration.
     uint32_t EmitOptimizer()
     {
         std::vector<uint32_t> deps = Chain(m_syncs);
+        if (m_fsdp)
+        {
+            deps = {EmitGradientNorm(deps)};
+        }
         if (m_cfg.dp > 1)
         {
             for (uint32_t i = 0; i < m_cfg.optimizerAllReduces; ++i)
@@ -712,6 +896,11 @@ class RankProgram
         double params = double(m_cfg.model.TotalParams()) /
                         (double(m_cfg.tp) * m_cfg.pp * (m_fsdp ? m_cfg.dp : 1));
         m_cursor = std::nullopt;
+        // The update wrote the shards: the next step gathers every unit again.
+        for (uint32_t chunk = 0; chunk < m_cfg.virtualStages; ++chunk)
+        {
+            Reshard(chunk);
+        }
         return Compute(Us(10.0 * params), "optimizer.step", deps);
     }
 
@@ -731,6 +920,7 @@ class RankProgram
     uint32_t m_lastStage{0};
     std::optional<uint32_t> m_cursor;
     std::vector<uint32_t> m_syncs;
+    std::vector<std::vector<bool>> m_sharded; //!< per chunk: root unit, then its blocks
 };
 
 } // namespace
@@ -762,6 +952,16 @@ WorkloadGenerator::CheckConfig()
     if (!(c.mfu > 0.0 && c.mfu <= 1.0) || !(c.gpu.peakTflops > 0.0))
     {
         fail("mfu must be in (0, 1] and the GPU peak > 0");
+    }
+    if (!(c.mfuBackward >= 0.0 && c.mfuBackward <= 1.0))
+    {
+        fail("mfuBackward must be 0 (the forward's mfu) or in (0, 1]");
+    }
+    if (c.gatherPrefetch > WorkloadGeneratorConfig::MAX_GATHER_PREFETCH)
+    {
+        fail("gatherPrefetch (" + std::to_string(c.gatherPrefetch) + ") must be at most " +
+             std::to_string(WorkloadGeneratorConfig::MAX_GATHER_PREFETCH) +
+             " FSDP gathers ahead of compute");
     }
     if (c.gpusPerServer == 0 || c.seqLen == 0 || c.microBatchSize == 0 || c.iterations == 0)
     {
@@ -936,11 +1136,63 @@ WorkloadGenerator::GetRootParams(uint32_t globalStage) const
     return params;
 }
 
+namespace
+{
+/// Duration in us of some FLOPs at peak x mfu, rounded to the nanosecond.
+double
+DurationUs(double flops, double peakTflops, double mfu)
+{
+    double us = flops / (peakTflops * 1e12 * mfu) * 1e6;
+    return std::round(us * 1000.0) / 1000.0;
+}
+} // namespace
+
 double
 WorkloadGenerator::ComputeUs(double flops) const
 {
-    double us = flops / (m_config.gpu.peakTflops * 1e12 * m_config.mfu) * 1e6;
-    return std::round(us * 1000.0) / 1000.0;
+    return DurationUs(flops, m_config.gpu.peakTflops, m_config.mfu);
+}
+
+double
+WorkloadGenerator::BackwardComputeUs(double flops) const
+{
+    double mfu = m_config.mfuBackward > 0.0 ? m_config.mfuBackward : m_config.mfu;
+    return DurationUs(flops, m_config.gpu.peakTflops, mfu);
+}
+
+namespace
+{
+const std::vector<std::pair<WorkloadGeneratorConfig::ReshardPolicy, std::string>> g_reshardNames = {
+    {WorkloadGeneratorConfig::RESHARD_ALWAYS, "always"},
+    {WorkloadGeneratorConfig::RESHARD_AFTER_BACKWARD_ONLY, "after-backward-only"},
+    {WorkloadGeneratorConfig::RESHARD_NEVER, "never"}};
+} // namespace
+
+WorkloadGeneratorConfig::ReshardPolicy
+WorkloadGenerator::ParseReshard(const std::string& name)
+{
+    for (const auto& [policy, text] : g_reshardNames)
+    {
+        if (text == name)
+        {
+            return policy;
+        }
+    }
+    throw std::invalid_argument("unknown --reshard '" + name + "'" +
+                                " (known: always, after-backward-only, never)");
+}
+
+std::string
+WorkloadGenerator::ReshardName(WorkloadGeneratorConfig::ReshardPolicy policy)
+{
+    for (const auto& [known, text] : g_reshardNames)
+    {
+        if (known == policy)
+        {
+            return text;
+        }
+    }
+    return "unknown";
 }
 
 std::vector<std::string>
@@ -1052,8 +1304,12 @@ BlameFlags(const WorkloadGeneratorConfig& config, const std::string& field)
     text << std::setprecision(6);
     if (field == "duration_us")
     {
-        text << "compute time is FLOPs / (GPU peak x MFU): raise --mfu (" << config.mfu
-             << ") or shrink the model, --seqLen or --microBatchSize";
+        text << "compute time is FLOPs / (GPU peak x MFU): raise --mfu (" << config.mfu << ")";
+        if (config.mfuBackward > 0)
+        {
+            text << " or --mfuBackward (" << config.mfuBackward << ")";
+        }
+        text << " or shrink the model, --seqLen or --microBatchSize";
     }
     else if (field == "bytes")
     {

@@ -27,9 +27,22 @@ struct WorkloadGeneratorConfig
         FSDP, //!< ZeRO-3: sharded parameters gathered per block, gradients reduce-scattered
     };
 
+    /// When FSDP frees a unit's gathered parameters again (FSDP2's reshard_after_forward
+    /// and reshard_after_backward; TorchTitan's reshard_after_forward_policy).
+    enum ReshardPolicy
+    {
+        RESHARD_ALWAYS,              //!< after every forward and after a backward
+        RESHARD_AFTER_BACKWARD_ONLY, //!< kept after a forward, resharded after a backward
+        RESHARD_NEVER,               //!< kept gathered until the optimizer step
+    };
+
+    /// Most gathers a pass may issue ahead of compute (--gatherPrefetch).
+    static constexpr uint32_t MAX_GATHER_PREFETCH = 64;
+
     WorkloadModelSpec model{WorkloadModelSpec::Preset("llama3-8b")}; //!< the model
     WorkloadGpuSpec gpu{WorkloadGpuSpec::Preset("a100")};            //!< the GPU
-    double mfu{0.4};               //!< model FLOPs utilization of compute ops
+    double mfu{0.4};               //!< model FLOPs utilization of forward (and recomputation)
+    double mfuBackward{0};         //!< model FLOPs utilization of backward (0: mfu)
     uint32_t tp{1};                //!< tensor parallel degree (inside a server)
     uint32_t cp{1};                //!< context parallel degree
     uint32_t pp{1};                //!< pipeline stages
@@ -48,10 +61,12 @@ struct WorkloadGeneratorConfig
     bool recompute{false};       //!< full activation recomputation in backward
     std::vector<std::string> order{"tp", "cp", "pp", "dp"}; //!< placement, innermost first
     uint32_t gpusPerServer{8};                              //!< scale-up domain size
-    bool foldTp{false};                  //!< fold TP collectives into compute time
-    uint32_t iterations{1};              //!< iterations to emit (ops carry "iteration")
-    uint32_t optimizerAllReduces{3};     //!< small AllReduces of the optimizer step (grad norm..)
-    uint64_t optimizerAllReduceBytes{4}; //!< bytes of each (one fp32 scalar)
+    bool foldTp{false};                    //!< fold TP collectives into compute time
+    uint32_t iterations{1};                //!< iterations to emit (ops carry "iteration")
+    uint32_t optimizerAllReduces{3};       //!< small AllReduces of the optimizer step (grad norm..)
+    uint64_t optimizerAllReduceBytes{4};   //!< bytes of each (one fp32 scalar)
+    ReshardPolicy reshard{RESHARD_ALWAYS}; //!< FSDP reshard policy
+    uint32_t gatherPrefetch{1};            //!< FSDP gathers issued ahead of compute (0: blocking)
 };
 
 /**
@@ -135,10 +150,16 @@ class WorkloadGenerator
      */
     uint64_t GetRootParams(uint32_t globalStage) const;
     /**
-     * \param flops FLOPs of one rank
+     * \param flops FLOPs of one rank in a forward (or recomputed forward)
      * \return their duration in microseconds at peak x MFU (rounded to the nanosecond)
      */
     double ComputeUs(double flops) const;
+    /**
+     * \param flops FLOPs of one rank in a backward
+     * \return their duration in microseconds at peak x the backward MFU (mfuBackward, or mfu
+     *         when it is 0), rounded to the nanosecond
+     */
+    double BackwardComputeUs(double flops) const;
 
     /**
      * \param text comma-separated permutation of tp, cp, pp, dp (innermost first)
@@ -146,6 +167,17 @@ class WorkloadGenerator
      * \throws std::invalid_argument if it is not such a permutation
      */
     static std::vector<std::string> ParseOrder(const std::string& text);
+    /**
+     * \param name always, after-backward-only or never
+     * \return the policy
+     * \throws std::invalid_argument naming the policies if it is none of them
+     */
+    static WorkloadGeneratorConfig::ReshardPolicy ParseReshard(const std::string& name);
+    /**
+     * \param policy a policy
+     * \return its name (always, after-backward-only, never)
+     */
+    static std::string ReshardName(WorkloadGeneratorConfig::ReshardPolicy policy);
 
   private:
     void CheckConfig();

@@ -697,3 +697,27 @@ set_tests_properties(example.photonic-rails-sim-emulated PROPERTIES PASS_REGULAR
 photonic_rails_expect_error(example.photonic-rails-sim-emulated-oracle photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=emulated|--provisioning=oracle"
   "error: --provisioning=oracle: the testbed emulation \\(--fabric=emulated\\) provisions from its profile only")
+
+# Issue 12 (fidelity): the generator's FSDP2 and job flags. Bad values are one-line errors;
+# --job=b24 is the phase logs' run: 24 sequences / (4 per micro-batch x FSDP 2) = 3
+# micro-batches on 16 ranks (TP 4 x PP 2 x FSDP 2), 4 GPUs per server from the job.
+set(pr_gen_out --out=${CMAKE_BINARY_DIR}/workload-smoke-fsdp2.json)
+photonic_rails_expect_error(example.photonic-rails-workload-flags-reshard photonic-rails-workload
+  "--fsdp=2|--reshard=sometimes|${pr_gen_out}"
+  "^photonic-rails-workload: error: unknown --reshard 'sometimes' \\(known: always, after-backward-only, never\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-workload-flags-gather-prefetch photonic-rails-workload
+  "--fsdp=2|--gatherPrefetch=65|${pr_gen_out}"
+  "^photonic-rails-workload: error: --gatherPrefetch=65 is out of range: FSDP gathers issued ahead of compute in \\[0, 64\\]\n$")
+photonic_rails_expect_error(example.photonic-rails-workload-flags-mfu-backward photonic-rails-workload
+  "--fsdp=2|--mfuBackward=1.5|${pr_gen_out}"
+  "^photonic-rails-workload: error: --mfuBackward=1\\.5 is out of range: backward model FLOPs utilization in \\[0\\.001, 1\\], or 0 for --mfu's\n$")
+photonic_rails_expect_error(example.photonic-rails-workload-flags-job photonic-rails-workload
+  "--job=b32|${pr_gen_out}"
+  "^photonic-rails-workload: error: unknown --job 'b32' \\(known: b16, b24\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-flags-job photonic-rails-sim
+  "--job=b32|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-flags-job"
+  "^photonic-rails-sim: error: unknown --job 'b32' \\(known: b16, b24\\)\n$")
+add_test(NAME example.photonic-rails-workload-job-b24
+         COMMAND photonic-rails-workload --job=b24 ${pr_gen_out})
+set_tests_properties(example.photonic-rails-workload-job-b24 PROPERTIES PASS_REGULAR_EXPRESSION
+  "wrote [^\n]*workload-smoke-fsdp2\\.json: 16 ranks, [0-9]+ ops, 3 micro-batches\n")

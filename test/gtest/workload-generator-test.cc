@@ -1,11 +1,19 @@
 // The LLM training generator: the paper's numbers, pipeline schedules, placement, a
-// hand-countable small case, and structural checks of every parallelism.
+// hand-countable small case, structural checks of every parallelism, and FSDP2 under
+// pipelining as the measured job ran it (reshard policies, prefetch depth, where the
+// reductions go, the --job presets).
+#include "ns3/strict-command-line.h"
 #include "ns3/workload-estimator.h"
+#include "ns3/workload-generator-flags.h"
 #include "ns3/workload-generator.h"
 #include "ns3/workload-json.h"
+#include "ns3/workload-phase-log.h"
 #include "ns3/workload-pipeline-schedule.h"
 #include "ns3/workload-validator.h"
+#include "ns3/workload-windows.h"
 
+#include <algorithm>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <stdexcept>
@@ -95,14 +103,15 @@ Bytes(const std::vector<const WorkloadOp*>& ops)
     return sum;
 }
 
-/// The pipeline ops of a rank, as "send.fwd.mb0"-like strings in issue (id) order.
+/// The pipeline sends and receives of a rank, as "send.fwd.mb0"-like strings in issue (id)
+/// order.
 std::vector<std::string>
 PipelineOps(const WorkloadDag& dag, uint32_t rank)
 {
     std::vector<std::string> out;
     for (const auto& op : dag.GetOps(rank))
     {
-        if (StartsWith(op.label, "pp."))
+        if (IsWorkloadPointToPoint(op.type))
         {
             out.push_back(op.label.substr(3) + "@" + std::to_string(op.peer));
         }
@@ -144,10 +153,19 @@ TEST(WorkloadGenerator, PaperFsdpAllGatherPhaseIs17CollectivesOf957MiB)
     ASSERT_EQ(stage1.size(), 17u);
     EXPECT_EQ(Bytes(stage1), 16 * block + (4096 + 128256ull * 4096) / 8 * 2);
     EXPECT_NEAR(Bytes(stage1) / MIB, 957.3, 0.05);
-    // Backward re-gathers the 16 blocks only (root not resharded after forward), in reverse.
+    // Stage 0 runs F0 F1 B0 F2 B1 F3 B2 B3. Reshard "always" freed every unit after F1, so
+    // B0 gathers all 17 again: the root first (issued before the gradient's receive), then
+    // the blocks in reverse.
     std::vector<const WorkloadOp*> backward = Select(dag, 0, "fsdp.allgather.", ".bwd.mb0");
-    ASSERT_EQ(backward.size(), 16u);
-    EXPECT_EQ(backward.front()->label, "fsdp.allgather.block15.bwd.mb0");
+    ASSERT_EQ(backward.size(), 17u);
+    EXPECT_EQ(backward[0]->label, "fsdp.allgather.root.bwd.mb0");
+    EXPECT_EQ(backward[1]->label, "fsdp.allgather.block15.bwd.mb0");
+    EXPECT_EQ(backward[16]->label, "fsdp.allgather.block0.bwd.mb0");
+    const WorkloadOp* recv = Select(dag, 0, "pp.recv.bwd", ".mb0").front();
+    EXPECT_LT(backward[0]->id, recv->id);
+    EXPECT_EQ(backward[0]->deps, recv->deps); // gated like the receive
+    // B3 follows B2, which kept the parameters (not the chunk's last backward): none.
+    EXPECT_TRUE(Select(dag, 0, "fsdp.allgather.", ".bwd.mb3").empty());
 }
 
 TEST(WorkloadGenerator, PaperReduceScatterPhaseIs3829MiBOfFp32Gradients)
@@ -166,12 +184,12 @@ TEST(WorkloadGenerator, PaperReduceScatterPhaseIs3829MiBOfFp32Gradients)
     {
         EXPECT_EQ(op->type, WorkloadOpType::REDUCESCATTER);
         EXPECT_TRUE(EndsWith(op->label, "root") || op->label.find(".block") != std::string::npos);
-        // Issued after the last micro-batch's backward compute of its block.
-        ASSERT_FALSE(op->deps.empty());
-        const WorkloadOp* dep = dag.FindOp(0, op->deps.back());
-        EXPECT_TRUE(EndsWith(dep->label, ".mb3")) << dep->label;
+        // All issued once the last backward (B3) has ended: its last op is the embedding's.
+        EXPECT_EQ(
+            op->deps,
+            (std::vector<uint32_t>{Select(dag, 0, "compute.bwd.embedding", ".mb3").front()->id}));
     }
-    // Optimizer step: three 4-byte AllReduces after every ReduceScatter.
+    // Optimizer step: three 4-byte AllReduces after every ReduceScatter (and the grad norm).
     std::vector<const WorkloadOp*> ar = Select(dag, 0, "optimizer.allreduce.", "");
     ASSERT_EQ(ar.size(), 3u);
     EXPECT_EQ(Bytes(ar), 12u);
@@ -399,27 +417,36 @@ TEST(WorkloadGenerator, TinyFsdpPipelineCountsByHand)
                                     {"pp0", {0, 1}},
                                     {"pp1", {2, 3}}};
     EXPECT_EQ(dag.GetGroups(), groups);
-    // Stage 0 per micro-batch: forward = AG root, block0, block1 + embedding + 2 x (attn, mlp)
-    // computes + 1 send; backward = 1 recv + AG block1, block0 + 4 computes + embedding bwd.
-    // Once: 3 ReduceScatters (block1, block0, root), 3 optimizer AllReduces, 1 step.
-    // 2 x (3 + 5 + 1) + 2 x (1 + 2 + 5) + 3 + 3 + 1 = 41 ops. Stage 1 mirrors it (recv/head
-    // instead of embedding/send): also 41.
+    // Units of stage 0: root (embedding), block0, block1; reshard "always". Stage 0 runs
+    // F0 F1 B0 B1:
+    //   F0, F1: AG root, block0, block1 + embedding + 2 x (attn, mlp) computes + send = 9
+    //   B0 (after a forward: all sharded): AG root + recv + AG block1, block0 + 4 computes
+    //       + embedding bwd = 9
+    //   B1 (after B0, which kept them gathered): recv + 4 computes + embedding bwd = 6
+    // Once: 3 ReduceScatters (block1, block0, root), the grad norm on dp and on pp, 3
+    // optimizer AllReduces, 1 step = 9. 9 + 9 + 9 + 6 + 9 = 42 ops, 5 + 5 + 5 + 5 + 1 = 21
+    // of them computes.
     std::map<WorkloadOpType, std::size_t> count;
     for (const auto& op : dag.GetOps(0))
     {
         ++count[op.type];
     }
-    EXPECT_EQ(dag.GetOps(0).size(), 41u);
-    EXPECT_EQ(count[WorkloadOpType::ALLGATHER], 10u);
+    EXPECT_EQ(dag.GetOps(0).size(), 42u);
+    EXPECT_EQ(count[WorkloadOpType::ALLGATHER], 9u);
     EXPECT_EQ(count[WorkloadOpType::COMPUTE], 21u);
     EXPECT_EQ(count[WorkloadOpType::SEND], 2u);
     EXPECT_EQ(count[WorkloadOpType::RECV], 2u);
     EXPECT_EQ(count[WorkloadOpType::REDUCESCATTER], 3u);
-    EXPECT_EQ(count[WorkloadOpType::ALLREDUCE], 3u);
-    for (uint32_t rank = 1; rank < 4; ++rank)
-    {
-        EXPECT_EQ(dag.GetOps(rank).size(), 41u);
-    }
+    EXPECT_EQ(count[WorkloadOpType::ALLREDUCE], 5u);
+    // Stage 1 (block2, block3, root = norm + head) runs F0 B0 F1 B1:
+    //   F0: recv + AG root, block2, block3 + 4 computes + head = 9
+    //   B0: AG root + head bwd + AG block3, block2 + 4 computes + send = 9
+    //   F1 (after B0: still gathered): recv + 4 computes + head = 6
+    //   B1 (after F1, which resharded): 9 as B0
+    // and the same 9 once: 42 ops too. Ranks 2 and 3 are stages 0 and 1 of FSDP index 1.
+    EXPECT_EQ(dag.GetOps(1).size(), 42u);
+    EXPECT_EQ(dag.GetOps(2).size(), 42u);
+    EXPECT_EQ(dag.GetOps(3).size(), 42u);
     // Bytes: a layer has 2*64*64 + 2*64*64 (attention) + 3*64*128 (MLP) + 2*64 = 41,088
     // parameters; FSDP 2 in bf16 gives a 41,088-byte shard; its fp32 ReduceScatter input is
     // 41,088 x 4 = 164,352 bytes. The embedding is 100 x 64 = 6,400 parameters -> 6,400 bytes.
@@ -583,4 +610,611 @@ TEST(WorkloadGenerator, IterationsAreChainedAndLabelled)
     }
     EXPECT_EQ(WorkloadJson::Serialize(dag),
               WorkloadJson::Serialize(WorkloadGenerator(c).Generate()));
+}
+
+// ---- FSDP2 under pipelining: the measured job ------------------------------------------
+
+namespace
+{
+
+/// The paper's measured job (--job=b16 or b24) as the programs configure it.
+WorkloadGeneratorConfig
+JobConfig(const std::string& job)
+{
+    return WorkloadGeneratorFlags::Job(job).ToConfig(WorkloadGeneratorFlags::JOB_GPUS_PER_SERVER);
+}
+
+/// The flags a command line gives, after --job: \p args without the program name.
+WorkloadGeneratorConfig
+ConfigOf(std::vector<std::string> args)
+{
+    WorkloadGeneratorFlags flags;
+    StrictCommandLine cmd(__FILE__, "test");
+    flags.Add(cmd);
+    args.insert(args.begin(), "program");
+    std::vector<char*> argv;
+    for (std::string& arg : args)
+    {
+        argv.push_back(arg.data());
+    }
+    cmd.Parse(static_cast<int>(argv.size()), argv.data());
+    uint32_t gpusPerServer = flags.ApplyJob(cmd);
+    return flags.ToConfig(gpusPerServer > 0 ? gpusPerServer : 8);
+}
+
+/// \return the message ConfigOf refuses \p args with, or "" if it accepts them
+std::string
+ConfigError(const std::vector<std::string>& args)
+{
+    try
+    {
+        ConfigOf(args);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+/// Gathers of each pass of a pipeline stage, in the stage's action order.
+std::vector<std::size_t>
+GathersPerPass(const WorkloadDag& dag, const WorkloadGenerator& generator, uint32_t rank)
+{
+    const WorkloadGeneratorConfig& c = generator.GetConfig();
+    WorkloadPipelineSchedule schedule(c.schedule,
+                                      c.pp,
+                                      generator.GetMicroBatches(),
+                                      c.virtualStages);
+    std::vector<std::size_t> gathers;
+    for (const auto& a : schedule.GetActions(generator.GetCoordinates(rank).pp))
+    {
+        std::string suffix = std::string(a.forward ? ".fwd" : ".bwd") + ".mb" +
+                             std::to_string(a.microBatch) +
+                             (c.virtualStages > 1 ? ".chunk" + std::to_string(a.chunk) : "");
+        gathers.push_back(Select(dag, rank, "fsdp.allgather.", suffix).size());
+    }
+    return gathers;
+}
+
+/// 2 layers on 2 stages (one block and the root unit each), FSDP 2, 1F1B.
+WorkloadGeneratorConfig
+TwoStageConfig(uint32_t microBatches, WorkloadGeneratorConfig::ReshardPolicy policy)
+{
+    WorkloadGeneratorConfig c = TinyConfig();
+    c.model.layers = 2;
+    c.pp = 2;
+    c.dp = 2;
+    c.microBatches = microBatches;
+    c.reshard = policy;
+    return c;
+}
+
+/// The op that follows \p op in its rank's order.
+const WorkloadOp*
+Next(const WorkloadDag& dag, const WorkloadOp* op)
+{
+    return dag.FindOp(op->rank, op->id + 1);
+}
+
+/**
+ * \brief A rank's scale-out communications in its start order over an estimated replay, as
+ *        phases: maximal runs of one class, DP (the dp group, optimizer AllReduces
+ *        included) or PP (send/recv and the pp group). TP stays inside a server and is not
+ *        in the authors' logs.
+ * \return per phase, whether it holds an optimizer AllReduce (the logs' backend-6 phases,
+ *         which end a step)
+ */
+std::vector<bool>
+RankPhases(const WorkloadTimeline& timeline, uint32_t rank)
+{
+    std::vector<bool> phases;
+    std::string current;
+    for (const auto& record : timeline.GetRecords())
+    {
+        std::string kind = WorkloadWindows::Parallelism(record.group);
+        if (record.rank != rank || (kind != "dp" && kind != "pp"))
+        {
+            continue;
+        }
+        if (kind != current)
+        {
+            phases.push_back(false);
+            current = kind;
+        }
+        if (StartsWith(record.label, "optimizer."))
+        {
+            phases.back() = true;
+        }
+    }
+    return phases;
+}
+
+/// Phases per step: from the phase after an optimizer phase to the next optimizer phase,
+/// both included (as the logs' steps end with their backend-6 phase).
+std::vector<std::size_t>
+PhasesPerStep(const std::vector<bool>& phases)
+{
+    std::vector<std::size_t> steps;
+    std::optional<std::size_t> previous;
+    for (std::size_t i = 0; i < phases.size(); ++i)
+    {
+        if (phases[i])
+        {
+            if (previous)
+            {
+                steps.push_back(i - *previous);
+            }
+            previous = i;
+        }
+    }
+    return steps;
+}
+
+/// Path of one of the authors' logs, kept in ../shared/data beside the repository.
+#define AUTHORS_LOG(name) PR_SOURCE_DIR "/../shared/data/opus-llama3-8b-perlmutter/" name
+
+} // namespace
+
+TEST(WorkloadGenerator, MeasuredJobFsdpCollectivesPerStep)
+{
+    // Per step and rank, 16 blocks + the root = 17 units, reshard "always", 1F1B:
+    //   b16 stage 0 (F0 F1 B0 B1): 17 + 17 + 17 + 0 gathers (B1 follows B0, which kept the
+    //       parameters), 17 ReduceScatters, 1 grad norm = 69
+    //   b16 stage 1 (F0 B0 F1 B1): 17 + 17 + 0 + 17 (F1 follows B0; B1 follows F1, which
+    //       resharded) + 17 + 1 = 69
+    //   b24 stage 0 (F0 F1 B0 F2 B1 B2): 17 + 17 + 17 + 0 + 17 + 0 + 17 + 1 = 86
+    //   b24 stage 1 (F0 B0 F1 B1 F2 B2): 17 + 17 + 0 + 17 + 0 + 17 + 17 + 1 = 86
+    // the measured job's FSDP communicator counts. Ranks tp + 4 (pp + 2 dp): rank 0 holds
+    // stage 0, rank 4 stage 1.
+    for (const auto& [job, expected] : {std::pair<std::string, std::size_t>{"b16", 69},
+                                        std::pair<std::string, std::size_t>{"b24", 86}})
+    {
+        WorkloadGenerator generator(JobConfig(job));
+        WorkloadDag dag = generator.Generate();
+        ASSERT_TRUE(WorkloadValidator::Validate(dag, job).empty()) << job;
+        for (uint32_t rank : {0u, 4u})
+        {
+            EXPECT_EQ(Select(dag, rank, "fsdp.", "").size(), expected) << job << " rank " << rank;
+            EXPECT_EQ(Select(dag, rank, "fsdp.reducescatter.", "").size(), 17u);
+            EXPECT_EQ(Select(dag, rank, "fsdp.allreduce.gradnorm", "").size(), 1u);
+        }
+    }
+    WorkloadGenerator b24(JobConfig("b24"));
+    WorkloadDag dag = b24.Generate();
+    EXPECT_EQ(GathersPerPass(dag, b24, 0), (std::vector<std::size_t>{17, 17, 17, 0, 17, 0}));
+    EXPECT_EQ(GathersPerPass(dag, b24, 4), (std::vector<std::size_t>{17, 17, 0, 17, 0, 17}));
+}
+
+TEST(WorkloadGenerator, MeasuredJobPhasesPerStepMatchTheLogs)
+{
+    // b24, three steps, replayed without a network. Rank 0 (stage 0), after the optimizer
+    // AllReduces, which run into F0's 17 blocking gathers (one DP phase, as in the logs):
+    //   PP send F0 | DP F1's 17 gathers | PP send F1 | DP B0's root (issued with the recv) |
+    //   PP recv B0 | DP B0's 16 blocks | PP send F2 (no gather: B0 kept them) | DP B1's root |
+    //   PP recv B1 | DP B1's 16 blocks | PP recv B2 (no gather) | DP 17 ReduceScatters + the
+    //   FSDP grad norm | PP the pp grad norm | DP optimizer (+ the next F0) = 14 phases.
+    // Rank 4 (stage 1): PP recv F0 | DP F0 + B0's 34 gathers | PP send B0, recv F1 | DP B1's
+    //   17 | PP send B1, recv F2 | DP B2's 17 | PP send B2 | DP 17 ReduceScatters + grad norm |
+    //   PP pp grad norm | DP optimizer = 10 phases.
+    WorkloadGeneratorConfig c = JobConfig("b24");
+    c.iterations = 3;
+    WorkloadDag dag = WorkloadGenerator(c).Generate();
+    WorkloadEstimatorConfig e;
+    e.gpusPerServer = c.gpusPerServer;
+    WorkloadTimeline timeline = WorkloadEstimator(e).Run(dag).timeline;
+    std::vector<std::size_t> stage0 = PhasesPerStep(RankPhases(timeline, 0));
+    std::vector<std::size_t> stage1 = PhasesPerStep(RankPhases(timeline, 4));
+    EXPECT_EQ(stage0, (std::vector<std::size_t>{14, 14}));
+    EXPECT_EQ(stage1, (std::vector<std::size_t>{10, 10}));
+    // The logs: lines per step, a step ending with its backend-6 phase; step 0 (warm-up)
+    // differs, every later one is a steady step.
+    for (const auto& [name, generated] :
+         {std::pair<std::string, std::size_t>{AUTHORS_LOG("stage0-phases.txt"), stage0.front()},
+          std::pair<std::string, std::size_t>{AUTHORS_LOG("stage1-phases.txt"), stage1.front()}})
+    {
+        if (!std::ifstream(name))
+        {
+            GTEST_SKIP() << name << " not found (the shared/ folder beside the repository)";
+        }
+        WorkloadPhaseLog log = WorkloadPhaseLog::ReadFile(name);
+        std::map<uint32_t, std::size_t> perStep;
+        for (const auto& entry : log.GetEntries())
+        {
+            ++perStep[entry.iteration];
+        }
+        ASSERT_EQ(perStep.size(), 10u) << name;
+        for (uint32_t step = 1; step < 10; ++step)
+        {
+            EXPECT_EQ(perStep[step], generated) << name << " step " << step;
+        }
+    }
+}
+
+TEST(WorkloadGenerator, MeasuredJobPipelineTensorIs64MiB)
+{
+    // Micro-batch 4 x sequence 8192 x hidden 4096 / TP 4 x 2 bytes (bf16, sequence
+    // parallel) = 67,108,864 bytes = 64 MiB, the logs' PP message.
+    WorkloadDag dag = WorkloadGenerator(JobConfig("b16")).Generate();
+    for (const auto* op : Select(dag, 0, "pp.send.", ""))
+    {
+        EXPECT_EQ(op->bytes, 4ull * 8192 * 4096 / 4 * 2);
+        EXPECT_EQ(op->bytes, 64ull << 20);
+    }
+    EXPECT_EQ(Select(dag, 0, "pp.send.", "").size(), 2u); // 2 micro-batches
+}
+
+TEST(WorkloadGenerator, ReshardPoliciesOnTwoStages)
+{
+    // Each stage holds 2 units (one block and its root). Stage 0 runs F0 F1 B0 B1 (2
+    // micro-batches) or F0 F1 B0 F2 B1 B2 (3); stage 1 F0 B0 F1 B1 or F0 B0 F1 B1 F2 B2.
+    // A pass gathers the units that are sharded; only a chunk's last backward reshards
+    // (pipelining), except that "always" also reshards after every forward:
+    //   always: a forward after a forward or at the start gathers 2, a forward after a
+    //     backward 0 (kept), then reshards; a backward after a forward 2, after a backward 0.
+    //   after-backward-only and never: only the first forward of the step gathers.
+    using P = WorkloadGeneratorConfig;
+
+    struct Case
+    {
+        P::ReshardPolicy policy;
+        uint32_t microBatches;
+        std::vector<std::size_t> stage0;
+        std::vector<std::size_t> stage1;
+    };
+
+    const std::vector<Case> cases = {
+        {P::RESHARD_ALWAYS, 2, {2, 2, 2, 0}, {2, 2, 0, 2}},
+        {P::RESHARD_ALWAYS, 3, {2, 2, 2, 0, 2, 0}, {2, 2, 0, 2, 0, 2}},
+        {P::RESHARD_AFTER_BACKWARD_ONLY, 2, {2, 0, 0, 0}, {2, 0, 0, 0}},
+        {P::RESHARD_AFTER_BACKWARD_ONLY, 3, {2, 0, 0, 0, 0, 0}, {2, 0, 0, 0, 0, 0}},
+        {P::RESHARD_NEVER, 2, {2, 0, 0, 0}, {2, 0, 0, 0}},
+        {P::RESHARD_NEVER, 3, {2, 0, 0, 0, 0, 0}, {2, 0, 0, 0, 0, 0}},
+    };
+    for (const Case& k : cases)
+    {
+        WorkloadGeneratorConfig c = TwoStageConfig(k.microBatches, k.policy);
+        c.iterations = 2;
+        WorkloadGenerator generator(c);
+        WorkloadDag dag = generator.Generate();
+        std::string name =
+            WorkloadGenerator::ReshardName(k.policy) + " M=" + std::to_string(k.microBatches);
+        ASSERT_TRUE(WorkloadValidator::Validate(dag, name).empty()) << name;
+        // Ranks pp + 2 dp; each iteration's labels repeat, so both steps' gathers are
+        // counted: the optimizer step resharded everything, the second step gathers alike.
+        std::vector<std::size_t> twice0 = GathersPerPass(dag, generator, 0);
+        std::vector<std::size_t> twice1 = GathersPerPass(dag, generator, 1);
+        for (auto& n : twice0)
+        {
+            n /= 2;
+        }
+        for (auto& n : twice1)
+        {
+            n /= 2;
+        }
+        EXPECT_EQ(twice0, k.stage0) << name;
+        EXPECT_EQ(twice1, k.stage1) << name;
+    }
+}
+
+TEST(WorkloadGenerator, ReshardPoliciesWithoutPipelining)
+{
+    // pp 1, 2 layers: units root (embedding + head), block0, block1; F0 B0 F1 B1. Without
+    // pipelining every backward reshards (FSDP2's default for gradient accumulation),
+    // except under "never":
+    //   always: 3 3 3 3; after-backward-only: 3 0 3 0 (kept after a forward); never: 3 0 0 0.
+    using P = WorkloadGeneratorConfig;
+    const std::vector<std::pair<P::ReshardPolicy, std::vector<std::size_t>>> cases = {
+        {P::RESHARD_ALWAYS, {3, 3, 3, 3}},
+        {P::RESHARD_AFTER_BACKWARD_ONLY, {3, 0, 3, 0}},
+        {P::RESHARD_NEVER, {3, 0, 0, 0}},
+    };
+    for (const auto& [policy, expected] : cases)
+    {
+        WorkloadGeneratorConfig c = TinyConfig();
+        c.model.layers = 2;
+        c.dp = 2;
+        c.reshard = policy;
+        WorkloadGenerator generator(c);
+        WorkloadDag dag = generator.Generate();
+        ASSERT_TRUE(WorkloadValidator::Validate(dag, "pp1").empty());
+        EXPECT_EQ(GathersPerPass(dag, generator, 0), expected)
+            << WorkloadGenerator::ReshardName(policy);
+    }
+}
+
+TEST(WorkloadGenerator, ReduceScattersBunchAfterTheLastBackwardUnderPipelining)
+{
+    // 2 stages, 3 micro-batches: every ReduceScatter of a stage comes after its last
+    // backward (B2) has ended, one after another, block then root, each waiting for that
+    // end only (the reduce stream orders them).
+    WorkloadDag dag =
+        WorkloadGenerator(TwoStageConfig(3, WorkloadGeneratorConfig::RESHARD_ALWAYS)).Generate();
+    // Stage 0 (rank 0): B2 ends with the embedding's backward, then nothing else of B2.
+    const WorkloadOp* end0 = Select(dag, 0, "compute.bwd.embedding", ".mb2").front();
+    const WorkloadOp* rs0 = Next(dag, end0);
+    ASSERT_EQ(rs0->label, "fsdp.reducescatter.block0");
+    EXPECT_EQ(Next(dag, rs0)->label, "fsdp.reducescatter.root");
+    // Stage 1 (rank 1): B2 ends with block1's attention backward, then its gradient's send.
+    const WorkloadOp* end1 = Select(dag, 1, "compute.block1.attn.bwd", ".mb2").front();
+    EXPECT_EQ(Next(dag, end1)->label, "pp.send.bwd.mb2");
+    const WorkloadOp* rs1 = Next(dag, Next(dag, end1));
+    ASSERT_EQ(rs1->label, "fsdp.reducescatter.block1");
+    EXPECT_EQ(Next(dag, rs1)->label, "fsdp.reducescatter.root");
+    for (const auto& [rank, end] : {std::pair<uint32_t, const WorkloadOp*>{0, end0}, {1, end1}})
+    {
+        std::vector<const WorkloadOp*> rs = Select(dag, rank, "fsdp.reducescatter.", "");
+        ASSERT_EQ(rs.size(), 2u);
+        for (const auto* op : rs)
+        {
+            EXPECT_EQ(op->deps, std::vector<uint32_t>{end->id}) << op->label;
+            EXPECT_EQ(op->stream, "fsdp.rs");
+        }
+    }
+}
+
+TEST(WorkloadGenerator, ReduceScattersInterleaveWithoutPipelining)
+{
+    // pp 1, 2 layers, 2 micro-batches: in the last backward (mb1) each unit's gradients are
+    // reduced right after its backward: block1, block0, then the root after the embedding.
+    WorkloadGeneratorConfig c = TinyConfig();
+    c.model.layers = 2;
+    c.dp = 2;
+    WorkloadDag dag = WorkloadGenerator(c).Generate();
+    for (const auto& [compute, unit] :
+         {std::pair<std::string, std::string>{"compute.block1.attn.bwd", "block1"},
+          {"compute.block0.attn.bwd", "block0"},
+          {"compute.bwd.embedding", "root"}})
+    {
+        const WorkloadOp* end = Select(dag, 0, compute, ".mb1").front();
+        const WorkloadOp* rs = Next(dag, end);
+        EXPECT_EQ(rs->label, "fsdp.reducescatter." + unit);
+        EXPECT_EQ(rs->deps, std::vector<uint32_t>{end->id});
+    }
+    EXPECT_EQ(Select(dag, 0, "fsdp.reducescatter.", "").size(), 3u);
+}
+
+TEST(WorkloadGenerator, GradientNormReductionsFollowTheReduceScatters)
+{
+    // The paper's job (pp 2, FSDP 2): after the 17 ReduceScatters, one 4-byte AllReduce on
+    // the FSDP group, one on the pp group, then the optimizer's three.
+    WorkloadDag dag = WorkloadGenerator(PaperConfig()).Generate();
+    std::vector<const WorkloadOp*> rs = Select(dag, 0, "fsdp.reducescatter.", "");
+    std::vector<const WorkloadOp*> dp = Select(dag, 0, "fsdp.allreduce.gradnorm", "");
+    std::vector<const WorkloadOp*> pp = Select(dag, 0, "pp.allreduce.gradnorm", "");
+    ASSERT_EQ(dp.size(), 1u);
+    ASSERT_EQ(pp.size(), 1u);
+    EXPECT_EQ(dp[0]->type, WorkloadOpType::ALLREDUCE);
+    EXPECT_EQ(dp[0]->group, "dp0");
+    EXPECT_EQ(dp[0]->bytes, 4u);
+    for (const auto* op : rs)
+    {
+        EXPECT_NE(std::find(dp[0]->deps.begin(), dp[0]->deps.end(), op->id), dp[0]->deps.end());
+    }
+    EXPECT_EQ(pp[0]->type, WorkloadOpType::ALLREDUCE);
+    EXPECT_EQ(pp[0]->group, "pp0"); // ranks 0 and 4
+    EXPECT_EQ(pp[0]->bytes, 4u);
+    EXPECT_EQ(pp[0]->deps, std::vector<uint32_t>{dp[0]->id});
+    const WorkloadOp* optimizer = Select(dag, 0, "optimizer.allreduce.0", "").front();
+    EXPECT_EQ(optimizer->deps, std::vector<uint32_t>{pp[0]->id});
+    // Without pipelining: the FSDP one only. With DDP: neither.
+    WorkloadGeneratorConfig c = TinyConfig();
+    c.dp = 2;
+    dag = WorkloadGenerator(c).Generate();
+    ASSERT_EQ(Select(dag, 0, "fsdp.allreduce.gradnorm", "").size(), 1u);
+    EXPECT_TRUE(Select(dag, 0, "pp.allreduce.", "").empty());
+    EXPECT_EQ(Select(dag, 0, "optimizer.allreduce.0", "").front()->deps,
+              std::vector<uint32_t>{Select(dag, 0, "fsdp.allreduce.gradnorm", "").front()->id});
+    c.pp = 2;
+    c.dpMode = WorkloadGeneratorConfig::DDP;
+    dag = WorkloadGenerator(c).Generate();
+    EXPECT_TRUE(Select(dag, 0, "fsdp.", "").empty());
+    EXPECT_TRUE(Select(dag, 0, "pp.allreduce.", "").empty());
+    EXPECT_EQ(Select(dag, 0, "optimizer.allreduce.", "").size(), 3u);
+    // DDP keeps reducing each unit right after its last backward (stage 0: blocks 1, 0).
+    const WorkloadOp* block1 = Select(dag, 0, "compute.block1.attn.bwd", ".mb1").front();
+    EXPECT_EQ(Next(dag, block1)->label, "ddp.allreduce.block1");
+}
+
+TEST(WorkloadGenerator, GatherPrefetchDepthSetsWhatAGatherWaitsFor)
+{
+    // pp 1, 4 layers, F0 B0 F1 B1. In F1 the units are root (0), block0..block3 (1-4); the
+    // gather of unit i waits for the pass's gate (B0's last op, the embedding's backward)
+    // and for the computation of unit i - 1 - N: the embedding for unit 0, block k's MLP
+    // for unit k + 1. N = 0: block k waits for unit k (gather, compute, gather, ...).
+    for (uint32_t depth : {0u, 1u, 2u})
+    {
+        WorkloadGeneratorConfig c = TinyConfig();
+        c.dp = 2;
+        c.gatherPrefetch = depth;
+        WorkloadDag dag = WorkloadGenerator(c).Generate();
+        ASSERT_TRUE(WorkloadValidator::Validate(dag, "prefetch").empty());
+        uint32_t gate = Select(dag, 0, "compute.bwd.embedding", ".mb0").front()->id;
+        for (uint32_t block = 0; block < 4; ++block)
+        {
+            const WorkloadOp* gather =
+                Select(dag, 0, "fsdp.allgather.block" + std::to_string(block), ".fwd.mb1").front();
+            std::vector<uint32_t> expected = {gate};
+            int waitedUnit = int(block + 1) - 1 - int(depth);
+            if (waitedUnit == 0)
+            {
+                expected.push_back(Select(dag, 0, "compute.fwd.embedding", ".mb1").front()->id);
+            }
+            else if (waitedUnit > 0)
+            {
+                std::string mlp = "compute.block" + std::to_string(waitedUnit - 1) + ".mlp.fwd";
+                expected.push_back(Select(dag, 0, mlp, ".mb1").front()->id);
+            }
+            std::sort(expected.begin(), expected.end());
+            EXPECT_EQ(gather->deps, expected) << "N=" << depth << " block " << block;
+        }
+    }
+    WorkloadGeneratorConfig c = TinyConfig();
+    c.gatherPrefetch = WorkloadGeneratorConfig::MAX_GATHER_PREFETCH;
+    EXPECT_NO_THROW(WorkloadGenerator{c});
+    c.gatherPrefetch = WorkloadGeneratorConfig::MAX_GATHER_PREFETCH + 1;
+    EXPECT_THROW(WorkloadGenerator{c}, std::invalid_argument);
+}
+
+TEST(WorkloadGenerator, BackwardComputeHasItsOwnMfu)
+{
+    // Attention of block 0, 6.1848e11 FLOPs per rank (see the paper's compute test): forward
+    // and recomputation at MFU 0.4 (124.8 TFLOP/s) 4955.73 us; backward, twice the FLOPs at
+    // MFU 0.5 (156 TFLOP/s), 2 x 6.1848e11 / 156e12 s = 7929.17 us.
+    WorkloadGeneratorConfig c = PaperConfig();
+    c.mfuBackward = 0.5;
+    WorkloadDag dag = WorkloadGenerator(c).Generate();
+    const double flops = (2.0 * 16384 * 41943040 + 2.0 * 4096 * 16384 * 8192) / 4;
+    auto duration = [&dag](const std::string& label) {
+        return Select(dag, 0, label, ".mb0").front()->durationUs;
+    };
+    EXPECT_NEAR(duration("compute.block0.attn.fwd"), 4955.73, 0.01);
+    EXPECT_NEAR(duration("compute.block0.attn.recompute"), 4955.73, 0.01);
+    EXPECT_NEAR(duration("compute.block0.attn.bwd"), 2 * flops / 156e12 * 1e6, 0.001);
+    EXPECT_NEAR(duration("compute.block0.attn.bwd"), 7929.17, 0.01);
+    // The head's backward on the last stage (rank 4): 2 x 2 T h V / TP FLOPs at 0.5.
+    const double head = 2.0 * 16384 * 4096 * 128256 / 4;
+    EXPECT_NEAR(Select(dag, 4, "compute.bwd.head", ".mb0").front()->durationUs,
+                2 * head / 156e12 * 1e6,
+                0.001);
+    // 0: the backward uses --mfu as before.
+    c.mfuBackward = 0;
+    dag = WorkloadGenerator(c).Generate();
+    EXPECT_NEAR(duration("compute.block0.attn.bwd"), 2 * 4955.73, 0.01);
+    for (double bad : {-0.1, 1.5, std::nan("")})
+    {
+        c.mfuBackward = bad;
+        EXPECT_THROW(WorkloadGenerator{c}, std::invalid_argument) << bad;
+    }
+}
+
+TEST(WorkloadGenerator, InterleavedStagesTrackEachChunk)
+{
+    // 8 layers, P = 2, v = 2, M = 4, reshard "always". Stage 0 holds chunk 0 (global stage 0:
+    // embedding root + blocks 0, 1: 3 units) and chunk 1 (global stage 2: blocks 4, 5: 2
+    // units). Its actions (see InterleavedMatchesMegatronByHand) and gathers, each chunk on
+    // its own: chunk 0 runs F0 F1 F2 F3 B0 B1 B2 B3: 3 3 3 3 3 0 0 0; chunk 1 runs F0 F1 B0
+    // B1 F2 F3 B2 B3: 2 2 2 0 0 (kept by B1, resharded after) 2 2 0.
+    WorkloadGeneratorConfig c = TinyConfig();
+    c.model.layers = 8;
+    c.pp = 2;
+    c.dp = 2;
+    c.virtualStages = 2;
+    c.microBatches = 4;
+    c.schedule = WorkloadPipelineSchedule::INTERLEAVED_1F1B;
+    WorkloadGenerator generator(c);
+    WorkloadDag dag = generator.Generate();
+    ASSERT_TRUE(WorkloadValidator::Validate(dag, "interleaved").empty());
+    // F0 F1 F0.c1 F1.c1 F2 B0.c1 F3 B1.c1 F2.c1 B0 F3.c1 B1 B2.c1 B3.c1 B2 B3
+    EXPECT_EQ(GathersPerPass(dag, generator, 0),
+              (std::vector<std::size_t>{3, 3, 2, 2, 3, 2, 3, 0, 0, 3, 2, 0, 2, 0, 0, 0}));
+    // Chunk 1's ReduceScatters (blocks 5, 4; no root) follow its last backward B3.c1, before
+    // anything of B2 (chunk 0); chunk 0's (blocks 1, 0, root) follow B3.
+    const WorkloadOp* end = Select(dag, 0, "compute.block4.attn.bwd", ".mb3.chunk1").front();
+    EXPECT_EQ(Next(dag, Next(dag, end))->label, "fsdp.reducescatter.block5");
+    EXPECT_EQ(Next(dag, Next(dag, Next(dag, end)))->label, "fsdp.reducescatter.block4");
+    std::vector<const WorkloadOp*> rs = Select(dag, 0, "fsdp.reducescatter.", "");
+    ASSERT_EQ(rs.size(), 5u);
+    EXPECT_EQ(rs[4]->label, "fsdp.reducescatter.root.chunk0");
+    EXPECT_LT(rs[1]->id, Select(dag, 0, "compute.block1.mlp.bwd", ".mb2.chunk0").front()->id);
+}
+
+TEST(WorkloadGenerator, EveryPolicyAndPrefetchReplaysWithoutDeadlock)
+{
+    using P = WorkloadGeneratorConfig;
+    for (auto policy : {P::RESHARD_ALWAYS, P::RESHARD_AFTER_BACKWARD_ONLY, P::RESHARD_NEVER})
+    {
+        for (uint32_t depth : {0u, 1u, 3u})
+        {
+            for (auto kind : {WorkloadPipelineSchedule::GPIPE,
+                              WorkloadPipelineSchedule::ONE_F_ONE_B,
+                              WorkloadPipelineSchedule::INTERLEAVED_1F1B})
+            {
+                WorkloadGeneratorConfig c = TinyConfig();
+                c.model.layers = 8;
+                c.model.experts = 4; // MoE: expert units on edp
+                c.model.topK = 2;
+                c.ep = 2;
+                c.pp = 2;
+                c.dp = 4;
+                c.microBatches = 4;
+                c.gpusPerServer = 8;
+                c.schedule = kind;
+                c.virtualStages = kind == WorkloadPipelineSchedule::INTERLEAVED_1F1B ? 2 : 1;
+                c.iterations = 2;
+                c.recompute = true;
+                c.reshard = policy;
+                c.gatherPrefetch = depth;
+                std::string name = WorkloadGenerator::ReshardName(policy) +
+                                   " N=" + std::to_string(depth) + " " +
+                                   WorkloadPipelineSchedule::KindName(kind);
+                WorkloadDag dag = WorkloadGenerator(c).Generate();
+                ASSERT_TRUE(WorkloadValidator::Validate(dag, name).empty()) << name;
+                WorkloadEstimatorConfig e;
+                e.gpusPerServer = 8;
+                EXPECT_NO_THROW(WorkloadEstimator(e).Run(dag)) << name;
+            }
+        }
+    }
+}
+
+TEST(WorkloadGeneratorFlags, MeasuredJobPresets)
+{
+    // measured-job.md: Llama3-8B, A100, TP 4, FSDP 2, PP 2 1F1B, 4-sequence micro-batches of
+    // 8192 tokens, global batch 16 (b16) or 24 (b24) = 2 or 3 micro-batches over FSDP 2,
+    // recomputation, reshard always, blocking gathers, bf16 gathers, fp32 reductions, 4 GPUs
+    // per server, MFU 0.45 forward and 0.5 backward.
+    WorkloadGeneratorConfig c = JobConfig("b16");
+    EXPECT_EQ(c.model.name, "llama3-8b");
+    EXPECT_EQ(c.gpu.peakTflops, 312.0);
+    EXPECT_EQ(c.tp, 4u);
+    EXPECT_EQ(c.dp, 2u);
+    EXPECT_EQ(c.dpMode, WorkloadGeneratorConfig::FSDP);
+    EXPECT_EQ(c.pp, 2u);
+    EXPECT_EQ(c.schedule, WorkloadPipelineSchedule::ONE_F_ONE_B);
+    EXPECT_EQ(c.microBatchSize, 4u);
+    EXPECT_EQ(c.seqLen, 8192u);
+    EXPECT_EQ(WorkloadGenerator(c).GetMicroBatches(), 2u);
+    EXPECT_TRUE(c.recompute);
+    EXPECT_EQ(c.reshard, WorkloadGeneratorConfig::RESHARD_ALWAYS);
+    EXPECT_EQ(c.gatherPrefetch, 0u);
+    EXPECT_EQ(c.paramBytes, 2u);
+    EXPECT_EQ(c.gradBytes, 4u);
+    EXPECT_EQ(c.gpusPerServer, 4u);
+    EXPECT_EQ(c.mfu, 0.45);
+    EXPECT_EQ(c.mfuBackward, 0.5);
+    EXPECT_EQ(WorkloadGenerator(JobConfig("b24")).GetMicroBatches(), 3u);
+    // Explicit flags win over the job's; the rest is the job's.
+    c = ConfigOf({"--job=b24", "--mfu=0.3", "--gatherPrefetch=1", "--reshard=never"});
+    EXPECT_EQ(c.mfu, 0.3);
+    EXPECT_EQ(c.gatherPrefetch, 1u);
+    EXPECT_EQ(c.reshard, WorkloadGeneratorConfig::RESHARD_NEVER);
+    EXPECT_EQ(c.mfuBackward, 0.5);
+    EXPECT_EQ(c.gpusPerServer, 4u);
+    EXPECT_EQ(WorkloadGenerator(c).GetMicroBatches(), 3u);
+    // Without --job nothing changes: the defaults of before.
+    c = ConfigOf({"--fsdp=2"});
+    EXPECT_EQ(c.mfu, 0.4);
+    EXPECT_EQ(c.mfuBackward, 0.0);
+    EXPECT_EQ(c.gatherPrefetch, 1u);
+    EXPECT_EQ(c.reshard, WorkloadGeneratorConfig::RESHARD_ALWAYS);
+    EXPECT_FALSE(c.recompute);
+}
+
+TEST(WorkloadGeneratorFlags, BadValuesAreOneLineErrors)
+{
+    EXPECT_EQ(ConfigError({"--job=b32"}), "unknown --job 'b32' (known: b16, b24)");
+    EXPECT_EQ(ConfigError({"--reshard=sometimes"}),
+              "unknown --reshard 'sometimes' (known: always, after-backward-only, never)");
+    EXPECT_EQ(ConfigError({"--gatherPrefetch=65"}),
+              "--gatherPrefetch=65 is out of range: FSDP gathers issued ahead of compute in "
+              "[0, 64]");
+    EXPECT_EQ(ConfigError({"--mfuBackward=1.5"}),
+              "--mfuBackward=1.5 is out of range: backward model FLOPs utilization in [0.001, "
+              "1], or 0 for --mfu's");
+    EXPECT_EQ(ConfigError({"--mfuBackward=0"}), "");
+    EXPECT_EQ(ConfigError({"--job=b16", "--reshard=after-backward-only"}), "");
+    WorkloadGeneratorFlags flags;
+    flags.job = "B16"; // names are exact
+    EXPECT_THROW(flags.ToConfig(4), std::invalid_argument);
 }

@@ -568,28 +568,34 @@ TEST(WorkloadSummary, ARailWithOneParallelismHasOnePhaseAndNoWindow)
 TEST(WorkloadSummary, OneFOneBStage0PhasesAndWindowsCountedByHand)
 {
     // One GPU per server: every PP and FSDP communication of rank 0 (stage 0) is scale-out.
-    // 1F1B with 2 stages and 2 micro-batches runs F0 F1 B0 B1 on stage 0; its communications:
+    // 1F1B with 2 stages and 2 micro-batches runs F0 F1 B0 B1 on stage 0 (reshard "always",
+    // gathers prefetched one unit ahead); its communications:
     //   F0: AllGather root, block0, block1 (dp)         -> send fwd mb0 (pp)
     //   F1: AllGather root, block0, block1 (dp), prefetched as soon as F0's last compute
     //       ends, i.e. together with send fwd mb0       -> send fwd mb1 (pp)
-    //   B0: recv bwd mb0 (pp)                           -> AllGather block1, block0 (dp),
+    //   B0: AllGather root (dp), issued with recv bwd mb0 when F1's compute ends, long
+    //       before stage 1 sends that gradient: it joins F1's phase. The recv and send fwd
+    //       mb1 both wait for stage 1 to end its B0 (pp) -> AllGather block1, block0 (dp),
     //       which wait for the recv: they start exactly when it ends
-    //   B1: recv bwd mb1 (pp)                           -> AllGather block1, block0, then
-    //       ReduceScatter x3 and 3 optimizer AllReduces (dp), then the next iteration's F0
-    //       AllGathers (dp): one phase across the iteration boundary.
-    // Phases of iteration 1: dp (from iteration 0), pp(send0), dp(F1), pp(send1 + recv0),
-    // dp(B0), pp(recv1), dp(B1 ... next F0): 7, of which 6 start in it.
-    // Windows: one before each of the 6, except dp(F1), which starts while send0 runs
-    // (concurrent, not consecutive: it used to give a negative window): 5, two of them 0 ms
-    // (before the backward AllGathers, gated by the recvs).
+    //   B1: recv bwd mb1 (pp), no gather (B0, not the last backward, kept the units) ->
+    //       ReduceScatter x3 and the grad norm on dp0 (dp) -> the grad norm on pp0 (pp),
+    //       which waits for the dp one -> 3 optimizer AllReduces (dp), which wait for it,
+    //       then the next iteration's F0 AllGathers (dp): one phase across the boundary.
+    // Phases of iteration 1: dp (from iteration 0), pp(send0), dp(F1 + B0 root),
+    // pp(send1 + recv0), dp(B0 blocks), pp(recv1), dp(ReduceScatters + grad norm),
+    // pp(grad norm), dp(optimizer ...): 9, of which 8 start in it.
+    // Windows: one before each of the 8, except dp(F1), which starts while send0 runs
+    // (concurrent, not consecutive: it used to give a negative window): 7, three of them 0 ms
+    // (before the backward AllGathers, gated by the recv, and before both phases gated by
+    // a grad norm).
     WorkloadSummary s = Summarize(TinyFsdpPipeline(1), 1);
     ASSERT_TRUE(s.estimated);
-    EXPECT_EQ(s.rank0.phases, 7u);
-    EXPECT_EQ(s.rank0.newPhases, 6u);
-    EXPECT_EQ(s.rank0.windows, 5u);
+    EXPECT_EQ(s.rank0.phases, 9u);
+    EXPECT_EQ(s.rank0.newPhases, 8u);
+    EXPECT_EQ(s.rank0.windows, 7u);
     EXPECT_EQ(s.rank0.concurrent, 1u);
     EXPECT_EQ(s.rank0.parallelisms, (std::vector<std::string>{"dp", "pp"}));
-    ASSERT_EQ(s.windowStats.count, 5u);
+    ASSERT_EQ(s.windowStats.count, 7u);
     EXPECT_EQ(s.windowStats.minS, 0.0);
     std::size_t zero = 0;
     for (const auto& c : s.windowClasses)
@@ -597,7 +603,7 @@ TEST(WorkloadSummary, OneFOneBStage0PhasesAndWindowsCountedByHand)
         EXPECT_GE(c.minS, 0.0) << c.label;
         zero += c.maxS == 0.0 ? c.count : 0;
     }
-    EXPECT_EQ(zero, 2u);
+    EXPECT_EQ(zero, 3u);
     // Rail 0 holds all 4 ranks (both stages interleave on it); in the periodic steady state
     // every phase that starts in the iteration has a window before it or is concurrent.
     EXPECT_EQ(s.rail0Ranks, (std::vector<uint32_t>{0, 1, 2, 3}));
