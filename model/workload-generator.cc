@@ -466,7 +466,7 @@ class RankProgram
                                          bytes,
                                          "fsdp.rs",
                                          "fsdp.reducescatter." + unit,
-                                         Chain()));
+                                         Chain(m_reduceAfter)));
         }
         else
         {
@@ -587,12 +587,18 @@ class RankProgram
      */
     void SynchronizeChunk(uint32_t chunk)
     {
+        // After the backward's gradient send too: the schedule's step issues the reductions
+        // once it has run its actions and waited for their sends (the logs' last stage sends
+        // its last gradient, then reduce-scatters).
+        m_reduceAfter = m_backwardSend ? std::vector<uint32_t>{*m_backwardSend}
+                                       : std::vector<uint32_t>{};
         auto [first, last] = m_gen.GetStageLayers(GlobalStage(chunk));
         for (uint32_t layer = last; layer-- > first;)
         {
             Synchronize("block" + std::to_string(layer), DenseBlockParams(), ExpertBlockParams());
         }
         Synchronize(RootUnit(chunk), RootParams(chunk), 0);
+        m_reduceAfter.clear();
     }
 
     // ---- layers ------------------------------------------------------------------------
@@ -814,9 +820,11 @@ class RankProgram
         {
             Reshard(a.chunk);
         }
+        m_backwardSend.reset();
         if (g > 0)
         {
-            PointToPoint(WorkloadOpType::SEND, StageRank(g - 1), false, "pp.send.bwd" + mb);
+            m_backwardSend =
+                PointToPoint(WorkloadOpType::SEND, StageRank(g - 1), false, "pp.send.bwd" + mb);
         }
     }
 
@@ -921,6 +929,8 @@ class RankProgram
     std::optional<uint32_t> m_cursor;
     std::vector<uint32_t> m_syncs;
     std::vector<std::vector<bool>> m_sharded; //!< per chunk: root unit, then its blocks
+    std::optional<uint32_t> m_backwardSend;   //!< The gradient send of the last backward
+    std::vector<uint32_t> m_reduceAfter;      //!< Extra dependencies of bunched reductions
 };
 
 } // namespace

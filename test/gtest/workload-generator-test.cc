@@ -927,7 +927,8 @@ TEST(WorkloadGenerator, ReduceScattersBunchAfterTheLastBackwardUnderPipelining)
 {
     // 2 stages, 3 micro-batches: every ReduceScatter of a stage comes after its last
     // backward (B2) has ended, one after another, block then root, each waiting for that
-    // end only (the reduce stream orders them).
+    // end (the reduce stream orders them) and, on a stage that sends B2's gradient, for
+    // that send too (the logs' last stage sends its last gradient, then reduce-scatters).
     WorkloadDag dag =
         WorkloadGenerator(TwoStageConfig(3, WorkloadGeneratorConfig::RESHARD_ALWAYS)).Generate();
     // Stage 0 (rank 0): B2 ends with the embedding's backward, then nothing else of B2.
@@ -941,13 +942,15 @@ TEST(WorkloadGenerator, ReduceScattersBunchAfterTheLastBackwardUnderPipelining)
     const WorkloadOp* rs1 = Next(dag, Next(dag, end1));
     ASSERT_EQ(rs1->label, "fsdp.reducescatter.block1");
     EXPECT_EQ(Next(dag, rs1)->label, "fsdp.reducescatter.root");
-    for (const auto& [rank, end] : {std::pair<uint32_t, const WorkloadOp*>{0, end0}, {1, end1}})
+    const WorkloadOp* send1 = Next(dag, end1);
+    for (const auto& [rank, deps] :
+         {std::pair<uint32_t, std::vector<uint32_t>>{0, {end0->id}}, {1, {end1->id, send1->id}}})
     {
         std::vector<const WorkloadOp*> rs = Select(dag, rank, "fsdp.reducescatter.", "");
         ASSERT_EQ(rs.size(), 2u);
         for (const auto* op : rs)
         {
-            EXPECT_EQ(op->deps, std::vector<uint32_t>{end->id}) << op->label;
+            EXPECT_EQ(op->deps, deps) << op->label;
             EXPECT_EQ(op->stream, "fsdp.rs");
         }
     }
