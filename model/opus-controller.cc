@@ -215,6 +215,7 @@ OpusController::ServeQueue()
         bool behind = std::any_of(gpus.begin(), gpus.end(), [&held](const auto& gpu) {
             return held.count(gpu) > 0;
         });
+        behind = behind || (it->speculative && MemberAskedElsewhere(*it));
         std::map<uint32_t, RailChange> changes;
         if (behind || !Plan(*it, changes))
         {
@@ -250,6 +251,26 @@ OpusController::Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& chang
         }
     }
     return true;
+}
+
+bool
+OpusController::MemberAskedElsewhere(const Ticket& guess) const
+{
+    auto shares = [&guess](const std::set<uint32_t>& asked) {
+        return std::any_of(asked.begin(), asked.end(), [&guess](uint32_t rank) {
+            return guess.asked.count(rank) > 0;
+        });
+    };
+    for (const auto& [instance, g] : m_gathering)
+    {
+        if (instance != guess.instance && !g.ticket.grants.empty() && shares(g.ticket.asked))
+        {
+            return true;
+        }
+    }
+    return std::any_of(m_queue.begin(), m_queue.end(), [&](const Ticket& queued) {
+        return !queued.speculative && shares(queued.asked);
+    });
 }
 
 std::set<OpusDemand::Link>

@@ -28,7 +28,9 @@ namespace ns3
  * - collects the request of every member (both ends of a send/recv) before acting on it;
  *   speculative requests (provisioning) act once every member has announced the
  *   communication (each after finishing its previous phase) and grant nothing; they are
- *   served after the requests of the same instant, and never take down a circuit that a
+ *   served after the requests of the same instant, wait while one of their members has
+ *   asked for another communication not served yet (its real next one: the guess would
+ *   switch ports that request may need), and never take down a circuit that a
  *   request made by one of their own members needs (that member's real next
  *   communication contradicts the guess, as when streams overlap), nor one that an earlier
  *   guess of one of their members has set up and its communication has not used yet
@@ -195,6 +197,10 @@ class OpusController : public OpusControlPlane
                   std::map<uint32_t, uint32_t>& config,
                   RailChange& change,
                   const std::set<OpusDemand::Link>& keep) const;
+    /// \return true if a member of \p guess has asked for another communication that is
+    ///         not served yet: that is its real next one, which the guess must not delay
+    ///         (it waits until that request is served, whose lease then protects it)
+    bool MemberAskedElsewhere(const Ticket& guess) const;
     /// \return the GPU pairs whose circuits \p ticket must keep: those of active
     ///         communications, and for a speculative ticket those of the requests its
     ///         members have made and of their earlier guesses not used yet

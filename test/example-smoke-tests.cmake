@@ -721,3 +721,15 @@ add_test(NAME example.photonic-rails-workload-job-b24
          COMMAND photonic-rails-workload --job=b24 ${pr_gen_out})
 set_tests_properties(example.photonic-rails-workload-job-b24 PROPERTIES PASS_REGULAR_EXPRESSION
   "wrote [^\n]*workload-smoke-fsdp2\\.json: 16 ranks, [0-9]+ ops, 3 micro-batches\n")
+# Issue 11, review (item 8): a guess waits while one of its members has asked for another
+# communication that is not served yet (test/data/oracle-same-instant.json: rank 2 asks for
+# G0 at 0, rank 0 at 10.2 us; the oracle guesses G1 = {1, 2} at that instant). On demand and
+# with the oracle alike, G0 switches (d = 25 ms), runs, then G1 switches: 50.053 ms, 2
+# reconfigurations. The guess used to switch GPU 2's port first: G0 waited for it, G1
+# switched again, 75.053 ms (+50%).
+add_test(NAME example.photonic-rails-sim-oracle-same-instant
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/oracle-same-instant.json
+                 --gpusPerServer=1 --nicPorts=1 --fabric=ocs,ocs-oracle --progress=0
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke-oracle-same-instant)
+set_tests_properties(example.photonic-rails-sim-oracle-same-instant PROPERTIES
+  PASS_REGULAR_EXPRESSION "\nocs +50\\.053 [^\n]* 2 [^\n]*\nocs-oracle +50\\.053 +\\+0\\.00% +2 ")
