@@ -575,12 +575,28 @@ InstallOpus(const JobOptions& o,
 
 } // namespace
 
+namespace
+{
+
+/// Destroys the simulation however a run ends: an error thrown out of an event (a compute op
+/// past the clock, a stuck job) would otherwise leave its events and objects behind.
+struct SimulationScope
+{
+    ~SimulationScope()
+    {
+        Simulator::Destroy();
+    }
+};
+
+} // namespace
+
 JobResult
 JobRunner::Run(const JobOptions& o,
                std::shared_ptr<const WorkloadDag> dag,
                const JobFabric& f,
                const std::string& outDir)
 {
+    SimulationScope scope;
     auto wallStart = std::chrono::steady_clock::now();
     RailFabricSpec spec = MakeSpec(o, f, dag->GetRankCount());
     RngSeedManager::SetSeed(1);

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -248,6 +249,7 @@ RankRuntime::StartOp(uint32_t index)
     const WorkloadOp& op = *m_ops[index];
     NS_LOG_FUNCTION(this << op.id);
     m_state[index] = RUNNING;
+    CheckClock(op);
     m_opStart(op, m_replay);
     if (op.type == WorkloadOpType::COMPUTE)
     {
@@ -275,6 +277,7 @@ RankRuntime::FinishOp(uint32_t index)
     NS_LOG_FUNCTION(this << op.id);
     m_state[index] = DONE;
     ++m_done;
+    CheckClock(op);
     m_opEnd(op, m_replay);
     for (uint32_t next : m_next[index])
     {
@@ -287,6 +290,23 @@ RankRuntime::FinishOp(uint32_t index)
     {
         BeginReplay();
     }
+}
+
+void
+RankRuntime::CheckClock(const WorkloadOp& op)
+{
+    // Compute ops and reductions are refused before they pass 2^63 ns (DelayWithinHorizon);
+    // anything else that does (long blackouts, control latencies or transfers added up over
+    // a long job) wraps ns-3's clock to a negative time, which shows as time going back.
+    Time now = Simulator::Now();
+    if (now < m_clock)
+    {
+        throw std::runtime_error(
+            "rank " + std::to_string(m_rank) + " op " + std::to_string(op.id) +
+            ": the job ran past the simulator's time range (2^63 ns, about 292 years; at " +
+            std::to_string(m_clock.GetSeconds()) + " s simulated time wrapped around)");
+    }
+    m_clock = now;
 }
 
 void

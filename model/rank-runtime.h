@@ -113,6 +113,9 @@ class RankRuntime : public Application
     void BeginReplay();
     void StartOp(uint32_t index);
     void FinishOp(uint32_t index);
+    /// Throws when simulated time went back since this rank's last op event: the clock
+    /// wrapped past 2^63 ns (a job longer than the simulator's time range).
+    void CheckClock(const WorkloadOp& op);
     CollectiveCall MakeCall(uint32_t index) const;
 
     std::shared_ptr<const WorkloadDag> m_dag;   //!< The job
@@ -131,6 +134,7 @@ class RankRuntime : public Application
     uint32_t m_replay{0};                       //!< Current replay
     uint32_t m_left{0};                         //!< Ops of this replay not finished
     uint64_t m_done{0};                         //!< Ops finished, all replays
+    Time m_clock;                               //!< Time of the last op event
     TracedCallback<const WorkloadOp&, uint32_t> m_opStart; //!< Op started
     TracedCallback<const WorkloadOp&, uint32_t> m_opEnd;   //!< Op finished
 };

@@ -733,3 +733,13 @@ add_test(NAME example.photonic-rails-sim-oracle-same-instant
                  --out=${CMAKE_BINARY_DIR}/sim-smoke-oracle-same-instant)
 set_tests_properties(example.photonic-rails-sim-oracle-same-instant PROPERTIES
   PASS_REGULAR_EXPRESSION "\nocs +50\\.053 [^\n]* 2 [^\n]*\nocs-oracle +50\\.053 +\\+0\\.00% +2 ")
+# Issue 11, review (item 5): a job whose blackouts or control round trips add up past the
+# simulator's clock (2^63 ns, about 292 years) stops with one line instead of wrapping to
+# negative times with exit status 0: test/data/two-phases.json shifts twice per iteration,
+# so 5000 iterations of 10^6-s delays (or 2 x 10^6-s round trips) need about 10^10 s.
+photonic_rails_expect_error(example.photonic-rails-sim-clock-wraps-delay photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--nicPorts=1|--fabric=ocs|--reconfigDelay=1000000s|--iterations=5000|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-clock-delay"
+  "error: rank [0-9]+ op [0-9]+: the job ran past the simulator's time range \\(2\\^63 ns, about 292 years")
+photonic_rails_expect_error(example.photonic-rails-sim-clock-wraps-control photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--nicPorts=1|--fabric=ocs|--reconfigDelay=0s|--controlLatency=1000000s|--iterations=5000|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-clock-control"
+  "error: rank [0-9]+ op [0-9]+: the job ran past the simulator's time range")
