@@ -150,11 +150,42 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     o.AddFlags(cmd);
 }
 
+/// An explicit --provisioning turns plain ocs and emulated into their provisioning forms: it
+/// must name one of them, and may not contradict a fabric that says its own provisioning.
+void
+CheckProvisioningApplies(const Options& o)
+{
+    bool applies = false;
+    for (const std::string& name : StrictCommandLine::SplitList("fabric", o.fabric))
+    {
+        applies = applies || name == "ocs" || name == "emulated";
+        JobFabric named = JobFabric::Parse(name, "0");
+        bool says =
+            name == "ocs-provisioning" || name == "ocs-oracle" || name == "emulated-provisioning";
+        std::string its = named.provisioning == OpusShim::ORACLE ? "oracle" : "1";
+        if (says && its != o.provisioning)
+        {
+            throw std::invalid_argument("--fabric=" + name +
+                                        " contradicts --provisioning=" + o.provisioning);
+        }
+    }
+    if (!applies)
+    {
+        throw std::invalid_argument("--provisioning applies to plain ocs or emulated, which "
+                                    "--fabric does not name (" +
+                                    o.fabric + ")");
+    }
+}
+
 /// Every --fabric entry, checked with the job before any run.
 std::vector<JobFabric>
 ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& dag)
 {
     std::vector<JobFabric> fabrics = JobFabric::ParseList(o.fabric, o.provisioning);
+    if (cmd.IsGiven("provisioning"))
+    {
+        CheckProvisioningApplies(o);
+    }
     JobRunner::CheckBeforeRuns(o, fabrics, dag);
     bool optical = false;
     bool opus = false;

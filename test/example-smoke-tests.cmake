@@ -743,3 +743,14 @@ photonic_rails_expect_error(example.photonic-rails-sim-clock-wraps-delay photoni
 photonic_rails_expect_error(example.photonic-rails-sim-clock-wraps-control photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--nicPorts=1|--fabric=ocs|--reconfigDelay=0s|--controlLatency=1000000s|--iterations=5000|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-clock-control"
   "error: rank [0-9]+ op [0-9]+: the job ran past the simulator's time range")
+# Issue 11, review: an explicit --provisioning that applies to no fabric, or contradicts one
+# that says its own, is refused (these ran silently).
+photonic_rails_expect_error(example.photonic-rails-sim-provisioning-static photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs-static|--provisioning=1"
+  "error: --provisioning applies to plain ocs or emulated, which --fabric does not name \\(ocs-static\\)")
+photonic_rails_expect_error(example.photonic-rails-sim-provisioning-contradicts photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs-provisioning|--provisioning=0"
+  "error: --fabric=ocs-provisioning contradicts --provisioning=0")
+photonic_rails_expect_error(example.photonic-rails-sim-provisioning-oracle photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs-oracle|--provisioning=1"
+  "error: --fabric=ocs-oracle contradicts --provisioning=1")
