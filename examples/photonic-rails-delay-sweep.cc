@@ -21,10 +21,12 @@
 #include "ns3/job-runner.h"
 #include "ns3/job-workload.h"
 #include "ns3/strict-command-line.h"
+#include "ns3/testbed-measurements.h"
 #include "ns3/text-table.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +37,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -57,6 +60,7 @@ struct Options : JobOptions
     JobWorkload source;                                //!< --dag or the generator's flags
     std::string delays{"0,1,5,10,25,50,100"};          //!< ms, comma-separated
     std::string baseline{"eps"};                       //!< Electrical rails to normalize to
+    std::string modes{"ocs,ocs-provisioning"};         //!< The Opus fabrics swept
     uint32_t jobs{2};                                  //!< Runs at once
     std::string out{"photonic-rails-delay-sweep-out"}; //!< Output folder
     bool plot{true};                                   //!< Render the PNG
@@ -134,23 +138,33 @@ DelayText(double ms, std::size_t decimals)
     return digits.substr(0, decimals == 0 && last == point ? point : last + 1);
 }
 
-/// The baseline, then on demand and provisioning at every delay.
+/// The baseline, then every Opus fabric of --modes at every delay.
 std::vector<Point>
 MakePoints(const Options& o, const std::string& outDir)
 {
     std::vector<Point> points;
     JobFabric baseline = JobFabric::Parse(o.baseline, "0");
-    if (baseline.kind == RailKind::OCS)
+    if (baseline.kind == RailKind::OCS || baseline.emulated)
     {
         throw std::invalid_argument("--baseline must be electrical (eps or eps-clos)");
     }
     points.push_back({baseline, 0, outDir + "/runs/" + baseline.name, {}});
+    std::vector<JobFabric> modes = JobFabric::ParseList(o.modes, "0");
+    for (const JobFabric& mode : modes)
+    {
+        if (!mode.IsOpus())
+        {
+            throw std::invalid_argument("--modes: " + mode.name +
+                                        " does not reconfigure (ocs, ocs-provisioning, "
+                                        "ocs-oracle, emulated, emulated-provisioning)");
+        }
+    }
     for (double delay : ParseDelays(o.delays))
     {
-        for (const char* name : {"ocs", "ocs-provisioning"})
+        for (const JobFabric& mode : modes)
         {
-            std::string dir = outDir + "/runs/" + name + "-" + DelayText(delay, 0) + "ms";
-            points.push_back({JobFabric::Parse(name, "0"), delay, dir, {}});
+            std::string dir = outDir + "/runs/" + mode.name + "-" + DelayText(delay, 0) + "ms";
+            points.push_back({mode, delay, dir, {}});
         }
     }
     return points;
@@ -502,70 +516,181 @@ RunAll(const Options& o, std::shared_ptr<const WorkloadDag> dag, std::vector<Poi
     }
 }
 
-/// The table on stdout and the CSV: one row per delay.
+/// \return the measured step of \p job that a run of \p mode at \p delayMs compares with
+std::optional<double>
+MeasuredStep(const std::string& job, const std::string& mode, double delayMs)
+{
+    bool provisioning = mode == "ocs-provisioning" || mode == "emulated-provisioning";
+    bool onDemand = mode == "ocs" || mode == "emulated";
+    if (job.empty() || (!provisioning && !onDemand))
+    {
+        return std::nullopt;
+    }
+    return TestbedMeasurements::Find(job, provisioning ? "provisioning" : "on-demand", delayMs);
+}
+
+/// The table on stdout and delay-sweep.csv: one row per run, beside the measured step of
+/// the paper's testbed when \p job (b16, b24) has one at that delay.
 void
-Report(const std::vector<Point>& points, std::ostream& csv)
+Report(const std::vector<Point>& points, const std::string& job, std::ostream& csv)
 {
     const JobResult& base = points.front().result;
+    std::optional<double> measuredBase =
+        job.empty() ? std::nullopt : TestbedMeasurements::Find(job, "no-controller", 0);
     std::cout << "baseline " << points.front().fabric.name << ": iteration " << std::fixed
-              << std::setprecision(3) << base.iterationTime * 1e3 << " ms\n";
+              << std::setprecision(3) << base.iterationTime * 1e3 << " ms";
+    if (measuredBase)
+    {
+        std::cout << " (measured without a controller: " << *measuredBase * 1e3 << " ms)";
+    }
+    std::cout << "\n";
     // Every column widens to its widest cell: long delays never glue two numbers.
     TextTable table;
     table.AddColumn("delay (ms)", TextTable::RIGHT, 12);
-    for (const char* mode : {"on demand (ms)", "provisioning (ms)"})
-    {
-        table.AddColumn(mode, TextTable::RIGHT, mode[0] == 'o' ? 17 : 20);
-        table.AddColumn("vs base", TextTable::RIGHT, 9);
-        table.AddColumn("reconf", TextTable::RIGHT, 8);
-        table.AddColumn("exposed (ms)", TextTable::RIGHT, 14);
-    }
-    csv << "delay_ms,mode,iteration_s,normalized,reconfigurations,exposed_s\n"
+    table.AddColumn("mode", TextTable::LEFT, 24);
+    table.AddColumn("iteration (ms)", TextTable::RIGHT, 16);
+    table.AddColumn("vs base", TextTable::RIGHT, 10);
+    table.AddColumn("reconf", TextTable::RIGHT, 8);
+    table.AddColumn("exposed (ms)", TextTable::RIGHT, 14);
+    table.AddColumn("measured (ms)", TextTable::RIGHT, 15);
+    table.AddColumn("vs base", TextTable::RIGHT, 10);
+    csv << "delay_ms,mode,iteration_s,normalized,reconfigurations,exposed_s,measured_s,"
+           "measured_normalized\n"
         << std::setprecision(9);
-    for (std::size_t i = 1; i + 1 < points.size(); i += 2)
+    for (std::size_t i = 1; i < points.size(); ++i)
     {
-        std::vector<std::string> row = {DelayText(points[i].delayMs, 3)};
-        for (const Point* p : {&points[i], &points[i + 1]})
-        {
-            double normalized = p->result.iterationTime / base.iterationTime;
-            row.push_back(TextTable::Fixed(p->result.iterationTime * 1e3, 3));
-            row.push_back(TextTable::Percent(p->result.iterationTime, base.iterationTime));
-            row.push_back(std::to_string(p->result.reconfigurations));
-            row.push_back(TextTable::Fixed(p->result.exposedReconfiguration * 1e3, 3));
-            csv << p->delayMs << ',' << p->fabric.name << ',' << p->result.iterationTime << ','
-                << normalized << ',' << p->result.reconfigurations << ','
-                << p->result.exposedReconfiguration << '\n';
-        }
-        table.AddRow(row);
+        const Point& p = points[i];
+        std::optional<double> measured = MeasuredStep(job, p.fabric.name, p.delayMs);
+        bool both = measured && measuredBase;
+        table.AddRow({DelayText(p.delayMs, 3),
+                      p.fabric.name,
+                      TextTable::Fixed(p.result.iterationTime * 1e3, 3),
+                      TextTable::Percent(p.result.iterationTime, base.iterationTime),
+                      std::to_string(p.result.reconfigurations),
+                      TextTable::Fixed(p.result.exposedReconfiguration * 1e3, 3),
+                      measured ? TextTable::Fixed(*measured * 1e3, 1) : "-",
+                      both ? TextTable::Percent(*measured, *measuredBase) : "-"});
+        csv << p.delayMs << ',' << p.fabric.name << ',' << p.result.iterationTime << ','
+            << p.result.iterationTime / base.iterationTime << ',' << p.result.reconfigurations
+            << ',' << p.result.exposedReconfiguration << ','
+            << (measured ? std::to_string(*measured) : "") << ','
+            << (both ? std::to_string(*measured / *measuredBase) : "") << '\n';
     }
     table.Print(std::cout);
 }
 
-/// Normalized iteration time against the delay: on demand, provisioning, the baseline.
+/// The least-squares slope of every mode's iteration time over the delays (seconds per
+/// second of delay), beside the measured curve's over the same delays where it has them:
+/// on stdout and in delay-sweep-slopes.csv.
 void
-Plot(const std::vector<Point>& points, const ExperimentOutput& out, bool render)
+ReportSlopes(const std::vector<Point>& points, const std::string& job, std::ostream& csv)
+{
+    std::vector<std::string> modes;
+    for (std::size_t i = 1; i < points.size(); ++i)
+    {
+        if (std::find(modes.begin(), modes.end(), points[i].fabric.name) == modes.end())
+        {
+            modes.push_back(points[i].fabric.name);
+        }
+    }
+    TextTable table;
+    table.AddColumn("mode", TextTable::LEFT, 24);
+    table.AddColumn("slope (s/s)", TextTable::RIGHT, 13);
+    table.AddColumn("measured (s/s)", TextTable::RIGHT, 16);
+    table.AddColumn("vs measured", TextTable::RIGHT, 13);
+    csv << "mode,delays,slope_s_per_s,measured_delays,measured_slope_s_per_s\n"
+        << std::setprecision(6);
+    for (const std::string& mode : modes)
+    {
+        std::vector<double> x;
+        std::vector<double> y;
+        std::vector<double> mx;
+        std::vector<double> my;
+        for (std::size_t i = 1; i < points.size(); ++i)
+        {
+            if (points[i].fabric.name != mode)
+            {
+                continue;
+            }
+            x.push_back(points[i].delayMs / 1e3);
+            y.push_back(points[i].result.iterationTime);
+            if (auto measured = MeasuredStep(job, mode, points[i].delayMs))
+            {
+                mx.push_back(points[i].delayMs / 1e3);
+                my.push_back(*measured);
+            }
+        }
+        double slope = TestbedMeasurements::LeastSquaresSlope(x, y);
+        double measured = TestbedMeasurements::LeastSquaresSlope(mx, my);
+        bool comparable = !std::isnan(measured) && mx.size() == x.size();
+        table.AddRow({mode,
+                      std::isnan(slope) ? "-" : TextTable::Fixed(slope, 3),
+                      std::isnan(measured) ? "-" : TextTable::Fixed(measured, 3),
+                      comparable ? TextTable::Percent(slope, measured) : "-"});
+        csv << mode << ',' << x.size() << ',' << (std::isnan(slope) ? "" : std::to_string(slope))
+            << ',' << mx.size() << ',' << (std::isnan(measured) ? "" : std::to_string(measured))
+            << '\n';
+    }
+    std::cout << "least-squares slope of the iteration time over the delays:\n";
+    table.Print(std::cout);
+}
+
+/// Normalized iteration time against the delay: every mode, the baseline, and the measured
+/// curves (each normalized to its own electrical baseline) where the job has them.
+void
+Plot(const std::vector<Point>& points,
+     const std::string& job,
+     const ExperimentOutput& out,
+     bool render)
 {
     const double base = points.front().result.iterationTime;
+    std::optional<double> measuredBase =
+        job.empty() ? std::nullopt : TestbedMeasurements::Find(job, "no-controller", 0);
     Gnuplot plot;
     plot.SetTitle("Iteration time vs OCS reconfiguration delay (normalized to " +
                   points.front().fabric.name + " rails)");
     plot.SetLegend("reconfiguration delay (ms)", "iteration time / electrical");
     plot.SetExtra("set grid\nset key top left");
-    Gnuplot2dDataset onDemand("Opus on demand");
-    Gnuplot2dDataset provisioning("Opus with provisioning");
+    std::map<std::string, Gnuplot2dDataset> simulated;
+    std::map<std::string, Gnuplot2dDataset> measured;
     Gnuplot2dDataset electrical("electrical rails");
-    for (Gnuplot2dDataset* d : {&onDemand, &provisioning, &electrical})
+    electrical.SetStyle(Gnuplot2dDataset::LINES_POINTS);
+    std::vector<std::string> order;
+    for (std::size_t i = 1; i < points.size(); ++i)
     {
-        d->SetStyle(Gnuplot2dDataset::LINES_POINTS);
+        const Point& p = points[i];
+        if (simulated.count(p.fabric.name) == 0)
+        {
+            order.push_back(p.fabric.name);
+            simulated.emplace(p.fabric.name, Gnuplot2dDataset("simulated " + p.fabric.name));
+            simulated.at(p.fabric.name).SetStyle(Gnuplot2dDataset::LINES_POINTS);
+            electrical.Add(p.delayMs, 1.0);
+        }
+        simulated.at(p.fabric.name).Add(p.delayMs, p.result.iterationTime / base);
+        std::optional<double> step = MeasuredStep(job, p.fabric.name, p.delayMs);
+        bool emulatedMode = p.fabric.emulated; // one measured curve per mode: the emulated one
+        if (step && measuredBase && emulatedMode)
+        {
+            std::string name = p.fabric.provisioning == OpusShim::ON_DEMAND
+                                   ? "measured on demand"
+                                   : "measured provisioning";
+            measured.emplace(name, Gnuplot2dDataset(name))
+                .first->second.Add(p.delayMs, *step / *measuredBase);
+        }
     }
-    for (std::size_t i = 1; i + 1 < points.size(); i += 2)
+    for (const std::string& name : order)
     {
-        onDemand.Add(points[i].delayMs, points[i].result.iterationTime / base);
-        provisioning.Add(points[i + 1].delayMs, points[i + 1].result.iterationTime / base);
-        electrical.Add(points[i].delayMs, 1.0);
+        plot.AddDataset(simulated.at(name));
     }
-    plot.AddDataset(onDemand);
-    plot.AddDataset(provisioning);
-    plot.AddDataset(electrical);
+    for (auto& [name, data] : measured)
+    {
+        data.SetStyle(Gnuplot2dDataset::POINTS);
+        plot.AddDataset(data);
+    }
+    if (!order.empty())
+    {
+        plot.AddDataset(electrical);
+    }
     out.WriteFigure(
         "delay-sweep",
         800,
@@ -586,12 +711,17 @@ main(int argc, char* argv[])
                               "Iteration time vs OCS reconfiguration delay for Opus on demand "
                               "and with provisioning, normalized to electrical rails (paper "
                               "Fig. 8).\nWithout --dag or generator flags it runs the paper's "
-                              "job: Llama3-8B, TP 4, FSDP 2, PP 2 (1F1B) on 4 Perlmutter "
-                              "servers x 4 A100.");
+                              "measured job (--job=b16) on the testbed as measured, at 0, 100, "
+                              "1000 and 3000 ms, in the testbed's emulation and on optical "
+                              "rails, beside the measured steps and their slopes.");
         o.source.AddFlags(cmd);
         o.AddFlags(cmd);
         cmd.Add("delays", "reconfiguration delays, ms, comma-separated", o.delays);
         cmd.Add("baseline", "electrical rails to normalize to: eps|eps-clos", o.baseline);
+        cmd.Add("modes",
+                "Opus fabrics swept: ocs, ocs-provisioning, ocs-oracle, emulated, "
+                "emulated-provisioning (comma-separated)",
+                o.modes);
         cmd.Add("jobs", "simulations at once (child processes)", o.jobs);
         cmd.Add("out", "output folder", o.out);
         cmd.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);
@@ -610,10 +740,21 @@ main(int argc, char* argv[])
         }
         if (o.source.ApplyDefault(cmd, o))
         {
-            std::cerr << "[sweep] the paper's job: Llama3-8B, TP 4, FSDP 2, PP 2 (1F1B), "
-                         "4 x 4 A100 (perlmutter), "
+            if (!cmd.IsGiven("delays"))
+            {
+                o.delays = "0,100,1000,3000";
+            }
+            if (!cmd.IsGiven("modes"))
+            {
+                o.modes = "emulated,emulated-provisioning,ocs,ocs-provisioning";
+            }
+            std::cerr << "[sweep] the paper's measured job (--job=b16) on the testbed as "
+                         "measured (perlmutter-testbed), "
                       << o.iterations << " iterations per run\n";
         }
+        // The testbed's measurements apply to its job on its hardware only.
+        const std::string measuredJob =
+            o.preset == "perlmutter-testbed" ? o.source.GetJob() : std::string();
         o.Check();
         auto dag = o.source.Load(cmd, o);
         ExperimentOutput out(o.out, "[sweep]");
@@ -632,9 +773,12 @@ main(int argc, char* argv[])
         std::cerr << "[sweep] " << points.size() << " runs, " << o.jobs << " at a time\n";
         RunAll(o, dag, points);
         std::ofstream csv = out.Open("delay-sweep.csv");
-        Report(points, csv);
-        std::cerr << "[sweep] wrote " << (out.GetDir() / "delay-sweep.csv").string() << "\n";
-        Plot(points, out, o.plot);
+        Report(points, measuredJob, csv);
+        std::ofstream slopes = out.Open("delay-sweep-slopes.csv");
+        ReportSlopes(points, measuredJob, slopes);
+        std::cerr << "[sweep] wrote " << (out.GetDir() / "delay-sweep.csv").string() << " and "
+                  << (out.GetDir() / "delay-sweep-slopes.csv").string() << "\n";
+        Plot(points, measuredJob, out, o.plot);
         return 0;
     }
     catch (const SweepStopped& stopped)

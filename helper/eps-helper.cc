@@ -12,7 +12,6 @@
 #include "ns3/node.h"
 #include "ns3/rail-trace-helper.h"
 
-
 namespace ns3
 {
 

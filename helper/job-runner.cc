@@ -517,7 +517,7 @@ WriteSummary(const std::string& path,
     {
         c["opus"] = optical->ocs ? "controller" : "testbed emulation";
         c["reconfiguration_delay_s"] = ReconfigurationDelay(o, spec).GetSeconds();
-        c["control_latency_s"] = o.controlLatencyTime.GetSeconds();
+        c["control_latency_s"] = o.ControlLatency(!optical->ocs).GetSeconds();
     }
     c["rail_frame_bytes"] = spec.railFrameBytes;
     c["scale_up_frame_bytes"] = spec.scaleUpFrameBytes;
@@ -552,7 +552,7 @@ InstallOpus(const JobOptions& o,
                                     runtimes,
                                     dag,
                                     {{"ReconfigurationDelay", Create<TimeValue>(delay)},
-                                     {"ControlLatency", Create<TimeValue>(o.controlLatencyTime)},
+                                     {"ControlLatency", Create<TimeValue>(o.ControlLatency(true))},
                                      {"AskEveryPointToPoint", Create<BooleanValue>(onDemand)}});
     }
     if (f.kind != RailKind::OCS)
@@ -564,7 +564,7 @@ InstallOpus(const JobOptions& o,
         fabric->GetOcs(rail)->SetAttribute("ReconfigurationDelay", TimeValue(delay));
     }
     OpusHelper opus;
-    opus.SetControllerAttribute("ControlLatency", TimeValue(o.controlLatencyTime));
+    opus.SetControllerAttribute("ControlLatency", TimeValue(o.ControlLatency(false)));
     opus.SetShimAttribute("Provisioning", EnumValue(f.provisioning));
     if (f.staticSplit)
     {
@@ -636,6 +636,7 @@ JobRunner::Run(const JobOptions& o,
 
     JobResult r;
     r.fabric = f.name;
+    r.reconfigurationDelay = f.IsOpus() ? ReconfigurationDelay(o, spec).GetSeconds() : 0.0;
     r.events = Simulator::GetEventCount();
     for (uint32_t i = 0; i < runtimes.GetN(); ++i)
     {
@@ -766,6 +767,16 @@ JobFabric::Parse(const std::string& name, const std::string& provisioning)
                                 "emulated, emulated-provisioning)");
 }
 
+Time
+JobOptions::ControlLatency(bool emulated) const
+{
+    if (!controlLatencyTime.IsStrictlyNegative())
+    {
+        return controlLatencyTime;
+    }
+    return Seconds(emulated ? OpusTestbedEmulator::TESTBED_CONTROL_LATENCY_S : 0.0);
+}
+
 bool
 JobFabric::IsOpus() const
 {
@@ -814,7 +825,8 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
             "Opus on --fabric=ocs: 0 on demand, 1 provisioning (profiled), oracle",
             provisioning);
     cmd.Add("controlLatency",
-            "Opus: one-way shim <-> controller delay, e.g. 100us",
+            "Opus: one-way shim <-> controller delay, e.g. 100us (default: 0, and the "
+            "testbed's 17.5ms for the emulated fabrics)",
             controlLatency);
     cmd.Add("radix", "electrical switch radix (eps-clos, and eps beyond it)", radix);
     cmd.Add("oversubscription", "Clos leaf down:up ratio", oversubscription);
@@ -862,7 +874,10 @@ JobOptions::Check()
     {
         reconfigDelayTime = StrictCommandLine::ParseTime("reconfigDelay", reconfigDelay);
     }
-    controlLatencyTime = StrictCommandLine::ParseTime("controlLatency", controlLatency);
+    if (!controlLatency.empty())
+    {
+        controlLatencyTime = StrictCommandLine::ParseTime("controlLatency", controlLatency);
+    }
     // One spelling per mode: true and false (a boolean flag's) are refused, not read as 1
     // and 0, so that scripts and docs say the same.
     if (provisioning != "0" && provisioning != "1" && provisioning != "oracle")

@@ -37,9 +37,9 @@ struct JobOptions
     std::string ocs{"piezo"};          //!< OCS technology
     std::string reconfigDelay;         //!< Overrides the technology's delay ("" = no)
     std::string provisioning{"0"};     //!< Opus on plain "ocs": 0, 1 (profiled) or oracle
-    std::string controlLatency{"0s"};  //!< Opus shim <-> controller, one way
+    std::string controlLatency;        //!< Opus shim <-> controller, one way ("" = default)
     Time reconfigDelayTime{-1};        //!< reconfigDelay read by Check (negative: none)
-    Time controlLatencyTime;           //!< controlLatency read by Check
+    Time controlLatencyTime{-1};       //!< controlLatency read by Check (negative: default)
     uint32_t radix{64};                //!< Electrical switch radix
     double oversubscription{1.0};      //!< Clos leaf down:up
     uint32_t frameBytes{4096};         //!< Payload per frame on rails
@@ -54,6 +54,12 @@ struct JobOptions
 
     /// \param cmd the program's flags: every field above but workload gets its flag
     void AddFlags(StrictCommandLine& cmd);
+    /**
+     * \param emulated for the testbed emulation (else Opus on optical rails)
+     * \return --controlLatency, else 0 for the controller and the testbed's
+     *         (OpusTestbedEmulator::TESTBED_CONTROL_LATENCY_S) for the emulation
+     */
+    Time ControlLatency(bool emulated) const;
 
     /// Checks the values and reads the durations (std::invalid_argument, one line).
     void Check();
@@ -108,6 +114,7 @@ struct JobResult
     double makespan{0};                 //!< Seconds
     uint64_t reconfigurations{0};       //!< OCS reconfigurations, all rails
     double exposedReconfiguration{0};   //!< Seconds communications waited for circuits
+    double reconfigurationDelay{0};     //!< Seconds, on Opus-driven fabrics (else 0)
     uint64_t speculative{0};            //!< Reconfigurations ordered by provisioning
     uint64_t speculativeUnused{0};      //!< Of them, not used by the communication guessed
     uint64_t speculativeDelaying{0};    //!< Of them, switching a request had to wait for

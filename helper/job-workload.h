@@ -21,11 +21,11 @@ namespace ns3
  * \brief The workload a program runs: a DAG file (--dag), a generated job (--model and the
  *        generator's flags), or, when neither is named, the paper's job.
  *
- * The paper's job is Llama3-8B with TP 4, FSDP 2, PP 2 (1F1B) on 4 Perlmutter servers x 4
- * A100, two iterations (provisioning profiles the first), each GPU's 200 Gb/s as two 100G
- * NIC ports (an optical ring needs two ports per GPU, the paper's C1) and coalesced 60 KiB
- * rail frames (within 0.1% of 4 KiB frames, about 10x fewer events). Flags given
- * explicitly win over these defaults.
+ * The paper's job is the measured run: --job=b16 (Llama3-8B with TP 4, FSDP 2, PP 2 1F1B,
+ * two 4-sequence micro-batches, calibrated compute) on the perlmutter-testbed preset (4
+ * servers x 4 A100 at the testbed's 1.0 GiB/s per GPU), two iterations (provisioning
+ * profiles the first), coalesced 60 KiB rail frames and a 100 ms reconfiguration delay.
+ * Flags given explicitly win over these defaults.
  */
 class JobWorkload
 {
@@ -50,6 +50,9 @@ class JobWorkload
      * \return the DAG
      */
     std::shared_ptr<const WorkloadDag> Load(const StrictCommandLine& cmd, JobOptions& o) const;
+
+    /// \return the --job preset the workload follows (b16, b24; "" for none)
+    const std::string& GetJob() const;
 
   private:
     std::string m_dag;            //!< --dag

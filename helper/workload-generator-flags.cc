@@ -110,6 +110,9 @@ WorkloadGeneratorFlags::Job(const std::string& name)
     f.gradDtype = "fp32";
     f.mfu = JOB_MFU;
     f.mfuBackward = JOB_MFU_BACKWARD;
+    // TP stays inside the server and never reaches a rail: folded into compute (at the
+    // scale-up bandwidth) the job runs ~15x fewer events; the calibration includes it.
+    f.foldTp = true;
     return f;
 }
 
@@ -143,6 +146,7 @@ WorkloadGeneratorFlags::ApplyJob(const StrictCommandLine& cmd)
     take("gradDtype", gradDtype, preset.gradDtype);
     take("mfu", mfu, preset.mfu);
     take("mfuBackward", mfuBackward, preset.mfuBackward);
+    take("foldTp", foldTp, preset.foldTp);
     return JOB_GPUS_PER_SERVER;
 }
 

@@ -40,12 +40,13 @@ struct WorkloadGeneratorFlags
     /// The paper's measured job (--job=b16|b24), from ../shared/notes/measured-job.md: 4
     /// Perlmutter nodes x 4 A100, the GPUs per server the caller's flag takes from it
     static constexpr uint32_t JOB_GPUS_PER_SERVER = 4;
-    /// --job's forward MFU: a placeholder read from the logs (~27-29 ms per block forward,
-    /// "about 0.45"); to be calibrated
-    static constexpr double JOB_MFU = 0.45;
-    /// --job's backward MFU: a placeholder read from the logs (~79 ms per block backward
-    /// with recomputation, "about 0.5"); to be calibrated
-    static constexpr double JOB_MFU_BACKWARD = 0.50;
+    /// --job's compute efficiency (forward passes and recomputation), fitted on the measured
+    /// b16 step on electrical rails (10.18 s; doc: Calibration) with TP folded into compute
+    /// and the perlmutter-testbed preset's 1.0 GiB/s per GPU; the forward / backward ratio
+    /// is the logs' (~28 ms per block forward, ~79 ms backward with recomputation)
+    static constexpr double JOB_MFU = 0.670;
+    /// --job's backward compute efficiency (see JOB_MFU)
+    static constexpr double JOB_MFU_BACKWARD = 0.702;
 
     std::string model{"llama3-8b"};   //!< Preset or "custom"
     uint32_t layers{0};               //!< Overrides (0 keeps the preset's)

@@ -1166,7 +1166,8 @@ TEST(WorkloadGeneratorFlags, MeasuredJobPresets)
     // measured-job.md: Llama3-8B, A100, TP 4, FSDP 2, PP 2 1F1B, 4-sequence micro-batches of
     // 8192 tokens, global batch 16 (b16) or 24 (b24) = 2 or 3 micro-batches over FSDP 2,
     // recomputation, reshard always, blocking gathers, bf16 gathers, fp32 reductions, 4 GPUs
-    // per server, MFU 0.45 forward and 0.5 backward.
+    // per server, TP folded into compute, and the calibrated compute efficiencies (0.670
+    // forward, 0.702 backward: fitted on the measured b16 step, doc: Calibration).
     WorkloadGeneratorConfig c = JobConfig("b16");
     EXPECT_EQ(c.model.name, "llama3-8b");
     EXPECT_EQ(c.gpu.peakTflops, 312.0);
@@ -1184,15 +1185,18 @@ TEST(WorkloadGeneratorFlags, MeasuredJobPresets)
     EXPECT_EQ(c.paramBytes, 2u);
     EXPECT_EQ(c.gradBytes, 4u);
     EXPECT_EQ(c.gpusPerServer, 4u);
-    EXPECT_EQ(c.mfu, 0.45);
-    EXPECT_EQ(c.mfuBackward, 0.5);
+    EXPECT_EQ(c.mfu, 0.670);
+    EXPECT_EQ(c.mfuBackward, 0.702);
+    EXPECT_TRUE(c.foldTp);
     EXPECT_EQ(WorkloadGenerator(JobConfig("b24")).GetMicroBatches(), 3u);
     // Explicit flags win over the job's; the rest is the job's.
-    c = ConfigOf({"--job=b24", "--mfu=0.3", "--gatherPrefetch=1", "--reshard=never"});
+    c = ConfigOf(
+        {"--job=b24", "--mfu=0.3", "--gatherPrefetch=1", "--reshard=never", "--foldTp=false"});
     EXPECT_EQ(c.mfu, 0.3);
     EXPECT_EQ(c.gatherPrefetch, 1u);
     EXPECT_EQ(c.reshard, WorkloadGeneratorConfig::RESHARD_NEVER);
-    EXPECT_EQ(c.mfuBackward, 0.5);
+    EXPECT_FALSE(c.foldTp);
+    EXPECT_EQ(c.mfuBackward, 0.702);
     EXPECT_EQ(c.gpusPerServer, 4u);
     EXPECT_EQ(WorkloadGenerator(c).GetMicroBatches(), 3u);
     // Without --job nothing changes: the defaults of before.
