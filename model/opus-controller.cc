@@ -164,9 +164,11 @@ OpusController::ProvisionIfAnnounced(Gathering& g)
     ticket.speculative = true;
     ticket.asked = g.announced;
     ticket.ready = Simulator::Now();
-    // After the events already due now: a member's real request of this instant comes
-    // first, and its circuits are then kept (PairsToKeep).
-    Simulator::ScheduleNow(&OpusController::Enqueue, this, std::move(ticket));
+    // One nanosecond later: every real request of this instant comes first, however many
+    // zero-time steps (a zero-length compute op, a chain of callbacks) lead to it, and its
+    // circuits are then kept (PairsToKeep, MemberAskedElsewhere). Events already due now
+    // would not be enough: a request made by a later event of the same instant lost.
+    Simulator::Schedule(NanoSeconds(1), &OpusController::Enqueue, this, std::move(ticket));
 }
 
 void

@@ -28,7 +28,7 @@ namespace ns3
  * - collects the request of every member (both ends of a send/recv) before acting on it;
  *   speculative requests (provisioning) act once every member has announced the
  *   communication (each after finishing its previous phase) and grant nothing; they are
- *   served after the requests of the same instant, wait while one of their members has
+ *   served 1 ns later, after every request of the same instant, wait while one of their members has
  *   asked for another communication not served yet (its real next one: the guess would
  *   switch ports that request may need), and never take down a circuit that a
  *   request made by one of their own members needs (that member's real next

@@ -211,6 +211,28 @@ TwoPhasesLabelled(double windowUs, uint64_t bytes, uint32_t iterations)
     return WorkloadDag(3, {{"A", {0, 1}}, {"B", {0, 2}}}, ops);
 }
 
+/// Rank 0 runs X#0 (with rank 1) on stream "x", then, on stream "y", 20 ms of compute and Y
+/// (with rank 2), and on stream "x" X#1 \p rank0Us after X#0; rank 1 asks for X#1 \p rank1Us
+/// after X#0, rank 2 for Y at 0 (64 KiB allgathers). The oracle predicts Y after X#0 (DAG
+/// order), while X#1 is what rank 0 really does next on the rail. Rank 0's X#1 is op 4.
+WorkloadDag
+XThenY(double rank0Us, double rank1Us)
+{
+    const uint64_t bytes = 65536;
+    std::vector<WorkloadOp> ops = {
+        Gather(0, 0, "X", bytes, {}, "x"),
+        Compute(0, 1, 20000, {0}, "y"),
+        Gather(0, 2, "Y", bytes, {1}, "y"),
+        Compute(0, 3, rank0Us, {0}, "x"),
+        Gather(0, 4, "X", bytes, {3}, "x"),
+        Gather(1, 0, "X", bytes),
+        Compute(1, 1, rank1Us, {0}),
+        Gather(1, 2, "X", bytes, {1}),
+        Gather(2, 0, "Y", bytes),
+    };
+    return WorkloadDag(3, {{"X", {0, 1}}, {"Y", {0, 2}}}, ops);
+}
+
 } // namespace
 
 /// On demand, every parallelism shift puts the whole delay d on the critical path; with
@@ -586,22 +608,12 @@ class OpusGuessKeepsAskedCircuitsTestCase : public TestCase
         // (Were the guess to switch at g, X#1 would switch back and Y again: three
         // reconfigurations, X#1 ending at 2g + 2d.)
         const uint64_t bytes = 65536;
-        std::vector<WorkloadOp> ops = {
-            Gather(0, 0, "X", bytes, {}, "x"),
-            Compute(0, 1, 20000, {0}, "y"),
-            Gather(0, 2, "Y", bytes, {1}, "y"),
-            Gather(0, 3, "X", bytes, {0}, "x"),
-            Gather(1, 0, "X", bytes),
-            Compute(1, 1, 5000, {0}),
-            Gather(1, 2, "X", bytes, {1}),
-            Gather(2, 0, "Y", bytes),
-        };
-        WorkloadDag dag(3, {{"X", {0, 1}}, {"Y", {0, 2}}}, ops);
+        WorkloadDag dag = XThenY(0, 5000);
         const double d = 25e6;
         OpusBed bed(3, 1, NanoSeconds(d), dag, Mode::ORACLE);
         NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
         double g = WireNs(bytes) + 2 * LINK_NS;
-        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 3), 2 * g + 5e6, 1000.0, "X#1 on X's circuit");
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 4), 2 * g + 5e6, 1000.0, "X#1 on X's circuit");
         NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 2), 3 * g + 5e6 + d, 1000.0, "Y after X#1 and d");
         const auto& records = bed.controller->GetReconfigurations();
         NS_TEST_ASSERT_MSG_EQ(records.size(), 1, "one reconfiguration");
@@ -688,17 +700,7 @@ class OpusWrongGuessDelaysTestCase : public TestCase
         // waits for X#1's lease, switches again and ends at 3g + 3d. Three reconfigurations:
         // the guess (unused, delaying a request), X#1's and Y's.
         const uint64_t bytes = 65536;
-        std::vector<WorkloadOp> ops = {
-            Gather(0, 0, "X", bytes, {}, "x"),
-            Compute(0, 1, 20000, {0}, "y"),
-            Gather(0, 2, "Y", bytes, {1}, "y"),
-            Compute(0, 3, 1000, {0}, "x"),
-            Gather(0, 4, "X", bytes, {3}, "x"),
-            Gather(1, 0, "X", bytes),
-            Gather(1, 1, "X", bytes, {0}),
-            Gather(2, 0, "Y", bytes),
-        };
-        WorkloadDag dag(3, {{"X", {0, 1}}, {"Y", {0, 2}}}, ops);
+        WorkloadDag dag = XThenY(1000, 0);
         const double d = 25e6;
         OpusBed bed(3, 1, NanoSeconds(d), dag, Mode::ORACLE);
         NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
