@@ -721,3 +721,19 @@ add_test(NAME example.photonic-rails-workload-job-b24
          COMMAND photonic-rails-workload --job=b24 ${pr_gen_out})
 set_tests_properties(example.photonic-rails-workload-job-b24 PROPERTIES PASS_REGULAR_EXPRESSION
   "wrote [^\n]*workload-smoke-fsdp2\\.json: 16 ranks, [0-9]+ ops, 3 micro-batches\n")
+
+# ---- Issue 11, review fix11: regression tests (each fails on the binaries before its fix). ----
+set(pr_fix11_data ${PROJECT_SOURCE_DIR}/test/data)
+set(pr_fix11_tests "")
+# A. A ring inside one server never reaches a rail: test/data/allreduce-two-servers.json
+# (groups tp0 = [0..3] and tp1 = [4..7], 4 GPUs per server, one 1 MiB allreduce each) has the
+# same plan and so the same iteration times on every fabric (ocs split it both ways, -11.15%).
+add_test(NAME example.photonic-rails-sim-intra-server-ring
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--dag=${pr_fix11_data}/allreduce-two-servers.json|--gpusPerServer=4|--nicPorts=2|--fabric=eps,ocs,ocs-static|--progress=0"
+                 -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-intra-server-ring
+                 "-DFABRICS=eps|ocs|ocs-static"
+                 "-DALGORITHM=\"allreduce\": {[^}]*\"ring\": 8"
+                 -P ${PROJECT_SOURCE_DIR}/test/same-iteration-times.cmake)
+list(APPEND pr_fix11_tests example.photonic-rails-sim-intra-server-ring)
+set_tests_properties(${pr_fix11_tests} PROPERTIES TIMEOUT 60)
