@@ -217,7 +217,9 @@ class Checker
         }
         else if (op.peer == int64_t(op.rank))
         {
-            OpError(op, "peer", "a rank cannot " + WorkloadOpTypeName(op.type) + " to itself");
+            // "recv to itself" reads wrong: a rank receives from its peer.
+            std::string way = op.type == WorkloadOpType::RECV ? " from" : " to";
+            OpError(op, "peer", "a rank cannot " + WorkloadOpTypeName(op.type) + way + " itself");
         }
     }
 

@@ -361,10 +361,13 @@ TEST(WorkloadValidation, SendRecvWithoutMatchingPeer)
     ExpectOneError(ErrorsWithOp(4, R"({"rank": 1, "id": 1, "type": "recv", "peer": 0,
                                        "bytes": 33, "tag": 7})"),
                    {"rank 1 op 1", "field 'bytes'", "matched by send op 2 of 32 bytes"});
-    // To itself.
+    // To itself, and from itself (issue 11, review fix11, F: it said "recv to itself").
     ExpectFirstError(ErrorsWithOp(2, R"({"rank": 0, "id": 2, "type": "send", "peer": 0,
                                          "bytes": 32, "tag": 7})"),
-                     {"rank 0 op 2", "field 'peer'", "itself"});
+                     {"rank 0 op 2", "field 'peer'", "a rank cannot send to itself"});
+    ExpectFirstError(ErrorsWithOp(4, R"({"rank": 1, "id": 1, "type": "recv", "peer": 1,
+                                         "bytes": 32, "tag": 7})"),
+                     {"rank 1 op 1", "field 'peer'", "a rank cannot recv from itself"});
 }
 
 TEST(WorkloadValidation, GroupMembersDisagreeOnTypeSizeCountOrRoot)
