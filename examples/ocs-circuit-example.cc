@@ -158,14 +158,15 @@ ParseRate(const std::string& text)
     std::smatch match;
     if (!std::regex_match(text, match, format))
     {
-        throw std::invalid_argument("--rate: '" + text +
-                                    "' is not a line rate (e.g. 400Gbps, 1.6Tbps, 100Mbps)");
+        throw std::invalid_argument("--rate: " + StrictCommandLine::Quote(text) +
+                                    " is not a line rate (e.g. 400Gbps, 1.6Tbps, 100Mbps)");
     }
     // strtod, not stod: an overflowing number becomes infinity and fails the range check.
     double bps = std::strtod(match[1].str().c_str(), nullptr) * scale.at(match[4].str());
     if (!(bps >= MIN_RATE_BPS && bps <= MAX_RATE_BPS))
     {
-        throw std::invalid_argument("--rate: '" + text + "' is outside [1Mbps, 10Tbps]");
+        throw std::invalid_argument("--rate: " + StrictCommandLine::Quote(text) +
+                                    " is outside [1Mbps, 10Tbps]");
     }
     return DataRate(static_cast<uint64_t>(std::llround(bps)));
 }
@@ -177,8 +178,9 @@ Check(const Options& o)
     Setup s;
     if (!OcsTechnologyCatalog::Find(o.technology, s.technology))
     {
-        throw std::invalid_argument("unknown --technology '" + o.technology +
-                                    "' (valid: " + OcsTechnologyCatalog::Names() + ")");
+        throw std::invalid_argument("unknown --technology " +
+                                    StrictCommandLine::Quote(o.technology) +
+                                    " (valid: " + OcsTechnologyCatalog::Names() + ")");
     }
     s.delayGiven = !o.delay.empty();
     s.delay = s.delayGiven ? StrictCommandLine::ParseTime("delay", o.delay) : Time(0);

@@ -257,15 +257,16 @@ ParseRate(const std::string& text)
     std::smatch match;
     if (!std::regex_match(text, match, format))
     {
-        throw std::invalid_argument("--rate: '" + text +
-                                    "' is not a line rate (e.g. 400Gbps, 1.6Tbps, 100Mbps)");
+        throw std::invalid_argument("--rate: " + StrictCommandLine::Quote(text) +
+                                    " is not a line rate (e.g. 400Gbps, 1.6Tbps, 100Mbps)");
     }
     // strtod: a number beyond a double is infinity and fails the range check. Below 1 Mb/s
     // the transport's fabric is refused (an abort), and 0 b/s divided by zero.
     double bps = std::strtod(match[1].str().c_str(), nullptr) * scale.at(match[4].str());
     if (!(bps >= RailFabricSpec::MIN_PORT_GBPS * 1e9 && bps <= RailFabricSpec::MAX_PORT_GBPS * 1e9))
     {
-        throw std::invalid_argument("--rate: '" + text + "' is outside [1Mbps, 10Tbps]");
+        throw std::invalid_argument("--rate: " + StrictCommandLine::Quote(text) +
+                                    " is outside [1Mbps, 10Tbps]");
     }
     return DataRate(static_cast<uint64_t>(std::llround(bps)));
 }

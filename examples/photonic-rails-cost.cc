@@ -71,7 +71,8 @@ ParseSizes(const std::string& text, const OpusCostModel& model)
         unsigned long long value = std::strtoull(item.c_str(), &end, 10);
         if (item[0] == '-' || *end != '\0' || errno == ERANGE)
         {
-            throw std::invalid_argument("--gpus: '" + item + "' is not a GPU count");
+            throw std::invalid_argument("--gpus: " + StrictCommandLine::Quote(item) +
+                                        " is not a GPU count");
         }
         std::string reason = model.CheckGpus(value);
         if (!reason.empty())
@@ -92,8 +93,9 @@ PresetOf(const std::string& flag, const std::string& name)
     RailFabricSpec spec;
     if (!RailFabricSpec::Preset(name, spec))
     {
-        throw std::invalid_argument("--" + flag + ": unknown preset '" + name +
-                                    "' (valid: " + RailFabricSpec::PresetNames() + ")");
+        throw std::invalid_argument("--" + flag + ": unknown preset " +
+                                    StrictCommandLine::Quote(name) +
+                                    " (valid: " + RailFabricSpec::PresetNames() + ")");
     }
     return spec;
 }

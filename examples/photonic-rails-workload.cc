@@ -526,7 +526,8 @@ CheckWindowFlags(const Options& o)
 {
     if (o.view != "rail" && o.view != "rank")
     {
-        throw std::invalid_argument("--view must be rail or rank, got '" + o.view + "'");
+        throw std::invalid_argument("--view must be rail or rank, got " +
+                                    StrictCommandLine::Quote(o.view));
     }
     if (o.view == "rank" && o.select < 0)
     {

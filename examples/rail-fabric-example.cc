@@ -131,7 +131,8 @@ Check(const StrictCommandLine& cmd, const Options& o)
     spec.servers = o.servers;
     if (!RailFabricSpec::ParseKind(o.rail, spec.kind))
     {
-        throw std::invalid_argument("unknown --rail '" + o.rail + "' (ocs, eps, eps-clos)");
+        throw std::invalid_argument("unknown --rail " + StrictCommandLine::Quote(o.rail) +
+                                    " (ocs, eps, eps-clos)");
     }
     CheckFlagsApply(cmd, spec.kind);
     if (o.servers < 2)
@@ -151,8 +152,8 @@ Check(const StrictCommandLine& cmd, const Options& o)
     spec.oversubscription = o.oversubscription;
     if (!RailFabricSpec::Preset(o.preset, spec))
     {
-        throw std::invalid_argument("unknown --preset '" + o.preset + "' (" +
-                                    RailFabricSpec::PresetNames() + ")");
+        throw std::invalid_argument("unknown --preset " + StrictCommandLine::Quote(o.preset) +
+                                    " (" + RailFabricSpec::PresetNames() + ")");
     }
     std::string error = o.nic.empty() ? "" : spec.SetNicConfig(o.nic);
     error = error.empty() ? spec.Validate() : error;
@@ -162,7 +163,8 @@ Check(const StrictCommandLine& cmd, const Options& o)
     }
     if (o.dcqcn != "auto" && o.dcqcn != "0" && o.dcqcn != "1")
     {
-        throw std::invalid_argument("--dcqcn is auto, 0 or 1, got '" + o.dcqcn + "'");
+        throw std::invalid_argument("--dcqcn is auto, 0 or 1, got " +
+                                    StrictCommandLine::Quote(o.dcqcn));
     }
     uint64_t frames = (o.bytes + spec.railFrameBytes - 1) / spec.railFrameBytes;
     if (o.bytes == 0 || o.bytes > MAX_BYTES || frames > UINT32_MAX)

@@ -74,8 +74,8 @@ JobRunner::MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks
     RailFabricSpec spec;
     if (!RailFabricSpec::Preset(o.preset, spec))
     {
-        throw std::invalid_argument("unknown --preset '" + o.preset + "' (" +
-                                    RailFabricSpec::PresetNames() + ")");
+        throw std::invalid_argument("unknown --preset " + StrictCommandLine::Quote(o.preset) +
+                                    " (" + RailFabricSpec::PresetNames() + ")");
     }
     if (o.gpusPerServer > 0)
     {
@@ -858,7 +858,7 @@ JobOptions::Check()
     OcsTechnology technology;
     if (!OcsTechnologyCatalog::Find(ocs, technology))
     {
-        throw std::invalid_argument("unknown --ocs '" + ocs + "' (" +
+        throw std::invalid_argument("unknown --ocs " + StrictCommandLine::Quote(ocs) + " (" +
                                     OcsTechnologyCatalog::Names() + ")");
     }
     if (iterations == 0 || iterations > 1000000)
@@ -880,8 +880,8 @@ JobOptions::Check()
     WorkloadAlgorithm parsed;
     if (!ParseWorkloadAlgorithm(algorithm, parsed))
     {
-        throw std::invalid_argument("unknown --algorithm '" + algorithm +
-                                    "' (auto, ring, direct, halving-doubling, tree)");
+        throw std::invalid_argument("unknown --algorithm " + StrictCommandLine::Quote(algorithm) +
+                                    " (auto, ring, direct, halving-doubling, tree)");
     }
 }
 

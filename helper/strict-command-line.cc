@@ -4,6 +4,7 @@
 
 #include "strict-command-line.h"
 
+#include "ns3/input-text.h"
 #include "ns3/type-id.h"
 
 #include <cmath>
@@ -29,24 +30,11 @@ FormatInteger(long double value)
     return os.str();
 }
 
-/// \return \p text with control characters escaped as \xNN
+/// \return \p text with control characters and odd bytes escaped as \xNN
 std::string
 Escape(const std::string& text)
 {
-    std::string escaped;
-    for (unsigned char c : text)
-    {
-        if (c < 0x20 || c == 0x7f)
-        {
-            static const char* const hex = "0123456789abcdef";
-            escaped += std::string("\\x") + hex[c >> 4] + hex[c & 0xf];
-        }
-        else
-        {
-            escaped += static_cast<char>(c);
-        }
-    }
-    return escaped;
+    return InputText::Escape(text);
 }
 
 /// \return true if \p text is a decimal number whose digits before any exponent are not all
@@ -311,7 +299,7 @@ StrictCommandLine::CheckRange(const std::string& name,
 std::string
 StrictCommandLine::Quote(const std::string& text)
 {
-    return "'" + Escape(text) + "'";
+    return InputText::Quote(text);
 }
 
 } // namespace ns3

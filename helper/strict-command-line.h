@@ -27,7 +27,7 @@ namespace ns3
  * a value of the wrong kind, a negative unsigned, a number too large for a double or
  * one that underflows to 0 (1e-400 would silently take 0's meaning), an empty value or a
  * flag given twice (ns-3 would keep the last value) throws std::invalid_argument. Messages
- * quote values as typed, control characters escaped (Quote()).
+ * quote values as typed, control characters and odd bytes escaped (Quote()).
  */
 class StrictCommandLine
 {
@@ -113,8 +113,9 @@ class StrictCommandLine
 
     /**
      * \param text a value as typed
-     * \return \p text in single quotes, control characters escaped as \\xNN (a terminal
-     *         shows "\x01" as nothing at all)
+     * \return \p text in single quotes, control characters and bytes that are not
+     *         readable UTF-8 escaped as \\xNN (a terminal shows "\x01" as nothing at
+     *         all): InputText::Quote
      */
     static std::string Quote(const std::string& text);
 

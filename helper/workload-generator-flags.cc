@@ -29,7 +29,8 @@ DtypeBytes(const std::string& name)
     {
         return 1;
     }
-    throw std::invalid_argument("unknown dtype '" + name + "' (bf16, fp16, fp32, fp8)");
+    throw std::invalid_argument("unknown dtype " + StrictCommandLine::Quote(name) +
+                                " (bf16, fp16, fp32, fp8)");
 }
 } // namespace
 

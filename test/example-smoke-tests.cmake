@@ -736,4 +736,19 @@ add_test(NAME example.photonic-rails-sim-intra-server-ring
                  "-DALGORITHM=\"allreduce\": {[^}]*\"ring\": 8"
                  -P ${PROJECT_SOURCE_DIR}/test/same-iteration-times.cmake)
 list(APPEND pr_fix11_tests example.photonic-rails-sim-intra-server-ring)
+# E. Input bytes a terminal would not show are escaped in messages: a second UTF-8 byte order
+# mark (test/data/opus-replay-stage1-bom2.txt: the first is skipped, the second ends up in the
+# first phase kind) and a label holding byte 0xff (test/data/label-byte-ff.json, op 0 of
+# rank 0: "a<ff>b"; the parser stops at the byte, having read '"a').
+photonic_rails_expect_error(example.opus-phase-replay-doubled-bom opus-phase-replay
+  "--logs=${pr_fix11_data}/opus-replay-stage0.txt,${pr_fix11_data}/opus-replay-stage1-bom2.txt|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-fix11"
+  "^opus-phase-replay: error: [^\n]*opus-replay-stage1-bom2\\.txt:1: phase kind '\\\\xef\\\\xbb\\\\xbfPP' is neither PP nor DP\n$")
+photonic_rails_expect_error(example.photonic-rails-workload-label-byte-ff photonic-rails-workload
+  "--validate=${pr_fix11_data}/label-byte-ff.json"
+  "^photonic-rails-workload: error: [^\n]*label-byte-ff\\.json: invalid JSON: [^\n]*ill-formed UTF-8 byte; last read: '\"a\\\\xff'\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-label-byte-ff photonic-rails-sim
+  "--dag=${pr_fix11_data}/label-byte-ff.json|--gpusPerServer=1|--out=${CMAKE_BINARY_DIR}/sim-smoke-fix11"
+  "^photonic-rails-sim: error: [^\n]*label-byte-ff\\.json: invalid JSON: [^\n]*last read: '\"a\\\\xff'\n$")
+list(APPEND pr_fix11_tests example.opus-phase-replay-doubled-bom
+     example.photonic-rails-workload-label-byte-ff example.photonic-rails-sim-label-byte-ff)
 set_tests_properties(${pr_fix11_tests} PROPERTIES TIMEOUT 60)
