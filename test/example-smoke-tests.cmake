@@ -540,10 +540,10 @@ endforeach()
 # (+399999915.00%), each in its own column.
 pr_review_error(example.opus-phase-replay-huge-delay opus-phase-replay
   "--logs=${pr_replay_logs}|--delays=1e308|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-review"
-  "^opus-phase-replay: error: --delays: '1e308' ms is out of range \\(at most 10\\^9 ms = 10\\^6 s\\)\n$")
+  "^opus-phase-replay: error: --delays: '1e308' ms is longer than 10\\^6 s\n$")
 pr_review_error(example.opus-phase-replay-2-63-delay opus-phase-replay
   "--logs=${pr_replay_logs}|--delays=9223372036854775808|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-review"
-  "^opus-phase-replay: error: --delays: '9223372036854775808' ms is out of range")
+  "^opus-phase-replay: error: --delays: '9223372036854775808' ms is longer than 10\\^6 s\n$")
 pr_review_error(example.opus-phase-replay-delay-unit opus-phase-replay
   "--logs=${pr_replay_logs}|--delays=25ms|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-review"
   "^opus-phase-replay: error: --delays: '25ms' is not a delay in ms \\(a number >= 0 without a unit, e\\.g\\. 25\\)\n$")
@@ -751,4 +751,18 @@ photonic_rails_expect_error(example.photonic-rails-sim-label-byte-ff photonic-ra
   "^photonic-rails-sim: error: [^\n]*label-byte-ff\\.json: invalid JSON: [^\n]*last read: '\"a\\\\xff'\n$")
 list(APPEND pr_fix11_tests example.opus-phase-replay-doubled-bom
      example.photonic-rails-workload-label-byte-ff example.photonic-rails-sim-label-byte-ff)
+# D. opus-phase-replay's --delays follow the delay sweep's rules (DelayMsList): a positive
+# delay below 1 ns (1e-400 ran as 0 ms) and a delay named twice are refused, with the sweep's
+# messages (see example.photonic-rails-delay-sweep-review-underflow).
+photonic_rails_expect_error(example.opus-phase-replay-underflow-delay opus-phase-replay
+  "--logs=${pr_replay_logs}|--delays=1e-400|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-fix11"
+  "^opus-phase-replay: error: --delays: '1e-400' ms is below the simulator's resolution of 1 ns \\(1e-6 ms; use 0 for none\\)\n$")
+photonic_rails_expect_error(example.opus-phase-replay-repeated-delay opus-phase-replay
+  "--logs=${pr_replay_logs}|--delays=0,0|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-fix11"
+  "^opus-phase-replay: error: --delays names 0 ms twice\n$")
+photonic_rails_expect_error(example.opus-phase-replay-repeated-delay-spelled-apart opus-phase-replay
+  "--logs=${pr_replay_logs}|--delays=25,1,2.5e1|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-fix11"
+  "^opus-phase-replay: error: --delays names 2\\.5e1 ms twice\n$")
+list(APPEND pr_fix11_tests example.opus-phase-replay-underflow-delay
+     example.opus-phase-replay-repeated-delay example.opus-phase-replay-repeated-delay-spelled-apart)
 set_tests_properties(${pr_fix11_tests} PROPERTIES TIMEOUT 60)
