@@ -19,6 +19,7 @@
 
 #include "ns3/experiment-output.h"
 #include "ns3/gnuplot.h"
+#include "ns3/input-text.h"
 #include "ns3/strict-command-line.h"
 #include "ns3/workload-error.h"
 #include "ns3/workload-estimator.h"
@@ -202,24 +203,6 @@ Validate(const Options& o)
     return 0;
 }
 
-std::string
-ReadText(const std::string& path)
-{
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
-    {
-        throw std::runtime_error(path + ": is a directory, not a file");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw std::runtime_error(path + ": cannot open the file");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 /// \return "0, 1, 2" (at most 10 numbers, then "...")
 std::string
 ListOf(const std::set<uint64_t>& numbers)
@@ -241,7 +224,8 @@ ListOf(const std::set<uint64_t>& numbers)
 std::vector<WorkloadWindow>
 WindowsOf(const Options& o, const std::string& path, std::string& kind, std::string& view)
 {
-    std::string text = ReadText(path);
+    // A phase log, a DAG or a timeline: which one is known once it is read.
+    std::string text = InputText::ReadFile(path, "file");
     // A UTF-8 byte order mark (editors on Windows write one) is not part of the text: with
     // it a DAG's '{' was not seen and the file was read as a CSV timeline.
     const std::string bom = "\xEF\xBB\xBF";

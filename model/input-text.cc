@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 
 namespace ns3
 {
@@ -60,7 +62,105 @@ IsHidden(uint32_t codePoint)
            (codePoint >= 0x2060 && codePoint <= 0x2069) || codePoint == 0xfeff;
 }
 
+/// \return what a file of this type is, in a few words ("a character device")
+std::string
+Describe(std::filesystem::file_type type)
+{
+    switch (type)
+    {
+    case std::filesystem::file_type::character:
+        return "a character device";
+    case std::filesystem::file_type::block:
+        return "a block device";
+    case std::filesystem::file_type::fifo:
+        return "a named pipe";
+    case std::filesystem::file_type::socket:
+        return "a socket";
+    default:
+        return "a special file";
+    }
+}
+
+/**
+ * \param path an existing file
+ * \param kind what it should be
+ * \param maxBytes the bound
+ * \return its size (0 if the system does not say)
+ * \throws InputFileError unless \p path is a regular file of at most \p maxBytes
+ */
+uintmax_t
+CheckFile(const std::string& path, const std::string& kind, uint64_t maxBytes)
+{
+    namespace fs = std::filesystem;
+    std::error_code error;
+    fs::file_status status = fs::status(path, error); // follows symbolic links
+    if (error || status.type() == fs::file_type::not_found)
+    {
+        throw InputFileError(path, "cannot open the file");
+    }
+    if (status.type() == fs::file_type::directory)
+    {
+        throw InputFileError(path, "is a directory, not a " + kind);
+    }
+    if (status.type() != fs::file_type::regular)
+    {
+        throw InputFileError(path, "is not a regular file (" + Describe(status.type()) + ")");
+    }
+    uintmax_t size = fs::file_size(path, error);
+    if (!error && size > maxBytes)
+    {
+        throw InputFileError(path,
+                             "is " + std::to_string(size) +
+                                 " bytes, more than an input file may hold (" +
+                                 std::to_string(maxBytes) + " bytes)");
+    }
+    return error ? 0 : size;
+}
+
 } // namespace
+
+InputFileError::InputFileError(const std::string& path, const std::string& reason)
+    : std::runtime_error(path + ": " + reason),
+      m_reason(reason)
+{
+}
+
+const std::string&
+InputFileError::GetReason() const
+{
+    return m_reason;
+}
+
+std::string
+InputText::ReadFile(const std::string& path, const std::string& kind, uint64_t maxBytes)
+{
+    uintmax_t size = CheckFile(path, kind, maxBytes);
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw InputFileError(path, "cannot open the file");
+    }
+    // Read in blocks up to one byte past the bound: a file that grows while it is read, or
+    // whose size the system does not report (some files under /proc say 0), stays bounded.
+    std::string text;
+    text.reserve(size);
+    char block[1 << 16];
+    while (in.read(block, sizeof(block)) || in.gcount() > 0)
+    {
+        text.append(block, static_cast<std::size_t>(in.gcount()));
+        if (text.size() > maxBytes)
+        {
+            throw InputFileError(path,
+                                 "grew past " + std::to_string(maxBytes) +
+                                     " bytes while read, more than an input file may hold");
+        }
+    }
+    if (in.bad())
+    {
+        throw InputFileError(path, "cannot read the file");
+    }
+    return text;
+}
 
 std::string
 InputText::Escape(const std::string& text)

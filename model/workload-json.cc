@@ -823,27 +823,19 @@ WorkloadJson::Parse(const std::string& text, const std::string& fileName)
 WorkloadDag
 WorkloadJson::ReadFile(const std::string& path)
 {
-    WorkloadErrorList errors;
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
+    std::string text;
+    try
     {
-        AddFileError(errors, path, "", "is a directory, not a DAG file");
+        text = InputText::ReadFile(path, "DAG file");
+    }
+    catch (const InputFileError& e)
+    {
+        // One of the file's errors, like those of its content.
+        WorkloadErrorList errors;
+        AddFileError(errors, path, "", e.GetReason());
         errors.ThrowIfAny();
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        AddFileError(errors, path, "", "cannot open the file");
-        errors.ThrowIfAny();
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-    {
-        AddFileError(errors, path, "", "cannot read the file");
-        errors.ThrowIfAny();
-    }
-    return Parse(text.str(), path);
+    return Parse(text, path);
 }
 
 WorkloadDag

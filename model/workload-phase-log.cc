@@ -235,14 +235,7 @@ WorkloadPhaseLog::Parse(const std::string& text, const std::string& fileName)
 WorkloadPhaseLog
 WorkloadPhaseLog::ReadFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw std::runtime_error(path + ": cannot open the file");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return Parse(text.str(), path);
+    return Parse(InputText::ReadFile(path, "phase log"), path);
 }
 
 bool

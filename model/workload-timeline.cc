@@ -281,14 +281,7 @@ WorkloadTimeline::ParseCsv(const std::string& text, const std::string& fileName)
 WorkloadTimeline
 WorkloadTimeline::ReadCsv(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw std::runtime_error(path + ": cannot open the file");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return ParseCsv(text.str(), path);
+    return ParseCsv(InputText::ReadFile(path, "timeline CSV"), path);
 }
 
 void

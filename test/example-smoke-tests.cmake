@@ -765,4 +765,27 @@ photonic_rails_expect_error(example.opus-phase-replay-repeated-delay-spelled-apa
   "^opus-phase-replay: error: --delays names 2\\.5e1 ms twice\n$")
 list(APPEND pr_fix11_tests example.opus-phase-replay-underflow-delay
      example.opus-phase-replay-repeated-delay example.opus-phase-replay-repeated-delay-spelled-apart)
+# B. Every input file goes through InputText::ReadFile: a regular file of at most 4 GiB,
+# checked before it is read. /dev/zero never ends: each program read it until it was killed
+# for lack of memory.
+set(pr_fix11_devzero "/dev/zero: is not a regular file \\(a character device\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-dag-dev-zero photonic-rails-sim
+  "--dag=/dev/zero|--gpusPerServer=1|--out=${CMAKE_BINARY_DIR}/sim-smoke-fix11"
+  "^photonic-rails-sim: error: ${pr_fix11_devzero}")
+photonic_rails_expect_error(example.photonic-rails-delay-sweep-dag-dev-zero
+  photonic-rails-delay-sweep
+  "--dag=/dev/zero|--gpusPerServer=1|--delays=0|--plot=0|--out=${CMAKE_BINARY_DIR}/sweep-smoke-fix11"
+  "^photonic-rails-delay-sweep: error: ${pr_fix11_devzero}")
+photonic_rails_expect_error(example.photonic-rails-workload-validate-dev-zero
+  photonic-rails-workload "--validate=/dev/zero"
+  "^photonic-rails-workload: error: ${pr_fix11_devzero}")
+photonic_rails_expect_error(example.photonic-rails-workload-windows-dev-zero
+  photonic-rails-workload "--windows=/dev/zero"
+  "^photonic-rails-workload: error: ${pr_fix11_devzero}")
+photonic_rails_expect_error(example.opus-phase-replay-logs-dev-zero opus-phase-replay
+  "--logs=/dev/zero,${pr_fix11_data}/opus-replay-stage1.txt|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-fix11"
+  "^opus-phase-replay: error: ${pr_fix11_devzero}")
+list(APPEND pr_fix11_tests example.photonic-rails-sim-dag-dev-zero
+     example.photonic-rails-delay-sweep-dag-dev-zero example.photonic-rails-workload-validate-dev-zero
+     example.photonic-rails-workload-windows-dev-zero example.opus-phase-replay-logs-dev-zero)
 set_tests_properties(${pr_fix11_tests} PROPERTIES TIMEOUT 60)
