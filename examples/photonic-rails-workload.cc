@@ -504,6 +504,9 @@ WriteWindowFigure(const Options& o, const WorkloadWindowCdf& cdf)
         o.plot);
 }
 
+/// --thresholdMs: registered with the flag and checked again before any input is read.
+const FlagRange THRESHOLD_MS(0, 1e9, "a window length in ms");
+
 /// Refuses --view, --select and --thresholdMs values that mean nothing, before any input.
 void
 CheckWindowFlags(const Options& o)
@@ -525,7 +528,7 @@ CheckWindowFlags(const Options& o)
                                     ": expected a rail of the input, or -1 for every rail");
     }
     // A window is never shorter than 0 ms: a negative threshold would count them all.
-    StrictCommandLine::CheckRange("thresholdMs", o.thresholdMs, 0, 1e9, "a window length in ms");
+    StrictCommandLine::CheckRange("thresholdMs", o.thresholdMs, THRESHOLD_MS);
 }
 
 int
@@ -587,8 +590,9 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("summary", "generate: also print the --validate summary", o.summary);
     cmd.Add("gpusPerServer", "GPUs per server = scale-up domain = rails", o.gpusPerServer);
     cmd.Add("iterations",
-            "iterations to emit, at most 10^6 and 2 x 10^7 ops in all",
-            o.gen.iterations);
+            "iterations to emit, 2 x 10^7 ops in all at most",
+            o.gen.iterations,
+            WorkloadGeneratorFlags::Range("iterations"));
     cmd.Add("validate", "validate and summarize a DAG JSON file", o.validate);
     cmd.Add("estimate", "validate/summary: estimate phases and windows by replay", o.estimate);
     cmd.Add("scaleUpGBps", "estimate: scale-up GB/s per GPU and direction", o.scaleUpGBps);
@@ -606,8 +610,9 @@ AddFlags(StrictCommandLine& cmd, Options& o)
             "windows: ignore windows of the first N iterations",
             o.skipIterations);
     cmd.Add("thresholdMs",
-            "windows: report the share of windows above this, ms (0 to 10^9)",
-            o.thresholdMs);
+            "windows: report the share of windows above this, ms",
+            o.thresholdMs,
+            THRESHOLD_MS);
     cmd.Add("csv", "windows: also write every window to this CSV file", o.csv);
     cmd.Add("figure",
             "windows: write the paper's Fig. 4 (window-cdf.csv, window-classes.csv, "
