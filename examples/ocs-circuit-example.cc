@@ -130,6 +130,17 @@ constexpr uint64_t MAX_FRAMES_PER_FLOW = 500000;
 constexpr uint32_t MAX_MTU = 65000;
 constexpr double MIN_RATE_BPS = 1e6;  // 1 Mb/s: the longest flow stays under 3 x 10^5 s
 constexpr double MAX_RATE_BPS = 1e13; // 10 Tb/s, as RailFabricSpec's bound on a NIC port
+const FlagRange MTU_RANGE(1, MAX_MTU, "frame payload bytes");
+
+/// --bytes' range, which --mtu sets: registered with the flag, checked again by Check().
+FlagRange
+BytesRange(uint32_t mtu)
+{
+    return FlagRange(1,
+                     static_cast<double>(MAX_FRAMES_PER_FLOW * mtu),
+                     "bytes per flow (at most " + std::to_string(MAX_FRAMES_PER_FLOW) +
+                         " frames of --mtu=" + std::to_string(mtu) + " bytes)");
+}
 
 void
 AddFlags(StrictCommandLine& cmd, Options& o)
@@ -137,8 +148,11 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("technology", "OCS technology: " + OcsTechnologyCatalog::Names(), o.technology);
     cmd.Add("delay", "reconfiguration delay, e.g. 10us, 25ms (default: the technology's)", o.delay);
     cmd.Add("rate", "NIC port line rate: a number and bps, kbps, Mbps, Gbps or Tbps", o.rate);
-    cmd.Add("bytes", "bytes per flow", o.bytes);
-    cmd.Add("mtu", "frame payload bytes", o.mtu);
+    cmd.Add("bytes",
+            "bytes per flow (in [1, " + std::to_string(MAX_FRAMES_PER_FLOW) + " x --mtu])",
+            o.bytes,
+            [&o]() { return BytesRange(o.mtu); });
+    cmd.Add("mtu", "frame payload bytes", o.mtu, MTU_RANGE);
     cmd.Add("reconfigAt", "when the controller asks for GPU2 <-> GPU4, e.g. 200us", o.reconfigAt);
     cmd.Add("fiber", "fiber delay between a GPU and the OCS, e.g. 50ns", o.fiber);
     cmd.Add("pcap", "write PCAP traces ocs-circuit-example-<node>-<device>.pcap", o.pcap);
@@ -158,14 +172,15 @@ ParseRate(const std::string& text)
     std::smatch match;
     if (!std::regex_match(text, match, format))
     {
-        throw std::invalid_argument("--rate: '" + text +
-                                    "' is not a line rate (e.g. 400Gbps, 1.6Tbps, 100Mbps)");
+        throw std::invalid_argument("--rate: " + StrictCommandLine::Quote(text) +
+                                    " is not a line rate (e.g. 400Gbps, 1.6Tbps, 100Mbps)");
     }
     // strtod, not stod: an overflowing number becomes infinity and fails the range check.
     double bps = std::strtod(match[1].str().c_str(), nullptr) * scale.at(match[4].str());
     if (!(bps >= MIN_RATE_BPS && bps <= MAX_RATE_BPS))
     {
-        throw std::invalid_argument("--rate: '" + text + "' is outside [1Mbps, 10Tbps]");
+        throw std::invalid_argument("--rate: " + StrictCommandLine::Quote(text) +
+                                    " is outside [1Mbps, 10Tbps]");
     }
     return DataRate(static_cast<uint64_t>(std::llround(bps)));
 }
@@ -177,26 +192,16 @@ Check(const Options& o)
     Setup s;
     if (!OcsTechnologyCatalog::Find(o.technology, s.technology))
     {
-        throw std::invalid_argument("unknown --technology '" + o.technology +
-                                    "' (valid: " + OcsTechnologyCatalog::Names() + ")");
+        throw std::invalid_argument("unknown --technology " +
+                                    StrictCommandLine::Quote(o.technology) +
+                                    " (valid: " + OcsTechnologyCatalog::Names() + ")");
     }
     s.delayGiven = !o.delay.empty();
     s.delay = s.delayGiven ? StrictCommandLine::ParseTime("delay", o.delay) : Time(0);
     s.rate = ParseRate(o.rate);
-    if (o.mtu == 0 || o.mtu > MAX_MTU)
-    {
-        throw std::invalid_argument("--mtu must be in [1, " + std::to_string(MAX_MTU) + "], got " +
-                                    std::to_string(o.mtu));
-    }
+    StrictCommandLine::CheckRange("mtu", o.mtu, MTU_RANGE);
     s.mtu = o.mtu;
-    uint64_t maxBytes = MAX_FRAMES_PER_FLOW * o.mtu;
-    if (o.bytes == 0 || o.bytes > maxBytes)
-    {
-        throw std::invalid_argument("--bytes must be in [1, " + std::to_string(maxBytes) +
-                                    "] (at most " + std::to_string(MAX_FRAMES_PER_FLOW) +
-                                    " frames of --mtu=" + std::to_string(o.mtu) + " bytes), got " +
-                                    std::to_string(o.bytes));
-    }
+    StrictCommandLine::CheckRange("bytes", static_cast<double>(o.bytes), BytesRange(o.mtu));
     s.bytes = o.bytes;
     s.reconfigAt = StrictCommandLine::ParseTime("reconfigAt", o.reconfigAt);
     s.fiber = StrictCommandLine::ParseTime("fiber", o.fiber);

@@ -18,6 +18,7 @@
 
 #include "ns3/opus-phase-replay.h"
 
+#include "ns3/delay-ms-list.h"
 #include "ns3/experiment-output.h"
 #include "ns3/gnuplot.h"
 #include "ns3/strict-command-line.h"
@@ -31,7 +32,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -64,35 +64,13 @@ struct Row
     double provisionMs{0}; //!< Mean step time, with provisioning
 };
 
-/// Longest delay: 10^6 s, StrictCommandLine::ParseTime's bound on every duration.
-constexpr double MAX_DELAY_MS = 1e9;
-
-/// The delays of --delays (ms), ascending, without repeats.
+/// The delays of --delays (ms), ascending: the delay sweep's rules (DelayMsList), so 1e-400
+/// (below 1 ns) and repeats are refused rather than run as 0 or merged.
 std::vector<double>
 ParseDelays(const std::string& text)
 {
-    // A plain number of ms: no sign, unit, hex or nan; strtod alone took "1e308", whose
-    // step times came out infinite (-nan in the table and the CSV).
-    static const std::regex number("[0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?");
-    std::vector<double> delays;
-    for (const auto& item : StrictCommandLine::SplitList("delays", text))
-    {
-        if (!std::regex_match(item, number))
-        {
-            throw std::invalid_argument("--delays: '" + item +
-                                        "' is not a delay in ms (a number >= 0 without a unit, "
-                                        "e.g. 25)");
-        }
-        double value = std::strtod(item.c_str(), nullptr); // 1e400: infinity, refused below
-        if (!(value <= MAX_DELAY_MS))
-        {
-            throw std::invalid_argument("--delays: '" + item +
-                                        "' ms is out of range (at most 10^9 ms = 10^6 s)");
-        }
-        delays.push_back(value);
-    }
+    std::vector<double> delays = DelayMsList::Parse(text);
     std::sort(delays.begin(), delays.end());
-    delays.erase(std::unique(delays.begin(), delays.end()), delays.end());
     return delays;
 }
 

@@ -232,12 +232,23 @@ constexpr uint32_t MAX_PAYLOAD = 8986; // a 9000-byte MTU less the 14-byte Ether
 void
 AddFlags(StrictCommandLine& cmd, Options& o)
 {
-    cmd.Add("frames", "frames per device run, 1 to 10^7", o.frames);
-    cmd.Add("payload", "payload bytes per frame in the device runs, 1 to 8986", o.payload);
+    // The command line refuses values outside these ranges (the defaults are inside).
+    cmd.Add("frames",
+            "frames per device run",
+            o.frames,
+            FlagRange(1, MAX_FRAMES, "frames per device run"));
+    cmd.Add("payload",
+            "payload bytes per frame in the device runs",
+            o.payload,
+            FlagRange(1, MAX_PAYLOAD, "payload bytes of a 9000-byte frame"));
     cmd.Add("transportBytes",
-            "bytes RailTransport moves per transport run, 1 to 2^33",
-            o.transportBytes);
-    cmd.Add("repeats", "runs per case (the median is reported), 1 to 5", o.repeats);
+            "bytes RailTransport moves per transport run (2^33 at most)",
+            o.transportBytes,
+            FlagRange(1, MAX_TRANSPORT_BYTES, "bytes per transport run"));
+    cmd.Add("repeats",
+            "runs per case (the median is reported)",
+            o.repeats,
+            FlagRange(1, MAX_REPEATS, "runs per case"));
     cmd.Add("rate",
             "line rate: a number and bps, kbps, Mbps, Gbps or Tbps, 1Mbps to 10Tbps",
             o.rate);
@@ -257,28 +268,18 @@ ParseRate(const std::string& text)
     std::smatch match;
     if (!std::regex_match(text, match, format))
     {
-        throw std::invalid_argument("--rate: '" + text +
-                                    "' is not a line rate (e.g. 400Gbps, 1.6Tbps, 100Mbps)");
+        throw std::invalid_argument("--rate: " + StrictCommandLine::Quote(text) +
+                                    " is not a line rate (e.g. 400Gbps, 1.6Tbps, 100Mbps)");
     }
     // strtod: a number beyond a double is infinity and fails the range check. Below 1 Mb/s
     // the transport's fabric is refused (an abort), and 0 b/s divided by zero.
     double bps = std::strtod(match[1].str().c_str(), nullptr) * scale.at(match[4].str());
     if (!(bps >= RailFabricSpec::MIN_PORT_GBPS * 1e9 && bps <= RailFabricSpec::MAX_PORT_GBPS * 1e9))
     {
-        throw std::invalid_argument("--rate: '" + text + "' is outside [1Mbps, 10Tbps]");
+        throw std::invalid_argument("--rate: " + StrictCommandLine::Quote(text) +
+                                    " is outside [1Mbps, 10Tbps]");
     }
     return DataRate(static_cast<uint64_t>(std::llround(bps)));
-}
-
-/// Refuses \p value outside [1, \p most] with one line naming the flag.
-void
-CheckCount(const std::string& flag, uint64_t value, uint64_t most, const std::string& what)
-{
-    if (value == 0 || value > most)
-    {
-        throw std::invalid_argument("--" + flag + " must be in [1, " + std::to_string(most) +
-                                    "] (" + what + "), got " + std::to_string(value));
-    }
 }
 
 /// Runs the benchmark with checked flags. \return the exit status
@@ -376,14 +377,7 @@ main(int argc, char* argv[])
                               "Speed benchmark of OcsNetDevice and RailTransport against ns-3's "
                               "PointToPointNetDevice.");
         AddFlags(cmd, o);
-        cmd.Parse(argc, argv);
-        CheckCount("frames", o.frames, MAX_FRAMES, "frames per device run");
-        CheckCount("payload", o.payload, MAX_PAYLOAD, "payload bytes of a 9000-byte frame");
-        CheckCount("transportBytes",
-                   o.transportBytes,
-                   MAX_TRANSPORT_BYTES,
-                   "bytes per transport run, 2^33");
-        CheckCount("repeats", o.repeats, MAX_REPEATS, "runs per case");
+        cmd.Parse(argc, argv); // refuses counts outside their ranges
         rate = ParseRate(o.rate);
     }
     catch (const std::exception& e)

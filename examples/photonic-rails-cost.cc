@@ -29,10 +29,11 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -71,7 +72,8 @@ ParseSizes(const std::string& text, const OpusCostModel& model)
         unsigned long long value = std::strtoull(item.c_str(), &end, 10);
         if (item[0] == '-' || *end != '\0' || errno == ERANGE)
         {
-            throw std::invalid_argument("--gpus: '" + item + "' is not a GPU count");
+            throw std::invalid_argument("--gpus: " + StrictCommandLine::Quote(item) +
+                                        " is not a GPU count");
         }
         std::string reason = model.CheckGpus(value);
         if (!reason.empty())
@@ -92,8 +94,9 @@ PresetOf(const std::string& flag, const std::string& name)
     RailFabricSpec spec;
     if (!RailFabricSpec::Preset(name, spec))
     {
-        throw std::invalid_argument("--" + flag + ": unknown preset '" + name +
-                                    "' (valid: " + RailFabricSpec::PresetNames() + ")");
+        throw std::invalid_argument("--" + flag + ": unknown preset " +
+                                    StrictCommandLine::Quote(name) +
+                                    " (valid: " + RailFabricSpec::PresetNames() + ")");
     }
     return spec;
 }
@@ -353,22 +356,38 @@ Plot(const std::vector<std::vector<CostBill>>& bills,
         render);
 }
 
-/// Refuses a price or power outside [0, most] naming its flag: beyond, the largest network's
-/// totals are infinite (inf and -nan% in the table) or hundreds of digits long.
+/// The range of a price or power flag: beyond, the largest network's totals are infinite
+/// (inf and -nan% in the table) or hundreds of digits long. Registered with the flag.
+FlagRange
+PriceRange(const std::string& flag)
+{
+    static const std::map<std::string, std::pair<double, const char*>> ranges = {
+        {"transceiverCost", {CostUnitPrices::MAX_USD, "USD per 400G transceiver"}},
+        {"transceiverPower", {CostUnitPrices::MAX_W, "W per 400G transceiver"}},
+        {"switchPortCost", {CostUnitPrices::MAX_USD, "USD per switch port"}},
+        {"switchPortPower", {CostUnitPrices::MAX_W, "W per switch port"}},
+        {"ocsPortCost", {CostUnitPrices::MAX_USD, "USD per OCS port"}},
+        {"ocsPortPower", {CostUnitPrices::MAX_W, "W per OCS port"}},
+    };
+    const auto& [most, what] = ranges.at(flag);
+    return FlagRange(0, most, what);
+}
+
+/// Refuses a price or power outside its range, naming its flag.
 void
 CheckPrices(const CostUnitPrices& p)
 {
-    const std::tuple<const char*, double, double, const char*> flags[] = {
-        {"transceiverCost", p.transceiverUsd, CostUnitPrices::MAX_USD, "USD per 400G transceiver"},
-        {"transceiverPower", p.transceiverW, CostUnitPrices::MAX_W, "W per 400G transceiver"},
-        {"switchPortCost", p.switchPortUsd, CostUnitPrices::MAX_USD, "USD per switch port"},
-        {"switchPortPower", p.switchPortW, CostUnitPrices::MAX_W, "W per switch port"},
-        {"ocsPortCost", p.ocsPortUsd, CostUnitPrices::MAX_USD, "USD per OCS port"},
-        {"ocsPortPower", p.ocsPortW, CostUnitPrices::MAX_W, "W per OCS port"},
+    const std::pair<const char*, double> flags[] = {
+        {"transceiverCost", p.transceiverUsd},
+        {"transceiverPower", p.transceiverW},
+        {"switchPortCost", p.switchPortUsd},
+        {"switchPortPower", p.switchPortW},
+        {"ocsPortCost", p.ocsPortUsd},
+        {"ocsPortPower", p.ocsPortW},
     };
-    for (const auto& [flag, value, most, what] : flags)
+    for (const auto& [flag, value] : flags)
     {
-        StrictCommandLine::CheckRange(flag, value, 0, most, what);
+        StrictCommandLine::CheckRange(flag, value, PriceRange(flag));
     }
 }
 
@@ -384,14 +403,15 @@ AddFlags(StrictCommandLine& flags, Options& o)
     flags.Add("ocsTransceivers",
               "Opus: transceivers per GPU (1: one 400G module feeds both NIC ports)",
               o.ocsTransceivers);
-    flags.Add("transceiverCost", "USD per 400G transceiver, 0 to 10^6", o.prices.transceiverUsd);
-    flags.Add("transceiverPower", "W per 400G transceiver, 0 to 10^4", o.prices.transceiverW);
-    flags.Add("switchPortCost",
-              "USD per electrical switch port, 0 to 10^6",
-              o.prices.switchPortUsd);
-    flags.Add("switchPortPower", "W per electrical switch port, 0 to 10^4", o.prices.switchPortW);
-    flags.Add("ocsPortCost", "USD per OCS port, 0 to 10^6", o.prices.ocsPortUsd);
-    flags.Add("ocsPortPower", "W per OCS port, 0 to 10^4", o.prices.ocsPortW);
+    auto price = [&flags](const char* name, const std::string& help, double& value) {
+        flags.Add(name, help, value, PriceRange(name));
+    };
+    price("transceiverCost", "USD per 400G transceiver", o.prices.transceiverUsd);
+    price("transceiverPower", "W per 400G transceiver", o.prices.transceiverW);
+    price("switchPortCost", "USD per electrical switch port", o.prices.switchPortUsd);
+    price("switchPortPower", "W per electrical switch port", o.prices.switchPortW);
+    price("ocsPortCost", "USD per OCS port", o.prices.ocsPortUsd);
+    price("ocsPortPower", "W per OCS port", o.prices.ocsPortW);
     flags.Add("scaleUp", "Table 3: scale-up domains (presets), comma-separated", o.scaleUp);
     flags.Add("out", "folder for the CSV files and the plot", o.out);
     flags.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);

@@ -19,6 +19,7 @@
 
 #include "ns3/experiment-output.h"
 #include "ns3/gnuplot.h"
+#include "ns3/input-text.h"
 #include "ns3/strict-command-line.h"
 #include "ns3/workload-error.h"
 #include "ns3/workload-estimator.h"
@@ -202,24 +203,6 @@ Validate(const Options& o)
     return 0;
 }
 
-std::string
-ReadText(const std::string& path)
-{
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
-    {
-        throw std::runtime_error(path + ": is a directory, not a file");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw std::runtime_error(path + ": cannot open the file");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 /// \return "0, 1, 2" (at most 10 numbers, then "...")
 std::string
 ListOf(const std::set<uint64_t>& numbers)
@@ -241,7 +224,8 @@ ListOf(const std::set<uint64_t>& numbers)
 std::vector<WorkloadWindow>
 WindowsOf(const Options& o, const std::string& path, std::string& kind, std::string& view)
 {
-    std::string text = ReadText(path);
+    // A phase log, a DAG or a timeline: which one is known once it is read.
+    std::string text = InputText::ReadFile(path, "file");
     // A UTF-8 byte order mark (editors on Windows write one) is not part of the text: with
     // it a DAG's '{' was not seen and the file was read as a CSV timeline.
     const std::string bom = "\xEF\xBB\xBF";
@@ -520,13 +504,17 @@ WriteWindowFigure(const Options& o, const WorkloadWindowCdf& cdf)
         o.plot);
 }
 
+/// --thresholdMs: registered with the flag and checked again before any input is read.
+const FlagRange THRESHOLD_MS(0, 1e9, "a window length in ms");
+
 /// Refuses --view, --select and --thresholdMs values that mean nothing, before any input.
 void
 CheckWindowFlags(const Options& o)
 {
     if (o.view != "rail" && o.view != "rank")
     {
-        throw std::invalid_argument("--view must be rail or rank, got '" + o.view + "'");
+        throw std::invalid_argument("--view must be rail or rank, got " +
+                                    StrictCommandLine::Quote(o.view));
     }
     if (o.view == "rank" && o.select < 0)
     {
@@ -540,7 +528,7 @@ CheckWindowFlags(const Options& o)
                                     ": expected a rail of the input, or -1 for every rail");
     }
     // A window is never shorter than 0 ms: a negative threshold would count them all.
-    StrictCommandLine::CheckRange("thresholdMs", o.thresholdMs, 0, 1e9, "a window length in ms");
+    StrictCommandLine::CheckRange("thresholdMs", o.thresholdMs, THRESHOLD_MS);
 }
 
 int
@@ -602,8 +590,9 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("summary", "generate: also print the --validate summary", o.summary);
     cmd.Add("gpusPerServer", "GPUs per server = scale-up domain = rails", o.gpusPerServer);
     cmd.Add("iterations",
-            "iterations to emit, at most 10^6 and 2 x 10^7 ops in all",
-            o.gen.iterations);
+            "iterations to emit, 2 x 10^7 ops in all at most",
+            o.gen.iterations,
+            WorkloadGeneratorFlags::Range("iterations"));
     cmd.Add("validate", "validate and summarize a DAG JSON file", o.validate);
     cmd.Add("estimate", "validate/summary: estimate phases and windows by replay", o.estimate);
     cmd.Add("scaleUpGBps", "estimate: scale-up GB/s per GPU and direction", o.scaleUpGBps);
@@ -621,8 +610,9 @@ AddFlags(StrictCommandLine& cmd, Options& o)
             "windows: ignore windows of the first N iterations",
             o.skipIterations);
     cmd.Add("thresholdMs",
-            "windows: report the share of windows above this, ms (0 to 10^9)",
-            o.thresholdMs);
+            "windows: report the share of windows above this, ms",
+            o.thresholdMs,
+            THRESHOLD_MS);
     cmd.Add("csv", "windows: also write every window to this CSV file", o.csv);
     cmd.Add("figure",
             "windows: write the paper's Fig. 4 (window-cdf.csv, window-classes.csv, "

@@ -88,6 +88,8 @@ struct Options
 /// A transfer of at most 1 TiB: at the presets' 4096-byte frames 2^28 frames, far from the
 /// 2^32 a message's frame count holds.
 constexpr uint64_t MAX_BYTES = uint64_t(1) << 40;
+/// --bytes: registered with the flag, checked again with the fabric's frames.
+const FlagRange BYTES_RANGE(1, static_cast<double>(MAX_BYTES), "bytes per GPU (2^40 at most)");
 
 void
 AddFlags(StrictCommandLine& cmd, Options& o)
@@ -100,7 +102,7 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("radix", "electrical switch radix (electrical rails)", o.radix);
     cmd.Add("oversubscription", "Clos leaf down:up ratio (electrical rails)", o.oversubscription);
     cmd.Add("ringRail", "rail carrying the ring of transfers", o.ringRail);
-    cmd.Add("bytes", "bytes each GPU sends to its ring successor (1 to 2^40)", o.bytes);
+    cmd.Add("bytes", "bytes each GPU sends to its ring successor", o.bytes, BYTES_RANGE);
     cmd.Add("dcqcn", "DCQCN rate control: auto (on for electrical rails), 1 or 0", o.dcqcn);
 }
 
@@ -131,7 +133,8 @@ Check(const StrictCommandLine& cmd, const Options& o)
     spec.servers = o.servers;
     if (!RailFabricSpec::ParseKind(o.rail, spec.kind))
     {
-        throw std::invalid_argument("unknown --rail '" + o.rail + "' (ocs, eps, eps-clos)");
+        throw std::invalid_argument("unknown --rail " + StrictCommandLine::Quote(o.rail) +
+                                    " (ocs, eps, eps-clos)");
     }
     CheckFlagsApply(cmd, spec.kind);
     if (o.servers < 2)
@@ -151,8 +154,8 @@ Check(const StrictCommandLine& cmd, const Options& o)
     spec.oversubscription = o.oversubscription;
     if (!RailFabricSpec::Preset(o.preset, spec))
     {
-        throw std::invalid_argument("unknown --preset '" + o.preset + "' (" +
-                                    RailFabricSpec::PresetNames() + ")");
+        throw std::invalid_argument("unknown --preset " + StrictCommandLine::Quote(o.preset) +
+                                    " (" + RailFabricSpec::PresetNames() + ")");
     }
     std::string error = o.nic.empty() ? "" : spec.SetNicConfig(o.nic);
     error = error.empty() ? spec.Validate() : error;
@@ -162,13 +165,16 @@ Check(const StrictCommandLine& cmd, const Options& o)
     }
     if (o.dcqcn != "auto" && o.dcqcn != "0" && o.dcqcn != "1")
     {
-        throw std::invalid_argument("--dcqcn is auto, 0 or 1, got '" + o.dcqcn + "'");
+        throw std::invalid_argument("--dcqcn is auto, 0 or 1, got " +
+                                    StrictCommandLine::Quote(o.dcqcn));
     }
     uint64_t frames = (o.bytes + spec.railFrameBytes - 1) / spec.railFrameBytes;
-    if (o.bytes == 0 || o.bytes > MAX_BYTES || frames > UINT32_MAX)
+    StrictCommandLine::CheckRange("bytes", static_cast<double>(o.bytes), BYTES_RANGE);
+    if (frames > UINT32_MAX)
     {
-        throw std::invalid_argument("--bytes must be in [1, " + std::to_string(MAX_BYTES) +
-                                    "] (2^40), got " + std::to_string(o.bytes));
+        throw std::invalid_argument(
+            "--bytes=" + std::to_string(o.bytes) + " makes " + std::to_string(frames) +
+            " frames of " + std::to_string(spec.railFrameBytes) + " bytes, more than 2^32 - 1");
     }
     if (o.ringRail >= spec.gpusPerServer)
     {

@@ -19,6 +19,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -74,8 +75,8 @@ JobRunner::MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks
     RailFabricSpec spec;
     if (!RailFabricSpec::Preset(o.preset, spec))
     {
-        throw std::invalid_argument("unknown --preset '" + o.preset + "' (" +
-                                    RailFabricSpec::PresetNames() + ")");
+        throw std::invalid_argument("unknown --preset " + StrictCommandLine::Quote(o.preset) +
+                                    " (" + RailFabricSpec::PresetNames() + ")");
     }
     if (o.gpusPerServer > 0)
     {
@@ -809,14 +810,36 @@ JobFabric::ParseList(const std::string& names, const std::string& provisioning)
     return fabrics;
 }
 
+namespace
+{
+
+// Each range is registered with its flag (the command line refuses values outside it, in
+// the type or not, with one message) and checked again by JobOptions::Check.
+const FlagRange NIC_PORTS(1, RailFabricSpec::MAX_NIC_PORTS, "NIC ports per GPU", "the preset's");
+const FlagRange NIC_RATE(RailFabricSpec::MIN_PORT_GBPS,
+                         RailFabricSpec::MAX_PORT_GBPS,
+                         "Gb/s per NIC port",
+                         "the preset's");
+// Slower reductions turn one buffer into years (5e-15 GB/s wrapped the simulator's clock: an
+// all-reduce ended before it started); each one is still checked at run time.
+const FlagRange REDUCE_GBPS(JobOptions::MIN_REDUCE_GBPS,
+                            JobOptions::MAX_REDUCE_GBPS,
+                            "GB/s of reduction per GPU",
+                            "free reductions");
+const FlagRange ITERATIONS(1, 1000000, "replays of the workload");
+const FlagRange CHANNELS(1, 64, "NCCL channels per collective");
+const FlagRange CHUNK_KIB(1, UINT32_MAX, "KiB per pipelining chunk");
+
+} // namespace
+
 void
 JobOptions::AddFlags(StrictCommandLine& cmd)
 {
     cmd.Add("preset", "server hardware: " + RailFabricSpec::PresetNames(), preset);
     cmd.Add("servers", "servers (0: as many as the ranks need)", servers);
     cmd.Add("gpusPerServer", "GPUs per server = rails (0: the preset's)", gpusPerServer);
-    cmd.Add("nicPorts", "NIC ports per GPU, at most 64 (0: the preset's)", nicPorts);
-    cmd.Add("nicRate", "Gb/s per NIC port, in [0.001, 10000] (0: the preset's)", nicRate);
+    cmd.Add("nicPorts", "NIC ports per GPU", nicPorts, NIC_PORTS);
+    cmd.Add("nicRate", "Gb/s per NIC port", nicRate, NIC_RATE);
     cmd.Add("ocs", "OCS technology (optical rails): " + OcsTechnologyCatalog::Names(), ocs);
     cmd.Add("reconfigDelay",
             "OCS reconfiguration delay, e.g. 25ms (default: the technology's)",
@@ -837,12 +860,10 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
     cmd.Add("algorithm",
             "collectives that name none: auto|ring|direct|halving-doubling|tree",
             algorithm);
-    cmd.Add("channels", "NCCL channels per collective", channels);
-    cmd.Add("chunkKiB", "pipelining chunk inside a channel, KiB", chunkKiB);
-    cmd.Add("reduceGBps",
-            "reduction bandwidth per GPU, GB/s, in [0.001, 10^6] (0: reductions are free)",
-            reduceGBps);
-    cmd.Add("iterations", "replays of the workload, back to back", iterations);
+    cmd.Add("channels", "NCCL channels per collective", channels, CHANNELS);
+    cmd.Add("chunkKiB", "pipelining chunk inside a channel, KiB", chunkKiB, CHUNK_KIB);
+    cmd.Add("reduceGBps", "reduction bandwidth per GPU, GB/s", reduceGBps, REDUCE_GBPS);
+    cmd.Add("iterations", "replays of the workload, back to back", iterations, ITERATIONS);
     cmd.Add("seed", "run number of the random streams", seed);
     cmd.Add("progress", "wall seconds between progress lines on stderr (0: none)", progress);
 }
@@ -850,26 +871,12 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
 void
 JobOptions::Check()
 {
-    StrictCommandLine::CheckRange("nicPorts",
-                                  nicPorts,
-                                  1,
-                                  RailFabricSpec::MAX_NIC_PORTS,
-                                  "NIC ports per GPU",
-                                  "the preset's");
-    StrictCommandLine::CheckRange("nicRate",
-                                  nicRate,
-                                  RailFabricSpec::MIN_PORT_GBPS,
-                                  RailFabricSpec::MAX_PORT_GBPS,
-                                  "Gb/s per NIC port",
-                                  "the preset's");
-    // Slower reductions turn one buffer into years (5e-15 GB/s wrapped the simulator's
-    // clock: an all-reduce ended before it started); each one is still checked at run time.
-    StrictCommandLine::CheckRange("reduceGBps",
-                                  reduceGBps,
-                                  MIN_REDUCE_GBPS,
-                                  MAX_REDUCE_GBPS,
-                                  "GB/s of reduction per GPU",
-                                  "free reductions");
+    StrictCommandLine::CheckRange("nicPorts", nicPorts, NIC_PORTS);
+    StrictCommandLine::CheckRange("nicRate", nicRate, NIC_RATE);
+    StrictCommandLine::CheckRange("reduceGBps", reduceGBps, REDUCE_GBPS);
+    StrictCommandLine::CheckRange("iterations", iterations, ITERATIONS);
+    StrictCommandLine::CheckRange("channels", channels, CHANNELS);
+    StrictCommandLine::CheckRange("chunkKiB", chunkKiB, CHUNK_KIB);
     if (!reconfigDelay.empty())
     {
         reconfigDelayTime = StrictCommandLine::ParseTime("reconfigDelay", reconfigDelay);
@@ -889,20 +896,8 @@ JobOptions::Check()
     OcsTechnology technology;
     if (!OcsTechnologyCatalog::Find(ocs, technology))
     {
-        throw std::invalid_argument("unknown --ocs '" + ocs + "' (" +
+        throw std::invalid_argument("unknown --ocs " + StrictCommandLine::Quote(ocs) + " (" +
                                     OcsTechnologyCatalog::Names() + ")");
-    }
-    if (iterations == 0 || iterations > 1000000)
-    {
-        throw std::invalid_argument("--iterations must be in [1, 1000000]");
-    }
-    if (channels == 0 || channels > 64)
-    {
-        throw std::invalid_argument("--channels must be in [1, 64]");
-    }
-    if (chunkKiB == 0)
-    {
-        throw std::invalid_argument("--chunkKiB must be at least 1");
     }
     if (progress < 0)
     {
@@ -911,8 +906,8 @@ JobOptions::Check()
     WorkloadAlgorithm parsed;
     if (!ParseWorkloadAlgorithm(algorithm, parsed))
     {
-        throw std::invalid_argument("unknown --algorithm '" + algorithm +
-                                    "' (auto, ring, direct, halving-doubling, tree)");
+        throw std::invalid_argument("unknown --algorithm " + StrictCommandLine::Quote(algorithm) +
+                                    " (auto, ring, direct, halving-doubling, tree)");
     }
 }
 

@@ -77,8 +77,8 @@ JobWorkload::Load(const StrictCommandLine& cmd, JobOptions& o) const
     RailFabricSpec hardware;
     if (!RailFabricSpec::Preset(o.preset, hardware))
     {
-        throw std::invalid_argument("unknown --preset '" + o.preset + "' (" +
-                                    RailFabricSpec::PresetNames() + ")");
+        throw std::invalid_argument("unknown --preset " + StrictCommandLine::Quote(o.preset) +
+                                    " (" + RailFabricSpec::PresetNames() + ")");
     }
     std::shared_ptr<const WorkloadDag> dag;
     if (!m_dag.empty())

@@ -4,6 +4,7 @@
 
 #include "strict-command-line.h"
 
+#include "ns3/input-text.h"
 #include "ns3/type-id.h"
 
 #include <cmath>
@@ -29,24 +30,11 @@ FormatInteger(long double value)
     return os.str();
 }
 
-/// \return \p text with control characters escaped as \xNN
+/// \return \p text with control characters and odd bytes escaped as \xNN
 std::string
 Escape(const std::string& text)
 {
-    std::string escaped;
-    for (unsigned char c : text)
-    {
-        if (c < 0x20 || c == 0x7f)
-        {
-            static const char* const hex = "0123456789abcdef";
-            escaped += std::string("\\x") + hex[c >> 4] + hex[c & 0xf];
-        }
-        else
-        {
-            escaped += static_cast<char>(c);
-        }
-    }
-    return escaped;
+    return InputText::Escape(text);
 }
 
 /// \return true if \p text is a decimal number whose digits before any exponent are not all
@@ -66,7 +54,30 @@ TypedValues()
     return typed;
 }
 
+/// \return \p number in up to 15 significant digits (1e+18 for 10^18, 1000000 for 10^6)
+std::string
+FormatNumber(double number)
+{
+    std::ostringstream out;
+    out << std::setprecision(15) << number;
+    return out.str();
+}
+
+/// \return the one message for a flag's value outside its range, \p shown as typed
+std::string
+OutOfRange(const std::string& name, const std::string& shown, const FlagRange& range)
+{
+    return "--" + name + "=" + shown + " is out of range: " + range.what + " " + range.Text();
+}
+
 } // namespace
+
+std::string
+FlagRange::Text() const
+{
+    return "in [" + FormatNumber(least) + ", " + FormatNumber(most) + "]" +
+           (zero.empty() ? "" : ", or 0 for " + zero);
+}
 
 StrictCommandLine::StrictCommandLine(const std::string& file, const std::string& usage)
     : m_cmd(file)
@@ -78,11 +89,50 @@ void
 StrictCommandLine::Parse(int argc, char* argv[])
 {
     TypedValues().clear();
+    std::vector<char*> kept = {argv[0]};
+    std::vector<std::string> beyondType;
     for (int i = 1; i < argc; ++i)
     {
-        Check(argv[i]);
+        if (Check(argv[i]))
+        {
+            kept.push_back(argv[i]);
+        }
+        else
+        {
+            beyondType.push_back(argv[i]);
+        }
     }
-    m_cmd.Parse(argc, argv);
+    // The others first: a range may depend on them (--bytes on --mtu).
+    m_cmd.Parse(static_cast<int>(kept.size()), kept.data());
+    CheckRanges(beyondType);
+}
+
+void
+StrictCommandLine::CheckRanges(const std::vector<std::string>& beyondType) const
+{
+    for (const std::string& arg : beyondType)
+    {
+        std::size_t equal = arg.find('=');
+        std::size_t dashes = arg.rfind("--", 0) == 0 ? 2 : 1;
+        std::string name = arg.substr(dashes, equal - dashes);
+        throw std::invalid_argument(
+            OutOfRange(name, Escape(arg.substr(equal + 1)), m_ranged.at(name).range()));
+    }
+    // In the program's order, as its own checks would go.
+    for (const std::string& name : m_rangedOrder)
+    {
+        const Ranged& ranged = m_ranged.at(name);
+        if (IsGiven(name))
+        {
+            CheckRange(name, ranged.value(), ranged.range());
+        }
+    }
+}
+
+void
+StrictCommandLine::PrintHelp(std::ostream& os) const
+{
+    m_cmd.PrintHelp(os);
 }
 
 bool
@@ -91,7 +141,7 @@ StrictCommandLine::IsGiven(const std::string& name) const
     return m_given.count(name) > 0;
 }
 
-void
+bool
 StrictCommandLine::Check(const std::string& arg)
 {
     static const std::set<std::string> general = {"PrintHelp",
@@ -128,7 +178,7 @@ StrictCommandLine::Check(const std::string& arg)
         }
         if (general.count(name) > 0)
         {
-            return;
+            return true;
         }
         throw std::invalid_argument("unknown flag --" + Escape(name) + " (see --help)");
     }
@@ -159,6 +209,10 @@ StrictCommandLine::Check(const std::string& arg)
         long double number = digits ? std::strtold(value.c_str(), &end) : 0;
         auto [min, max] = m_ranges.at(name);
         ok = digits && number >= min && number <= max;
+        if (digits && !ok && m_ranged.count(name) > 0)
+        {
+            return false; // beyond the type: the flag's own range says why
+        }
         if (digits && !ok)
         {
             throw std::invalid_argument("bad value for --" + name + ": " + Quote(value) +
@@ -175,6 +229,10 @@ StrictCommandLine::Check(const std::string& arg)
         in >> number;
         ok = !value.empty() && !in.fail() && in.eof() && std::isfinite(number);
         static const std::regex decimal("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+        if (!ok && std::regex_match(value, decimal) && m_ranged.count(name) > 0)
+        {
+            return false; // beyond a double: the flag's own range says why
+        }
         if (!ok && std::regex_match(value, decimal))
         {
             // A number, but beyond a double: the stream fails as on "abc".
@@ -203,6 +261,7 @@ StrictCommandLine::Check(const std::string& arg)
         throw std::invalid_argument("bad value for --" + name + ": " + Quote(value) +
                                     " (expected " + expected.at(it->second) + ")");
     }
+    return true;
 }
 
 Time
@@ -298,20 +357,21 @@ StrictCommandLine::CheckRange(const std::string& name,
         in >> number;
         shown = !in.fail() && number == value ? Escape(typed->second) : "";
     }
-    auto text = [](double number) {
-        std::ostringstream out;
-        out << std::setprecision(15) << number;
-        return out.str();
-    };
-    throw std::invalid_argument("--" + name + "=" + (shown.empty() ? text(value) : shown) +
-                                " is out of range: " + what + " in [" + text(least) + ", " +
-                                text(most) + "]" + (zero.empty() ? "" : ", or 0 for " + zero));
+    throw std::invalid_argument(OutOfRange(name,
+                                           shown.empty() ? FormatNumber(value) : shown,
+                                           FlagRange{least, most, what, zero}));
+}
+
+void
+StrictCommandLine::CheckRange(const std::string& name, double value, const FlagRange& range)
+{
+    CheckRange(name, value, range.least, range.most, range.what, range.zero);
 }
 
 std::string
 StrictCommandLine::Quote(const std::string& text)
 {
-    return "'" + Escape(text) + "'";
+    return InputText::Quote(text);
 }
 
 } // namespace ns3

@@ -8,15 +8,50 @@
 #include "ns3/command-line.h"
 #include "ns3/nstime.h"
 
+#include <functional>
 #include <limits>
 #include <map>
+#include <ostream>
 #include <set>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * \ingroup photonic-rails
+ * \brief The values a flag accepts: registered with the flag (StrictCommandLine::Add), so
+ *        that a value beyond the variable's type (--iterations=-1 for an unsigned) and one
+ *        merely out of range (--iterations=0) get the same message naming the real range,
+ *        and the help states it.
+ */
+struct FlagRange
+{
+    /**
+     * \param least smallest value
+     * \param most largest value
+     * \param what what the value is
+     * \param zero what 0 means ("": 0 only if in range)
+     */
+    FlagRange(double least, double most, std::string what, std::string zero = "")
+        : least(least),
+          most(most),
+          what(std::move(what)),
+          zero(std::move(zero))
+    {
+    }
+
+    double least{0};  //!< Smallest value
+    double most{0};   //!< Largest value
+    std::string what; //!< What the value is, e.g. "Gb/s per NIC port"
+    std::string zero; //!< What 0 means, e.g. "the preset's" ("": 0 only if in range)
+
+    /// \return "in [least, most]" and ", or 0 for ZERO" if 0 has a meaning
+    std::string Text() const;
+};
 
 /**
  * \ingroup photonic-rails
@@ -27,7 +62,9 @@ namespace ns3
  * a value of the wrong kind, a negative unsigned, a number too large for a double or
  * one that underflows to 0 (1e-400 would silently take 0's meaning), an empty value or a
  * flag given twice (ns-3 would keep the last value) throws std::invalid_argument. Messages
- * quote values as typed, control characters escaped (Quote()).
+ * quote values as typed, control characters and odd bytes escaped (Quote()). A flag
+ * registered with a FlagRange is refused outside it, with CheckRange's message, whatever
+ * the value (within the variable's type or not).
  */
 class StrictCommandLine
 {
@@ -59,6 +96,42 @@ class StrictCommandLine
                               static_cast<long double>(std::numeric_limits<T>::max())};
         }
         m_cmd.AddValue(name, help, value);
+    }
+
+    /**
+     * \brief Registers a flag with the range of values it accepts; the help text ends with
+     *        it, e.g. "replays of the workload (in [1, 1000000])".
+     * \param name flag name
+     * \param help help text, without the range
+     * \param value variable holding the default and receiving the value
+     * \param range the values accepted (the default is not checked)
+     */
+    template <typename T>
+    void Add(const std::string& name, const std::string& help, T& value, const FlagRange& range)
+    {
+        Add(
+            name,
+            help,
+            value,
+            [range]() { return range; },
+            help + " (" + range.Text() + ")");
+    }
+
+    /**
+     * \brief Registers a flag whose range depends on other flags' values: it is evaluated
+     *        once every flag is read, whatever their order.
+     * \param name flag name
+     * \param help the whole help text, saying what the range is
+     * \param value variable holding the default and receiving the value
+     * \param range the values accepted, given the other flags
+     */
+    template <typename T>
+    void Add(const std::string& name,
+             const std::string& help,
+             T& value,
+             std::function<FlagRange()> range)
+    {
+        Add(name, help, value, std::move(range), help);
     }
 
     /**
@@ -112,19 +185,62 @@ class StrictCommandLine
                            const std::string& zero = "");
 
     /**
+     * \brief CheckRange with a flag's registered range.
+     * \param name the flag
+     * \param value its value
+     * \param range the values it accepts
+     */
+    static void CheckRange(const std::string& name, double value, const FlagRange& range);
+
+    /// \param os receives the help text, as --help prints it
+    void PrintHelp(std::ostream& os) const;
+
+    /**
      * \param text a value as typed
-     * \return \p text in single quotes, control characters escaped as \\xNN (a terminal
-     *         shows "\x01" as nothing at all)
+     * \return \p text in single quotes, control characters and bytes that are not
+     *         readable UTF-8 escaped as \\xNN (a terminal shows "\x01" as nothing at
+     *         all): InputText::Quote
      */
     static std::string Quote(const std::string& text);
 
   private:
-    void Check(const std::string& arg);
+    /// A flag registered with a range: how to get the range and the value read.
+    struct Ranged
+    {
+        std::function<FlagRange()> range; //!< The values accepted, given the other flags
+        std::function<double()> value;    //!< The flag's variable, as a number
+    };
+
+    template <typename T>
+    void Add(const std::string& name,
+             const std::string& help,
+             T& value,
+             std::function<FlagRange()> range,
+             const std::string& shownHelp)
+    {
+        Add(name, shownHelp, value);
+        m_ranged[name] = {std::move(range), [&value]() { return static_cast<double>(value); }};
+        m_rangedOrder.push_back(name);
+    }
+
+    /**
+     * \brief Checks one argument.
+     * \param arg the argument
+     * \return false if it is a number beyond its variable's type for a flag with a range:
+     *         refused once the other flags are read (the range may depend on them)
+     */
+    bool Check(const std::string& arg);
+
+    /// \throws std::invalid_argument for the first of these flags, then for any flag given
+    ///         outside its range
+    void CheckRanges(const std::vector<std::string>& beyondType) const;
 
     CommandLine m_cmd;                   //!< ns-3's parser
     std::map<std::string, char> m_kinds; //!< Flag -> 'u', 'i', 'd', 'b' or 's'
     std::map<std::string, std::pair<long double, long double>> m_ranges; //!< Integer flags
-    std::set<std::string> m_given; //!< Flags on the command line
+    std::set<std::string> m_given;          //!< Flags on the command line
+    std::map<std::string, Ranged> m_ranged; //!< Flags registered with a range
+    std::vector<std::string> m_rangedOrder; //!< Their names, in the order of registration
 };
 
 } // namespace ns3

@@ -8,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 namespace ns3
 {
@@ -29,9 +30,37 @@ DtypeBytes(const std::string& name)
     {
         return 1;
     }
-    throw std::invalid_argument("unknown dtype '" + name + "' (bf16, fp16, fp32, fp8)");
+    throw std::invalid_argument("unknown dtype " + StrictCommandLine::Quote(name) +
+                                " (bf16, fp16, fp32, fp8)");
 }
 } // namespace
+
+const FlagRange&
+WorkloadGeneratorFlags::Range(const std::string& name)
+{
+    // Model dimensions (0 keeps the preset's): bounded so that parameter, activation and
+    // all-to-all byte counts, products of several of them, stay far below 2^64. A tiny mfu
+    // turned compute ops into centuries.
+    static const std::map<std::string, FlagRange> ranges = {
+        {"layers", {1, MAX_LAYERS, "a model dimension", "the preset's"}},
+        {"hidden", {1, MAX_HIDDEN, "a model dimension", "the preset's"}},
+        {"heads", {1, MAX_HIDDEN, "a model dimension", "the preset's"}},
+        {"kvHeads", {1, MAX_HIDDEN, "a model dimension", "the preset's"}},
+        {"ffn", {1, MAX_FFN, "a model dimension", "the preset's"}},
+        {"vocab", {1, MAX_VOCAB, "a model dimension", "the preset's"}},
+        {"experts", {1, MAX_EXPERTS, "a model dimension", "the preset's"}},
+        {"topK", {1, MAX_EXPERTS, "a model dimension", "the preset's"}},
+        {"seqLen", {1, MAX_SEQ_LEN, "tokens per sequence"}},
+        {"microBatchSize", {1, MAX_MICRO_BATCH_SIZE, "sequences per micro-batch"}},
+        {"vpp", {1, MAX_VIRTUAL_STAGES, "virtual stages per rank"}},
+        {"mfu", {MIN_MFU, 1, "model FLOPs utilization"}},
+        {"mfuBackward", {MIN_MFU, 1, "backward model FLOPs utilization", "--mfu's"}},
+        {"gatherPrefetch",
+         {0, WorkloadGeneratorConfig::MAX_GATHER_PREFETCH, "FSDP gathers issued ahead of compute"}},
+        {"iterations", {1, MAX_ITERATIONS, "iterations to emit"}},
+    };
+    return ranges.at(name);
+}
 
 void
 WorkloadGeneratorFlags::Add(StrictCommandLine& cmd)
@@ -40,30 +69,36 @@ WorkloadGeneratorFlags::Add(StrictCommandLine& cmd)
         names.push_back(name);
         cmd.Add(name, help, value);
     };
+    // A bounded flag: the command line refuses values outside its range, which its help
+    // states.
+    auto bounded = [this, &cmd](const std::string& name, const std::string& help, auto& value) {
+        names.push_back(name);
+        cmd.Add(name, help, value, Range(name));
+    };
     add("model", "llama3-8b|llama3-70b|llama3.1-405b|gpt3-175b|mixtral-8x7b|custom", model);
-    add("layers", "override: transformer blocks", layers);
-    add("hidden", "override: model width", hidden);
-    add("heads", "override: attention heads", heads);
-    add("kvHeads", "override: key/value heads", kvHeads);
-    add("ffn", "override: MLP width (per expert)", ffn);
-    add("vocab", "override: vocabulary", vocab);
-    add("experts", "override: experts per MoE layer", experts);
-    add("topK", "override: experts per token", topK);
+    bounded("layers", "override: transformer blocks", layers);
+    bounded("hidden", "override: model width", hidden);
+    bounded("heads", "override: attention heads", heads);
+    bounded("kvHeads", "override: key/value heads", kvHeads);
+    bounded("ffn", "override: MLP width (per expert)", ffn);
+    bounded("vocab", "override: vocabulary", vocab);
+    bounded("experts", "override: experts per MoE layer", experts);
+    bounded("topK", "override: experts per token", topK);
     add("gpu", "a100|h100|h200|b200", gpu);
-    add("mfu", "model FLOPs utilization of forward and recomputation, (0,1]", mfu);
-    add("mfuBackward", "model FLOPs utilization of backward, (0,1] (0: --mfu)", mfuBackward);
+    bounded("mfu", "model FLOPs utilization of forward and recomputation", mfu);
+    bounded("mfuBackward", "model FLOPs utilization of backward", mfuBackward);
     add("tp", "tensor parallel degree (inside a server)", tp);
     add("cp", "context parallel degree", cp);
     add("pp", "pipeline stages", pp);
     add("dp", "data parallel degree, DDP (replicated parameters)", dp);
     add("fsdp", "data parallel degree, FSDP/ZeRO-3 (sharded parameters)", fsdp);
     add("ep", "expert parallel degree (divides the DP degree)", ep);
-    add("vpp", "virtual stages per rank (interleaved schedule)", vpp);
+    bounded("vpp", "virtual stages per rank (interleaved schedule)", vpp);
     add("schedule", "gpipe|1f1b|interleaved", schedule);
-    add("microBatchSize", "sequences per micro-batch", microBatchSize);
+    bounded("microBatchSize", "sequences per micro-batch", microBatchSize);
     add("microBatches", "micro-batches per iteration (0: from globalBatch)", microBatches);
     add("globalBatch", "sequences per iteration (0: 2 x pp micro-batches)", globalBatch);
-    add("seqLen", "tokens per sequence", seqLen);
+    bounded("seqLen", "tokens per sequence", seqLen);
     add("paramDtype", "parameter dtype as gathered: bf16|fp16|fp32|fp8", paramDtype);
     add("gradDtype", "gradient dtype as reduced: bf16|fp16|fp32|fp8", gradDtype);
     add("actDtype", "activation dtype: bf16|fp16|fp32|fp8", actDtype);
@@ -71,9 +106,7 @@ WorkloadGeneratorFlags::Add(StrictCommandLine& cmd)
     add("order", "rank placement, innermost first (permutation of tp,cp,pp,dp)", order);
     add("foldTp", "fold TP collectives into compute time", foldTp);
     add("reshard", "FSDP reshard policy: always|after-backward-only|never", reshard);
-    add("gatherPrefetch",
-        "FSDP gathers issued ahead of compute, at most 64 (0: blocking)",
-        gatherPrefetch);
+    bounded("gatherPrefetch", "FSDP gathers issued ahead of compute (0: blocking)", gatherPrefetch);
     add("job", "the paper's measured job: b16|b24 (sets the defaults; explicit flags win)", job);
 }
 
@@ -167,46 +200,25 @@ WorkloadGeneratorFlags::Given(const StrictCommandLine& cmd) const
 void
 WorkloadGeneratorFlags::CheckRanges() const
 {
-    // Model dimensions (0 keeps the preset's): bounded so that parameter, activation and
-    // all-to-all byte counts, products of several of them, stay far below 2^64.
-    const std::vector<std::tuple<const char*, uint32_t, uint32_t>> dimensions = {
-        {"layers", layers, MAX_LAYERS},
-        {"hidden", hidden, MAX_HIDDEN},
-        {"heads", heads, MAX_HIDDEN},
-        {"kvHeads", kvHeads, MAX_HIDDEN},
-        {"ffn", ffn, MAX_FFN},
-        {"vocab", vocab, MAX_VOCAB},
-        {"experts", experts, MAX_EXPERTS},
-        {"topK", topK, MAX_EXPERTS}};
-    for (const auto& [name, value, most] : dimensions)
+    const std::vector<std::pair<const char*, double>> values = {{"layers", layers},
+                                                                {"hidden", hidden},
+                                                                {"heads", heads},
+                                                                {"kvHeads", kvHeads},
+                                                                {"ffn", ffn},
+                                                                {"vocab", vocab},
+                                                                {"experts", experts},
+                                                                {"topK", topK},
+                                                                {"seqLen", seqLen},
+                                                                {"microBatchSize", microBatchSize},
+                                                                {"vpp", vpp},
+                                                                {"mfu", mfu},
+                                                                {"mfuBackward", mfuBackward},
+                                                                {"gatherPrefetch", gatherPrefetch},
+                                                                {"iterations", iterations}};
+    for (const auto& [name, value] : values)
     {
-        StrictCommandLine::CheckRange(name, value, 1, most, "a model dimension", "the preset's");
+        StrictCommandLine::CheckRange(name, value, Range(name));
     }
-    StrictCommandLine::CheckRange("seqLen", seqLen, 1, MAX_SEQ_LEN, "tokens per sequence");
-    StrictCommandLine::CheckRange("microBatchSize",
-                                  microBatchSize,
-                                  1,
-                                  MAX_MICRO_BATCH_SIZE,
-                                  "sequences per micro-batch");
-    StrictCommandLine::CheckRange("vpp", vpp, 1, MAX_VIRTUAL_STAGES, "virtual stages per rank");
-    // Compute ops last FLOPs / (peak x mfu): a tiny mfu turned them into centuries.
-    StrictCommandLine::CheckRange("mfu", mfu, MIN_MFU, 1, "model FLOPs utilization");
-    StrictCommandLine::CheckRange("mfuBackward",
-                                  mfuBackward,
-                                  MIN_MFU,
-                                  1,
-                                  "backward model FLOPs utilization",
-                                  "--mfu's");
-    StrictCommandLine::CheckRange("gatherPrefetch",
-                                  gatherPrefetch,
-                                  0,
-                                  WorkloadGeneratorConfig::MAX_GATHER_PREFETCH,
-                                  "FSDP gathers issued ahead of compute");
-    StrictCommandLine::CheckRange("iterations",
-                                  iterations,
-                                  1,
-                                  MAX_ITERATIONS,
-                                  "iterations to emit");
     // The rank count, step by step: a product of four 32-bit degrees wraps even 64 bits.
     uint64_t ranks = 1;
     for (uint32_t degree : {tp, cp, pp, std::max(dp, fsdp)})

@@ -121,6 +121,15 @@ struct WorkloadGeneratorFlags
      */
     WorkloadGeneratorConfig ToConfig(uint32_t gpusPerServer) const;
 
+    /**
+     * \brief The values a bounded flag accepts (the bounds above), in one place: Add()
+     *        registers them with the flags and ToConfig() checks them.
+     * \param name layers, hidden, heads, kvHeads, ffn, vocab, experts, topK, seqLen,
+     *        microBatchSize, vpp, mfu, mfuBackward, gatherPrefetch or iterations
+     * \return its range (std::out_of_range for another name)
+     */
+    static const FlagRange& Range(const std::string& name);
+
   private:
     /// Refuses values beyond the bounds above (std::invalid_argument naming the flag).
     void CheckRanges() const;

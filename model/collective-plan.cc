@@ -177,6 +177,8 @@ Group::Group(const CollectiveRequest& request)
     }
 }
 
+struct Ring;
+
 /**
  * \brief Appends one rank's tasks, splits blocks into chunks and remembers which task
  *        produced which bytes of the rank's buffer.
@@ -192,6 +194,7 @@ class Builder
         : m_channels(request.channels),
           m_chunkBytes(request.chunkBytes),
           m_bothWays(request.optical),
+          m_gpusPerServer(request.gpusPerServer),
           m_tasks(tasks)
     {
     }
@@ -232,6 +235,13 @@ class Builder
     {
         return m_bothWays;
     }
+
+    /**
+     * \param ring a ring
+     * \return true if two of its neighbours sit on different servers: some hop leaves the
+     *         scale-up domain (for a ring, the same as: not all members on one server)
+     */
+    bool CrossesServers(const Ring& ring) const;
 
     /**
      * \param bytes bytes of a block
@@ -363,6 +373,7 @@ class Builder
     uint32_t m_channels;
     uint64_t m_chunkBytes;
     bool m_bothWays;
+    uint32_t m_gpusPerServer;
     std::vector<CollectiveTask>& m_tasks;
     /// First byte -> (one past the last byte, producing task); uncovered bytes are input
     std::map<uint64_t, std::pair<uint64_t, uint32_t>> m_producers;
@@ -386,6 +397,20 @@ struct Ring
         return ranks[(me + ranks.size() - 1) % ranks.size()];
     }
 };
+
+bool
+Builder::CrossesServers(const Ring& ring) const
+{
+    for (std::size_t p = 0; p < ring.ranks.size(); ++p)
+    {
+        uint32_t next = ring.ranks[(p + 1) % ring.ranks.size()];
+        if (ring.ranks[p] / m_gpusPerServer != next / m_gpusPerServer)
+        {
+            return true;
+        }
+    }
+    return false;
+}
 
 /**
  * \brief Sends a block's chunks to the next ring member: at step 0 once the tasks that
@@ -489,8 +514,9 @@ using RingAlgorithm = void (*)(Builder&, const Ring&, const std::vector<Range>&)
  * a duplex circuit; a one-way ring would leave the port towards the previous member idle in
  * the sending direction. Running the first half of every block on the ring and the second
  * half on the reversed ring keeps both ports busy both ways (NCCL reaches the same with
- * channels on different NICs). Rings of two, blocks under 2 bytes and electrical rails
- * (full-duplex ports that a one-way ring already fills) run one way.
+ * channels on different NICs). Rings of two, blocks under 2 bytes, electrical rails
+ * (full-duplex ports that a one-way ring already fills) and rings inside one server (no hop
+ * reaches a rail: the scale-up domain runs them as on electrical rails) run one way.
  *
  * \param b the builder
  * \param ring the ring
@@ -502,7 +528,7 @@ RailRing(Builder& b, const Ring& ring, const std::vector<Range>& blocks, RingAlg
 {
     uint32_t n = ring.ranks.size();
     bool split =
-        b.BothWays() && n > 2 &&
+        b.BothWays() && n > 2 && b.CrossesServers(ring) &&
         std::all_of(blocks.begin(), blocks.end(), [](const Range& r) { return r.size >= 2; });
     if (!split)
     {

@@ -113,11 +113,13 @@ struct CollectivePlan
  *   S - block(me) = (n-1)S/n. Allreduce: that reducescatter on n blocks of S/n (sorted
  *   order), then that allgather of the reduced blocks, each chunk of it waiting for the
  *   final REDUCE of the same chunk: sends 2(n-1)S/n.
- * - On optical rails (request.optical) every ring that crosses rails (the flat ring, the
- *   inter rings of the hierarchical one) runs both ways: the first half of every block on
- *   the ring, the second half on the reversed ring, so a GPU's two NIC ports towards its
- *   two ring neighbours both carry data in both directions. Same bytes per rank, half to
- *   each neighbour; rings of two and blocks under 2 bytes run one way.
+ * - On optical rails (request.optical) every ring that crosses servers (the flat ring when
+ *   two of its neighbours are on different servers, i.e. its members are not all on one
+ *   server; the inter rings of the hierarchical one) runs both ways: the first half of every
+ *   block on the ring, the second half on the reversed ring, so a GPU's two NIC ports
+ *   towards its two ring neighbours both carry data in both directions. Same bytes per
+ *   rank, half to each neighbour; rings of two, blocks under 2 bytes and rings inside one
+ *   server (they never reach a rail, so their plan is the electrical rails' one) run one way.
  * - "hierarchical-ring" (RING, hierarchical = true) instead of "ring", for allreduce,
  *   allgather and reducescatter when RING is asked for or chosen and the group is a
  *   regular grid: k >= 2 servers, each holding the same set of m >= 2 local GPU indices

@@ -4,6 +4,8 @@
 
 #include "opus-phase-replay.h"
 
+#include "input-text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -403,8 +405,8 @@ OpusPhaseReplay::Chain(const WorkloadPhaseLog& log, const std::string& name)
         const WorkloadPhaseLogEntry& e = entries[i];
         if (e.parallelism != "PP" && e.parallelism != "DP")
         {
-            throw std::runtime_error(name + ":" + std::to_string(e.line) + ": phase kind '" +
-                                     e.parallelism + "' is neither PP nor DP");
+            throw std::runtime_error(name + ":" + std::to_string(e.line) + ": phase kind " +
+                                     InputText::Quote(e.parallelism) + " is neither PP nor DP");
         }
         OpusReplayPhase p;
         p.pipeline = e.parallelism == "PP";

@@ -1,5 +1,7 @@
 #include "workload-error.h"
 
+#include "input-text.h"
+
 #include <sstream>
 
 namespace ns3
@@ -17,11 +19,11 @@ WorkloadError::ToString() const
     }
     if (!group.empty())
     {
-        parts.push_back("group '" + group + "'");
+        parts.push_back("group " + InputText::Quote(group));
     }
     if (!field.empty())
     {
-        parts.push_back("field '" + field + "'");
+        parts.push_back("field " + InputText::Quote(field));
     }
     std::ostringstream os;
     os << (file.empty() ? std::string("<input>") : file);

@@ -1,5 +1,6 @@
 #include "workload-json.h"
 
+#include "input-text.h"
 #include "workload-error.h"
 #include "workload-validator.h"
 
@@ -170,8 +171,8 @@ class OpReader
         if (!ParseWorkloadOpType(it->get<std::string>(), op.type))
         {
             Fail("type",
-                 "unknown op type '" + it->get<std::string>() +
-                     "' (expected compute, allreduce, allgather, reducescatter, alltoall, "
+                 "unknown op type " + InputText::Quote(it->get<std::string>()) +
+                     " (expected compute, allreduce, allgather, reducescatter, alltoall, "
                      "broadcast, reduce, barrier, send or recv)");
             return false;
         }
@@ -231,8 +232,8 @@ class OpReader
             !ParseWorkloadAlgorithm(algorithm, op.algorithm))
         {
             Fail("algorithm",
-                 "unknown algorithm '" + algorithm +
-                     "' (expected ring, direct, halving-doubling, tree or auto)");
+                 "unknown algorithm " + InputText::Quote(algorithm) +
+                     " (expected ring, direct, halving-doubling, tree or auto)");
         }
     }
 
@@ -638,15 +639,15 @@ ReportDuplicateKeys(const std::vector<DuplicateKeyFinder::Duplicate>& duplicates
         WorkloadError error;
         error.file = file;
         error.field = d.path.empty() ? d.key : d.path + "." + d.key;
-        error.message = "duplicate key '" + d.key +
-                        "': a key may appear once per object (the earlier value would be "
+        error.message = "duplicate key " + InputText::Quote(d.key) +
+                        ": a key may appear once per object (the earlier value would be "
                         "silently dropped)";
         std::size_t index = 0;
         if (d.path == "groups")
         {
             error.group = d.key;
             error.field = "groups";
-            error.message = "group '" + d.key + "' is defined twice";
+            error.message = "group " + InputText::Quote(d.key) + " is defined twice";
         }
         else if (std::sscanf(d.path.c_str(), "ops[%zu]", &index) == 1 &&
                  d.path == "ops[" + std::to_string(index) + "]")
@@ -712,7 +713,9 @@ ExplainParseFailure(const std::string& text, const Json::exception& e)
     // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 5: ..."
     std::string what = e.what();
     auto pos = what.find("] ");
-    return "invalid JSON: " + (pos == std::string::npos ? what : what.substr(pos + 2));
+    // Its "last read" echoes the bytes it choked on (a lone 0xff, say): escape them.
+    return "invalid JSON: " +
+           InputText::Escape(pos == std::string::npos ? what : what.substr(pos + 2));
 }
 
 /**
@@ -820,27 +823,19 @@ WorkloadJson::Parse(const std::string& text, const std::string& fileName)
 WorkloadDag
 WorkloadJson::ReadFile(const std::string& path)
 {
-    WorkloadErrorList errors;
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
+    std::string text;
+    try
     {
-        AddFileError(errors, path, "", "is a directory, not a DAG file");
+        text = InputText::ReadFile(path, "DAG file");
+    }
+    catch (const InputFileError& e)
+    {
+        // One of the file's errors, like those of its content.
+        WorkloadErrorList errors;
+        AddFileError(errors, path, "", e.GetReason());
         errors.ThrowIfAny();
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        AddFileError(errors, path, "", "cannot open the file");
-        errors.ThrowIfAny();
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-    {
-        AddFileError(errors, path, "", "cannot read the file");
-        errors.ThrowIfAny();
-    }
-    return Parse(text.str(), path);
+    return Parse(text, path);
 }
 
 WorkloadDag

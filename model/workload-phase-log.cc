@@ -1,5 +1,7 @@
 #include "workload-phase-log.h"
 
+#include "input-text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -51,7 +53,7 @@ class LineReader
         std::string token = Next("'" + key + "'");
         if (token != key)
         {
-            Fail("expected '" + key + "' but found '" + token + "'");
+            Fail("expected '" + key + "' but found " + InputText::Quote(token));
         }
     }
 
@@ -65,7 +67,7 @@ class LineReader
                       });
         if (!digits)
         {
-            Fail("'" + key + "' needs a non-negative integer, found '" + token + "'");
+            Fail("'" + key + "' needs a non-negative integer, found " + InputText::Quote(token));
         }
         return static_cast<uint32_t>(std::strtoul(token.c_str(), nullptr, 10));
     }
@@ -79,11 +81,11 @@ class LineReader
         double value = std::strtod(token.c_str(), &end);
         if (*end != '\0' || !std::isfinite(value))
         {
-            Fail("'" + key + "' needs a number, found '" + token + "'");
+            Fail("'" + key + "' needs a number, found " + InputText::Quote(token));
         }
         if (value < 0 || value > WorkloadPhaseLog::MAX_TIME_MS)
         {
-            Fail("'" + key + "' needs a time in [0, 1e13] ms, found '" + token + "'");
+            Fail("'" + key + "' needs a time in [0, 1e13] ms, found " + InputText::Quote(token));
         }
         return {value, token};
     }
@@ -92,7 +94,8 @@ class LineReader
     {
         if (m_next < m_tokens.size())
         {
-            Fail("unexpected text '" + m_tokens[m_next] + "' at the end of the line");
+            Fail("unexpected text " + InputText::Quote(m_tokens[m_next]) +
+                 " at the end of the line");
         }
     }
 
@@ -232,14 +235,7 @@ WorkloadPhaseLog::Parse(const std::string& text, const std::string& fileName)
 WorkloadPhaseLog
 WorkloadPhaseLog::ReadFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw std::runtime_error(path + ": cannot open the file");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return Parse(text.str(), path);
+    return Parse(InputText::ReadFile(path, "phase log"), path);
 }
 
 bool

@@ -1,5 +1,7 @@
 #include "workload-timeline.h"
 
+#include "input-text.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -134,7 +136,7 @@ class RowReader
         std::string type = Text(fields, "type");
         if (!ParseWorkloadOpType(type, r.type) || r.type == WorkloadOpType::COMPUTE)
         {
-            Fail("type", "not a collective or send/recv: '" + type + "'");
+            Fail("type", "not a collective or send/recv: " + InputText::Quote(type));
         }
         r.group = Text(fields, "group");
         r.peer = Integer(fields, "peer", -1, UINT32_MAX, -1);
@@ -156,8 +158,8 @@ class RowReader
   private:
     [[noreturn]] void Fail(const std::string& column, const std::string& message) const
     {
-        throw std::runtime_error(m_file + ":" + std::to_string(m_line) + ": column '" + column +
-                                 "': " + message);
+        throw std::runtime_error(m_file + ":" + std::to_string(m_line) + ": column " +
+                                 InputText::Quote(column) + ": " + message);
     }
 
     std::string Text(const std::vector<std::string>& fields, const std::string& column) const
@@ -190,7 +192,7 @@ class RowReader
         long long value = std::strtoll(text.c_str(), &end, 10);
         if (*end != '\0' || errno != 0 || value < min || value > max)
         {
-            Fail(column, "not an integer in range: '" + text + "'");
+            Fail(column, "not an integer in range: " + InputText::Quote(text));
         }
         return value;
     }
@@ -202,7 +204,7 @@ class RowReader
         double value = std::strtod(text.c_str(), &end);
         if (text.empty() || *end != '\0' || !std::isfinite(value))
         {
-            Fail(column, "not a number: '" + text + "'");
+            Fail(column, "not a number: " + InputText::Quote(text));
         }
         return value;
     }
@@ -279,14 +281,7 @@ WorkloadTimeline::ParseCsv(const std::string& text, const std::string& fileName)
 WorkloadTimeline
 WorkloadTimeline::ReadCsv(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw std::runtime_error(path + ": cannot open the file");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return ParseCsv(text.str(), path);
+    return ParseCsv(InputText::ReadFile(path, "timeline CSV"), path);
 }
 
 void

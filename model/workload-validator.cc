@@ -1,6 +1,7 @@
 #include "workload-validator.h"
 
 #include "collective-plan.h"
+#include "input-text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -217,7 +218,9 @@ class Checker
         }
         else if (op.peer == int64_t(op.rank))
         {
-            OpError(op, "peer", "a rank cannot " + WorkloadOpTypeName(op.type) + " to itself");
+            // "recv to itself" reads wrong: a rank receives from its peer.
+            std::string way = op.type == WorkloadOpType::RECV ? " from" : " to";
+            OpError(op, "peer", "a rank cannot " + WorkloadOpTypeName(op.type) + way + " itself");
         }
     }
 
@@ -225,27 +228,29 @@ class Checker
     {
         if (m_dag.FindGroup(op.group) == nullptr)
         {
-            OpError(op, "group", "unknown group '" + op.group + "'");
+            OpError(op, "group", "unknown group " + InputText::Quote(op.group));
             return;
         }
         if (!InGroup(op, op.rank))
         {
-            OpError(op, "group", "group '" + op.group + "' does not contain this rank");
+            OpError(op,
+                    "group",
+                    "group " + InputText::Quote(op.group) + " does not contain this rank");
         }
         bool rooted = op.type == WorkloadOpType::BROADCAST || op.type == WorkloadOpType::REDUCE;
         if (rooted && !InGroup(op, op.root))
         {
             OpError(op,
                     "root",
-                    "root " + std::to_string(op.root) + " is not a member of group '" + op.group +
-                        "'");
+                    "root " + std::to_string(op.root) + " is not a member of group " +
+                        InputText::Quote(op.group));
         }
         // The planner's own rule, so that a DAG accepted here is never refused at run time.
         auto members = static_cast<uint32_t>(m_dag.FindGroup(op.group)->size());
         std::string refused = CollectivePlanner::CheckAlgorithm(op.type, op.algorithm, members);
         if (!refused.empty())
         {
-            OpError(op, "algorithm", refused + " (group '" + op.group + "')");
+            OpError(op, "algorithm", refused + " (group " + InputText::Quote(op.group) + ")");
         }
     }
 
@@ -405,7 +410,7 @@ class Checker
                 it->second->iteration > op.iteration)
             {
                 later = it->second;
-                how = "it precedes this op on stream '" + op.stream + "'";
+                how = "it precedes this op on stream " + InputText::Quote(op.stream);
             }
             lastOfStream[op.stream] = &op;
             if (later != nullptr)
@@ -541,7 +546,8 @@ class Checker
             {
                 continue;
             }
-            std::string where = "collective #" + std::to_string(k) + " on group '" + name + "'";
+            std::string where =
+                "collective #" + std::to_string(k) + " on group " + InputText::Quote(name);
             std::string other =
                 "on rank " + std::to_string(e.rank) + " (op " + std::to_string(e.id) + ")";
             if (field == "iteration")

@@ -177,12 +177,12 @@ endfunction()
 # ocs-circuit-example: every flag through StrictCommandLine (a number where a number is due,
 # durations >= 0 by ParseTime), bytes within 500000 frames of --mtu, a rate in [1Mbps, 10Tbps].
 pr_strict_error(example.ocs-circuit-example-negative-bytes ocs-circuit-example
-  "--bytes=-1" "ocs-circuit-example: error: [^\n]*--bytes[^\n]*'-1'")
+  "--bytes=-1" "ocs-circuit-example: error: --bytes=-1 is out of range: bytes per flow \\(at most 500000 frames of --mtu=9000 bytes\\) in \\[1, 4500000000\\]\n$")
 pr_strict_error(example.ocs-circuit-example-scientific-bytes ocs-circuit-example
   "--bytes=1e18" "ocs-circuit-example: error: [^\n]*--bytes[^\n]*'1e18'")
 pr_strict_error(example.ocs-circuit-example-too-many-frames ocs-circuit-example
   "--mtu=1|--bytes=500001"
-  "ocs-circuit-example: error: --bytes must be in \\[1, 500000\\] \\(at most 500000 frames of --mtu=1 bytes\\), got 500001")
+  "ocs-circuit-example: error: --bytes=500001 is out of range: bytes per flow \\(at most 500000 frames of --mtu=1 bytes\\) in \\[1, 500000\\]\n$")
 pr_strict_error(example.ocs-circuit-example-bad-duration ocs-circuit-example
   "--delay=abc" "ocs-circuit-example: error: --delay: 'abc' is not a duration")
 pr_strict_error(example.ocs-circuit-example-negative-delay ocs-circuit-example
@@ -196,7 +196,7 @@ pr_strict_error(example.ocs-circuit-example-bad-rate ocs-circuit-example
 pr_strict_error(example.ocs-circuit-example-rate-out-of-range ocs-circuit-example
   "--rate=20Tbps" "ocs-circuit-example: error: --rate: '20Tbps' is outside \\[1Mbps, 10Tbps\\]")
 pr_strict_error(example.ocs-circuit-example-zero-mtu ocs-circuit-example
-  "--mtu=0" "ocs-circuit-example: error: --mtu must be in \\[1, 65000\\], got 0")
+  "--mtu=0" "ocs-circuit-example: error: --mtu=0 is out of range: frame payload bytes in \\[1, 65000\\]\n$")
 pr_strict_error(example.ocs-circuit-example-unknown-flag ocs-circuit-example
   "--byte=5" "ocs-circuit-example: error: unknown flag --byte ")
 # --delay is the switch's delay (the helper's technology used to override it): flow C starts
@@ -208,9 +208,9 @@ set_tests_properties(example.ocs-circuit-example-delay PROPERTIES PASS_REGULAR_E
   "reconfiguration delay \\+100us[^\n]*\n.*C +2 -> 4 +8388608 +468\\.133 +468\\.133")
 # rail-fabric-example: the same, bytes in [1, 2^40], flags only where they apply.
 pr_strict_error(example.rail-fabric-example-negative-bytes rail-fabric-example
-  "--bytes=-1" "rail-fabric-example: error: [^\n]*--bytes[^\n]*'-1'")
+  "--bytes=-1" "rail-fabric-example: error: --bytes=-1 is out of range: bytes per GPU \\(2\\^40 at most\\) in \\[1, 1099511627776\\]\n$")
 pr_strict_error(example.rail-fabric-example-zero-bytes rail-fabric-example
-  "--bytes=0" "rail-fabric-example: error: --bytes must be in \\[1, 1099511627776\\] \\(2\\^40\\), got 0")
+  "--bytes=0" "rail-fabric-example: error: --bytes=0 is out of range: bytes per GPU \\(2\\^40 at most\\) in \\[1, 1099511627776\\]\n$")
 pr_strict_error(example.rail-fabric-example-one-server rail-fabric-example
   "--servers=1" "rail-fabric-example: error: --servers must be at least 2 \\(a ring\\), got 1")
 pr_strict_error(example.rail-fabric-example-ocs-on-eps rail-fabric-example
@@ -455,7 +455,7 @@ photonic_rails_expect_error(example.photonic-rails-delay-sweep-review-below-ns
 # control character escaped, one spelling of --provisioning.
 photonic_rails_expect_error(example.photonic-rails-sim-review-nic-rate-overflow photonic-rails-sim
   "${pr_review_job}|--nicRate=1e400"
-  "photonic-rails-sim: error: bad value for --nicRate: '1e400' is out of range \\(beyond the largest number, about 1\\.8e308\\)\n$")
+  "photonic-rails-sim: error: --nicRate=1e400 is out of range: Gb/s per NIC port in \\[0\\.001, 10000\\], or 0 for the preset's\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-review-fabric-empty photonic-rails-sim
   "${pr_review_job}|--fabric="
   "photonic-rails-sim: error: bad value for --fabric: it is empty \\(expected a value without blanks\\)\n$")
@@ -510,20 +510,20 @@ foreach(rate 1kbps 1bps 0bps 20Tbps)
     "^photonic-rails-bench: error: --rate: '${rate}' is outside \\[1Mbps, 10Tbps\\]\n$")
 endforeach()
 pr_review_error(example.photonic-rails-bench-negative-frames photonic-rails-bench "--frames=-1"
-  "^photonic-rails-bench: error: bad value for --frames: '-1' \\(expected an integer in \\[0, 18446744073709551615\\]\\)\n$")
+  "^photonic-rails-bench: error: --frames=-1 is out of range: frames per device run in \\[1, 10000000\\]\n$")
 pr_review_error(example.photonic-rails-bench-text-frames photonic-rails-bench "--frames=abc"
   "^photonic-rails-bench: error: bad value for --frames: 'abc' \\(expected a non-negative integer\\)\n$")
 pr_review_error(example.photonic-rails-bench-fraction-payload photonic-rails-bench "--payload=1.5"
   "^photonic-rails-bench: error: bad value for --payload: '1\\.5' \\(expected a non-negative integer\\)\n$")
 pr_review_error(example.photonic-rails-bench-too-many-frames photonic-rails-bench "--frames=10000001"
-  "^photonic-rails-bench: error: --frames must be in \\[1, 10000000\\] \\(frames per device run\\), got 10000001\n$")
+  "^photonic-rails-bench: error: --frames=10000001 is out of range: frames per device run in \\[1, 10000000\\]\n$")
 pr_review_error(example.photonic-rails-bench-payload-jumbo photonic-rails-bench "--payload=8987"
-  "^photonic-rails-bench: error: --payload must be in \\[1, 8986\\] \\(payload bytes of a 9000-byte frame\\), got 8987\n$")
+  "^photonic-rails-bench: error: --payload=8987 is out of range: payload bytes of a 9000-byte frame in \\[1, 8986\\]\n$")
 pr_review_error(example.photonic-rails-bench-transport-bytes photonic-rails-bench
   "--transportBytes=8589934593"
-  "^photonic-rails-bench: error: --transportBytes must be in \\[1, 8589934592\\] \\(bytes per transport run, 2\\^33\\), got 8589934593\n$")
+  "^photonic-rails-bench: error: --transportBytes=8589934593 is out of range: bytes per transport run in \\[1, 8589934592\\]\n$")
 pr_review_error(example.photonic-rails-bench-repeats photonic-rails-bench "--repeats=6"
-  "^photonic-rails-bench: error: --repeats must be in \\[1, 5\\] \\(runs per case\\), got 6\n$")
+  "^photonic-rails-bench: error: --repeats=6 is out of range: runs per case in \\[1, 5\\]\n$")
 # Payloads of 1 to 24 bytes at 400 Gb/s: a frame's 0.02-0.48 ns rounded to a refill period of
 # 0 ns, and the full queue was refilled forever at one instant (a hang, not slowness: 32 bytes
 # took 0.2 s). Now these 1000 frames take well under a second.
@@ -542,10 +542,10 @@ endforeach()
 # (+399999915.00%), each in its own column.
 pr_review_error(example.opus-phase-replay-huge-delay opus-phase-replay
   "--logs=${pr_replay_logs}|--delays=1e308|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-review"
-  "^opus-phase-replay: error: --delays: '1e308' ms is out of range \\(at most 10\\^9 ms = 10\\^6 s\\)\n$")
+  "^opus-phase-replay: error: --delays: '1e308' ms is longer than 10\\^6 s\n$")
 pr_review_error(example.opus-phase-replay-2-63-delay opus-phase-replay
   "--logs=${pr_replay_logs}|--delays=9223372036854775808|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-review"
-  "^opus-phase-replay: error: --delays: '9223372036854775808' ms is out of range")
+  "^opus-phase-replay: error: --delays: '9223372036854775808' ms is longer than 10\\^6 s\n$")
 pr_review_error(example.opus-phase-replay-delay-unit opus-phase-replay
   "--logs=${pr_replay_logs}|--delays=25ms|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-review"
   "^opus-phase-replay: error: --delays: '25ms' is not a delay in ms \\(a number >= 0 without a unit, e\\.g\\. 25\\)\n$")
@@ -757,3 +757,97 @@ photonic_rails_expect_error(example.photonic-rails-sim-provisioning-contradicts 
 photonic_rails_expect_error(example.photonic-rails-sim-provisioning-oracle photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs-oracle|--provisioning=1"
   "error: --fabric=ocs-oracle contradicts --provisioning=1")
+
+# ---- Issue 11, review fix11: regression tests (each fails on the binaries before its fix). ----
+set(pr_fix11_data ${PROJECT_SOURCE_DIR}/test/data)
+set(pr_fix11_tests "")
+# A. A ring inside one server never reaches a rail: test/data/allreduce-two-servers.json
+# (groups tp0 = [0..3] and tp1 = [4..7], 4 GPUs per server, one 1 MiB allreduce each) has the
+# same plan and so the same iteration times on every fabric (ocs split it both ways, -11.15%).
+add_test(NAME example.photonic-rails-sim-intra-server-ring
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--dag=${pr_fix11_data}/allreduce-two-servers.json|--gpusPerServer=4|--nicPorts=2|--fabric=eps,ocs,ocs-static|--progress=0"
+                 -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-intra-server-ring
+                 "-DFABRICS=eps|ocs|ocs-static"
+                 "-DALGORITHM=\"allreduce\": {[^}]*\"ring\": 8"
+                 -P ${PROJECT_SOURCE_DIR}/test/same-iteration-times.cmake)
+list(APPEND pr_fix11_tests example.photonic-rails-sim-intra-server-ring)
+# E. Input bytes a terminal would not show are escaped in messages: a second UTF-8 byte order
+# mark (test/data/opus-replay-stage1-bom2.txt: the first is skipped, the second ends up in the
+# first phase kind) and a label holding byte 0xff (test/data/label-byte-ff.json, op 0 of
+# rank 0: "a<ff>b"; the parser stops at the byte, having read '"a').
+photonic_rails_expect_error(example.opus-phase-replay-doubled-bom opus-phase-replay
+  "--logs=${pr_fix11_data}/opus-replay-stage0.txt,${pr_fix11_data}/opus-replay-stage1-bom2.txt|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-fix11"
+  "^opus-phase-replay: error: [^\n]*opus-replay-stage1-bom2\\.txt:1: phase kind '\\\\xef\\\\xbb\\\\xbfPP' is neither PP nor DP\n$")
+photonic_rails_expect_error(example.photonic-rails-workload-label-byte-ff photonic-rails-workload
+  "--validate=${pr_fix11_data}/label-byte-ff.json"
+  "^photonic-rails-workload: error: [^\n]*label-byte-ff\\.json: invalid JSON: [^\n]*ill-formed UTF-8 byte; last read: '\"a\\\\xff'\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-label-byte-ff photonic-rails-sim
+  "--dag=${pr_fix11_data}/label-byte-ff.json|--gpusPerServer=1|--out=${CMAKE_BINARY_DIR}/sim-smoke-fix11"
+  "^photonic-rails-sim: error: [^\n]*label-byte-ff\\.json: invalid JSON: [^\n]*last read: '\"a\\\\xff'\n$")
+list(APPEND pr_fix11_tests example.opus-phase-replay-doubled-bom
+     example.photonic-rails-workload-label-byte-ff example.photonic-rails-sim-label-byte-ff)
+# D. opus-phase-replay's --delays follow the delay sweep's rules (DelayMsList): a positive
+# delay below 1 ns (1e-400 ran as 0 ms) and a delay named twice are refused, with the sweep's
+# messages (see example.photonic-rails-delay-sweep-review-underflow).
+photonic_rails_expect_error(example.opus-phase-replay-underflow-delay opus-phase-replay
+  "--logs=${pr_replay_logs}|--delays=1e-400|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-fix11"
+  "^opus-phase-replay: error: --delays: '1e-400' ms is below the simulator's resolution of 1 ns \\(1e-6 ms; use 0 for none\\)\n$")
+photonic_rails_expect_error(example.opus-phase-replay-repeated-delay opus-phase-replay
+  "--logs=${pr_replay_logs}|--delays=0,0|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-fix11"
+  "^opus-phase-replay: error: --delays names 0 ms twice\n$")
+photonic_rails_expect_error(example.opus-phase-replay-repeated-delay-spelled-apart opus-phase-replay
+  "--logs=${pr_replay_logs}|--delays=25,1,2.5e1|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-fix11"
+  "^opus-phase-replay: error: --delays names 2\\.5e1 ms twice\n$")
+list(APPEND pr_fix11_tests example.opus-phase-replay-underflow-delay
+     example.opus-phase-replay-repeated-delay example.opus-phase-replay-repeated-delay-spelled-apart)
+# B. Every input file goes through InputText::ReadFile: a regular file of at most 4 GiB,
+# checked before it is read. /dev/zero never ends: each program read it until it was killed
+# for lack of memory.
+set(pr_fix11_devzero "/dev/zero: is not a regular file \\(a character device\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-dag-dev-zero photonic-rails-sim
+  "--dag=/dev/zero|--gpusPerServer=1|--out=${CMAKE_BINARY_DIR}/sim-smoke-fix11"
+  "^photonic-rails-sim: error: ${pr_fix11_devzero}")
+photonic_rails_expect_error(example.photonic-rails-delay-sweep-dag-dev-zero
+  photonic-rails-delay-sweep
+  "--dag=/dev/zero|--gpusPerServer=1|--delays=0|--plot=0|--out=${CMAKE_BINARY_DIR}/sweep-smoke-fix11"
+  "^photonic-rails-delay-sweep: error: ${pr_fix11_devzero}")
+photonic_rails_expect_error(example.photonic-rails-workload-validate-dev-zero
+  photonic-rails-workload "--validate=/dev/zero"
+  "^photonic-rails-workload: error: ${pr_fix11_devzero}")
+photonic_rails_expect_error(example.photonic-rails-workload-windows-dev-zero
+  photonic-rails-workload "--windows=/dev/zero"
+  "^photonic-rails-workload: error: ${pr_fix11_devzero}")
+photonic_rails_expect_error(example.opus-phase-replay-logs-dev-zero opus-phase-replay
+  "--logs=/dev/zero,${pr_fix11_data}/opus-replay-stage1.txt|--plot=0|--out=${CMAKE_BINARY_DIR}/replay-smoke-fix11"
+  "^opus-phase-replay: error: ${pr_fix11_devzero}")
+list(APPEND pr_fix11_tests example.photonic-rails-sim-dag-dev-zero
+     example.photonic-rails-delay-sweep-dag-dev-zero example.photonic-rails-workload-validate-dev-zero
+     example.photonic-rails-workload-windows-dev-zero example.opus-phase-replay-logs-dev-zero)
+# C. A value beyond the flag's type names the flag's own range, as a value merely out of it
+# does (they named the type's: [0, 4294967295] for --iterations, [0, 18446744073709551615]
+# for --bytes), and --help states the enforced ranges (--mfu said "(0,1]").
+photonic_rails_expect_error(example.photonic-rails-sim-negative-iterations photonic-rails-sim
+  "--iterations=-1|--out=${CMAKE_BINARY_DIR}/sim-smoke-fix11"
+  "^photonic-rails-sim: error: --iterations=-1 is out of range: replays of the workload in \\[1, 1000000\\]\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-iterations-beyond-type photonic-rails-sim
+  "--iterations=4294967296|--out=${CMAKE_BINARY_DIR}/sim-smoke-fix11"
+  "^photonic-rails-sim: error: --iterations=4294967296 is out of range: replays of the workload in \\[1, 1000000\\]\n$")
+# 500000 frames of --mtu=9000 bytes: 4500000000; of --mtu=2 (given after --bytes): 1000000.
+photonic_rails_expect_error(example.ocs-circuit-example-bytes-beyond-type ocs-circuit-example
+  "--bytes=-1"
+  "^ocs-circuit-example: error: --bytes=-1 is out of range: bytes per flow \\(at most 500000 frames of --mtu=9000 bytes\\) in \\[1, 4500000000\\]\n$")
+photonic_rails_expect_error(example.ocs-circuit-example-bytes-beyond-type-mtu-after
+  ocs-circuit-example "--bytes=18446744073709551616|--mtu=2"
+  "^ocs-circuit-example: error: --bytes=18446744073709551616 is out of range: bytes per flow \\(at most 500000 frames of --mtu=2 bytes\\) in \\[1, 1000000\\]\n$")
+add_test(NAME example.photonic-rails-sim-help-ranges COMMAND photonic-rails-sim --help)
+set_tests_properties(example.photonic-rails-sim-help-ranges PROPERTIES PASS_REGULAR_EXPRESSION
+  "--mfu: +model FLOPs utilization of forward and recomputation \\(in \\[0\\.001, 1\\]\\) \\[0\\.4\\]\n.*--iterations: +replays of the workload, back to back \\(in \\[1, 1000000\\]\\)")
+add_test(NAME example.photonic-rails-workload-help-ranges COMMAND photonic-rails-workload --help)
+set_tests_properties(example.photonic-rails-workload-help-ranges PROPERTIES PASS_REGULAR_EXPRESSION
+  "--mfuBackward: +model FLOPs utilization of backward \\(in \\[0\\.001, 1\\], or 0 for --mfu's\\) \\[0\\]")
+list(APPEND pr_fix11_tests example.photonic-rails-sim-negative-iterations
+     example.photonic-rails-sim-iterations-beyond-type example.ocs-circuit-example-bytes-beyond-type
+     example.ocs-circuit-example-bytes-beyond-type-mtu-after example.photonic-rails-sim-help-ranges
+     example.photonic-rails-workload-help-ranges)
+set_tests_properties(${pr_fix11_tests} PROPERTIES TIMEOUT 60)

@@ -359,6 +359,7 @@ TEST(CollectivePlan, OpticalRingsRunBothWays)
         {
             const uint64_t bytes = 8000 * n; // even blocks and halves for every type
             CollectiveRequest request = Request(type, Iota(n), bytes);
+            request.gpusPerServer = 1; // every hop crosses servers
             request.optical = true;
             uint32_t rounds = 0;
             Plans plans = PlanAndRun(request, &rounds);
@@ -380,11 +381,80 @@ TEST(CollectivePlan, OpticalRingsRunBothWays)
     }
     // Two members, or blocks of one byte, run one way.
     CollectiveRequest pair = Request(WorkloadOpType::ALLGATHER, Iota(2), 1000);
+    pair.gpusPerServer = 1;
     pair.optical = true;
     EXPECT_EQ(Count(PlanAndRun(pair).at(0)).sentTo.size(), 1u);
     CollectiveRequest tiny = Request(WorkloadOpType::ALLGATHER, Iota(4), 1);
+    tiny.gpusPerServer = 1;
     tiny.optical = true;
     EXPECT_EQ(Count(PlanAndRun(tiny).at(0)).sentTo.size(), 1u);
+}
+
+namespace
+{
+
+/// Expects two plans to hold the same tasks (kind, peer, bytes, deps) in the same order.
+void
+ExpectSameTasks(const CollectivePlan& a, const CollectivePlan& b)
+{
+    ASSERT_EQ(a.tasks.size(), b.tasks.size());
+    for (std::size_t i = 0; i < a.tasks.size(); ++i)
+    {
+        SCOPED_TRACE("task " + std::to_string(i));
+        EXPECT_EQ(a.tasks[i].kind, b.tasks[i].kind);
+        EXPECT_EQ(a.tasks[i].peer, b.tasks[i].peer);
+        EXPECT_EQ(a.tasks[i].bytes, b.tasks[i].bytes);
+        EXPECT_EQ(a.tasks[i].deps, b.tasks[i].deps);
+    }
+}
+
+} // namespace
+
+TEST(CollectivePlan, OpticalRingsInsideOneServerRunOneWay)
+{
+    // Issue 11 (review fix11, A): a ring whose members share a server never touches a rail,
+    // so optical rails must not change its plan. 4 GPUs per server, groups [0..3] and
+    // [4..7]: the 1 MiB allreduce sends 2(n-1)S/n = 2 x 3 x 2^20 / 4 = 1572864 bytes to the
+    // next member only, optical or not.
+    for (uint32_t first : {0u, 4u})
+    {
+        std::vector<uint32_t> members = {first, first + 1, first + 2, first + 3};
+        CollectiveRequest request = Request(WorkloadOpType::ALLREDUCE,
+                                            members,
+                                            1 << 20,
+                                            WorkloadAlgorithm::AUTO,
+                                            2,
+                                            1 << 19);
+        request.gpusPerServer = 4;
+        request.optical = false;
+        Plans electrical = PlanAndRun(request);
+        request.optical = true;
+        Plans optical = PlanAndRun(request);
+        for (uint32_t m = 0; m < 4; ++m)
+        {
+            uint32_t rank = members[m];
+            SCOPED_TRACE("rank " + std::to_string(rank));
+            EXPECT_EQ(optical.at(rank).name, "ring");
+            ExpectSameTasks(optical.at(rank), electrical.at(rank));
+            Totals t = Count(optical.at(rank));
+            ASSERT_EQ(t.sentTo.size(), 1u);
+            EXPECT_EQ(t.sentTo.at(members[(m + 1) % 4]), 1572864u);
+        }
+    }
+    // One member on another server makes the ring cross servers: it splits. Ranks
+    // {0, 1, 2, 3, 4}, S = 10000: one way sends 2 x 4 x 10000 / 5 = 16000 to the next
+    // member; both ways 8000 to each neighbour.
+    CollectiveRequest crossing = Request(WorkloadOpType::ALLREDUCE, Iota(5), 10000);
+    crossing.gpusPerServer = 4;
+    crossing.optical = true;
+    Plans plans = PlanAndRun(crossing);
+    for (const auto& [rank, plan] : plans)
+    {
+        Totals t = Count(plan);
+        ASSERT_EQ(t.sentTo.size(), 2u) << "rank " << rank;
+        EXPECT_EQ(t.sentTo.at((rank + 1) % 5), 8000u) << "rank " << rank;
+        EXPECT_EQ(t.sentTo.at((rank + 4) % 5), 8000u) << "rank " << rank;
+    }
 }
 
 TEST(CollectivePlan, RingOrderIsSortedRanks)

@@ -333,6 +333,16 @@ TEST(OpusPhaseReplay, LogsThatCannotBeMatchedAreOneLineErrors)
 // offset between their clocks was replayed as waits (stage 1 + 1000 ms: 1.060 s at delay 0
 // against 1.000 s measured). A stage that starts after the other's first step ended cannot
 // share its clock (that step exchanged send/recv with it): refused, either way round.
+TEST(OpusPhaseReplay, ADoubledByteOrderMarkIsEscapedInTheMessage)
+{
+    // Issue 11 (review fix11, E): the first byte order mark is skipped, the second one is
+    // part of the first phase kind, and the message showed it as nothing ("phase kind 'PP'
+    // is neither PP nor DP").
+    const std::string bom = "\xef\xbb\xbf";
+    EXPECT_EQ(Failure(TwoPhaseLog(30), bom + bom + TwoPhaseLog(30)),
+              "s1.txt:1: phase kind '\\xef\\xbb\\xbfPP' is neither PP nor DP");
+}
+
 TEST(OpusPhaseReplay, LogsWithoutASharedClockAreRefused)
 {
     auto shifted = [](double offset) {

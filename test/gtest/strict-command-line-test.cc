@@ -9,6 +9,7 @@
 #include "ns3/strict-command-line.h"
 
 #include <gtest/gtest.h>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -328,4 +329,120 @@ TEST(StrictCommandLine, ControlCharactersAreShownEscaped)
               "--reconfigDelay: '1\\x7fs' is not a duration (e.g. 25ms, 1.5s, 100us)");
     EXPECT_EQ(SplitError("\x01,"), "--fabric has an empty item in '\\x01,'");
     EXPECT_EQ(StrictCommandLine::Quote("a\x1f\x7f\xc3\xa9"), "'a\\x1f\\x7f\xc3\xa9'");
+}
+
+// ---- Issue 11, review fix11, C: a flag's range is registered with it ------------------------
+
+namespace
+{
+
+/// The flags of RangedParse: ranges as photonic-rails-sim, the generator and
+/// ocs-circuit-example register them.
+struct RangedFlags
+{
+    uint32_t iterations{1};
+    uint32_t nicPorts{0};
+    double mfu{0.5};
+    uint32_t mtu{9000};
+    uint64_t bytes{1000};
+};
+
+/// Registers RangedFlags on \p cmd: --bytes is in [1, 500000 x --mtu].
+void
+AddRangedFlags(StrictCommandLine& cmd, RangedFlags& f)
+{
+    cmd.Add("iterations",
+            "replays",
+            f.iterations,
+            FlagRange{1, 1000000, "replays of the workload"});
+    cmd.Add("nicPorts", "ports", f.nicPorts, FlagRange{1, 64, "NIC ports per GPU", "the preset's"});
+    cmd.Add("mfu",
+            "model FLOPs utilization",
+            f.mfu,
+            FlagRange{0.001, 1, "model FLOPs utilization"});
+    cmd.Add("mtu", "frame payload", f.mtu, FlagRange{1, 65000, "frame payload bytes"});
+    cmd.Add("bytes", "bytes per flow, at most 500000 frames of --mtu", f.bytes, [&f]() {
+        return FlagRange{1, 500000.0 * f.mtu, "bytes per flow (at most 500000 frames of --mtu)"};
+    });
+}
+
+/// \return the message Parse refuses \p args with, or "" (and the values in \p flags)
+std::string
+RangedParse(std::vector<std::string> args, RangedFlags* flags = nullptr)
+{
+    RangedFlags f;
+    StrictCommandLine cmd(__FILE__, "test");
+    AddRangedFlags(cmd, f);
+    args.insert(args.begin(), "program");
+    std::vector<char*> argv;
+    for (std::string& arg : args)
+    {
+        argv.push_back(arg.data());
+    }
+    try
+    {
+        cmd.Parse(static_cast<int>(argv.size()), argv.data());
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    if (flags != nullptr)
+    {
+        *flags = f;
+    }
+    return "";
+}
+
+} // namespace
+
+TEST(StrictCommandLine, ValuesBeyondTheTypeNameTheFlagsRange)
+{
+    // They named the variable's type: "integer in [0, 4294967295]".
+    const std::string iterations = " is out of range: replays of the workload in [1, 1000000]";
+    EXPECT_EQ(RangedParse({"--iterations=-1"}), "--iterations=-1" + iterations);
+    EXPECT_EQ(RangedParse({"--iterations=4294967296"}), "--iterations=4294967296" + iterations);
+    EXPECT_EQ(RangedParse({"--iterations=0"}), "--iterations=0" + iterations);
+    EXPECT_EQ(RangedParse({"--iterations=1000001"}), "--iterations=1000001" + iterations);
+    EXPECT_EQ(RangedParse({"--nicPorts=-1"}),
+              "--nicPorts=-1 is out of range: NIC ports per GPU in [1, 64], or 0 for the preset's");
+    EXPECT_EQ(RangedParse({"--mfu=1e400"}),
+              "--mfu=1e400 is out of range: model FLOPs utilization in [0.001, 1]");
+    EXPECT_EQ(RangedParse({"--mfu=0"}),
+              "--mfu=0 is out of range: model FLOPs utilization in [0.001, 1]");
+    // Not a number at all is still that (no range can make it one).
+    EXPECT_EQ(RangedParse({"--iterations=x"}),
+              "bad value for --iterations: 'x' (expected a non-negative integer)");
+    RangedFlags f;
+    EXPECT_EQ(RangedParse({"--iterations=1000000", "--nicPorts=0", "--mfu=0.001"}, &f), "");
+    EXPECT_EQ(f.iterations, 1000000u);
+    EXPECT_EQ(f.nicPorts, 0u);
+    EXPECT_EQ(f.mfu, 0.001);
+}
+
+TEST(StrictCommandLine, ARangeThatDependsOnAnotherFlagUsesItsValue)
+{
+    // 500000 frames of the default 9000 bytes: 4500000000; of --mtu=1, 500000, wherever
+    // --mtu stands.
+    const std::string what =
+        " is out of range: bytes per flow (at most 500000 frames of --mtu) in ";
+    EXPECT_EQ(RangedParse({"--bytes=-1"}), "--bytes=-1" + what + "[1, 4500000000]");
+    EXPECT_EQ(RangedParse({"--bytes=18446744073709551616", "--mtu=1"}),
+              "--bytes=18446744073709551616" + what + "[1, 500000]");
+    EXPECT_EQ(RangedParse({"--mtu=1", "--bytes=500001"}), "--bytes=500001" + what + "[1, 500000]");
+    EXPECT_EQ(RangedParse({"--bytes=500000", "--mtu=1"}), "");
+}
+
+TEST(StrictCommandLine, TheHelpStatesTheRange)
+{
+    RangedFlags f;
+    StrictCommandLine cmd(__FILE__, "test");
+    AddRangedFlags(cmd, f);
+    std::ostringstream help;
+    cmd.PrintHelp(help);
+    EXPECT_NE(help.str().find("--mfu:         model FLOPs utilization (in [0.001, 1]) [0.5]"),
+              std::string::npos)
+        << help.str();
+    EXPECT_NE(help.str().find("(in [1, 64], or 0 for the preset's) [0]"), std::string::npos)
+        << help.str();
 }

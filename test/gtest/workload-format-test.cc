@@ -361,10 +361,13 @@ TEST(WorkloadValidation, SendRecvWithoutMatchingPeer)
     ExpectOneError(ErrorsWithOp(4, R"({"rank": 1, "id": 1, "type": "recv", "peer": 0,
                                        "bytes": 33, "tag": 7})"),
                    {"rank 1 op 1", "field 'bytes'", "matched by send op 2 of 32 bytes"});
-    // To itself.
+    // To itself, and from itself (issue 11, review fix11, F: it said "recv to itself").
     ExpectFirstError(ErrorsWithOp(2, R"({"rank": 0, "id": 2, "type": "send", "peer": 0,
                                          "bytes": 32, "tag": 7})"),
-                     {"rank 0 op 2", "field 'peer'", "itself"});
+                     {"rank 0 op 2", "field 'peer'", "a rank cannot send to itself"});
+    ExpectFirstError(ErrorsWithOp(4, R"({"rank": 1, "id": 1, "type": "recv", "peer": 1,
+                                         "bytes": 32, "tag": 7})"),
+                     {"rank 1 op 1", "field 'peer'", "a rank cannot recv from itself"});
 }
 
 TEST(WorkloadValidation, GroupMembersDisagreeOnTypeSizeCountOrRoot)
@@ -979,6 +982,41 @@ TEST(WorkloadFiles, DirectoryBinaryAndEmptyFilesSayWhatTheyAre)
 }
 
 // ---- Issue 11, review: flags (messages quote numbers; one bound on ranks) -----------------
+
+TEST(WorkloadReviewMessages, BytesThatAreNotUtf8AreEscaped)
+{
+    // Issue 11 (review fix11, E): the parser's "last read" echoed a label's byte 0xff as
+    // is. The label "a<ff>b" of op 0 fails at the 0xff; what was read of the string is
+    // '"a' and the byte, written \xff.
+    std::vector<std::string> ops = ValidOps();
+    ops[0].insert(ops[0].rfind('}'),
+                  R"(, "label": "a)"
+                  "\xff"
+                  R"(b")");
+    std::string error;
+    try
+    {
+        WorkloadJson::Parse(Dag(2, GROUPS, ops), "t.json");
+    }
+    catch (const WorkloadFormatError& e)
+    {
+        error = e.what();
+    }
+    EXPECT_NE(error.find("ill-formed UTF-8 byte; last read: '\"a\\xff'"), std::string::npos)
+        << error;
+    EXPECT_EQ(error.find('\xff'), std::string::npos) << error;
+    // A name from the file is quoted escaped too: op 1 names group "\u0001", a control
+    // character once parsed, which the file does not define.
+    ops = ValidOps();
+    ops[1].replace(ops[1].find(R"("group": "g")"), 12, R"("group": "\u0001")");
+    std::string all;
+    for (const std::string& e : Errors(Dag(2, GROUPS, ops)))
+    {
+        all += e + "\n";
+    }
+    EXPECT_NE(all.find("rank 0 op 1, field 'group': unknown group '\\x01'\n"), std::string::npos)
+        << all;
+}
 
 TEST(WorkloadReviewMessages, IntegersOutOfRangeAreQuotedAsWritten)
 {
