@@ -16,6 +16,7 @@
  */
 
 #include "ns3/core-module.h"
+#include "ns3/delay-ms-list.h"
 #include "ns3/experiment-output.h"
 #include "ns3/gnuplot.h"
 #include "ns3/job-runner.h"
@@ -38,7 +39,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <sys/wait.h>
@@ -51,8 +51,6 @@ namespace
 
 const char* const PROGRAM = "photonic-rails-delay-sweep";
 
-/// Longest delay, as StrictCommandLine::ParseTime's bound on durations (10^6 s).
-constexpr double MAX_DELAY_MS = 1e9;
 
 /// Every flag of the program, with its default.
 struct Options : JobOptions
@@ -75,52 +73,6 @@ struct Point
     JobResult result;  //!< Read back from its summary.json
 };
 
-/// One item of --delays: a number of ms, as typed (no unit: the flag is in ms).
-double
-ParseDelayMs(const std::string& item)
-{
-    static const std::regex number("[0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?");
-    if (!std::regex_match(item, number))
-    {
-        throw std::invalid_argument("--delays: " + StrictCommandLine::Quote(item) +
-                                    " is not a delay in ms (a number >= 0 without a unit, "
-                                    "e.g. 25)");
-    }
-    double ms = std::strtod(item.c_str(), nullptr); // 1e400 is infinity: refused below
-    if (!(ms <= MAX_DELAY_MS))
-    {
-        throw std::invalid_argument("--delays: " + StrictCommandLine::Quote(item) +
-                                    " ms is longer than 10^6 s");
-    }
-    // Below 1 ns the clock has no tick: 1e-400 underflowed to 0 ms and 5e-7 ran at 1 ns,
-    // shown as 0.000 ms in the table and 1e-06 in the CSV. Digits that are not all zero
-    // make a positive delay, whatever it reads as.
-    bool positive =
-        item.substr(0, item.find_first_of("eE")).find_first_of("123456789") != std::string::npos;
-    if (positive && !(ms * 1e6 >= 1))
-    {
-        throw std::invalid_argument("--delays: " + StrictCommandLine::Quote(item) +
-                                    " ms is below the simulator's resolution of 1 ns (1e-6 ms; "
-                                    "use 0 for none)");
-    }
-    return std::llround(ms * 1e6) / 1e6; // whole ns, as the simulation's clock
-}
-
-std::vector<double>
-ParseDelays(const std::string& text)
-{
-    std::vector<double> delays;
-    for (const std::string& item : StrictCommandLine::SplitList("delays", text))
-    {
-        double ms = ParseDelayMs(item);
-        if (std::find(delays.begin(), delays.end(), ms) != delays.end())
-        {
-            throw std::invalid_argument("--delays names " + item + " ms twice");
-        }
-        delays.push_back(ms);
-    }
-    return delays;
-}
 
 /**
  * \return a delay in ms with at least \p decimals decimals and as many more (up to 6, whole
@@ -159,7 +111,7 @@ MakePoints(const Options& o, const std::string& outDir)
                                         "ocs-oracle, emulated, emulated-provisioning)");
         }
     }
-    for (double delay : ParseDelays(o.delays))
+    for (double delay : DelayMsList::Parse(o.delays))
     {
         for (const JobFabric& mode : modes)
         {

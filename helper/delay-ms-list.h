@@ -15,8 +15,8 @@ namespace ns3
  * \ingroup photonic-rails
  * \brief The programs' --delays flag: reconfiguration delays as plain numbers of ms.
  *
- * One set of rules for every program that sweeps delays (opus-phase-replay now,
- * photonic-rails-delay-sweep's ParseDelayMs and ParseDelays are the same rules): an item is
+ * One set of rules for every program that sweeps delays (opus-phase-replay and
+ * photonic-rails-delay-sweep): an item is
  * a number of ms without sign or unit ("25", "2.5", "1e3"), at most MAX_MS; a positive item
  * is at least 1e-6 ms (1 ns, the simulator's tick: 1e-400 must not read as no delay); each
  * delay appears once. Errors are one line quoting the item as typed (StrictCommandLine::Quote).
