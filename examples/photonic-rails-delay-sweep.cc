@@ -51,7 +51,6 @@ namespace
 
 const char* const PROGRAM = "photonic-rails-delay-sweep";
 
-
 /// Every flag of the program, with its default.
 struct Options : JobOptions
 {
@@ -72,7 +71,6 @@ struct Point
     std::string dir;   //!< Its output folder
     JobResult result;  //!< Read back from its summary.json
 };
-
 
 /**
  * \return a delay in ms with at least \p decimals decimals and as many more (up to 6, whole
@@ -101,7 +99,7 @@ MakePoints(const Options& o, const std::string& outDir)
         throw std::invalid_argument("--baseline must be electrical (eps or eps-clos)");
     }
     points.push_back({baseline, 0, outDir + "/runs/" + baseline.name, {}});
-    std::vector<JobFabric> modes = JobFabric::ParseList(o.modes, "0");
+    std::vector<JobFabric> modes = JobFabric::ParseList(o.modes, "0", "modes");
     for (const JobFabric& mode : modes)
     {
         if (!mode.IsOpus())
@@ -706,7 +704,7 @@ main(int argc, char* argv[])
         }
         // The testbed's measurements apply to its job on its hardware only.
         const std::string measuredJob =
-            o.preset == "perlmutter-testbed" ? o.source.GetJob() : std::string();
+            o.iterations >= 2 ? o.source.GetMeasuredJob() : std::string();
         o.Check();
         auto dag = o.source.Load(cmd, o);
         ExperimentOutput out(o.out, "[sweep]");

@@ -718,7 +718,7 @@ JobRunner::Run(const JobOptions& o,
 }
 
 JobFabric
-JobFabric::Parse(const std::string& name, const std::string& provisioning)
+JobFabric::Parse(const std::string& name, const std::string& provisioning, const std::string& flag)
 {
     JobFabric f;
     f.name = name;
@@ -763,7 +763,7 @@ JobFabric::Parse(const std::string& name, const std::string& provisioning)
         RailFabricSpec::ParseKind(name, f.kind);
         return f;
     }
-    throw std::invalid_argument("unknown --fabric " + StrictCommandLine::Quote(name) +
+    throw std::invalid_argument("unknown --" + flag + " " + StrictCommandLine::Quote(name) +
                                 " (eps, eps-clos, ocs, ocs-provisioning, ocs-oracle, ocs-static, "
                                 "emulated, emulated-provisioning)");
 }
@@ -785,13 +785,15 @@ JobFabric::IsOpus() const
 }
 
 std::vector<JobFabric>
-JobFabric::ParseList(const std::string& names, const std::string& provisioning)
+JobFabric::ParseList(const std::string& names,
+                     const std::string& provisioning,
+                     const std::string& flag)
 {
     std::vector<JobFabric> fabrics;
-    std::map<std::string, std::string> typed; // Fabric run -> its name in --fabric
-    for (const std::string& name : StrictCommandLine::SplitList("fabric", names))
+    std::map<std::string, std::string> typed; // Fabric run -> its name in the flag
+    for (const std::string& name : StrictCommandLine::SplitList(flag, names))
     {
-        fabrics.push_back(Parse(name, provisioning));
+        fabrics.push_back(Parse(name, provisioning, flag));
         const std::string& run = fabrics.back().name;
         auto [it, added] = typed.emplace(run, name);
         if (added)
@@ -800,12 +802,13 @@ JobFabric::ParseList(const std::string& names, const std::string& provisioning)
         }
         if (it->second == name)
         {
-            throw std::invalid_argument("--fabric names " + name + " twice");
+            throw std::invalid_argument("--" + flag + " names " + name + " twice");
         }
-        // One of the two is plain ocs that --provisioning renamed: "names ocs-provisioning
-        // twice" would quote a list nobody typed.
-        throw std::invalid_argument("--provisioning=" + provisioning + " turns ocs into " + run +
-                                    ", which --fabric lists too");
+        // One of the two is plain ocs or emulated that --provisioning renamed: "names
+        // ocs-provisioning twice" would quote a list nobody typed.
+        const std::string& plain = it->second == run ? name : it->second;
+        throw std::invalid_argument("--provisioning=" + provisioning + " turns " + plain +
+                                    " into " + run + ", which --" + flag + " lists too");
     }
     return fabrics;
 }

@@ -84,18 +84,23 @@ struct JobFabric
      *        turns plain "ocs" into those, "1" turns "emulated" into its provisioning).
      * \param name the name
      * \param provisioning JobOptions::provisioning
+     * \param flag the flag it came from, for the message
      * \return the fabric (std::invalid_argument if unknown)
      */
-    static JobFabric Parse(const std::string& name, const std::string& provisioning);
+    static JobFabric Parse(const std::string& name,
+                           const std::string& provisioning,
+                           const std::string& flag = "fabric");
 
     /**
      * \brief Reads a comma-separated --fabric list (a fabric named twice is an error).
      * \param names the list
      * \param provisioning JobOptions::provisioning
+     * \param flag the flag the list came from, for the messages
      * \return the fabrics, in order
      */
     static std::vector<JobFabric> ParseList(const std::string& names,
-                                            const std::string& provisioning);
+                                            const std::string& provisioning,
+                                            const std::string& flag = "fabric");
 
     /// \return true if Opus (or its testbed emulation) drives the run: every communication
     ///         that needs circuits waits for all its members

@@ -10,6 +10,7 @@
 #include "ns3/workload-json.h"
 
 #include <cstdint>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -40,6 +41,7 @@ JobWorkload::ApplyDefault(const StrictCommandLine& cmd, JobOptions& o)
     }
     if (!paper)
     {
+        m_measured = MeasuredJob(cmd, o);
         return false;
     }
     // The paper's job as it ran: on the testbed as measured, two iterations (provisioning
@@ -55,13 +57,52 @@ JobWorkload::ApplyDefault(const StrictCommandLine& cmd, JobOptions& o)
     take("frameBytes", o.frameBytes, uint32_t(61440));
     take("iterations", o.iterations, uint32_t(2));
     take("reconfigDelay", o.reconfigDelay, std::string("100ms"));
+    m_measured = MeasuredJob(cmd, o);
     return true;
 }
 
-const std::string&
-JobWorkload::GetJob() const
+std::string
+JobWorkload::Describe(const WorkloadGenerator& generator) const
 {
-    return m_gen.job;
+    // Everything that makes two generated jobs differ, so that summary.json tells them apart.
+    const WorkloadGeneratorConfig& c = generator.GetConfig();
+    std::ostringstream text;
+    text << c.model.name << (m_gen.job.empty() ? "" : " (--job=" + m_gen.job + ")") << ", "
+         << c.model.layers << " layers, " << c.gpu.name << ", tp " << c.tp << ", cp " << c.cp
+         << ", pp " << c.pp << " " << WorkloadPipelineSchedule::KindName(c.schedule)
+         << (c.virtualStages > 1 ? " x " + std::to_string(c.virtualStages) + " chunks" : "") << ", "
+         << (c.dpMode == WorkloadGeneratorConfig::FSDP ? "fsdp " : "dp ") << c.dp << ", ep " << c.ep
+         << ", " << generator.GetMicroBatches() << " micro-batches of " << c.microBatchSize << " x "
+         << c.seqLen << " tokens, mfu " << c.mfu << " / "
+         << (c.mfuBackward > 0 ? c.mfuBackward : c.mfu) << (c.recompute ? ", recomputation" : "")
+         << (c.foldTp ? ", TP folded" : "");
+    if (c.dpMode == WorkloadGeneratorConfig::FSDP && c.dp > 1)
+    {
+        text << ", reshard " << WorkloadGenerator::ReshardName(c.reshard) << ", gather prefetch "
+             << c.gatherPrefetch;
+    }
+    return text.str();
+}
+
+std::string
+JobWorkload::MeasuredJob(const StrictCommandLine& cmd, const JobOptions& o) const
+{
+    // The testbed measured its job on its hardware: any other generator flag, or other
+    // hardware, makes another job whose measurements nobody has.
+    std::vector<std::string> given = m_gen.Given(cmd);
+    bool jobOnly = given.empty() || (given.size() == 1 && given.front() == "job");
+    bool hardware = o.preset == "perlmutter-testbed";
+    for (const char* flag : {"servers", "gpusPerServer", "nicPorts", "nicRate"})
+    {
+        hardware = hardware && !cmd.IsGiven(flag);
+    }
+    return jobOnly && hardware ? m_gen.job : std::string();
+}
+
+const std::string&
+JobWorkload::GetMeasuredJob() const
+{
+    return m_measured;
 }
 
 std::shared_ptr<const WorkloadDag>
@@ -106,7 +147,7 @@ JobWorkload::Load(const StrictCommandLine& cmd, JobOptions& o) const
         // Validated like a file, so that a bad flag never starts a simulation.
         WorkloadGenerator generator(m_gen.ToConfig(gpusPerServer));
         dag = std::make_shared<const WorkloadDag>(generator.GenerateValid());
-        o.workload = "generated: " + m_gen.model;
+        o.workload = "generated: " + Describe(generator);
     }
     if (uint64_t(o.iterations) * dag->GetIterationCount() > UINT32_MAX)
     {

@@ -51,11 +51,21 @@ class JobWorkload
      */
     std::shared_ptr<const WorkloadDag> Load(const StrictCommandLine& cmd, JobOptions& o) const;
 
-    /// \return the --job preset the workload follows (b16, b24; "" for none)
-    const std::string& GetJob() const;
+    /**
+     * \return the measured job this workload is (b16, b24), or "" when it is not one: the
+     *         job's preset with no other generator flag, on the perlmutter-testbed preset's
+     *         hardware (no --servers, --gpusPerServer, --nicPorts, --nicRate)
+     */
+    const std::string& GetMeasuredJob() const;
 
   private:
+    /// \return one line naming every setting of a generated job (summary.json's workload)
+    std::string Describe(const WorkloadGenerator& generator) const;
+    /// \return what GetMeasuredJob() says, from the parsed flags and options
+    std::string MeasuredJob(const StrictCommandLine& cmd, const JobOptions& o) const;
+
     std::string m_dag;            //!< --dag
+    std::string m_measured;       //!< GetMeasuredJob()
     WorkloadGeneratorFlags m_gen; //!< The generator's flags
 };
 

@@ -149,6 +149,15 @@ OpusHelper::Install(Ptr<RailFabric> fabric,
     uint32_t replays =
         runtimes.GetN() > 0 ? DynamicCast<RankRuntime>(runtimes.Get(0))->GetIterations() : 1;
     CheckRendezvous(dag, replays);
+    StringValue ignore;
+    m_shimFactory.Create<OpusShim>()->GetAttribute("Ignore", ignore);
+    if (!ignore.Get().empty())
+    {
+        // An ignored communication would wait for circuits nobody sets up.
+        throw std::invalid_argument("OpusShim::Ignore ('" + ignore.Get() +
+                                    "') is for the testbed emulation on electrical rails: on "
+                                    "optical rails every communication needs its circuits");
+    }
     Ptr<OpusController> controller = CreateController(fabric, communicators);
     controller->Preset(InstallShims(controller, communicators, runtimes, dag, m_shimFactory));
     return controller;

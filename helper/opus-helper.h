@@ -49,8 +49,9 @@ class OpusHelper
      * \return the controller
      *
      * Throws std::invalid_argument when a communication's demand cannot be served (more
-     * distinct peers on a rail than NIC ports), naming the op, or when the job cannot
-     * finish under Opus (see CheckRendezvous()).
+     * distinct peers on a rail than NIC ports), naming the op, when the job cannot
+     * finish under Opus (see CheckRendezvous()), or when the shims' Ignore attribute is set
+     * (only the testbed emulation on electrical rails may let communications through).
      */
     Ptr<OpusController> Install(Ptr<RailFabric> fabric,
                                 const std::vector<Ptr<CollectiveCommunicator>>& communicators,

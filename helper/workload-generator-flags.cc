@@ -152,10 +152,30 @@ WorkloadGeneratorFlags::Job(const std::string& name)
 uint32_t
 WorkloadGeneratorFlags::ApplyJob(const StrictCommandLine& cmd)
 {
-    if (job.empty())
+    uint32_t gpusPerServer = 0;
+    if (!job.empty())
     {
-        return 0;
+        TakeJob(cmd);
+        gpusPerServer = JOB_GPUS_PER_SERVER;
     }
+    // FSDP's own flags given for a job without FSDP would change nothing: say so (after a
+    // bad value has been named as such).
+    WorkloadGenerator::ParseReshard(reshard);
+    for (const char* flag : {"reshard", "gatherPrefetch"})
+    {
+        if (cmd.IsGiven(flag) && fsdp <= 1)
+        {
+            throw std::invalid_argument(std::string("--") + flag +
+                                        " applies to FSDP, which this job does not use (--fsdp=" +
+                                        std::to_string(fsdp) + ")");
+        }
+    }
+    return gpusPerServer;
+}
+
+void
+WorkloadGeneratorFlags::TakeJob(const StrictCommandLine& cmd)
+{
     const WorkloadGeneratorFlags preset = Job(job);
     auto take = [&cmd](const char* name, auto& field, const auto& value) {
         if (!cmd.IsGiven(name))
@@ -166,7 +186,10 @@ WorkloadGeneratorFlags::ApplyJob(const StrictCommandLine& cmd)
     take("model", model, preset.model);
     take("gpu", gpu, preset.gpu);
     take("tp", tp, preset.tp);
-    take("fsdp", fsdp, preset.fsdp);
+    if (!cmd.IsGiven("dp"))
+    {
+        take("fsdp", fsdp, preset.fsdp); // an explicit --dp (DDP) replaces the job's FSDP
+    }
     take("pp", pp, preset.pp);
     take("schedule", schedule, preset.schedule);
     take("microBatchSize", microBatchSize, preset.microBatchSize);
@@ -180,7 +203,6 @@ WorkloadGeneratorFlags::ApplyJob(const StrictCommandLine& cmd)
     take("mfu", mfu, preset.mfu);
     take("mfuBackward", mfuBackward, preset.mfuBackward);
     take("foldTp", foldTp, preset.foldTp);
-    return JOB_GPUS_PER_SERVER;
 }
 
 std::vector<std::string>

@@ -99,10 +99,13 @@ struct WorkloadGeneratorFlags
 
     /**
      * \brief Applies --job after parsing: the job's value of every generator flag that the
-     * command line did not give (explicit flags win).
+     * command line did not give (explicit flags win; an explicit --dp replaces the job's
+     * FSDP), then refuses FSDP's own flags (--reshard, --gatherPrefetch) given for a job
+     * without FSDP.
      * \param cmd the parsed command line
      * \return the job's GPUs per server, for the caller's own flag (0 without --job)
-     * \throws std::invalid_argument for an unknown job, naming the known ones
+     * \throws std::invalid_argument for an unknown job, naming the known ones, or an FSDP
+     *         flag without FSDP
      */
     uint32_t ApplyJob(const StrictCommandLine& cmd);
 
@@ -131,6 +134,9 @@ struct WorkloadGeneratorFlags
     static const FlagRange& Range(const std::string& name);
 
   private:
+    /// Sets every flag \p cmd did not give to --job's value.
+    void TakeJob(const StrictCommandLine& cmd);
+
     /// Refuses values beyond the bounds above (std::invalid_argument naming the flag).
     void CheckRanges() const;
 };

@@ -851,3 +851,25 @@ list(APPEND pr_fix11_tests example.photonic-rails-sim-negative-iterations
      example.ocs-circuit-example-bytes-beyond-type-mtu-after example.photonic-rails-sim-help-ranges
      example.photonic-rails-workload-help-ranges)
 set_tests_properties(${pr_fix11_tests} PROPERTIES TIMEOUT 60)
+# Issue 12, review: the testbed's measured steps are printed only beside its own job on its
+# own hardware: another generator flag (--layers=2 --seqLen=256 here) makes another job.
+add_test(NAME example.photonic-rails-sim-measured-only-for-its-job
+         COMMAND photonic-rails-sim --job=b16 --layers=2 --seqLen=256 --preset=perlmutter-testbed
+                 --frameBytes=61440 --fabric=eps --iterations=2 --progress=0
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke-modified-job)
+set_tests_properties(example.photonic-rails-sim-measured-only-for-its-job PROPERTIES
+  FAIL_REGULAR_EXPRESSION "measured \\(ms\\)")
+# Issue 12, review: messages name the flag and the fabric the user gave.
+photonic_rails_expect_error(example.photonic-rails-delay-sweep-bad-modes photonic-rails-delay-sweep
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--modes=OCS"
+  "error: unknown --modes 'OCS'")
+photonic_rails_expect_error(example.photonic-rails-sim-provisioning-turns-emulated photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=emulated,emulated-provisioning|--provisioning=1"
+  "error: --provisioning=1 turns emulated into emulated-provisioning, which --fabric lists too")
+# Issue 12, review: the shims' Ignore (the testbed emulation's) is refused on optical rails,
+# where an ignored communication would wait for circuits forever.
+photonic_rails_expect_error(example.photonic-rails-sim-ignore-on-ocs photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-ignore-on-ocs"
+  "error: OpusShim::Ignore \\('\\^A'\\) is for the testbed emulation on electrical rails")
+set_tests_properties(example.photonic-rails-sim-ignore-on-ocs PROPERTIES
+  ENVIRONMENT "NS_ATTRIBUTE_DEFAULT=ns3::OpusShim::Ignore=^A")

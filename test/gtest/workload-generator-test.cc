@@ -1210,6 +1210,13 @@ TEST(WorkloadGeneratorFlags, MeasuredJobPresets)
 
 TEST(WorkloadGeneratorFlags, BadValuesAreOneLineErrors)
 {
+    // FSDP's own flags on a job without FSDP change nothing: refused (issue 12, review).
+    EXPECT_EQ(ConfigError({"--dp=2", "--reshard=never"}),
+              "--reshard applies to FSDP, which this job does not use (--fsdp=1)");
+    EXPECT_EQ(ConfigError({"--gatherPrefetch=1"}),
+              "--gatherPrefetch applies to FSDP, which this job does not use (--fsdp=1)");
+    // An explicit --dp replaces the job's FSDP (it used to clash with the job's --fsdp).
+    EXPECT_EQ(ConfigError({"--job=b24", "--dp=2"}), "");
     EXPECT_EQ(ConfigError({"--job=b32"}), "unknown --job 'b32' (known: b16, b24)");
     EXPECT_EQ(ConfigError({"--reshard=sometimes"}),
               "unknown --reshard 'sometimes' (known: always, after-backward-only, never)");
