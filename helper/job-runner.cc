@@ -15,6 +15,7 @@
 #include "ns3/rail-fabric-helper.h"
 #include "ns3/rank-runtime-helper.h"
 #include "ns3/rank-runtime.h"
+#include "ns3/simulation-horizon.h"
 #include "ns3/workload-timeline.h"
 
 #include <chrono>
@@ -286,9 +287,18 @@ class ProgressReporter
             m_last = now;
         }
         // Only other events keep the simulation going: this one must not (a stuck run ends).
-        if (!Simulator::IsFinished())
+        // While nothing else ran since the last tick (a long blackout, or only the horizon
+        // guard left) the period doubles, so an idle stretch costs a few ticks; it never
+        // reaches the horizon, whose guard must find the queue empty when a run is stuck.
+        uint64_t events = Simulator::GetEventCount();
+        const Time horizon = NanoSeconds(HORIZON_NS);
+        bool idle = events - m_events <= 1;
+        m_period = !idle ? MilliSeconds(1) : m_period < horizon / 2 ? m_period * 2 : horizon;
+        m_events = events;
+        // Compared without adding: Now + period could pass ns-3's clock.
+        if (!Simulator::IsFinished() && m_period < horizon - Simulator::Now())
         {
-            Simulator::Schedule(MilliSeconds(1), &ProgressReporter::Tick, this);
+            Simulator::Schedule(m_period, &ProgressReporter::Tick, this);
         }
     }
 
@@ -298,6 +308,8 @@ class ProgressReporter
     uint64_t m_total{0};                           //!< Ops to run
     std::chrono::steady_clock::time_point m_start; //!< Run start
     std::chrono::steady_clock::time_point m_last;  //!< Last line
+    Time m_period{MilliSeconds(1)};                //!< Simulated time between ticks
+    uint64_t m_events{0};                          //!< Events run at the last tick
 };
 
 /// Prints what blocked ranks wait for and throws the one-line reason.
@@ -632,6 +644,8 @@ JobRunner::Run(const JobOptions& o,
     recorder.AttachPlans(dag, communicators);
     ProgressReporter progress(f.name, runtimes, o.progress);
     progress.Start();
+    HorizonGuard horizon;
+    horizon.Arm();
 
     Simulator::Run();
 
@@ -639,6 +653,12 @@ JobRunner::Run(const JobOptions& o,
     r.fabric = f.name;
     r.reconfigurationDelay = f.IsOpus() ? ReconfigurationDelay(o, spec).GetSeconds() : 0.0;
     r.events = Simulator::GetEventCount();
+    if (horizon.Reached())
+    {
+        throw std::runtime_error(
+            "the job runs past the simulator's time range (2^63 ns, about 292 years): at " +
+            std::to_string(Simulator::Now().GetSeconds()) + " s it still had work to do");
+    }
     for (uint32_t i = 0; i < runtimes.GetN(); ++i)
     {
         if (!DynamicCast<RankRuntime>(runtimes.Get(i))->IsFinished())

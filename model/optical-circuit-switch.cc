@@ -39,10 +39,11 @@ OpticalCircuitSwitch::GetTypeId()
                           MakeUintegerAccessor(&OpticalCircuitSwitch::m_radix),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("ReconfigurationDelay",
-                          "Time a port whose circuit changes stays dark.",
+                          "Time a port whose circuit changes stays dark (at most 10^6 s, the "
+                          "bound of every delay a run schedules: see HORIZON_NS).",
                           TimeValue(MilliSeconds(25)),
                           MakeTimeAccessor(&OpticalCircuitSwitch::m_reconfigurationDelay),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeChecker(Time(0), Seconds(1e6)))
             .AddTraceSource("CircuitUp",
                             "A circuit input -> output came up.",
                             MakeTraceSourceAccessor(&OpticalCircuitSwitch::m_circuitUpTrace),

@@ -30,14 +30,14 @@ OpusController::GetTypeId()
                           "(request, acknowledgement) by a request that changes circuits.",
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&OpusController::m_controlLatency),
-                          MakeTimeChecker(Seconds(0)))
+                          MakeTimeChecker(Seconds(0), Seconds(1e6)))
             .AddAttribute("BatchWindow",
                           "How long a rail's reconfiguration collects the changes of later "
                           "requests before it is handed to the OCS: changes ordered within it "
                           "share one blackout. 0: only those of the same instant.",
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&OpusController::m_batchWindow),
-                          MakeTimeChecker(Seconds(0)));
+                          MakeTimeChecker(Seconds(0), Seconds(1e6)));
     return tid;
 }
 

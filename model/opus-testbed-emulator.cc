@@ -33,13 +33,13 @@ OpusTestbedEmulator::GetTypeId()
                           "topology.",
                           TimeValue(MilliSeconds(25)),
                           MakeTimeAccessor(&OpusTestbedEmulator::m_delay),
-                          MakeTimeChecker(Seconds(0)))
+                          MakeTimeChecker(Seconds(0), Seconds(1e6)))
             .AddAttribute("ControlLatency",
                           "One-way delay between a shim and the controller, paid twice "
                           "(request, answer) by every phase start.",
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&OpusTestbedEmulator::m_controlLatency),
-                          MakeTimeChecker(Seconds(0)))
+                          MakeTimeChecker(Seconds(0), Seconds(1e6)))
             .AddAttribute("AskEveryPointToPoint",
                           "Every send and receive is a phase start (the testbed's on-demand "
                           "shim asked before each); else only a change of demand is.",

@@ -295,9 +295,10 @@ RankRuntime::FinishOp(uint32_t index)
 void
 RankRuntime::CheckClock(const WorkloadOp& op)
 {
-    // Compute ops and reductions are refused before they pass 2^63 ns (DelayWithinHorizon);
-    // anything else that does (long blackouts, control latencies or transfers added up over
-    // a long job) wraps ns-3's clock to a negative time, which shows as time going back.
+    // Compute ops and reductions are refused before they pass the horizon (DelayWithinHorizon)
+    // and JobRunner stops a run there (HorizonGuard); a simulation set up without the guard
+    // whose other delays add up past 2^63 ns wraps ns-3's clock to a negative time, which
+    // shows here as time going back.
     Time now = Simulator::Now();
     if (now < m_clock)
     {

@@ -19,7 +19,7 @@ Time
 DelayWithinHorizon(double nanoseconds, const std::function<std::string()>& what)
 {
     const int64_t now = Simulator::Now().GetNanoSeconds();
-    const int64_t left = std::numeric_limits<int64_t>::max() - now;
+    const int64_t left = HORIZON_NS - now;
     // Compared as a double first (2^63 exactly): llround beyond int64 is undefined.
     if (nanoseconds >= 0 && nanoseconds < 0x1p63 && std::llround(nanoseconds) <= left)
     {
@@ -36,6 +36,26 @@ DelayWithinHorizon(double nanoseconds, const std::function<std::string()>& what)
         reason << what() << ": " << nanoseconds * 1e-9 << " s is not a duration"; // < 0, NaN
     }
     throw std::runtime_error(reason.str());
+}
+
+void
+HorizonGuard::Arm()
+{
+    Simulator::Schedule(NanoSeconds(HORIZON_NS) - Simulator::Now(), &HorizonGuard::Stop, this);
+}
+
+void
+HorizonGuard::Stop()
+{
+    // This event has left the queue: anything still in it is work past the horizon.
+    m_reached = !Simulator::IsFinished();
+    Simulator::Stop();
+}
+
+bool
+HorizonGuard::Reached() const
+{
+    return m_reached;
 }
 
 } // namespace ns3

@@ -39,7 +39,7 @@ TEST(SimulationHorizon, DurationsRoundToTheNanosecond)
     EXPECT_EQ(DelayWithinHorizon(2.4, none), NanoSeconds(2));
     EXPECT_EQ(DelayWithinHorizon(2.5, none), NanoSeconds(3));
     EXPECT_EQ(DelayWithinHorizon(0, none), Seconds(0));
-    // 9.2e18 ns fits below 2^63 - 1 = 9.223372e18 ns.
+    // 9.2e18 ns fits below the horizon, 2^63 - 1 - 2^53 = 9.214365e18 ns.
     EXPECT_EQ(DelayWithinHorizon(9.2e18, none), NanoSeconds(9200000000000000000));
 }
 
@@ -53,17 +53,18 @@ TEST(SimulationHorizon, BeyondTheClockIsAOneLineError)
 
 TEST(SimulationHorizon, TheRangeLeftShrinksWithTheClock)
 {
-    // At 9e18 ns, 2.2e17 ns more fit (9.22e18) and 3e17 do not (9.3e18 > 9.223372e18).
+    // At 9e18 ns, 2.1e17 ns more fit (9.21e18) and 2.2e17 do not (9.22e18 > 9.214365e18,
+    // the horizon: 2^63 - 1 less 2^53 ns).
     std::string fits;
     std::string wraps;
     Simulator::Schedule(NanoSeconds(9000000000000000000), [&]() {
-        fits = HorizonError(2.2e17);
-        wraps = HorizonError(3e17);
+        fits = HorizonError(2.1e17);
+        wraps = HorizonError(2.2e17);
     });
     Simulator::Run();
     Simulator::Destroy();
     EXPECT_EQ(fits, "");
     EXPECT_EQ(wraps,
-              "rank 3 op 7 (compute): a duration of 3e+08 s at 9e+09 s ends past the "
+              "rank 3 op 7 (compute): a duration of 2.2e+08 s at 9e+09 s ends past the "
               "simulator's time range (2^63 ns, about 292 years)");
 }
