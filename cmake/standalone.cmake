@@ -135,6 +135,7 @@ function(photonic_rails_standalone_tests)
 
   if(sanitizer_environment)
     get_property(all_tests DIRECTORY ${PROJECT_SOURCE_DIR} PROPERTY TESTS)
-    set_tests_properties(${all_tests} PROPERTIES ENVIRONMENT "${sanitizer_environment}")
+    # Appended: a test may set variables of its own (NS_ATTRIBUTE_DEFAULT).
+    set_property(TEST ${all_tests} APPEND PROPERTY ENVIRONMENT ${sanitizer_environment})
   endif()
 endfunction()

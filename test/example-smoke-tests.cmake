@@ -874,5 +874,5 @@ photonic_rails_expect_error(example.photonic-rails-sim-provisioning-turns-emulat
 photonic_rails_expect_error(example.photonic-rails-sim-ignore-on-ocs photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-ignore-on-ocs"
   "error: OpusShim::Ignore \\('\\^A'\\) is for the testbed emulation on electrical rails")
-set_tests_properties(example.photonic-rails-sim-ignore-on-ocs PROPERTIES
+set_property(TEST example.photonic-rails-sim-ignore-on-ocs APPEND PROPERTY
   ENVIRONMENT "NS_ATTRIBUTE_DEFAULT=ns3::OpusShim::Ignore=^A")
