@@ -19,35 +19,11 @@
 #include <sstream>
 
 using namespace ns3;
+using namespace ns3::tests;
 
 namespace
 {
 
-constexpr double FRAME_OVERHEAD = 62; // Ethernet 14 + RoCEv2-sized transport header 48
-constexpr double MTU = 4096;
-constexpr double LINK_NS = 100;   // one-way delay of every link
-constexpr double SWITCH_NS = 300; // EpsSwitch processing delay
-
-/// Wire time in ns of one full frame at \p bps.
-double
-FrameNs(double bps)
-{
-    return (MTU + FRAME_OVERHEAD) * 8 / bps * 1e9;
-}
-
-/// One rail of \p servers one-GPU servers at 100 G, eps (one switch) or ocs.
-RailFabricSpec
-Spec(uint32_t servers, RailKind kind, uint32_t gpusPerServer = 1, uint32_t nicPorts = 1)
-{
-    RailFabricSpec spec;
-    spec.servers = servers;
-    spec.gpusPerServer = gpusPerServer;
-    spec.nicPorts = nicPorts;
-    spec.kind = kind;
-    spec.nicPortBps = 100000000000;
-    spec.scaleUpBps = 800000000000;
-    return spec;
-}
 
 WorkloadOp
 Collective(uint32_t rank, uint32_t id, WorkloadOpType type, std::string group, uint64_t bytes)
@@ -118,88 +94,6 @@ AllRanks(uint32_t ranks)
     return {{"all", members}};
 }
 
-/// A fabric, its communicators and runtimes replaying a DAG, and what they did.
-struct JobBed
-{
-    Ptr<RailFabric> fabric;
-    std::vector<Ptr<CollectiveCommunicator>> communicators;
-    ApplicationContainer runtimes;
-    JobRecorder recorder;
-    tests::OpEndLog ends; //!< Op end times, last replay
-
-    JobBed(RailFabricSpec spec, const WorkloadDag& dag, uint32_t iterations = 1)
-    {
-        RailFabricHelper helper;
-        helper.SetSpec(spec);
-        helper.SetEpsChannelAttribute("Delay", TimeValue(NanoSeconds(LINK_NS)));
-        helper.SetEpsSwitchAttribute("ProcessingDelay", TimeValue(NanoSeconds(SWITCH_NS)));
-        helper.SetOcsDeviceAttribute("FiberDelay", TimeValue(NanoSeconds(LINK_NS)));
-        fabric = helper.Build();
-        if (spec.kind == RailKind::OCS)
-        {
-            for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
-            {
-                fabric->GetOcs(rail)->Preset(fabric->RingCircuits(rail));
-            }
-        }
-        communicators = CollectiveHelper().Install(fabric);
-        RankRuntimeHelper runtimeHelper;
-        runtimeHelper.SetAttribute("Iterations", UintegerValue(iterations));
-        auto shared = std::make_shared<const WorkloadDag>(dag);
-        runtimes = runtimeHelper.Install(shared, fabric->GetGpus(), communicators);
-        recorder.Attach(runtimes, dag.GetIterationCount(), iterations);
-        recorder.AttachPlans(shared, communicators);
-        ends.Attach(runtimes);
-    }
-
-    ~JobBed()
-    {
-        Simulator::Destroy();
-    }
-
-    void Run()
-    {
-        Simulator::Run();
-    }
-
-    bool AllFinished() const
-    {
-        return tests::AllRanksFinished(runtimes);
-    }
-
-    /// \return when op \p id of \p rank ended (last replay), ns; -1 if it did not
-    double EndNs(uint32_t rank, uint32_t id) const
-    {
-        return ends.EndNs(rank, id);
-    }
-
-    /// \return the latest end of op \p id over all ranks, ns
-    double LastEndNs(uint32_t id) const
-    {
-        return ends.LastEndNs(id);
-    }
-
-    uint64_t BytesSent() const
-    {
-        uint64_t sum = 0;
-        for (const auto& c : communicators)
-        {
-            sum += c->GetCounters().bytesSent;
-        }
-        return sum;
-    }
-
-    /// \return payload bytes the transports delivered at final GPUs, frame by frame
-    uint64_t BytesReceived() const
-    {
-        uint64_t sum = 0;
-        for (uint32_t gpu = 0; gpu < fabric->GetGpus().GetN(); ++gpu)
-        {
-            sum += fabric->GetTransport(gpu)->GetCounters().payloadBytesDelivered;
-        }
-        return sum;
-    }
-};
 
 } // namespace
 
