@@ -3,6 +3,11 @@
 # These lists must equal CMakeLists.txt's: test/check-wscript-lists.cmake checks it.
 
 
+def configure(conf):
+    conf.check_cfg(package='protobuf', uselib_store='PROTOBUF', args=['--cflags', '--libs'],
+                   mandatory=True)
+
+
 def build(bld):
     module = bld.create_ns3_module('photonic-rails', ['core', 'network'])
     module.source = [
@@ -24,6 +29,10 @@ def build(bld):
         'model/rail-transport.cc',
         'model/rail-fabric-spec.cc',
         'model/workload-dag.cc',
+        'model/chakra-trace-file.cc',
+        'model/chakra-comm-groups.cc',
+        'model/chakra-reader.cc',
+        'model/chakra-writer.cc',
         'model/workload-json.cc',
         'model/workload-validator.cc',
         'model/workload-model-spec.cc',
@@ -63,6 +72,15 @@ def build(bld):
         'model/opus-phase-replay.cc',
     ]
 
+    # Chakra's messages: protoc writes chakra-et.pb.{h,cc} beside the other build outputs.
+    bld(rule='protoc --cpp_out=${TGT[0].parent.abspath()} -I${SRC[0].parent.abspath()} '
+             '${SRC[0].abspath()}',
+        source='model/chakra-et.proto',
+        target=['model/chakra-et.pb.cc', 'model/chakra-et.pb.h'])
+    module.source.append('model/chakra-et.pb.cc')
+    module.includes = ['model']
+    module.use.append('PROTOBUF')
+
     module_test = bld.create_ns3_module_test_library('photonic-rails')
     module_test.source = [
         'test/ocs-circuit-test-suite.cc',
@@ -72,6 +90,7 @@ def build(bld):
         'test/rail-transport-optical-test-suite.cc',
         'test/rail-fabric-test-suite.cc',
         'test/collective-test-suite.cc',
+        'test/chakra-test-suite.cc',
         'test/opus-emulation-test-suite.cc',
         'test/opus-test-suite.cc',
     ]
@@ -98,6 +117,10 @@ def build(bld):
         'model/rail-transport.h',
         'model/rail-fabric-spec.h',
         'model/workload-dag.h',
+        'model/chakra-trace-file.h',
+        'model/chakra-comm-groups.h',
+        'model/chakra-reader.h',
+        'model/chakra-writer.h',
         'model/workload-json.h',
         'model/workload-validator.h',
         'model/workload-model-spec.h',

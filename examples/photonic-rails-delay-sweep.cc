@@ -707,6 +707,10 @@ main(int argc, char* argv[])
             o.iterations >= 2 ? o.source.GetMeasuredJob() : std::string();
         o.Check();
         auto dag = o.source.Load(cmd, o);
+        for (const std::string& note : o.source.GetNotes())
+        {
+            std::cerr << "[sweep] " << note << "\n";
+        }
         ExperimentOutput out(o.out, "[sweep]");
         std::vector<Point> points = MakePoints(o, out.GetDir().string());
         std::vector<JobFabric> fabrics;

@@ -289,6 +289,10 @@ main(int argc, char* argv[])
         }
         o.Check();
         auto dag = o.source.Load(cmd, o);
+        for (const std::string& note : o.source.GetNotes())
+        {
+            std::cerr << "[sim] " << note << "\n";
+        }
         std::cerr << "[sim] workload: " << dag->GetRankCount() << " ranks, " << dag->GetOpCount()
                   << " ops, " << o.iterations << " iteration(s)\n";
         std::vector<JobFabric> fabrics = ParseFabrics(cmd, o, *dag);

@@ -7,6 +7,10 @@
  *                           --gpusPerServer=4 --out=dag.json
  *   photonic-rails-workload --job=b16 --out=dag.json          (the paper's measured run)
  *   photonic-rails-workload --validate=dag.json --gpusPerServer=4
+ *   photonic-rails-workload --job=b16 --out=trace --format=chakra    (Chakra ET for ASTRA-sim)
+ *   photonic-rails-workload --chakra=trace --commGroups=trace.comm_group.json --out=dag.json
+ *   photonic-rails-workload --validate=trace --commGroups=trace.comm_group.json  (a Chakra
+ *                           prefix: the files trace.<rank>.et)
  *   photonic-rails-workload --windows=stage0-phases.txt,stage1-phases.txt
  *   photonic-rails-workload --windows=run/collectives.csv --gpusPerServer=4 --figure=run
  *
@@ -17,6 +21,8 @@
  * Errors are one line on stderr with a non-zero exit status; progress goes to stderr.
  */
 
+#include "ns3/chakra-reader.h"
+#include "ns3/chakra-writer.h"
 #include "ns3/experiment-output.h"
 #include "ns3/gnuplot.h"
 #include "ns3/input-text.h"
@@ -26,6 +32,7 @@
 #include "ns3/workload-generator-flags.h"
 #include "ns3/workload-generator.h"
 #include "ns3/workload-json.h"
+#include "ns3/workload-model-spec.h"
 #include "ns3/workload-phase-log.h"
 #include "ns3/workload-summary.h"
 #include "ns3/workload-timeline.h"
@@ -61,6 +68,11 @@ struct Options
     WorkloadGeneratorFlags gen;
     uint32_t gpusPerServer{8};
     std::string out;
+    std::string format{"json"};
+    bool gzip{false};
+    std::string dag;
+    std::string chakra;
+    std::string commGroups;
     bool summary{false};
     // validate
     std::string validate;
@@ -121,9 +133,39 @@ CheckGeneratedSize(const Options& o)
     }
 }
 
-int
-Generate(const Options& o)
+/// A Chakra trace read as the programs read it: --commGroups, the server size, --gpu/--mfu.
+WorkloadDag
+ReadChakra(const Options& o, const std::string& prefix)
 {
+    WorkloadGpuSpec gpu = WorkloadGpuSpec::Preset(o.gen.gpu);
+    ChakraReadOptions read;
+    read.commGroupsFile = o.commGroups;
+    read.gpusPerServer = o.gpusPerServer;
+    read.computeTflops = gpu.peakTflops * o.gen.mfu;
+    std::ostringstream source;
+    source << gpu.name << " x MFU " << o.gen.mfu << " (--gpu, --mfu)";
+    read.computeSource = source.str();
+    ChakraReadReport report;
+    WorkloadDag dag = ChakraReader::Read(prefix, read, &report);
+    for (const std::string& line : report.Lines())
+    {
+        std::cerr << "[workload] " << line << "\n";
+    }
+    return dag;
+}
+
+/// The DAG --out writes: --chakra's, --dag's, or generated from the generator's flags.
+WorkloadDag
+SourceDag(const Options& o, uint32_t& microBatches)
+{
+    if (!o.chakra.empty())
+    {
+        return ReadChakra(o, o.chakra);
+    }
+    if (!o.dag.empty())
+    {
+        return WorkloadJson::Load(o.dag);
+    }
     CheckGeneratedSize(o);
     WorkloadGenerator generator(o.gen.ToConfig(o.gpusPerServer));
     if (generator.GetRankCount() >= 64)
@@ -136,11 +178,34 @@ Generate(const Options& o)
             }
         });
     }
+    microBatches = generator.GetMicroBatches();
     // Never write a file that --validate (or a simulation) would refuse.
-    WorkloadDag dag = generator.GenerateValid();
-    WorkloadJson::WriteFile(dag, o.out);
-    std::cerr << "[workload] wrote " << o.out << ": " << dag.GetRankCount() << " ranks, "
-              << dag.GetOpCount() << " ops, " << generator.GetMicroBatches() << " micro-batches\n";
+    return generator.GenerateValid();
+}
+
+int
+Write(const Options& o)
+{
+    uint32_t microBatches = 0;
+    WorkloadDag dag = SourceDag(o, microBatches);
+    std::string what = std::to_string(dag.GetRankCount()) + " ranks, " +
+                       std::to_string(dag.GetOpCount()) + " ops" +
+                       (microBatches > 0 ? ", " + std::to_string(microBatches) + " micro-batches"
+                                         : std::string());
+    if (o.format == "chakra")
+    {
+        std::vector<std::string> files = ChakraWriter::Write(dag, o.out, o.gzip);
+        std::cerr << "[workload] wrote " << files.size() - 1 << " Chakra trace files "
+                  << o.out << ".<rank>.et" << (o.gzip ? " (gzip)" : "") << " and "
+                  << files.back() << ": " << what << "\n"
+                  << "[workload] run it: photonic-rails-sim --chakra=" << o.out
+                  << " --commGroups=" << files.back() << "\n";
+    }
+    else
+    {
+        WorkloadJson::WriteFile(dag, o.out);
+        std::cerr << "[workload] wrote " << o.out << ": " << what << "\n";
+    }
     if (o.summary)
     {
         WorkloadSummary::Build(dag, EstimatorConfig(o), o.estimate).Print(std::cout);
@@ -154,7 +219,8 @@ Validate(const Options& o)
     WorkloadDag dag;
     try
     {
-        dag = WorkloadJson::Load(o.validate);
+        dag = ChakraReader::IsTracePrefix(o.validate) ? ReadChakra(o, o.validate)
+                                                      : WorkloadJson::Load(o.validate);
     }
     catch (const WorkloadFormatError& e)
     {
@@ -221,9 +287,31 @@ ListOf(const std::set<uint64_t>& numbers)
 }
 
 /// Windows of one input: a phase log, a DAG (estimated replay) or a timeline CSV.
+std::vector<WorkloadWindow> TimelineWindows(const Options& o,
+                                            const std::string& path,
+                                            const WorkloadTimeline& timeline,
+                                            std::string& kind,
+                                            std::string& view);
+
+/// The estimated replay (twice) of a DAG, as a timeline.
+WorkloadTimeline
+EstimatedTimeline(const Options& o, const WorkloadDag& dag)
+{
+    WorkloadEstimatorConfig c = EstimatorConfig(o);
+    c.repetitions = 2;
+    return WorkloadEstimator(c).Run(dag).timeline;
+}
+
 std::vector<WorkloadWindow>
 WindowsOf(const Options& o, const std::string& path, std::string& kind, std::string& view)
 {
+    WorkloadTimeline timeline;
+    if (ChakraReader::IsTracePrefix(path))
+    {
+        timeline = EstimatedTimeline(o, ReadChakra(o, path));
+        kind = "Chakra trace, estimated replay x2";
+        return TimelineWindows(o, path, timeline, kind, view);
+    }
     // A phase log, a DAG or a timeline: which one is known once it is read.
     std::string text = InputText::ReadFile(path, "file");
     // A UTF-8 byte order mark (editors on Windows write one) is not part of the text: with
@@ -241,15 +329,12 @@ WindowsOf(const Options& o, const std::string& path, std::string& kind, std::str
         view = "phase log";
         return WorkloadWindows::Between(log.ToPhases(), -1);
     }
-    WorkloadTimeline timeline;
     std::size_t first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && text[first] == '{')
     {
         WorkloadDag dag = WorkloadJson::Parse(text, path);
         WorkloadValidator::Check(dag, path);
-        WorkloadEstimatorConfig c = EstimatorConfig(o);
-        c.repetitions = 2;
-        timeline = WorkloadEstimator(c).Run(dag).timeline;
+        timeline = EstimatedTimeline(o, dag);
         kind = "DAG, estimated replay x2";
     }
     else
@@ -257,6 +342,17 @@ WindowsOf(const Options& o, const std::string& path, std::string& kind, std::str
         timeline = WorkloadTimeline::ParseCsv(text, path);
         kind = "timeline, " + std::to_string(timeline.GetRecords().size()) + " records";
     }
+    return TimelineWindows(o, path, timeline, kind, view);
+}
+
+/// The windows of a timeline in the --view the flags ask for.
+std::vector<WorkloadWindow>
+TimelineWindows(const Options& o,
+                const std::string& path,
+                const WorkloadTimeline& timeline,
+                std::string& kind,
+                std::string& view)
+{
     WorkloadWindows analysis(o.gpusPerServer);
     kind += o.gpusPerServerGiven ? ", --gpusPerServer=" + std::to_string(o.gpusPerServer)
                                  : ", assuming " + std::to_string(o.gpusPerServer) +
@@ -582,11 +678,49 @@ Windows(const Options& o)
     return 0;
 }
 
+/// One workload for --out: --dag, --chakra (with --gpu/--mfu at most) or the generator's.
+void
+CheckWorkloadSources(const StrictCommandLine& cmd, const Options& o)
+{
+    std::vector<std::string> generatorFlags = o.gen.Given(cmd);
+    if (!o.dag.empty() && !o.chakra.empty())
+    {
+        throw std::invalid_argument("give one workload to --out: --dag or --chakra");
+    }
+    for (const std::string& flag : generatorFlags)
+    {
+        if (!o.dag.empty())
+        {
+            throw std::invalid_argument("--" + flag + " is a generator flag: give either --dag "
+                                        "or the generator's flags, not both");
+        }
+        if (!o.chakra.empty() && flag != "gpu" && flag != "mfu")
+        {
+            throw std::invalid_argument("--" + flag + " is a generator flag: a Chakra trace "
+                                        "takes only --gpu and --mfu (they time COMP nodes "
+                                        "that give num_ops and no duration)");
+        }
+    }
+}
+
 void
 AddFlags(StrictCommandLine& cmd, Options& o)
 {
     o.gen.Add(cmd);
-    cmd.Add("out", "generate: write the DAG JSON to this file", o.out);
+    cmd.Add("out",
+            "write the DAG (generated, or read with --dag or --chakra) to this file, or with "
+            "--format=chakra to the files OUT.<rank>.et and OUT.comm_group.json",
+            o.out);
+    cmd.Add("format", "--out: json (our DAG format) or chakra (Chakra ET, as ASTRA-sim reads)",
+            o.format);
+    cmd.Add("gzip", "--format=chakra: gzip every rank's file", o.gzip);
+    cmd.Add("dag", "--out: convert this DAG JSON file (e.g. to --format=chakra)", o.dag);
+    cmd.Add("chakra",
+            "--out: convert this Chakra trace (the files PREFIX.<rank>.et); --validate and "
+            "--windows take a prefix too",
+            o.chakra);
+    cmd.Add("commGroups", "Chakra traces: ASTRA-sim's comm-group JSON naming pg_name's groups",
+            o.commGroups);
     cmd.Add("summary", "generate: also print the --validate summary", o.summary);
     cmd.Add("gpusPerServer", "GPUs per server = scale-up domain = rails", o.gpusPerServer);
     cmd.Add("iterations",
@@ -649,6 +783,23 @@ main(int argc, char* argv[])
                 "choose one mode: --out=FILE (generate), --validate=FILE or --windows=FILE "
                 "(see --help)");
         }
+        if (o.format != "json" && o.format != "chakra")
+        {
+            throw std::invalid_argument("--format must be json or chakra, got " +
+                                        StrictCommandLine::Quote(o.format));
+        }
+        if ((!o.dag.empty() || !o.chakra.empty() || cmd.IsGiven("format") || o.gzip) &&
+            o.out.empty())
+        {
+            throw std::invalid_argument("--dag, --chakra, --format and --gzip say what --out "
+                                        "writes: give --out");
+        }
+        CheckWorkloadSources(cmd, o);
+        if (o.gzip && o.format != "chakra")
+        {
+            throw std::invalid_argument("--gzip compresses Chakra traces: it needs "
+                                        "--format=chakra");
+        }
         if (!o.figure.empty() && o.windows.empty())
         {
             throw std::invalid_argument("--figure needs --windows=FILE");
@@ -661,7 +812,7 @@ main(int argc, char* argv[])
         {
             return Windows(o);
         }
-        return Generate(o);
+        return Write(o);
     }
     catch (const std::exception& e)
     {

@@ -4,10 +4,12 @@
 
 #include "job-workload.h"
 
+#include "ns3/chakra-reader.h"
 #include "ns3/rail-fabric-spec.h"
 #include "ns3/workload-error.h"
 #include "ns3/workload-generator.h"
 #include "ns3/workload-json.h"
+#include "ns3/workload-model-spec.h"
 
 #include <cstdint>
 #include <sstream>
@@ -22,13 +24,20 @@ JobWorkload::AddFlags(StrictCommandLine& cmd)
     cmd.Add("dag",
             "workload DAG file (JSON format v1); else --model and the generator flags",
             m_dag);
+    cmd.Add("chakra",
+            "Chakra execution trace: the files PREFIX.<rank>.et of every rank (plain or gzip)",
+            m_chakra);
+    cmd.Add("commGroups",
+            "with --chakra: ASTRA-sim's comm-group JSON naming the groups of pg_name",
+            m_commGroups);
     m_gen.Add(cmd);
 }
 
 bool
 JobWorkload::ApplyDefault(const StrictCommandLine& cmd, JobOptions& o)
 {
-    bool paper = !cmd.IsGiven("dag") && m_gen.Given(cmd).empty();
+    bool paper = !cmd.IsGiven("dag") && !cmd.IsGiven("chakra") && !cmd.IsGiven("commGroups") &&
+                 m_gen.Given(cmd).empty();
     if (paper)
     {
         m_gen.job = "b16";
@@ -115,6 +124,15 @@ JobWorkload::Load(const StrictCommandLine& cmd, JobOptions& o) const
                                     " is a generator flag: give either --dag or the "
                                     "generator's flags (--model, --tp, ...), not both");
     }
+    if (cmd.IsGiven("dag") && cmd.IsGiven("chakra"))
+    {
+        throw std::invalid_argument("give either --dag or --chakra, not both");
+    }
+    if (cmd.IsGiven("commGroups") && !cmd.IsGiven("chakra"))
+    {
+        throw std::invalid_argument("--commGroups names the groups of a Chakra trace: it "
+                                    "needs --chakra=PREFIX");
+    }
     RailFabricSpec hardware;
     if (!RailFabricSpec::Preset(o.preset, hardware))
     {
@@ -122,7 +140,12 @@ JobWorkload::Load(const StrictCommandLine& cmd, JobOptions& o) const
                                     " (" + RailFabricSpec::PresetNames() + ")");
     }
     std::shared_ptr<const WorkloadDag> dag;
-    if (!m_dag.empty())
+    uint32_t gpusPerServer = o.gpusPerServer > 0 ? o.gpusPerServer : hardware.gpusPerServer;
+    if (cmd.IsGiven("chakra"))
+    {
+        dag = LoadChakra(cmd, o, gpusPerServer);
+    }
+    else if (!m_dag.empty())
     {
         try
         {
@@ -143,7 +166,6 @@ JobWorkload::Load(const StrictCommandLine& cmd, JobOptions& o) const
     }
     else
     {
-        uint32_t gpusPerServer = o.gpusPerServer > 0 ? o.gpusPerServer : hardware.gpusPerServer;
         // Validated like a file, so that a bad flag never starts a simulation.
         WorkloadGenerator generator(m_gen.ToConfig(gpusPerServer));
         dag = std::make_shared<const WorkloadDag>(generator.GenerateValid());
@@ -154,6 +176,55 @@ JobWorkload::Load(const StrictCommandLine& cmd, JobOptions& o) const
         throw std::invalid_argument("--iterations x the DAG's iterations exceeds 2^32");
     }
     return dag;
+}
+
+std::shared_ptr<const WorkloadDag>
+JobWorkload::LoadChakra(const StrictCommandLine& cmd, JobOptions& o, uint32_t gpusPerServer) const
+{
+    for (const std::string& flag : m_gen.Given(cmd))
+    {
+        if (flag != "gpu" && flag != "mfu")
+        {
+            throw std::invalid_argument("--" + flag + " is a generator flag: a Chakra trace "
+                                        "takes only --gpu and --mfu (they time COMP nodes "
+                                        "that give num_ops and no duration)");
+        }
+    }
+    WorkloadGpuSpec gpu = WorkloadGpuSpec::Preset(m_gen.gpu);
+    ChakraReadOptions read;
+    read.commGroupsFile = m_commGroups;
+    read.gpusPerServer = gpusPerServer;
+    read.computeTflops = gpu.peakTflops * m_gen.mfu;
+    std::ostringstream source;
+    source << gpu.name << " x MFU " << m_gen.mfu << " (--gpu, --mfu)";
+    read.computeSource = source.str();
+    ChakraReadReport report;
+    std::shared_ptr<const WorkloadDag> dag;
+    try
+    {
+        dag = std::make_shared<const WorkloadDag>(ChakraReader::Read(m_chakra, read, &report));
+    }
+    catch (const WorkloadFormatError& e)
+    {
+        std::string more =
+            e.GetTotal() > 1 ? " (and " + std::to_string(e.GetTotal() - 1) + " more)" : "";
+        throw std::invalid_argument(
+            (e.GetErrors().empty() ? std::string(e.what()) : e.GetErrors().front().ToString()) +
+            more);
+    }
+    m_notes = report.Lines();
+    o.workload = "";
+    for (const std::string& line : m_notes)
+    {
+        o.workload += (o.workload.empty() ? "" : "; ") + line;
+    }
+    return dag;
+}
+
+const std::vector<std::string>&
+JobWorkload::GetNotes() const
+{
+    return m_notes;
 }
 
 } // namespace ns3

@@ -200,8 +200,13 @@ class Replay
         }
         std::size_t rv = (instance / m) * m_plan.expected.size() + m_plan.rendezvous[index];
         auto& joined = m_joined[rv];
-        joined.emplace_back(instance, time);
         std::size_t id = m_plan.rendezvous[index];
+        if (IsWorkloadPointToPoint(op.type))
+        {
+            MakeReadyPointToPoint(instance, time, joined, m_plan.scaleUp[id]);
+            return;
+        }
+        joined.emplace_back(instance, time);
         if (joined.size() < m_plan.expected[id])
         {
             return;
@@ -218,6 +223,46 @@ class Replay
         {
             Record(entry.first, entry.second, end);
             Push(end, entry.first);
+        }
+        joined.clear();
+        joined.shrink_to_fit();
+    }
+
+    /**
+     * Eager, as the communicator delivers: a send leaves when it is ready and ends when its
+     * data has arrived; a receive ends when it is posted and the data is there. \p joined
+     * holds the partner that came first: a posted receive, or a send's arrival time.
+     */
+    void MakeReadyPointToPoint(std::size_t instance,
+                               double time,
+                               std::vector<std::pair<std::size_t, double>>& joined,
+                               bool scaleUp)
+    {
+        const WorkloadOp& op = m_ops[instance % m_ops.size()];
+        if (op.type == WorkloadOpType::SEND)
+        {
+            double arrival = time + m_estimator.CommSeconds(op.type, 2, op.bytes, scaleUp);
+            Record(instance, time, arrival);
+            Push(arrival, instance);
+            if (joined.empty())
+            {
+                joined.emplace_back(instance, arrival); // for the receive to come
+                return;
+            }
+            auto [recv, posted] = joined.front();
+            Record(recv, posted, arrival);
+            Push(arrival, recv);
+        }
+        else if (joined.empty())
+        {
+            joined.emplace_back(instance, time); // posted before its send
+            return;
+        }
+        else
+        {
+            double end = std::max(time, joined.front().second);
+            Record(instance, time, end);
+            Push(end, instance);
         }
         joined.clear();
         joined.shrink_to_fit();

@@ -43,7 +43,8 @@ struct WorkloadEstimate
  * Semantics follow the CONTRACT: an op starts when its deps and the previous op of its
  * stream have finished; compute takes duration_us; a collective starts when its slowest
  * member joins (the k-th collective a rank issues on a group matches the k-th of every
- * member) and send/recv rendezvous (k-th send a->b with tag t matches the k-th recv);
+ * member); the k-th send a->b with tag t matches the k-th recv, and is eager as the
+ * communicator's: it leaves when ready, the receive ends once posted and arrived;
  * replay r+1 of a rank starts once that rank finished replay r. Communication costs come
  * from a ring alpha-beta model at scale-up bandwidth when all members share a server and at
  * NIC bandwidth otherwise: no contention, no reconfiguration. The simulator is the

@@ -1,0 +1,149 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "chakra-comm-groups.h"
+
+#include "input-text.h"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+using Json = nlohmann::json;
+
+/// JSON text of a value; bytes that are not UTF-8 become U+FFFD instead of an exception.
+std::string
+Dump(const Json& value)
+{
+    return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+/// The ranks of one group: a JSON array of integers in [0, 2^32).
+std::vector<uint32_t>
+RanksOf(const Json& value, const std::string& where, const std::string& name)
+{
+    if (!value.is_array())
+    {
+        throw std::runtime_error(where + ": group " + InputText::Quote(name) +
+                                 ": expected a list of ranks");
+    }
+    std::vector<uint32_t> ranks;
+    for (const auto& rank : value)
+    {
+        bool integer = rank.is_number_unsigned() ||
+                       (rank.is_number_integer() && rank.get<int64_t>() >= 0);
+        if (!integer || rank.get<uint64_t>() > UINT32_MAX)
+        {
+            throw std::runtime_error(where + ": group " + InputText::Quote(name) +
+                                     ": ranks are integers in [0, 2^32), got " + Dump(rank));
+        }
+        ranks.push_back(rank.get<uint32_t>());
+    }
+    return ranks;
+}
+
+/// A pg_name as a string: PyTorch writes strings, some tools numbers.
+std::string
+NameOf(const Json& value, const std::string& where)
+{
+    if (value.is_string())
+    {
+        return value.get<std::string>();
+    }
+    if (value.is_number_integer())
+    {
+        return Dump(value);
+    }
+    throw std::runtime_error(where + ": pg_name must be a string or an integer, got " +
+                             Dump(value));
+}
+
+/// Collects every object with a "pg_name" in a (nested) JSON value.
+void
+CollectMetadataGroups(const Json& value, const std::string& where, ChakraCommGroups::Map& groups)
+{
+    if (value.is_array())
+    {
+        for (const auto& item : value)
+        {
+            CollectMetadataGroups(item, where, groups);
+        }
+        return;
+    }
+    if (!value.is_object() || !value.contains("pg_name"))
+    {
+        return;
+    }
+    std::string name = NameOf(value["pg_name"], where);
+    groups[name] = value.contains("ranks") ? RanksOf(value["ranks"], where, name)
+                                           : std::vector<uint32_t>();
+}
+
+} // namespace
+
+ChakraCommGroups::Map
+ChakraCommGroups::ReadFile(const std::string& path)
+{
+    return Parse(InputText::ReadFile(path, "comm-group JSON"), path);
+}
+
+ChakraCommGroups::Map
+ChakraCommGroups::Parse(const std::string& text, const std::string& where)
+{
+    Json json;
+    try
+    {
+        json = Json::parse(text);
+    }
+    catch (const Json::exception& e)
+    {
+        throw std::runtime_error(where + ": not JSON (" + std::string(e.what()) + ")");
+    }
+    if (!json.is_object())
+    {
+        throw std::runtime_error(where + ": expected ASTRA-sim's comm-group object "
+                                         "{\"<pg_name>\": [ranks], ...}");
+    }
+    Map groups;
+    for (const auto& [name, ranks] : json.items())
+    {
+        groups[name] = RanksOf(ranks, where, name);
+    }
+    return groups;
+}
+
+ChakraCommGroups::Map
+ChakraCommGroups::ParseMetadata(const std::string& text, const std::string& where)
+{
+    Map groups;
+    Json json = Json::parse(text, nullptr, false);
+    if (!json.is_discarded())
+    {
+        CollectMetadataGroups(json, where, groups);
+    }
+    return groups;
+}
+
+std::string
+ChakraCommGroups::ToJson(const Map& groups)
+{
+    std::ostringstream text;
+    text << "{";
+    bool first = true;
+    for (const auto& [name, ranks] : groups)
+    {
+        text << (first ? "\n" : ",\n") << "  " << Dump(Json(name)) << ": " << Dump(Json(ranks));
+        first = false;
+    }
+    text << (first ? "}\n" : "\n}\n");
+    return text.str();
+}
+
+} // namespace ns3

@@ -1,0 +1,1139 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "chakra-reader.h"
+
+#include "chakra-comm-groups.h"
+#include "chakra-trace-file.h"
+#include "input-text.h"
+#include "workload-error.h"
+#include "workload-json.h"
+#include "workload-validator.h"
+
+#include "chakra-et.pb.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <queue>
+#include <sstream>
+#include <tuple>
+#include <unordered_map>
+
+namespace ns3
+{
+
+namespace
+{
+
+using ChakraProtoMsg::AttributeProto;
+
+/// Chakra's NodeType and CollectiveCommType numbers (chakra-et.proto).
+enum : int64_t
+{
+    INVALID_NODE = 0,
+    METADATA_NODE = 1,
+    MEM_LOAD_NODE = 2,
+    MEM_STORE_NODE = 3,
+    COMP_NODE = 4,
+    COMM_SEND_NODE = 5,
+    COMM_RECV_NODE = 6,
+    COMM_COLL_NODE = 7,
+};
+
+[[noreturn]] void
+Fail(const std::string& file, const std::string& message)
+{
+    WorkloadError error;
+    error.file = file;
+    error.message = message;
+    throw WorkloadFormatError({error}, 1);
+}
+
+/// Fail() with a message that may start with "FILE: " already (file readers say so).
+[[noreturn]] void
+FailWithPath(const std::string& file, const std::string& message)
+{
+    bool named = message.compare(0, file.size() + 2, file + ": ") == 0;
+    Fail(file, named ? message.substr(file.size() + 2) : message);
+}
+
+/// "node 17"
+std::string
+NodeName(uint64_t id)
+{
+    return "node " + std::to_string(id);
+}
+
+const char* const COLLECTIVE_NAMES[] = {"ALL_REDUCE",
+                                        "REDUCE",
+                                        "ALL_GATHER",
+                                        "GATHER",
+                                        "SCATTER",
+                                        "BROADCAST",
+                                        "ALL_TO_ALL",
+                                        "REDUCE_SCATTER",
+                                        "REDUCE_SCATTER_BLOCK",
+                                        "BARRIER"};
+
+/// What one node says, in the terms the conversion needs (the protobuf message is reused).
+struct RawNode
+{
+    uint64_t id{0};
+    int64_t type{INVALID_NODE};
+    std::string name;
+    std::vector<uint64_t> dataDeps;
+    std::vector<uint64_t> ctrlDeps;
+    uint64_t durationUs{0};
+    double numOps{0};
+    bool cpu{false};
+    int64_t commType{-1};
+    int64_t commSize{-1};
+    int64_t src{-1};
+    int64_t dst{-1};
+    int64_t tag{0};
+    std::string pgName;
+    std::vector<bool> involvedDim;
+    // Our writer's attributes (pr_*): what Chakra cannot say.
+    std::string stream;
+    std::string algorithm;
+    std::string group;
+    int64_t root{-1};
+    int64_t iteration{0};
+    int64_t streamDep{-1};
+    double exactUs{-1};
+};
+
+/// Reads the integer of an attribute of any integer kind (producers disagree on kinds).
+class AttributeReader
+{
+  public:
+    AttributeReader(const std::string& file, uint64_t node)
+        : m_file(file),
+          m_node(node)
+    {
+    }
+
+    int64_t Integer(const AttributeProto& a) const
+    {
+        switch (a.value_case())
+        {
+        case AttributeProto::kInt32Val:
+            return a.int32_val();
+        case AttributeProto::kInt64Val:
+            return a.int64_val();
+        case AttributeProto::kUint32Val:
+            return a.uint32_val();
+        case AttributeProto::kUint64Val:
+            return Unsigned(a, a.uint64_val());
+        case AttributeProto::kSint32Val:
+            return a.sint32_val();
+        case AttributeProto::kSint64Val:
+            return a.sint64_val();
+        case AttributeProto::kFixed32Val:
+            return a.fixed32_val();
+        case AttributeProto::kFixed64Val:
+            return Unsigned(a, a.fixed64_val());
+        case AttributeProto::kSfixed32Val:
+            return a.sfixed32_val();
+        case AttributeProto::kSfixed64Val:
+            return a.sfixed64_val();
+        default:
+            Fail(m_file, Where(a) + ": expected an integer");
+        }
+    }
+
+    /// Integer() that must not be negative.
+    int64_t Count(const AttributeProto& a) const
+    {
+        int64_t value = Integer(a);
+        if (value < 0)
+        {
+            Fail(m_file, Where(a) + ": must not be negative, got " + std::to_string(value));
+        }
+        return value;
+    }
+
+    double Number(const AttributeProto& a) const
+    {
+        switch (a.value_case())
+        {
+        case AttributeProto::kDoubleVal:
+            return a.double_val();
+        case AttributeProto::kFloatVal:
+            return a.float_val();
+        default:
+            return double(Integer(a));
+        }
+    }
+
+    std::string String(const AttributeProto& a) const
+    {
+        if (a.value_case() == AttributeProto::kStringVal)
+        {
+            return a.string_val();
+        }
+        if (a.value_case() == AttributeProto::kBytesVal)
+        {
+            return a.bytes_val();
+        }
+        return std::to_string(Integer(a)); // some tools write pg_name as a number
+    }
+
+    bool Bool(const AttributeProto& a) const
+    {
+        return a.value_case() == AttributeProto::kBoolVal ? a.bool_val() : Integer(a) != 0;
+    }
+
+    std::vector<bool> BoolList(const AttributeProto& a) const
+    {
+        if (a.value_case() == AttributeProto::kBoolList)
+        {
+            return {a.bool_list().values().begin(), a.bool_list().values().end()};
+        }
+        Fail(m_file, Where(a) + ": expected a list of booleans");
+    }
+
+  private:
+    int64_t Unsigned(const AttributeProto& a, uint64_t value) const
+    {
+        if (value > uint64_t(INT64_MAX))
+        {
+            Fail(m_file, Where(a) + ": " + std::to_string(value) + " is out of range");
+        }
+        return int64_t(value);
+    }
+
+    std::string Where(const AttributeProto& a) const
+    {
+        return NodeName(m_node) + ": attribute " + InputText::Quote(a.name());
+    }
+
+    const std::string& m_file;
+    uint64_t m_node;
+};
+
+void
+ReadAttributes(const ChakraProtoMsg::Node& node, const std::string& file, RawNode& raw)
+{
+    AttributeReader read(file, raw.id);
+    for (const auto& a : node.attr())
+    {
+        const std::string& name = a.name();
+        if (name == "comm_type")
+        {
+            raw.commType = read.Integer(a);
+        }
+        else if (name == "comm_size")
+        {
+            raw.commSize = read.Count(a);
+        }
+        else if (name == "comm_src")
+        {
+            raw.src = read.Integer(a);
+        }
+        else if (name == "comm_dst")
+        {
+            raw.dst = read.Integer(a);
+        }
+        else if (name == "comm_tag")
+        {
+            raw.tag = read.Integer(a);
+        }
+        else if (name == "pg_name")
+        {
+            raw.pgName = read.String(a);
+        }
+        else if (name == "involved_dim")
+        {
+            raw.involvedDim = read.BoolList(a);
+        }
+        else if (name == "is_cpu_op")
+        {
+            raw.cpu = read.Bool(a);
+        }
+        else if (name == "num_ops")
+        {
+            raw.numOps = read.Number(a);
+        }
+        else if (name == "pr_stream")
+        {
+            raw.stream = read.String(a);
+        }
+        else if (name == "pr_algorithm")
+        {
+            raw.algorithm = read.String(a);
+        }
+        else if (name == "pr_group")
+        {
+            raw.group = read.String(a);
+        }
+        else if (name == "pr_root")
+        {
+            raw.root = read.Count(a);
+        }
+        else if (name == "pr_iteration")
+        {
+            raw.iteration = read.Count(a);
+        }
+        else if (name == "pr_stream_dep")
+        {
+            raw.streamDep = read.Count(a);
+        }
+        else if (name == "pr_duration_us")
+        {
+            raw.exactUs = read.Number(a);
+        }
+    }
+}
+
+/// Everything shared by the ranks of one trace while it is read.
+struct TraceContext
+{
+    const ChakraReadOptions& options;
+    ChakraReadReport& report;
+    uint32_t ranks;
+    ChakraCommGroups::Map pgGroups;      //!< pg_name -> ranks (file and METADATA nodes)
+    bool pgFromFile{false};              //!< pgGroups came from --commGroups
+    bool pgFromMetadata{false};          //!< some came from METADATA nodes
+    WorkloadDag::GroupMap groups;        //!< The DAG's groups
+    std::vector<WorkloadOp> ops;         //!< Every rank's ops, rank by rank, in id order
+    std::vector<uint64_t> chakraIds;     //!< Per op: the node it came from
+    std::vector<std::string> files;      //!< Per rank: its file
+};
+
+/**
+ * \brief Reads one rank's file and appends its ops, in the order they are issued.
+ */
+class RankConverter
+{
+  public:
+    RankConverter(TraceContext& trace, uint32_t rank)
+        : m_trace(trace),
+          m_rank(rank),
+          m_file(trace.files[rank])
+    {
+    }
+
+    void Run()
+    {
+        ReadNodes();
+        LinkNodes();
+        Order();
+        Emit();
+    }
+
+  private:
+    void ReadNodes()
+    {
+        ChakraTraceInput input(m_file);
+        m_trace.report.gzipFiles += input.IsGzip() ? 1 : 0;
+        ChakraProtoMsg::GlobalMetadata metadata;
+        ChakraProtoMsg::Node node;
+        try
+        {
+            input.ReadMetadata(metadata);
+            while (input.ReadNode(node))
+            {
+                if (++m_trace.report.nodes > ChakraReader::MAX_NODES)
+                {
+                    Fail(m_file, "more than " + std::to_string(ChakraReader::MAX_NODES) +
+                                     " nodes in the trace, more than a workload may hold");
+                }
+                Add(node);
+            }
+        }
+        catch (const WorkloadFormatError&)
+        {
+            throw;
+        }
+        catch (const std::exception& e)
+        {
+            FailWithPath(m_file, e.what()); // ChakraTraceInput's "FILE: byte N: reason"
+        }
+    }
+
+    void Add(const ChakraProtoMsg::Node& node)
+    {
+        RawNode raw;
+        raw.id = node.id();
+        raw.type = int64_t(node.type());
+        raw.name = node.name();
+        raw.dataDeps.assign(node.data_deps().begin(), node.data_deps().end());
+        raw.ctrlDeps.assign(node.ctrl_deps().begin(), node.ctrl_deps().end());
+        raw.durationUs = node.duration_micros();
+        ReadAttributes(node, m_file, raw);
+        if (raw.type == METADATA_NODE && node.has_inputs() && !node.inputs().values().empty())
+        {
+            auto declared = ChakraCommGroups::ParseMetadata(node.inputs().values(),
+                                                            m_file + ": " + NodeName(raw.id));
+            m_trace.pgFromMetadata = m_trace.pgFromMetadata || !declared.empty();
+            for (auto& [name, members] : declared)
+            {
+                m_trace.pgGroups.emplace(name, std::move(members)); // the file's win
+            }
+        }
+        if (!m_index.emplace(raw.id, uint32_t(m_nodes.size())).second)
+        {
+            Fail(m_file, NodeName(raw.id) + ": the id is used twice in the file");
+        }
+        m_nodes.push_back(std::move(raw));
+    }
+
+    /// Resolves deps to indices: data_deps must exist; ctrl_deps are kept when they can be.
+    void LinkNodes()
+    {
+        std::size_t n = m_nodes.size();
+        m_dataPred.assign(n, {});
+        m_ctrlPred.assign(n, {});
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            const RawNode& raw = m_nodes[i];
+            for (uint64_t dep : raw.dataDeps)
+            {
+                auto it = m_index.find(dep);
+                if (it == m_index.end())
+                {
+                    Fail(m_file, NodeName(raw.id) + ": data_deps names node " +
+                                     std::to_string(dep) + ", which is not in the file");
+                }
+                if (it->second == i)
+                {
+                    Fail(m_file, NodeName(raw.id) + ": data_deps names the node itself");
+                }
+                AddOnce(m_dataPred[i], it->second);
+            }
+            for (uint64_t dep : raw.ctrlDeps)
+            {
+                auto it = m_index.find(dep);
+                if (it == m_index.end())
+                {
+                    ++m_trace.report.ctrlDepsDangling;
+                }
+                else if (it->second == i)
+                {
+                    ++m_trace.report.ctrlDepsSelf;
+                }
+                else if (std::find(m_dataPred[i].begin(), m_dataPred[i].end(), it->second) ==
+                         m_dataPred[i].end())
+                {
+                    AddOnce(m_ctrlPred[i], it->second);
+                }
+            }
+        }
+    }
+
+    static void AddOnce(std::vector<uint32_t>& list, uint32_t index)
+    {
+        if (std::find(list.begin(), list.end(), index) == list.end())
+        {
+            list.push_back(index);
+        }
+    }
+
+    /**
+     * Kahn's algorithm, smallest id first. When only ctrl_deps hold every node back, the
+     * smallest-id node free of data_deps drops its unmet ctrl_deps (they leave no order).
+     */
+    void Order()
+    {
+        std::size_t n = m_nodes.size();
+        std::vector<std::vector<uint32_t>> dataSucc(n);
+        std::vector<std::vector<uint32_t>> ctrlSucc(n);
+        std::vector<uint32_t> pendingData(n);
+        std::vector<uint32_t> pendingCtrl(n);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            for (uint32_t p : m_dataPred[i])
+            {
+                dataSucc[p].push_back(i);
+            }
+            for (uint32_t p : m_ctrlPred[i])
+            {
+                ctrlSucc[p].push_back(i);
+            }
+            pendingData[i] = uint32_t(m_dataPred[i].size());
+            pendingCtrl[i] = uint32_t(m_ctrlPred[i].size());
+        }
+        using Entry = std::pair<uint64_t, uint32_t>; // (id, index)
+        std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
+        std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> dataReady;
+        auto release = [&](uint32_t i) {
+            if (pendingData[i] == 0)
+            {
+                (pendingCtrl[i] == 0 ? ready : dataReady).push({m_nodes[i].id, i});
+            }
+        };
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            release(i);
+        }
+        m_position.assign(n, UINT32_MAX);
+        m_order.clear();
+        m_order.reserve(n);
+        while (m_order.size() < n)
+        {
+            if (ready.empty())
+            {
+                BreakCtrlCycle(dataReady, ready, pendingCtrl);
+            }
+            uint32_t i = ready.top().second;
+            ready.pop();
+            m_position[i] = uint32_t(m_order.size());
+            m_order.push_back(i);
+            for (uint32_t s : dataSucc[i])
+            {
+                --pendingData[s];
+                release(s);
+            }
+            for (uint32_t s : ctrlSucc[i])
+            {
+                if (m_position[s] == UINT32_MAX && pendingCtrl[s] > 0 && --pendingCtrl[s] == 0)
+                {
+                    release(s);
+                }
+            }
+        }
+    }
+
+    template <typename Heap>
+    void BreakCtrlCycle(Heap& dataReady, Heap& ready, std::vector<uint32_t>& pendingCtrl)
+    {
+        while (!dataReady.empty() && m_position[dataReady.top().second] != UINT32_MAX)
+        {
+            dataReady.pop();
+        }
+        if (dataReady.empty())
+        {
+            uint64_t smallest = UINT64_MAX;
+            for (uint32_t i = 0; i < m_nodes.size(); ++i)
+            {
+                if (m_position[i] == UINT32_MAX)
+                {
+                    smallest = std::min(smallest, m_nodes[i].id);
+                }
+            }
+            Fail(m_file, NodeName(smallest) + ": its data_deps lead back to it (a cycle)");
+        }
+        uint32_t i = dataReady.top().second;
+        dataReady.pop();
+        auto& preds = m_ctrlPred[i];
+        auto unmet = [this](uint32_t p) { return m_position[p] == UINT32_MAX; };
+        m_trace.report.ctrlDepsCycle += std::count_if(preds.begin(), preds.end(), unmet);
+        preds.erase(std::remove_if(preds.begin(), preds.end(), unmet), preds.end());
+        pendingCtrl[i] = 0;
+        ready.push({m_nodes[i].id, i});
+    }
+
+    /// Our id of node index i: its own when ids are kept, else its place in the order.
+    uint32_t IdOf(uint32_t i) const
+    {
+        return m_keepIds ? uint32_t(m_nodes[i].id) : m_position[i];
+    }
+
+    void Emit()
+    {
+        m_keepIds = std::all_of(m_nodes.begin(), m_nodes.end(), [](const RawNode& raw) {
+            return raw.id <= UINT32_MAX;
+        });
+        for (std::size_t k = 1; k < m_order.size() && m_keepIds; ++k)
+        {
+            m_keepIds = m_nodes[m_order[k - 1]].id < m_nodes[m_order[k]].id;
+        }
+        m_trace.report.renumberedRanks += m_keepIds ? 0 : 1;
+        for (uint32_t i : m_order)
+        {
+            m_trace.ops.push_back(Convert(i));
+            m_trace.chakraIds.push_back(m_nodes[i].id);
+        }
+        m_nodes.clear();
+    }
+
+    WorkloadOp Convert(uint32_t i)
+    {
+        const RawNode& raw = m_nodes[i];
+        WorkloadOp op;
+        op.rank = m_rank;
+        op.id = IdOf(i);
+        op.label = raw.name;
+        op.iteration = uint32_t(std::min<int64_t>(raw.iteration, UINT32_MAX));
+        for (uint32_t p : m_dataPred[i])
+        {
+            if (raw.streamDep < 0 || m_nodes[p].id != uint64_t(raw.streamDep))
+            {
+                op.deps.push_back(IdOf(p));
+            }
+        }
+        for (uint32_t p : m_ctrlPred[i])
+        {
+            op.deps.push_back(IdOf(p));
+            ++m_trace.report.ctrlDepsHonoured;
+        }
+        if (!raw.algorithm.empty() && !ParseWorkloadAlgorithm(raw.algorithm, op.algorithm))
+        {
+            Fail(m_file, NodeName(raw.id) + ": attribute \"pr_algorithm\": unknown algorithm " +
+                             InputText::Quote(raw.algorithm));
+        }
+        switch (raw.type)
+        {
+        case COMP_NODE:
+            ConvertCompute(raw, op);
+            break;
+        case COMM_COLL_NODE:
+            ConvertCollective(raw, op);
+            break;
+        case COMM_SEND_NODE:
+        case COMM_RECV_NODE:
+            ConvertPointToPoint(raw, op);
+            break;
+        case INVALID_NODE:
+        case METADATA_NODE:
+        case MEM_LOAD_NODE:
+        case MEM_STORE_NODE:
+            ++m_trace.report.zeroTimeNodes;
+            op.type = WorkloadOpType::COMPUTE;
+            break;
+        default:
+            Fail(m_file, NodeName(raw.id) + ": unknown node type " + std::to_string(raw.type));
+        }
+        op.stream = !raw.stream.empty() ? raw.stream
+                    : raw.type == COMP_NODE ? (raw.cpu ? "cpu" : "compute")
+                                            : "c" + std::to_string(raw.id);
+        return op;
+    }
+
+    void ConvertCompute(const RawNode& raw, WorkloadOp& op)
+    {
+        op.type = WorkloadOpType::COMPUTE;
+        op.durationUs = raw.exactUs >= 0 ? raw.exactUs : double(raw.durationUs);
+        if (raw.durationUs == 0 && raw.exactUs < 0 && raw.numOps > 0)
+        {
+            if (m_trace.options.computeTflops <= 0)
+            {
+                Fail(m_file, NodeName(raw.id) + ": COMP node with num_ops and no "
+                                                "duration_micros, and no GPU to time it");
+            }
+            op.durationUs = raw.numOps / (m_trace.options.computeTflops * 1e6);
+            ++m_trace.report.computeFromNumOps;
+        }
+        if (!(op.durationUs <= WorkloadValidator::MAX_DURATION_US))
+        {
+            Fail(m_file, NodeName(raw.id) + ": a compute of " + std::to_string(op.durationUs) +
+                             " us, more than " +
+                             std::to_string(int64_t(WorkloadValidator::MAX_DURATION_US)));
+        }
+    }
+
+    uint64_t Bytes(const RawNode& raw, bool required) const
+    {
+        if (raw.commSize < 0 && required)
+        {
+            Fail(m_file, NodeName(raw.id) + ": no comm_size");
+        }
+        if (required && (raw.commSize == 0 || uint64_t(raw.commSize) > WorkloadValidator::MAX_BYTES))
+        {
+            Fail(m_file, NodeName(raw.id) + ": comm_size " + std::to_string(raw.commSize) +
+                             " is outside [1, 2^40] bytes");
+        }
+        return raw.commSize < 0 ? 0 : uint64_t(raw.commSize);
+    }
+
+    void ConvertCollective(const RawNode& raw, WorkloadOp& op)
+    {
+        static const std::map<int64_t, WorkloadOpType> types = {
+            {0, WorkloadOpType::ALLREDUCE},
+            {1, WorkloadOpType::REDUCE},
+            {2, WorkloadOpType::ALLGATHER},
+            {5, WorkloadOpType::BROADCAST},
+            {6, WorkloadOpType::ALLTOALL},
+            {7, WorkloadOpType::REDUCESCATTER},
+            {8, WorkloadOpType::REDUCESCATTER}, // REDUCE_SCATTER_BLOCK: comm_size is the input
+            {9, WorkloadOpType::BARRIER}};
+        if (raw.commType < 0)
+        {
+            Fail(m_file, NodeName(raw.id) + ": COMM_COLL node without comm_type");
+        }
+        auto type = types.find(raw.commType);
+        if (type == types.end())
+        {
+            std::string name = raw.commType < 10 ? COLLECTIVE_NAMES[raw.commType]
+                                                 : std::to_string(raw.commType);
+            Fail(m_file, NodeName(raw.id) + ": COMM_COLL " + name +
+                             ": the collective engine cannot run it (it runs ALL_REDUCE, "
+                             "REDUCE, ALL_GATHER, BROADCAST, ALL_TO_ALL, REDUCE_SCATTER, "
+                             "REDUCE_SCATTER_BLOCK and BARRIER)");
+        }
+        op.type = type->second;
+        op.bytes = Bytes(raw, op.type != WorkloadOpType::BARRIER);
+        if (op.type == WorkloadOpType::BARRIER)
+        {
+            op.bytes = 0;
+        }
+        const std::vector<uint32_t>& members = ResolveGroup(raw, op.group);
+        if (op.type == WorkloadOpType::BROADCAST || op.type == WorkloadOpType::REDUCE)
+        {
+            op.root = raw.root >= 0 ? raw.root : int64_t(members.front());
+        }
+    }
+
+    void ConvertPointToPoint(const RawNode& raw, WorkloadOp& op)
+    {
+        bool send = raw.type == COMM_SEND_NODE;
+        op.type = send ? WorkloadOpType::SEND : WorkloadOpType::RECV;
+        op.peer = send ? raw.dst : raw.src;
+        const char* field = send ? "comm_dst" : "comm_src";
+        if (op.peer < 0 || op.peer >= int64_t(m_trace.ranks))
+        {
+            Fail(m_file, NodeName(raw.id) + ": " + (op.peer < 0 && (send ? raw.dst : raw.src) == -1
+                                                         ? std::string("no ") + field
+                                                         : std::string(field) + " " +
+                                                               std::to_string(op.peer) +
+                                                               " is not a rank of the trace (0-" +
+                                                               std::to_string(m_trace.ranks - 1) +
+                                                               ")"));
+        }
+        if (op.peer == int64_t(m_rank))
+        {
+            Fail(m_file, NodeName(raw.id) + ": " + field + " is the rank itself");
+        }
+        op.tag = raw.tag;
+        op.bytes = Bytes(raw, true);
+    }
+
+    /// The group of a collective (named into \p name); registered in the DAG's groups.
+    const std::vector<uint32_t>& ResolveGroup(const RawNode& raw, std::string& name)
+    {
+        std::vector<uint32_t> members;
+        if (!raw.pgName.empty())
+        {
+            auto it = FindPg(raw.pgName);
+            if (it == m_trace.pgGroups.end())
+            {
+                Fail(m_file, NodeName(raw.id) + ": pg_name " + InputText::Quote(raw.pgName) +
+                                 " names no group" +
+                                 (m_trace.pgFromFile
+                                      ? " of " + m_trace.options.commGroupsFile
+                                      : std::string(": give the comm-group JSON (--commGroups)")));
+            }
+            members = it->second;
+            name = "pg" + it->first;
+        }
+        else if (!raw.involvedDim.empty())
+        {
+            members = GroupOfDims(raw.involvedDim, name);
+        }
+        if (members.empty())
+        {
+            for (uint32_t r = 0; r < m_trace.ranks; ++r)
+            {
+                members.push_back(r);
+            }
+            name = name.empty() ? "all" : name;
+        }
+        name = raw.group.empty() ? name : raw.group;
+        CheckMembers(raw, name, members);
+        auto [it, added] = m_trace.groups.emplace(name, members);
+        if (!added && it->second != members)
+        {
+            Fail(m_file, NodeName(raw.id) + ": group " + InputText::Quote(name) +
+                             " has other members on another node");
+        }
+        return it->second;
+    }
+
+    /**
+     * The group a pg_name names: the same name, else, for a number written another way
+     * ("1.0", "01": some producers write floats), the integer's name, as ASTRA-sim reads
+     * pg_name with stoi.
+     */
+    ChakraCommGroups::Map::const_iterator FindPg(const std::string& pgName) const
+    {
+        auto it = m_trace.pgGroups.find(pgName);
+        if (it != m_trace.pgGroups.end())
+        {
+            return it;
+        }
+        char* end = nullptr;
+        double value = std::strtod(pgName.c_str(), &end);
+        bool integral = end == pgName.c_str() + pgName.size() && std::isfinite(value) &&
+                        value >= 0 && value < 4294967296.0 && value == std::floor(value);
+        return integral ? m_trace.pgGroups.find(std::to_string(uint64_t(value)))
+                        : m_trace.pgGroups.end();
+    }
+
+    void CheckMembers(const RawNode& raw, const std::string& name,
+                      const std::vector<uint32_t>& members) const
+    {
+        for (uint32_t member : members)
+        {
+            if (member >= m_trace.ranks)
+            {
+                Fail(m_file, NodeName(raw.id) + ": group " + InputText::Quote(name) +
+                                 " names rank " + std::to_string(member) +
+                                 ", but the trace has ranks 0-" +
+                                 std::to_string(m_trace.ranks - 1));
+            }
+        }
+        if (std::find(members.begin(), members.end(), m_rank) == members.end())
+        {
+            Fail(m_file, NodeName(raw.id) + ": rank " + std::to_string(m_rank) +
+                             " is not a member of its group " + InputText::Quote(name));
+        }
+    }
+
+    /**
+     * involved_dim onto our fabric: dimension 0 is the server (scale-up), the others are
+     * scale-out. [true, false...] is the rank's server, [false, true...] its rail; any
+     * other shape (or an unknown server size) is every rank, counted in the report.
+     */
+    std::vector<uint32_t> GroupOfDims(const std::vector<bool>& dims, std::string& name)
+    {
+        uint32_t g = m_trace.options.gpusPerServer;
+        auto on = [](bool d) { return d; };
+        std::vector<uint32_t> members; // empty: every rank
+        if (std::all_of(dims.begin(), dims.end(), on))
+        {
+            return members; // every dimension: every rank, as said
+        }
+        bool outAll = std::all_of(dims.begin() + 1, dims.end(), on);
+        bool outNone = std::none_of(dims.begin() + 1, dims.end(), on);
+        bool server = dims.size() >= 2 && dims[0] && outNone;
+        bool rail = dims.size() >= 2 && !dims[0] && outAll;
+        if (g == 0 || m_trace.ranks % g != 0 || !(server || rail))
+        {
+            ++m_trace.report.involvedDimAllRanks;
+            return members;
+        }
+        uint32_t first = m_rank / g * g;
+        if (server)
+        {
+            name = "server" + std::to_string(m_rank / g);
+            for (uint32_t r = first; r < first + g; ++r)
+            {
+                members.push_back(r);
+            }
+            return members;
+        }
+        name = "rail" + std::to_string(m_rank % g);
+        for (uint32_t r = m_rank % g; r < m_trace.ranks; r += g)
+        {
+            members.push_back(r);
+        }
+        return members;
+    }
+
+    TraceContext& m_trace;
+    uint32_t m_rank;
+    const std::string& m_file;
+    std::vector<RawNode> m_nodes;                  //!< In file order
+    std::unordered_map<uint64_t, uint32_t> m_index; //!< id -> index in m_nodes
+    std::vector<std::vector<uint32_t>> m_dataPred;  //!< Per node: data_deps, as indices
+    std::vector<std::vector<uint32_t>> m_ctrlPred;  //!< Per node: ctrl_deps kept
+    std::vector<uint32_t> m_order;                  //!< Indices in issue order
+    std::vector<uint32_t> m_position;               //!< Per index: place in m_order
+    bool m_keepIds{true};                           //!< Ids kept (else renumbered)
+};
+
+/// "trace.3.et node 17"
+std::string
+Where(const TraceContext& trace, std::size_t op)
+{
+    return trace.files[trace.ops[op].rank] + " " + NodeName(trace.chakraIds[op]);
+}
+
+std::string
+Describe(const WorkloadOp& op)
+{
+    std::string text = WorkloadOpTypeName(op.type) + " of " + std::to_string(op.bytes) + " B";
+    return op.root >= 0 ? text + " rooted at " + std::to_string(op.root) : text;
+}
+
+/// The k-th collective of a group agrees on every member: error naming both otherwise.
+void
+CheckCollectivePairing(const TraceContext& trace)
+{
+    // group -> rank -> ops in issue order
+    std::map<std::string, std::map<uint32_t, std::vector<std::size_t>>> issued;
+    for (std::size_t i = 0; i < trace.ops.size(); ++i)
+    {
+        if (IsWorkloadCollective(trace.ops[i].type))
+        {
+            issued[trace.ops[i].group][trace.ops[i].rank].push_back(i);
+        }
+    }
+    for (const auto& [group, byRank] : issued)
+    {
+        const std::vector<uint32_t>& members = trace.groups.at(group);
+        uint32_t first = members.front();
+        static const std::vector<std::size_t> none;
+        auto of = [&byRank = byRank](uint32_t rank) -> const std::vector<std::size_t>& {
+            auto it = byRank.find(rank);
+            return it == byRank.end() ? none : it->second;
+        };
+        const auto& reference = of(first);
+        for (uint32_t member : members)
+        {
+            const auto& mine = of(member);
+            for (std::size_t k = 0; k < std::min(mine.size(), reference.size()); ++k)
+            {
+                const WorkloadOp& a = trace.ops[reference[k]];
+                const WorkloadOp& b = trace.ops[mine[k]];
+                if (a.type != b.type || a.bytes != b.bytes || a.root != b.root)
+                {
+                    Fail(Where(trace, mine[k]),
+                         "collective " + std::to_string(k + 1) + " of group " +
+                             InputText::Quote(group) + " on rank " + std::to_string(member) +
+                             " is " + Describe(b) + ", but on rank " + std::to_string(first) +
+                             " (" + Where(trace, reference[k]) + ") it is " + Describe(a));
+                }
+            }
+            if (mine.size() != reference.size())
+            {
+                Fail(trace.files[member],
+                     "rank " + std::to_string(member) + " issues " + std::to_string(mine.size()) +
+                         " collectives on group " + InputText::Quote(group) + ", rank " +
+                         std::to_string(first) + " issues " + std::to_string(reference.size()));
+            }
+        }
+    }
+}
+
+/**
+ * Sends and receives pair by (src, dst, tag, size) in order. The engine pairs by
+ * (src, dst, tag): a key used with several sizes gives each size after the first a tag of
+ * its own (tag + k * 2^32, beyond any Chakra tag). A message without a partner is an error.
+ */
+void
+PairPointToPoint(TraceContext& trace)
+{
+    using Key = std::tuple<int64_t, int64_t, int64_t>; // src, dst, tag
+    std::map<Key, std::vector<uint64_t>> sizes;        // in order of first send
+    std::map<std::tuple<int64_t, int64_t, int64_t, uint64_t>, std::vector<std::size_t>> sends;
+    std::map<std::tuple<int64_t, int64_t, int64_t, uint64_t>, std::vector<std::size_t>> recvs;
+    for (std::size_t i = 0; i < trace.ops.size(); ++i)
+    {
+        const WorkloadOp& op = trace.ops[i];
+        if (!IsWorkloadPointToPoint(op.type))
+        {
+            continue;
+        }
+        bool send = op.type == WorkloadOpType::SEND;
+        int64_t src = send ? op.rank : op.peer;
+        int64_t dst = send ? op.peer : op.rank;
+        (send ? sends : recvs)[{src, dst, op.tag, op.bytes}].push_back(i);
+        auto& list = sizes[{src, dst, op.tag}];
+        if (send && std::find(list.begin(), list.end(), op.bytes) == list.end())
+        {
+            list.push_back(op.bytes);
+        }
+    }
+    auto unmatched = [&](std::size_t i, std::size_t theirs, std::size_t mine, bool send) {
+        const WorkloadOp& op = trace.ops[i];
+        Fail(Where(trace, i),
+             std::string(send ? "sends " : "receives ") + std::to_string(mine) + " message(s) of " +
+                 std::to_string(op.bytes) + " B " + (send ? "to " : "from ") +
+                 std::to_string(op.peer) + " with tag " + std::to_string(op.tag) + ", rank " +
+                 std::to_string(op.peer) + " " + (send ? "receives " : "sends ") +
+                 std::to_string(theirs));
+    };
+    for (const auto& [key, list] : sends)
+    {
+        auto other = recvs.find(key);
+        std::size_t theirs = other == recvs.end() ? 0 : other->second.size();
+        if (theirs != list.size())
+        {
+            unmatched(list.front(), theirs, list.size(), true);
+        }
+    }
+    for (const auto& [key, list] : recvs)
+    {
+        if (sends.count(key) == 0)
+        {
+            unmatched(list.front(), 0, list.size(), false);
+        }
+    }
+    for (const auto& [key, list] : sizes)
+    {
+        if (list.size() < 2)
+        {
+            continue;
+        }
+        ++trace.report.sizeSplitTags;
+        for (std::size_t k = 1; k < list.size(); ++k)
+        {
+            auto [src, dst, tag] = key;
+            for (const auto* side : {&sends, &recvs})
+            {
+                for (std::size_t i : side->at({src, dst, tag, list[k]}))
+                {
+                    trace.ops[i].tag = tag + int64_t(k) * (int64_t(1) << 32);
+                }
+            }
+        }
+    }
+}
+
+} // namespace
+
+std::vector<std::string>
+ChakraReadReport::Lines() const
+{
+    std::vector<std::string> lines;
+    lines.push_back("chakra trace " + prefix + ": " + std::to_string(ranks) + " ranks, " +
+                    std::to_string(nodes) + " nodes" +
+                    (gzipFiles > 0 ? " (" + std::to_string(gzipFiles) + " files gzip)" : "") +
+                    ", groups from " + groupsFrom);
+    if (computeFromNumOps > 0)
+    {
+        lines.push_back(std::to_string(computeFromNumOps) +
+                        " COMP nodes without a duration timed from num_ops at " + computeSource);
+    }
+    if (zeroTimeNodes > 0)
+    {
+        lines.push_back(std::to_string(zeroTimeNodes) +
+                        " METADATA, MEM_LOAD, MEM_STORE or INVALID nodes kept as zero-time steps");
+    }
+    uint64_t ignored = ctrlDepsDangling + ctrlDepsSelf + ctrlDepsCycle;
+    if (ctrlDepsHonoured + ignored > 0)
+    {
+        lines.push_back("ctrl_deps: " + std::to_string(ctrlDepsHonoured) + " honoured, " +
+                        std::to_string(ignored) + " ignored (" + std::to_string(ctrlDepsDangling) +
+                        " naming no node of the file, " + std::to_string(ctrlDepsSelf) +
+                        " naming the node itself, " + std::to_string(ctrlDepsCycle) +
+                        " closing a cycle)");
+    }
+    if (involvedDimAllRanks > 0)
+    {
+        lines.push_back(std::to_string(involvedDimAllRanks) +
+                        " collectives whose involved_dim is not the server or the rail span "
+                        "every rank");
+    }
+    if (renumberedRanks > 0)
+    {
+        lines.push_back("node ids renumbered in dependency order on " +
+                        std::to_string(renumberedRanks) + " ranks");
+    }
+    if (sizeSplitTags > 0)
+    {
+        lines.push_back(std::to_string(sizeSplitTags) +
+                        " send/recv (src, dst, tag) keys carry several sizes: paired by size");
+    }
+    return lines;
+}
+
+std::vector<std::string>
+ChakraReader::FindRankFiles(const std::string& prefix)
+{
+    namespace fs = std::filesystem;
+    fs::path path(prefix);
+    std::string base = path.filename().string();
+    fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+    std::map<uint64_t, std::string> found;
+    std::error_code error;
+    fs::directory_iterator it(dir, error);
+    if (error || base.empty())
+    {
+        Fail(prefix, "no Chakra trace here (files " + prefix + ".<rank>.et)");
+    }
+    for (; it != fs::directory_iterator(); it.increment(error))
+    {
+        std::string name = it->path().filename().string();
+        if (name.size() <= base.size() + 4 || name.compare(0, base.size() + 1, base + ".") != 0 ||
+            name.compare(name.size() - 3, 3, ".et") != 0)
+        {
+            continue;
+        }
+        std::string digits = name.substr(base.size() + 1, name.size() - base.size() - 4);
+        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+        {
+            continue; // another trace's file (prefix.x.3.et)
+        }
+        if ((digits.size() > 1 && digits[0] == '0') || digits.size() > 9)
+        {
+            Fail(it->path().string(), "not a rank file name (ranks are written 0, 1, ... 10)");
+        }
+        found[std::stoull(digits)] = (path.parent_path().empty() ? fs::path(name)
+                                                                 : path.parent_path() / name)
+                                         .string();
+        if (error)
+        {
+            break;
+        }
+    }
+    if (found.empty())
+    {
+        Fail(prefix, "no Chakra trace here (files " + prefix + ".<rank>.et)");
+    }
+    std::vector<std::string> files;
+    for (const auto& [rank, file] : found)
+    {
+        if (rank != files.size())
+        {
+            Fail(prefix, "rank " + std::to_string(files.size()) + " is missing (" + prefix + "." +
+                             std::to_string(files.size()) + ".et), rank " + std::to_string(rank) +
+                             " is there");
+        }
+        if (files.size() == WorkloadJson::MAX_RANKS)
+        {
+            Fail(prefix, "more than " + std::to_string(WorkloadJson::MAX_RANKS) + " ranks");
+        }
+        files.push_back(file);
+    }
+    return files;
+}
+
+bool
+ChakraReader::IsTracePrefix(const std::string& path)
+{
+    std::error_code error;
+    return std::filesystem::exists(path + ".0.et", error);
+}
+
+WorkloadDag
+ChakraReader::Read(const std::string& prefix,
+                   const ChakraReadOptions& options,
+                   ChakraReadReport* report)
+{
+    ChakraReadReport local;
+    ChakraReadReport& r = report ? *report : local;
+    r = ChakraReadReport();
+    r.prefix = prefix;
+    r.computeSource = options.computeSource;
+    TraceContext trace{options, r, 0, {}, false, false, {}, {}, {}, FindRankFiles(prefix)};
+    trace.ranks = uint32_t(trace.files.size());
+    r.ranks = trace.ranks;
+    if (!options.commGroupsFile.empty())
+    {
+        try
+        {
+            trace.pgGroups = ChakraCommGroups::ReadFile(options.commGroupsFile);
+        }
+        catch (const std::runtime_error& e)
+        {
+            FailWithPath(options.commGroupsFile, e.what());
+        }
+        trace.pgFromFile = true;
+    }
+    for (uint32_t rank = 0; rank < trace.ranks; ++rank)
+    {
+        RankConverter(trace, rank).Run();
+    }
+    bool synthesized = std::any_of(trace.groups.begin(), trace.groups.end(), [](const auto& g) {
+        return g.first.compare(0, 6, "server") == 0 || g.first.compare(0, 4, "rail") == 0;
+    });
+    r.groupsFrom = trace.pgFromFile       ? options.commGroupsFile
+                   : trace.pgFromMetadata ? std::string("METADATA nodes")
+                   : synthesized          ? std::string("involved_dim")
+                                          : std::string("none (every rank)");
+    CheckCollectivePairing(trace);
+    PairPointToPoint(trace);
+    WorkloadDag dag(trace.ranks, std::move(trace.groups), std::move(trace.ops));
+    WorkloadValidator::Check(dag, prefix);
+    return dag;
+}
+
+} // namespace ns3

@@ -1,0 +1,49 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef CHAKRA_WRITER_H
+#define CHAKRA_WRITER_H
+
+#include "workload-dag.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief Writes a workload DAG as a Chakra execution trace that ASTRA-sim runs: one file
+ *        `<prefix>.<rank>.et` per rank and the comm-group JSON `<prefix>.comm_group.json`.
+ *
+ * Nodes keep the op ids; COMP nodes carry duration_micros (whole microseconds, rounded),
+ * collectives comm_type, comm_size and pg_name (a group number of the comm-group JSON),
+ * sends and receives comm_src, comm_dst, comm_tag and comm_size. A stream's order, which
+ * Chakra cannot say, becomes a data dependency on the stream's previous op. What only we
+ * read rides in attributes ASTRA-sim ignores, so ChakraReader gives back the same DAG:
+ * pr_stream, pr_stream_dep (the dependency added for the stream), pr_duration_us (exact),
+ * pr_iteration, pr_algorithm, pr_root and pr_group (the group's name).
+ */
+class ChakraWriter
+{
+  public:
+    /// The comm-group JSON written beside a trace
+    static std::string CommGroupsFile(const std::string& prefix);
+
+    /**
+     * \param dag a valid DAG
+     * \param prefix where to write
+     * \param gzip compress every rank's file
+     * \return the files written, ranks first, the comm-group JSON last
+     * \throws std::runtime_error if a file cannot be written
+     */
+    static std::vector<std::string> Write(const WorkloadDag& dag,
+                                          const std::string& prefix,
+                                          bool gzip = false);
+};
+
+} // namespace ns3
+
+#endif /* CHAKRA_WRITER_H */

@@ -1,0 +1,532 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The Chakra reader and writer without a simulation: the samples other tools wrote, traces
+ * of odd but legal shapes written here with protobuf, every refusal as one line naming the
+ * file and node, truncations and byte flips (an error, never a crash), and the round trip
+ * of a generated job through the writer and the reader.
+ */
+
+#include "ns3/chakra-comm-groups.h"
+#include "ns3/chakra-reader.h"
+#include "ns3/chakra-trace-file.h"
+#include "ns3/chakra-writer.h"
+#include "ns3/workload-error.h"
+#include "ns3/workload-estimator.h"
+#include "ns3/workload-generator.h"
+#include "ns3/workload-model-spec.h"
+
+#include "chakra-et.pb.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <random>
+#include <unistd.h>
+
+using namespace ns3;
+namespace fs = std::filesystem;
+
+namespace
+{
+
+const std::string SAMPLES = PR_SOURCE_DIR "/test/data/chakra-samples/";
+
+/// A fresh folder of this test's own, removed at the end.
+class TempDir
+{
+  public:
+    TempDir()
+        : m_path(fs::temp_directory_path() /
+                 ("pr-chakra-" + std::to_string(getpid()) + "-" + std::to_string(s_count++)))
+    {
+        fs::remove_all(m_path);
+        fs::create_directories(m_path);
+    }
+
+    ~TempDir()
+    {
+        std::error_code ignored;
+        fs::remove_all(m_path, ignored);
+    }
+
+    std::string operator/(const std::string& name) const
+    {
+        return (m_path / name).string();
+    }
+
+  private:
+    fs::path m_path;
+    static inline int s_count = 0;
+};
+
+using ChakraProtoMsg::Node;
+
+Node
+MakeNode(uint64_t id, ChakraProtoMsg::NodeType type, std::vector<uint64_t> data = {})
+{
+    Node node;
+    node.set_id(id);
+    node.set_name("n" + std::to_string(id));
+    node.set_type(type);
+    for (uint64_t d : data)
+    {
+        node.add_data_deps(d);
+    }
+    return node;
+}
+
+void
+IntAttr(Node& node, const std::string& name, int64_t value)
+{
+    auto* a = node.add_attr();
+    a->set_name(name);
+    a->set_int64_val(value);
+}
+
+Node
+Compute(uint64_t id, uint64_t us, std::vector<uint64_t> data = {})
+{
+    Node node = MakeNode(id, ChakraProtoMsg::COMP_NODE, data);
+    node.set_duration_micros(us);
+    return node;
+}
+
+Node
+Collective(uint64_t id, int64_t commType, int64_t bytes, std::vector<uint64_t> data = {})
+{
+    Node node = MakeNode(id, ChakraProtoMsg::COMM_COLL_NODE, data);
+    IntAttr(node, "comm_type", commType);
+    IntAttr(node, "comm_size", bytes);
+    return node;
+}
+
+Node
+PointToPoint(uint64_t id, bool send, int64_t peer, int64_t bytes, int64_t tag = 0)
+{
+    Node node = MakeNode(id, send ? ChakraProtoMsg::COMM_SEND_NODE : ChakraProtoMsg::COMM_RECV_NODE);
+    IntAttr(node, send ? "comm_dst" : "comm_src", peer);
+    IntAttr(node, "comm_size", bytes);
+    IntAttr(node, "comm_tag", tag);
+    return node;
+}
+
+/// Writes one rank's file.
+void
+WriteRank(const std::string& prefix, uint32_t rank, const std::vector<Node>& nodes, bool gzip = false)
+{
+    ChakraTraceOutput out(prefix + "." + std::to_string(rank) + ".et", gzip);
+    ChakraProtoMsg::GlobalMetadata metadata; // empty: a zero-length message
+    out.Write(metadata);
+    for (const Node& node : nodes)
+    {
+        out.Write(node);
+    }
+    out.Close();
+}
+
+/// The message of the error reading \p prefix gives ("" if it reads).
+std::string
+ReadError(const std::string& prefix, const ChakraReadOptions& options = {})
+{
+    try
+    {
+        ChakraReader::Read(prefix, options);
+    }
+    catch (const WorkloadFormatError& e)
+    {
+        EXPECT_EQ(e.GetErrors().size(), 1u);
+        return e.GetErrors().front().ToString();
+    }
+    return "";
+}
+
+#define EXPECT_READ_ERROR(prefix, fragment)                                                        \
+    do                                                                                             \
+    {                                                                                              \
+        std::string message = ReadError(prefix);                                                   \
+        EXPECT_NE(message.find(fragment), std::string::npos) << message;                           \
+    } while (false)
+
+} // namespace
+
+TEST(ChakraReader, MicrobenchmarkSamples)
+{
+    for (std::string type : {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"})
+    {
+        for (uint32_t n : {4u, 8u})
+        {
+            std::string prefix =
+                SAMPLES + "microbenchmarks/" + type + "/" + std::to_string(n) + "npus_1MB/" + type;
+            ChakraReadReport report;
+            WorkloadDag dag = ChakraReader::Read(prefix, {}, &report);
+            ASSERT_EQ(dag.GetRankCount(), n) << prefix;
+            EXPECT_EQ(report.nodes, n);
+            for (uint32_t r = 0; r < n; ++r)
+            {
+                ASSERT_EQ(dag.GetOps(r).size(), 1u);
+                EXPECT_EQ(dag.GetOps(r)[0].bytes, 1048576u);
+                EXPECT_EQ(dag.GetOps(r)[0].group, "all");
+            }
+            EXPECT_EQ(dag.FindGroup("all")->size(), n);
+            std::string name = type;
+            name.erase(std::remove(name.begin(), name.end(), '_'), name.end());
+            EXPECT_EQ(WorkloadOpTypeName(dag.GetOps(0)[0].type), name);
+        }
+    }
+}
+
+TEST(ChakraReader, RingSendRecvSample)
+{
+    WorkloadDag dag =
+        ChakraReader::Read(SAMPLES + "ring-allreduce-sendrecv-8npus/custom_allreduce", {});
+    ASSERT_EQ(dag.GetRankCount(), 8u);
+    for (uint32_t r = 0; r < 8; ++r)
+    {
+        auto ops = dag.GetOps(r);
+        ASSERT_EQ(ops.size(), 35u);
+        for (std::size_t i = 1; i < ops.size(); ++i)
+        {
+            // One chain: every node waits for the one before it.
+            EXPECT_EQ(ops[i].deps, std::vector<uint32_t>{ops[i - 1].id});
+        }
+        for (const WorkloadOp& op : ops)
+        {
+            if (op.type == WorkloadOpType::SEND)
+            {
+                EXPECT_EQ(op.peer, (r + 1) % 8);
+            }
+            if (op.type == WorkloadOpType::RECV)
+            {
+                EXPECT_EQ(op.peer, (r + 7) % 8);
+            }
+        }
+    }
+}
+
+// The estimator's sends are eager, as the communicator's: the ring written as sends that
+// each rank issues before its receive runs (it deadlocked as a rendezvous), 14 messages and
+// 7 reductions of 7 us in a chain: 14 (S/B + alpha) + 49 us.
+TEST(ChakraReader, RingSampleEstimate)
+{
+    WorkloadDag dag =
+        ChakraReader::Read(SAMPLES + "ring-allreduce-sendrecv-8npus/custom_allreduce", {});
+    WorkloadEstimatorConfig c;
+    c.gpusPerServer = 1;
+    c.scaleOutGbps = 200;
+    c.latencyUs = 10;
+    double expected = 14 * (131072 * 8 / 200e9 + 10e-6) + 7 * 7e-6;
+    EXPECT_NEAR(WorkloadEstimator(c).Run(dag).makespanS, expected, 1e-12);
+}
+
+TEST(ChakraReader, ProcessGroupSample)
+{
+    std::string prefix = SAMPLES + "process-groups-2d-16npus/trace";
+    EXPECT_READ_ERROR(prefix, "give the comm-group JSON (--commGroups)");
+    ChakraReadOptions options;
+    options.commGroupsFile = SAMPLES + "process-groups-2d-16npus/comm_group.json";
+    WorkloadDag dag = ChakraReader::Read(prefix, options);
+    // pg_name "1.0" names group "1", as ASTRA-sim's stoi reads it.
+    EXPECT_EQ(dag.GetOps(5)[0].group, "pg1");
+    EXPECT_EQ(*dag.FindGroup("pg1"), (std::vector<uint32_t>{4, 5, 6, 7}));
+    EXPECT_EQ(dag.GetOps(5)[1].durationUs, 100.0);
+    EXPECT_EQ(*dag.FindGroup(dag.GetOps(5)[2].group), (std::vector<uint32_t>{1, 5, 9, 13}));
+}
+
+TEST(ChakraReader, InvolvedDimIsServerOrRail)
+{
+    TempDir dir;
+    auto dims = [](Node node, std::vector<bool> values) {
+        auto* a = node.add_attr();
+        a->set_name("involved_dim");
+        for (bool v : values)
+        {
+            a->mutable_bool_list()->add_values(v);
+        }
+        return node;
+    };
+    for (uint32_t r = 0; r < 8; ++r)
+    {
+        WriteRank(dir / "t",
+                  r,
+                  {dims(Collective(1, 0, 64), {true, false}),
+                   dims(Collective(2, 0, 64, {1}), {false, true}),
+                   dims(Collective(3, 0, 64, {2}), {true, false, true}),
+                   dims(Collective(4, 0, 64, {3}), {true, true})});
+    }
+    ChakraReadOptions options;
+    options.gpusPerServer = 4;
+    ChakraReadReport report;
+    WorkloadDag dag = ChakraReader::Read(dir / "t", options, &report);
+    EXPECT_EQ(dag.GetOps(5)[0].group, "server1");
+    EXPECT_EQ(*dag.FindGroup("server1"), (std::vector<uint32_t>{4, 5, 6, 7}));
+    EXPECT_EQ(dag.GetOps(5)[1].group, "rail1");
+    EXPECT_EQ(*dag.FindGroup("rail1"), (std::vector<uint32_t>{1, 5}));
+    EXPECT_EQ(dag.GetOps(5)[2].group, "all");
+    EXPECT_EQ(dag.GetOps(5)[3].group, "all");
+    EXPECT_EQ(report.involvedDimAllRanks, 8u); // the [true, false, true] of each rank
+    // Without a server size nothing maps: every rank, every collective but all-true counted.
+    ChakraReader::Read(dir / "t", {}, &report);
+    EXPECT_EQ(report.involvedDimAllRanks, 24u);
+}
+
+TEST(ChakraReader, OddButLegalShapes)
+{
+    TempDir dir;
+    // Ids from 100, not contiguous, written out of order with forward references; gzip on
+    // rank 1; dangling, self and cyclic ctrl_deps.
+    for (uint32_t r = 0; r < 2; ++r)
+    {
+        Node last = Compute(900, 5, {300});
+        last.add_ctrl_deps(12345); // not in the file
+        last.add_ctrl_deps(900);   // itself
+        Node middle = Collective(300, 0, 4096, {100});
+        Node first = Compute(100, 10);
+        Node a = Compute(500, 1);
+        a.add_ctrl_deps(700);
+        Node b = Compute(700, 1);
+        b.add_ctrl_deps(500); // with a's: a cycle of ctrl_deps
+        b.add_ctrl_deps(100); // honoured
+        WriteRank(dir / "odd", r, {last, middle, a, b, first}, r == 1);
+    }
+    ChakraReadReport report;
+    WorkloadDag dag = ChakraReader::Read(dir / "odd", {}, &report);
+    EXPECT_EQ(report.gzipFiles, 1u);
+    EXPECT_EQ(report.ctrlDepsDangling, 2u);
+    EXPECT_EQ(report.ctrlDepsSelf, 2u);
+    EXPECT_EQ(report.ctrlDepsCycle, 2u);    // a's on b, per rank: dropped
+    EXPECT_EQ(report.ctrlDepsHonoured, 4u); // b's on a (a went first) and on 100, per rank
+    // Issue order: 100, 300, 900 (free), then the cycle broken at its smallest id: 500, 700.
+    // Not ascending: renumbered, the Chakra ids kept in the labels.
+    EXPECT_EQ(report.renumberedRanks, 2u);
+    std::vector<std::string> labels;
+    for (const WorkloadOp& op : dag.GetOps(1))
+    {
+        labels.push_back(op.label);
+    }
+    EXPECT_EQ(labels, (std::vector<std::string>{"n100", "n300", "n900", "n500", "n700"}));
+    EXPECT_EQ(dag.GetOps(1)[4].deps, (std::vector<uint32_t>{3, 0})); // on 500 and 100
+    EXPECT_EQ(dag.GetOps(1)[2].deps, std::vector<uint32_t>{1});      // 900 on 300
+    EXPECT_EQ(dag.GetOps(1)[1].stream, "c300");
+    EXPECT_EQ(dag.GetOps(1)[0].stream, "compute");
+}
+
+TEST(ChakraReader, RenumbersWhenIdsAreNotInDependencyOrder)
+{
+    TempDir dir;
+    for (uint32_t r = 0; r < 2; ++r)
+    {
+        // Node 5 waits for node 9: issue order is 9, 5, so ids become 0, 1.
+        WriteRank(dir / "t", r, {Collective(5, 2, 1024, {9}), Compute(9, 3)});
+    }
+    ChakraReadReport report;
+    WorkloadDag dag = ChakraReader::Read(dir / "t", {}, &report);
+    EXPECT_EQ(report.renumberedRanks, 2u);
+    EXPECT_EQ(dag.GetOps(0)[0].type, WorkloadOpType::COMPUTE);
+    EXPECT_EQ(dag.GetOps(0)[0].id, 0u);
+    EXPECT_EQ(dag.GetOps(0)[1].deps, std::vector<uint32_t>{0});
+    EXPECT_EQ(dag.GetOps(0)[1].stream, "c5"); // the Chakra id stays in the stream's name
+}
+
+TEST(ChakraReader, PointToPointPairsBySize)
+{
+    TempDir dir;
+    // Two sizes with one tag, received in the other order: paired by (src, dst, tag, size).
+    WriteRank(dir / "t", 0, {PointToPoint(1, true, 1, 100), PointToPoint(2, true, 1, 200)});
+    WriteRank(dir / "t", 1, {PointToPoint(1, false, 0, 200), PointToPoint(2, false, 0, 100)});
+    ChakraReadReport report;
+    WorkloadDag dag = ChakraReader::Read(dir / "t", {}, &report);
+    EXPECT_EQ(report.sizeSplitTags, 1u);
+    EXPECT_EQ(dag.GetOps(0)[1].tag, dag.GetOps(1)[0].tag); // the 200-byte pair
+    EXPECT_EQ(dag.GetOps(0)[0].tag, dag.GetOps(1)[1].tag); // the 100-byte pair
+    EXPECT_NE(dag.GetOps(0)[0].tag, dag.GetOps(0)[1].tag);
+}
+
+TEST(ChakraReader, NumOpsAndMetadataGroups)
+{
+    TempDir dir;
+    for (uint32_t r = 0; r < 4; ++r)
+    {
+        Node meta = MakeNode(1, ChakraProtoMsg::METADATA_NODE);
+        meta.mutable_inputs()->set_values(
+            R"([[{"pg_name": "0", "ranks": []}, {"pg_name": "7", "ranks": [0, 2]},)"
+            R"( {"pg_name": "8", "ranks": [1, 3]}]])");
+        Node flops = MakeNode(2, ChakraProtoMsg::COMP_NODE, {1});
+        IntAttr(flops, "num_ops", 2000000000000); // 2 TFLOP
+        Node coll = Collective(3, 0, 4096, {2});
+        auto* pg = coll.add_attr();
+        pg->set_name("pg_name");
+        pg->set_string_val(r % 2 == 0 ? "7" : "8");
+        WriteRank(dir / "t", r, {meta, flops, coll});
+    }
+    ChakraReadOptions options;
+    options.computeTflops = 100;
+    ChakraReadReport report;
+    WorkloadDag dag = ChakraReader::Read(dir / "t", options, &report);
+    EXPECT_EQ(report.computeFromNumOps, 4u);
+    EXPECT_EQ(report.zeroTimeNodes, 4u);
+    EXPECT_DOUBLE_EQ(dag.GetOps(0)[1].durationUs, 20000.0); // 2e12 / 1e14 s
+    EXPECT_EQ(*dag.FindGroup("pg7"), (std::vector<uint32_t>{0, 2}));
+    EXPECT_EQ(report.groupsFrom, "METADATA nodes");
+    EXPECT_READ_ERROR(dir / "t", "no GPU to time it");
+}
+
+TEST(ChakraReader, RefusalsNameFileAndNode)
+{
+    TempDir dir;
+    auto both = [&](const std::string& name, std::vector<Node> r0, std::vector<Node> r1) {
+        WriteRank(dir / name, 0, r0);
+        WriteRank(dir / name, 1, r1);
+        return dir / name;
+    };
+    EXPECT_READ_ERROR(both("dep", {Compute(1, 1, {7})}, {}), "node 1: data_deps names node 7");
+    EXPECT_READ_ERROR(both("cycle", {Compute(1, 1, {2}), Compute(2, 1, {1})}, {}),
+                      "node 1: its data_deps lead back to it");
+    EXPECT_READ_ERROR(both("dup", {Compute(1, 1), Compute(1, 2)}, {}), "node 1: the id is used twice");
+    EXPECT_READ_ERROR(both("gather", {Collective(4, 3, 64)}, {Collective(4, 3, 64)}),
+                      "gather.0.et: node 4: COMM_COLL GATHER: the collective engine cannot run it");
+    EXPECT_READ_ERROR(both("mismatch", {Collective(1, 0, 64)}, {Collective(1, 2, 64)}),
+                      "collective 1 of group 'all' on rank 1 is allgather of 64 B, but on rank 0");
+    EXPECT_READ_ERROR(both("count", {Collective(1, 0, 64), Collective(2, 0, 64, {1})},
+                           {Collective(1, 0, 64)}),
+                      "rank 1 issues 1 collectives on group 'all', rank 0 issues 2");
+    EXPECT_READ_ERROR(both("unmatched", {PointToPoint(3, true, 1, 64)}, {}),
+                      "unmatched.0.et node 3: sends 1 message(s) of 64 B to 1 with tag 0, rank 1 "
+                      "receives 0");
+    EXPECT_READ_ERROR(both("peer", {PointToPoint(3, true, 9, 64)}, {}),
+                      "node 3: comm_dst 9 is not a rank of the trace (0-1)");
+    EXPECT_READ_ERROR(both("zero", {Collective(1, 0, 0)}, {Collective(1, 0, 0)}),
+                      "node 1: comm_size 0 is outside [1, 2^40] bytes");
+    EXPECT_READ_ERROR(dir / "none", "no Chakra trace here");
+    WriteRank(dir / "gap", 0, {});
+    WriteRank(dir / "gap", 2, {});
+    EXPECT_READ_ERROR(dir / "gap", "rank 1 is missing");
+    // Truncated: the file and the byte offset of the message cut short.
+    std::string file = SAMPLES + "process-groups-2d-16npus/trace.0.et";
+    WriteRank(dir / "cut", 0, {});
+    fs::copy_file(file, dir / "cut.0.et", fs::copy_options::overwrite_existing);
+    fs::resize_file(dir / "cut.0.et", 200);
+    // By hand: metadata 1 + 7 bytes, nodes of 1 + 104 and 1 + 34: the third starts at 148.
+    EXPECT_READ_ERROR(dir / "cut", "cut.0.et: byte 148: truncated node (105 bytes announced)");
+}
+
+/// Reading \p prefix gives a DAG or a WorkloadFormatError, nothing else.
+void
+ExpectErrorOrDag(const std::string& prefix, const ChakraReadOptions& options)
+{
+    try
+    {
+        ChakraReader::Read(prefix, options);
+    }
+    catch (const WorkloadFormatError&)
+    {
+    }
+}
+
+TEST(ChakraReader, TruncationsAndByteFlipsNeverCrash)
+{
+    TempDir dir;
+    std::string sample = SAMPLES + "process-groups-2d-16npus/";
+    ChakraReadOptions options;
+    options.commGroupsFile = sample + "comm_group.json";
+    options.gpusPerServer = 4;
+    for (uint32_t r = 0; r < 16; ++r)
+    {
+        fs::copy_file(sample + "trace." + std::to_string(r) + ".et",
+                      dir / ("t." + std::to_string(r) + ".et"));
+    }
+    std::ifstream in(sample + "trace.3.et", std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto put = [&](const std::string& content) {
+        std::ofstream out(dir / "t.3.et", std::ios::binary | std::ios::trunc);
+        out << content;
+    };
+    for (std::size_t size = 0; size < bytes.size(); ++size)
+    {
+        put(bytes.substr(0, size));
+        EXPECT_NE(ReadError(dir / "t", options), "") << "truncated at " << size;
+    }
+    std::mt19937 random(7);
+    for (int flip = 0; flip < 3000; ++flip)
+    {
+        std::string damaged = bytes;
+        damaged[random() % damaged.size()] ^= char(1 + random() % 255);
+        put(damaged);
+        ExpectErrorOrDag(dir / "t", options);
+    }
+}
+
+TEST(ChakraWriter, GeneratedJobRoundTrips)
+{
+    TempDir dir;
+    WorkloadGeneratorConfig c;
+    c.model = WorkloadModelSpec::Preset("llama3-8b");
+    c.model.layers = 2;
+    c.tp = 4;
+    c.pp = 2;
+    c.dp = 2;
+    c.dpMode = WorkloadGeneratorConfig::FSDP;
+    c.microBatches = 2;
+    c.gpusPerServer = 4;
+    c.iterations = 2;
+    WorkloadDag dag = WorkloadGenerator(c).GenerateValid();
+    for (bool gzip : {false, true})
+    {
+        std::string prefix = dir / (gzip ? "z" : "p");
+        std::vector<std::string> files = ChakraWriter::Write(dag, prefix, gzip);
+        ASSERT_EQ(files.size(), dag.GetRankCount() + 1);
+        ChakraReadOptions options;
+        options.commGroupsFile = ChakraWriter::CommGroupsFile(prefix);
+        ChakraReadReport report;
+        WorkloadDag back = ChakraReader::Read(prefix, options, &report);
+        EXPECT_TRUE(back == dag) << (gzip ? "gzip" : "plain");
+        EXPECT_EQ(report.renumberedRanks, 0u);
+        EXPECT_EQ(report.gzipFiles, gzip ? dag.GetRankCount() : 0u);
+    }
+}
+
+TEST(ChakraWriter, WritesWhatAstraSimReads)
+{
+    TempDir dir;
+    WorkloadOp compute;
+    compute.rank = 0;
+    compute.id = 0;
+    compute.durationUs = 2.5;
+    compute.stream = "compute";
+    WorkloadOp second = compute;
+    second.id = 1;
+    WorkloadOp reduce;
+    reduce.rank = 0;
+    reduce.id = 2;
+    reduce.type = WorkloadOpType::REDUCESCATTER;
+    reduce.group = "dp";
+    reduce.bytes = 1 << 20;
+    reduce.stream = "comm";
+    WorkloadDag dag(1, {{"dp", {0}}}, {compute, second, reduce});
+    ChakraWriter::Write(dag, dir / "w");
+    ChakraTraceInput in(dir / "w.0.et");
+    ChakraProtoMsg::GlobalMetadata metadata;
+    in.ReadMetadata(metadata);
+    EXPECT_EQ(metadata.version(), "0.0.4");
+    Node node;
+    ASSERT_TRUE(in.ReadNode(node));
+    EXPECT_EQ(node.type(), ChakraProtoMsg::COMP_NODE);
+    EXPECT_EQ(node.duration_micros(), 3u); // whole microseconds; the exact value rides along
+    ASSERT_TRUE(in.ReadNode(node));
+    EXPECT_EQ(std::vector<uint64_t>(node.data_deps().begin(), node.data_deps().end()),
+              std::vector<uint64_t>{0}); // the stream's order, as a data dependency
+    ASSERT_TRUE(in.ReadNode(node));
+    EXPECT_EQ(node.type(), ChakraProtoMsg::COMM_COLL_NODE);
+    std::map<std::string, std::string> attrs;
+    for (const auto& a : node.attr())
+    {
+        attrs[a.name()] = a.has_string_val() ? a.string_val() : std::to_string(a.int64_val());
+    }
+    EXPECT_EQ(attrs["comm_type"], "7");
+    EXPECT_EQ(attrs["comm_size"], "1048576");
+    EXPECT_EQ(attrs["pg_name"], "0");
+    EXPECT_FALSE(in.ReadNode(node));
+    EXPECT_EQ(ChakraCommGroups::ReadFile(dir / "w.comm_group.json").at("0"),
+              std::vector<uint32_t>{0});
+}
