@@ -24,6 +24,7 @@
 #include "ns3/chakra-reader.h"
 #include "ns3/chakra-writer.h"
 #include "ns3/experiment-output.h"
+#include "ns3/job-runner.h"
 #include "ns3/gnuplot.h"
 #include "ns3/input-text.h"
 #include "ns3/strict-command-line.h"
@@ -41,6 +42,7 @@
 #include "ns3/workload-windows.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -146,11 +148,16 @@ ReadChakra(const Options& o, const std::string& prefix)
     source << gpu.name << " x MFU " << o.gen.mfu << " (--gpu, --mfu)";
     read.computeSource = source.str();
     ChakraReadReport report;
+    auto start = std::chrono::steady_clock::now();
     WorkloadDag dag = ChakraReader::Read(prefix, read, &report);
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     for (const std::string& line : report.Lines())
     {
         std::cerr << "[workload] " << line << "\n";
     }
+    std::cerr << "[workload] read and validated " << report.nodes << " nodes in " << wall
+              << " s (" << report.nodes / std::max(wall, 1e-9) / 1e6 << " M nodes/s), peak RSS "
+              << JobRunner::PeakRssMiB() << " MiB\n";
     return dag;
 }
 

@@ -88,6 +88,7 @@ OpusHelper::CheckRendezvous(const WorkloadDag& dag, uint32_t replays)
 {
     WorkloadEstimatorConfig config;
     config.repetitions = std::min<uint32_t>(2, std::max<uint32_t>(1, replays));
+    config.rendezvousPointToPoint = true;
     try
     {
         WorkloadEstimator(config).Run(dag);

@@ -151,10 +151,15 @@ WorkloadDag::WorkloadDag(uint32_t ranks, GroupMap groups, std::vector<WorkloadOp
     {
         m_iterations = std::max(m_iterations, op.iteration + 1);
     }
-    // Stable, so that duplicate ids stay in file order for the validator's messages.
-    std::stable_sort(m_ops.begin(), m_ops.end(), [](const WorkloadOp& a, const WorkloadOp& b) {
+    // Stable, so that duplicate ids stay in file order for the validator's messages; readers
+    // and the generator give sorted ops, which a check leaves in place (a sort moves them all).
+    auto byRankAndId = [](const WorkloadOp& a, const WorkloadOp& b) {
         return std::make_pair(a.rank, a.id) < std::make_pair(b.rank, b.id);
-    });
+    };
+    if (!std::is_sorted(m_ops.begin(), m_ops.end(), byRankAndId))
+    {
+        std::stable_sort(m_ops.begin(), m_ops.end(), byRankAndId);
+    }
     m_first.assign(static_cast<std::size_t>(ranks) + 1, m_ops.size());
     std::size_t index = 0;
     for (uint32_t rank = 0; rank < ranks; ++rank)

@@ -201,7 +201,7 @@ class Replay
         std::size_t rv = (instance / m) * m_plan.expected.size() + m_plan.rendezvous[index];
         auto& joined = m_joined[rv];
         std::size_t id = m_plan.rendezvous[index];
-        if (IsWorkloadPointToPoint(op.type))
+        if (IsWorkloadPointToPoint(op.type) && !m_estimator.GetConfig().rendezvousPointToPoint)
         {
             MakeReadyPointToPoint(instance, time, joined, m_plan.scaleUp[id]);
             return;
@@ -442,6 +442,12 @@ WorkloadEstimator::CommSeconds(WorkloadOpType type,
     default: // send / recv
         return b / bandwidth + alpha;
     }
+}
+
+const WorkloadEstimatorConfig&
+WorkloadEstimator::GetConfig() const
+{
+    return m_config;
 }
 
 WorkloadEstimate

@@ -22,6 +22,9 @@ struct WorkloadEstimatorConfig
     double scaleOutGbps{200.0}; //!< scale-out (NIC) bandwidth per GPU, Gb/s
     double latencyUs{10.0};     //!< per-step latency of a collective, microseconds
     uint32_t repetitions{1};    //!< times the DAG is replayed back to back
+    /// Send/recv as a rendezvous: a send waits for its receive to be posted (Opus's
+    /// requests, OpusHelper::CheckRendezvous); else eager, as the communicator delivers
+    bool rendezvousPointToPoint{false};
 };
 
 /**
@@ -44,7 +47,8 @@ struct WorkloadEstimate
  * stream have finished; compute takes duration_us; a collective starts when its slowest
  * member joins (the k-th collective a rank issues on a group matches the k-th of every
  * member); the k-th send a->b with tag t matches the k-th recv, and is eager as the
- * communicator's: it leaves when ready, the receive ends once posted and arrived;
+ * communicator's (it leaves when ready, the receive ends once posted and arrived) unless
+ * rendezvousPointToPoint makes the pair start when both are ready;
  * replay r+1 of a rank starts once that rank finished replay r. Communication costs come
  * from a ring alpha-beta model at scale-up bandwidth when all members share a server and at
  * NIC bandwidth otherwise: no contention, no reconfiguration. The simulator is the
@@ -79,6 +83,9 @@ class WorkloadEstimator
      * \param callback the callback
      */
     void SetProgressCallback(std::function<void(double)> callback);
+
+    /// \return the configuration
+    const WorkloadEstimatorConfig& GetConfig() const;
 
   private:
     WorkloadEstimatorConfig m_config;       //!< configuration

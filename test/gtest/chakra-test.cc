@@ -218,6 +218,10 @@ TEST(ChakraReader, RingSampleEstimate)
     c.latencyUs = 10;
     double expected = 14 * (131072 * 8 / 200e9 + 10e-6) + 7 * 7e-6;
     EXPECT_NEAR(WorkloadEstimator(c).Run(dag).makespanS, expected, 1e-12);
+    // As a rendezvous (Opus's requests) every rank's first send waits for a receive that
+    // comes after the peer's own send: the check before an Opus run refuses it.
+    c.rendezvousPointToPoint = true;
+    EXPECT_THROW(WorkloadEstimator(c).Run(dag), std::runtime_error);
 }
 
 TEST(ChakraReader, ProcessGroupSample)
