@@ -5,6 +5,8 @@
 #include "chakra-reader.h"
 
 #include "chakra-comm-groups.h"
+#include "chakra-node.h"
+#include "chakra-pairing.h"
 #include "chakra-trace-file.h"
 #include "input-text.h"
 #include "workload-error.h"
@@ -30,28 +32,12 @@ namespace ns3
 namespace
 {
 
-using ChakraProtoMsg::AttributeProto;
-
-/// Chakra's NodeType and CollectiveCommType numbers (chakra-et.proto).
-enum : int64_t
-{
-    INVALID_NODE = 0,
-    METADATA_NODE = 1,
-    MEM_LOAD_NODE = 2,
-    MEM_STORE_NODE = 3,
-    COMP_NODE = 4,
-    COMM_SEND_NODE = 5,
-    COMM_RECV_NODE = 6,
-    COMM_COLL_NODE = 7,
-};
+using Raw = ChakraNodeFields;
 
 [[noreturn]] void
 Fail(const std::string& file, const std::string& message)
 {
-    WorkloadError error;
-    error.file = file;
-    error.message = message;
-    throw WorkloadFormatError({error}, 1);
+    ThrowWorkloadError(file, message);
 }
 
 /// Fail() with a message that may start with "FILE: " already (file readers say so).
@@ -69,241 +55,16 @@ NodeName(uint64_t id)
     return "node " + std::to_string(id);
 }
 
-const char* const COLLECTIVE_NAMES[] = {"ALL_REDUCE",
-                                        "REDUCE",
-                                        "ALL_GATHER",
-                                        "GATHER",
-                                        "SCATTER",
-                                        "BROADCAST",
-                                        "ALL_TO_ALL",
-                                        "REDUCE_SCATTER",
-                                        "REDUCE_SCATTER_BLOCK",
-                                        "BARRIER"};
-
-/// What one node says, in the terms the conversion needs (the protobuf message is reused).
-struct RawNode
-{
-    uint64_t id{0};
-    int64_t type{INVALID_NODE};
-    std::string name;
-    std::vector<uint64_t> dataDeps;
-    std::vector<uint64_t> ctrlDeps;
-    uint64_t durationUs{0};
-    double numOps{0};
-    bool cpu{false};
-    int64_t commType{-1};
-    int64_t commSize{-1};
-    int64_t src{-1};
-    int64_t dst{-1};
-    int64_t tag{0};
-    std::string pgName;
-    std::vector<bool> involvedDim;
-    // Our writer's attributes (pr_*): what Chakra cannot say.
-    std::string stream;
-    std::string algorithm;
-    std::string group;
-    int64_t root{-1};
-    int64_t iteration{0};
-    int64_t streamDep{-1};
-    double exactUs{-1};
-};
-
-/// Reads the integer of an attribute of any integer kind (producers disagree on kinds).
-class AttributeReader
-{
-  public:
-    AttributeReader(const std::string& file, uint64_t node)
-        : m_file(file),
-          m_node(node)
-    {
-    }
-
-    int64_t Integer(const AttributeProto& a) const
-    {
-        switch (a.value_case())
-        {
-        case AttributeProto::kInt32Val:
-            return a.int32_val();
-        case AttributeProto::kInt64Val:
-            return a.int64_val();
-        case AttributeProto::kUint32Val:
-            return a.uint32_val();
-        case AttributeProto::kUint64Val:
-            return Unsigned(a, a.uint64_val());
-        case AttributeProto::kSint32Val:
-            return a.sint32_val();
-        case AttributeProto::kSint64Val:
-            return a.sint64_val();
-        case AttributeProto::kFixed32Val:
-            return a.fixed32_val();
-        case AttributeProto::kFixed64Val:
-            return Unsigned(a, a.fixed64_val());
-        case AttributeProto::kSfixed32Val:
-            return a.sfixed32_val();
-        case AttributeProto::kSfixed64Val:
-            return a.sfixed64_val();
-        default:
-            Fail(m_file, Where(a) + ": expected an integer");
-        }
-    }
-
-    /// Integer() that must not be negative.
-    int64_t Count(const AttributeProto& a) const
-    {
-        int64_t value = Integer(a);
-        if (value < 0)
-        {
-            Fail(m_file, Where(a) + ": must not be negative, got " + std::to_string(value));
-        }
-        return value;
-    }
-
-    double Number(const AttributeProto& a) const
-    {
-        switch (a.value_case())
-        {
-        case AttributeProto::kDoubleVal:
-            return a.double_val();
-        case AttributeProto::kFloatVal:
-            return a.float_val();
-        default:
-            return double(Integer(a));
-        }
-    }
-
-    std::string String(const AttributeProto& a) const
-    {
-        if (a.value_case() == AttributeProto::kStringVal)
-        {
-            return a.string_val();
-        }
-        if (a.value_case() == AttributeProto::kBytesVal)
-        {
-            return a.bytes_val();
-        }
-        return std::to_string(Integer(a)); // some tools write pg_name as a number
-    }
-
-    bool Bool(const AttributeProto& a) const
-    {
-        return a.value_case() == AttributeProto::kBoolVal ? a.bool_val() : Integer(a) != 0;
-    }
-
-    std::vector<bool> BoolList(const AttributeProto& a) const
-    {
-        if (a.value_case() == AttributeProto::kBoolList)
-        {
-            return {a.bool_list().values().begin(), a.bool_list().values().end()};
-        }
-        Fail(m_file, Where(a) + ": expected a list of booleans");
-    }
-
-  private:
-    int64_t Unsigned(const AttributeProto& a, uint64_t value) const
-    {
-        if (value > uint64_t(INT64_MAX))
-        {
-            Fail(m_file, Where(a) + ": " + std::to_string(value) + " is out of range");
-        }
-        return int64_t(value);
-    }
-
-    std::string Where(const AttributeProto& a) const
-    {
-        return NodeName(m_node) + ": attribute " + InputText::Quote(a.name());
-    }
-
-    const std::string& m_file;
-    uint64_t m_node;
-};
-
-void
-ReadAttributes(const ChakraProtoMsg::Node& node, const std::string& file, RawNode& raw)
-{
-    AttributeReader read(file, raw.id);
-    for (const auto& a : node.attr())
-    {
-        const std::string& name = a.name();
-        if (name == "comm_type")
-        {
-            raw.commType = read.Integer(a);
-        }
-        else if (name == "comm_size")
-        {
-            raw.commSize = read.Count(a);
-        }
-        else if (name == "comm_src")
-        {
-            raw.src = read.Integer(a);
-        }
-        else if (name == "comm_dst")
-        {
-            raw.dst = read.Integer(a);
-        }
-        else if (name == "comm_tag")
-        {
-            raw.tag = read.Integer(a);
-        }
-        else if (name == "pg_name")
-        {
-            raw.pgName = read.String(a);
-        }
-        else if (name == "involved_dim")
-        {
-            raw.involvedDim = read.BoolList(a);
-        }
-        else if (name == "is_cpu_op")
-        {
-            raw.cpu = read.Bool(a);
-        }
-        else if (name == "num_ops")
-        {
-            raw.numOps = read.Number(a);
-        }
-        else if (name == "pr_stream")
-        {
-            raw.stream = read.String(a);
-        }
-        else if (name == "pr_algorithm")
-        {
-            raw.algorithm = read.String(a);
-        }
-        else if (name == "pr_group")
-        {
-            raw.group = read.String(a);
-        }
-        else if (name == "pr_root")
-        {
-            raw.root = read.Count(a);
-        }
-        else if (name == "pr_iteration")
-        {
-            raw.iteration = read.Count(a);
-        }
-        else if (name == "pr_stream_dep")
-        {
-            raw.streamDep = read.Count(a);
-        }
-        else if (name == "pr_duration_us")
-        {
-            raw.exactUs = read.Number(a);
-        }
-    }
-}
-
 /// Everything shared by the ranks of one trace while it is read.
 struct TraceContext
 {
-    const ChakraReadOptions& options;
-    ChakraReadReport& report;
-    uint32_t ranks;
-    ChakraCommGroups::Map pgGroups;      //!< pg_name -> ranks (file and METADATA nodes)
-    bool pgFromFile{false};              //!< pgGroups came from --commGroups
-    bool pgFromMetadata{false};          //!< some came from METADATA nodes
-    WorkloadDag::GroupMap groups;        //!< The DAG's groups
-    std::vector<WorkloadOp> ops;         //!< Every rank's ops, rank by rank, in id order
-    std::vector<uint64_t> chakraIds;     //!< Per op: the node it came from
-    std::vector<std::string> files;      //!< Per rank: its file
+    const ChakraReadOptions& options; //!< What the trace does not say
+    ChakraReadReport& report;         //!< What reading did
+    uint32_t ranks;                   //!< Rank files found
+    ChakraCommGroups::Map pgGroups;   //!< pg_name -> ranks (file and METADATA nodes)
+    bool pgFromFile;                  //!< pgGroups came from --commGroups
+    bool pgFromMetadata;              //!< Some came from METADATA nodes
+    ChakraTraceOps read;              //!< The ops so far, their nodes, files and groups
 };
 
 /**
@@ -315,7 +76,7 @@ class RankConverter
     RankConverter(TraceContext& trace, uint32_t rank)
         : m_trace(trace),
           m_rank(rank),
-          m_file(trace.files[rank])
+          m_file(trace.read.files[rank])
     {
     }
 
@@ -359,18 +120,11 @@ class RankConverter
 
     void Add(const ChakraProtoMsg::Node& node)
     {
-        RawNode raw;
-        raw.id = node.id();
-        raw.type = int64_t(node.type());
-        raw.name = node.name();
-        raw.dataDeps.assign(node.data_deps().begin(), node.data_deps().end());
-        raw.ctrlDeps.assign(node.ctrl_deps().begin(), node.ctrl_deps().end());
-        raw.durationUs = node.duration_micros();
-        ReadAttributes(node, m_file, raw);
-        if (raw.type == METADATA_NODE && node.has_inputs() && !node.inputs().values().empty())
+        Raw raw = Raw::Decode(node, m_file);
+        if (!raw.metadata.empty())
         {
-            auto declared = ChakraCommGroups::ParseMetadata(node.inputs().values(),
-                                                            m_file + ": " + NodeName(raw.id));
+            auto declared =
+                ChakraCommGroups::ParseMetadata(raw.metadata, m_file + ": " + NodeName(raw.id));
             m_trace.pgFromMetadata = m_trace.pgFromMetadata || !declared.empty();
             for (auto& [name, members] : declared)
             {
@@ -392,7 +146,7 @@ class RankConverter
         m_ctrlPred.assign(n, {});
         for (std::size_t i = 0; i < n; ++i)
         {
-            const RawNode& raw = m_nodes[i];
+            const Raw& raw = m_nodes[i];
             for (uint64_t dep : raw.dataDeps)
             {
                 auto it = m_index.find(dep);
@@ -537,7 +291,7 @@ class RankConverter
 
     void Emit()
     {
-        m_keepIds = std::all_of(m_nodes.begin(), m_nodes.end(), [](const RawNode& raw) {
+        m_keepIds = std::all_of(m_nodes.begin(), m_nodes.end(), [](const Raw& raw) {
             return raw.id <= UINT32_MAX;
         });
         for (std::size_t k = 1; k < m_order.size() && m_keepIds; ++k)
@@ -547,15 +301,15 @@ class RankConverter
         m_trace.report.renumberedRanks += m_keepIds ? 0 : 1;
         for (uint32_t i : m_order)
         {
-            m_trace.ops.push_back(Convert(i));
-            m_trace.chakraIds.push_back(m_nodes[i].id);
+            m_trace.read.ops.push_back(Convert(i));
+            m_trace.read.nodeIds.push_back(m_nodes[i].id);
         }
         m_nodes.clear();
     }
 
     WorkloadOp Convert(uint32_t i)
     {
-        const RawNode& raw = m_nodes[i];
+        const Raw& raw = m_nodes[i];
         WorkloadOp op;
         op.rank = m_rank;
         op.id = IdOf(i);
@@ -580,20 +334,20 @@ class RankConverter
         }
         switch (raw.type)
         {
-        case COMP_NODE:
+        case Raw::COMP_NODE:
             ConvertCompute(raw, op);
             break;
-        case COMM_COLL_NODE:
+        case Raw::COMM_COLL_NODE:
             ConvertCollective(raw, op);
             break;
-        case COMM_SEND_NODE:
-        case COMM_RECV_NODE:
+        case Raw::COMM_SEND_NODE:
+        case Raw::COMM_RECV_NODE:
             ConvertPointToPoint(raw, op);
             break;
-        case INVALID_NODE:
-        case METADATA_NODE:
-        case MEM_LOAD_NODE:
-        case MEM_STORE_NODE:
+        case Raw::INVALID_NODE:
+        case Raw::METADATA_NODE:
+        case Raw::MEM_LOAD_NODE:
+        case Raw::MEM_STORE_NODE:
             ++m_trace.report.zeroTimeNodes;
             op.type = WorkloadOpType::COMPUTE;
             break;
@@ -601,12 +355,12 @@ class RankConverter
             Fail(m_file, NodeName(raw.id) + ": unknown node type " + std::to_string(raw.type));
         }
         op.stream = !raw.stream.empty() ? raw.stream
-                    : raw.type == COMP_NODE ? (raw.cpu ? "cpu" : "compute")
+                    : raw.type == Raw::COMP_NODE ? (raw.cpu ? "cpu" : "compute")
                                             : "c" + std::to_string(raw.id);
         return op;
     }
 
-    void ConvertCompute(const RawNode& raw, WorkloadOp& op)
+    void ConvertCompute(const Raw& raw, WorkloadOp& op)
     {
         op.type = WorkloadOpType::COMPUTE;
         op.durationUs = raw.exactUs >= 0 ? raw.exactUs : double(raw.durationUs);
@@ -628,7 +382,7 @@ class RankConverter
         }
     }
 
-    uint64_t Bytes(const RawNode& raw, bool required) const
+    uint64_t Bytes(const Raw& raw, bool required) const
     {
         if (raw.commSize < 0 && required)
         {
@@ -642,7 +396,7 @@ class RankConverter
         return raw.commSize < 0 ? 0 : uint64_t(raw.commSize);
     }
 
-    void ConvertCollective(const RawNode& raw, WorkloadOp& op)
+    void ConvertCollective(const Raw& raw, WorkloadOp& op)
     {
         static const std::map<int64_t, WorkloadOpType> types = {
             {0, WorkloadOpType::ALLREDUCE},
@@ -660,9 +414,7 @@ class RankConverter
         auto type = types.find(raw.commType);
         if (type == types.end())
         {
-            std::string name = raw.commType < 10 ? COLLECTIVE_NAMES[raw.commType]
-                                                 : std::to_string(raw.commType);
-            Fail(m_file, NodeName(raw.id) + ": COMM_COLL " + name +
+            Fail(m_file, NodeName(raw.id) + ": COMM_COLL " + Raw::CollectiveName(raw.commType) +
                              ": the collective engine cannot run it (it runs ALL_REDUCE, "
                              "REDUCE, ALL_GATHER, BROADCAST, ALL_TO_ALL, REDUCE_SCATTER, "
                              "REDUCE_SCATTER_BLOCK and BARRIER)");
@@ -680,9 +432,9 @@ class RankConverter
         }
     }
 
-    void ConvertPointToPoint(const RawNode& raw, WorkloadOp& op)
+    void ConvertPointToPoint(const Raw& raw, WorkloadOp& op)
     {
-        bool send = raw.type == COMM_SEND_NODE;
+        bool send = raw.type == Raw::COMM_SEND_NODE;
         op.type = send ? WorkloadOpType::SEND : WorkloadOpType::RECV;
         op.peer = send ? raw.dst : raw.src;
         const char* field = send ? "comm_dst" : "comm_src";
@@ -705,7 +457,7 @@ class RankConverter
     }
 
     /// The group of a collective (named into \p name); registered in the DAG's groups.
-    const std::vector<uint32_t>& ResolveGroup(const RawNode& raw, std::string& name)
+    const std::vector<uint32_t>& ResolveGroup(const Raw& raw, std::string& name)
     {
         std::vector<uint32_t> members;
         if (!raw.pgName.empty())
@@ -736,7 +488,7 @@ class RankConverter
         }
         name = raw.group.empty() ? name : raw.group;
         CheckMembers(raw, name, members);
-        auto [it, added] = m_trace.groups.emplace(name, members);
+        auto [it, added] = m_trace.read.groups.emplace(name, members);
         if (!added && it->second != members)
         {
             Fail(m_file, NodeName(raw.id) + ": group " + InputText::Quote(name) +
@@ -765,7 +517,7 @@ class RankConverter
                         : m_trace.pgGroups.end();
     }
 
-    void CheckMembers(const RawNode& raw, const std::string& name,
+    void CheckMembers(const Raw& raw, const std::string& name,
                       const std::vector<uint32_t>& members) const
     {
         for (uint32_t member : members)
@@ -829,7 +581,7 @@ class RankConverter
     TraceContext& m_trace;
     uint32_t m_rank;
     const std::string& m_file;
-    std::vector<RawNode> m_nodes;                  //!< In file order
+    std::vector<Raw> m_nodes;                  //!< In file order
     std::unordered_map<uint64_t, uint32_t> m_index; //!< id -> index in m_nodes
     std::vector<std::vector<uint32_t>> m_dataPred;  //!< Per node: data_deps, as indices
     std::vector<std::vector<uint32_t>> m_ctrlPred;  //!< Per node: ctrl_deps kept
@@ -837,145 +589,6 @@ class RankConverter
     std::vector<uint32_t> m_position;               //!< Per index: place in m_order
     bool m_keepIds{true};                           //!< Ids kept (else renumbered)
 };
-
-/// "trace.3.et node 17"
-std::string
-Where(const TraceContext& trace, std::size_t op)
-{
-    return trace.files[trace.ops[op].rank] + " " + NodeName(trace.chakraIds[op]);
-}
-
-std::string
-Describe(const WorkloadOp& op)
-{
-    std::string text = WorkloadOpTypeName(op.type) + " of " + std::to_string(op.bytes) + " B";
-    return op.root >= 0 ? text + " rooted at " + std::to_string(op.root) : text;
-}
-
-/// The k-th collective of a group agrees on every member: error naming both otherwise.
-void
-CheckCollectivePairing(const TraceContext& trace)
-{
-    // group -> rank -> ops in issue order
-    std::map<std::string, std::map<uint32_t, std::vector<std::size_t>>> issued;
-    for (std::size_t i = 0; i < trace.ops.size(); ++i)
-    {
-        if (IsWorkloadCollective(trace.ops[i].type))
-        {
-            issued[trace.ops[i].group][trace.ops[i].rank].push_back(i);
-        }
-    }
-    for (const auto& [group, byRank] : issued)
-    {
-        const std::vector<uint32_t>& members = trace.groups.at(group);
-        uint32_t first = members.front();
-        static const std::vector<std::size_t> none;
-        auto of = [&byRank = byRank](uint32_t rank) -> const std::vector<std::size_t>& {
-            auto it = byRank.find(rank);
-            return it == byRank.end() ? none : it->second;
-        };
-        const auto& reference = of(first);
-        for (uint32_t member : members)
-        {
-            const auto& mine = of(member);
-            for (std::size_t k = 0; k < std::min(mine.size(), reference.size()); ++k)
-            {
-                const WorkloadOp& a = trace.ops[reference[k]];
-                const WorkloadOp& b = trace.ops[mine[k]];
-                if (a.type != b.type || a.bytes != b.bytes || a.root != b.root)
-                {
-                    Fail(Where(trace, mine[k]),
-                         "collective " + std::to_string(k + 1) + " of group " +
-                             InputText::Quote(group) + " on rank " + std::to_string(member) +
-                             " is " + Describe(b) + ", but on rank " + std::to_string(first) +
-                             " (" + Where(trace, reference[k]) + ") it is " + Describe(a));
-                }
-            }
-            if (mine.size() != reference.size())
-            {
-                Fail(trace.files[member],
-                     "rank " + std::to_string(member) + " issues " + std::to_string(mine.size()) +
-                         " collectives on group " + InputText::Quote(group) + ", rank " +
-                         std::to_string(first) + " issues " + std::to_string(reference.size()));
-            }
-        }
-    }
-}
-
-/**
- * Sends and receives pair by (src, dst, tag, size) in order. The engine pairs by
- * (src, dst, tag): a key used with several sizes gives each size after the first a tag of
- * its own (tag + k * 2^32, beyond any Chakra tag). A message without a partner is an error.
- */
-void
-PairPointToPoint(TraceContext& trace)
-{
-    using Key = std::tuple<int64_t, int64_t, int64_t>; // src, dst, tag
-    std::map<Key, std::vector<uint64_t>> sizes;        // in order of first send
-    std::map<std::tuple<int64_t, int64_t, int64_t, uint64_t>, std::vector<std::size_t>> sends;
-    std::map<std::tuple<int64_t, int64_t, int64_t, uint64_t>, std::vector<std::size_t>> recvs;
-    for (std::size_t i = 0; i < trace.ops.size(); ++i)
-    {
-        const WorkloadOp& op = trace.ops[i];
-        if (!IsWorkloadPointToPoint(op.type))
-        {
-            continue;
-        }
-        bool send = op.type == WorkloadOpType::SEND;
-        int64_t src = send ? op.rank : op.peer;
-        int64_t dst = send ? op.peer : op.rank;
-        (send ? sends : recvs)[{src, dst, op.tag, op.bytes}].push_back(i);
-        auto& list = sizes[{src, dst, op.tag}];
-        if (send && std::find(list.begin(), list.end(), op.bytes) == list.end())
-        {
-            list.push_back(op.bytes);
-        }
-    }
-    auto unmatched = [&](std::size_t i, std::size_t theirs, std::size_t mine, bool send) {
-        const WorkloadOp& op = trace.ops[i];
-        Fail(Where(trace, i),
-             std::string(send ? "sends " : "receives ") + std::to_string(mine) + " message(s) of " +
-                 std::to_string(op.bytes) + " B " + (send ? "to " : "from ") +
-                 std::to_string(op.peer) + " with tag " + std::to_string(op.tag) + ", rank " +
-                 std::to_string(op.peer) + " " + (send ? "receives " : "sends ") +
-                 std::to_string(theirs));
-    };
-    for (const auto& [key, list] : sends)
-    {
-        auto other = recvs.find(key);
-        std::size_t theirs = other == recvs.end() ? 0 : other->second.size();
-        if (theirs != list.size())
-        {
-            unmatched(list.front(), theirs, list.size(), true);
-        }
-    }
-    for (const auto& [key, list] : recvs)
-    {
-        if (sends.count(key) == 0)
-        {
-            unmatched(list.front(), 0, list.size(), false);
-        }
-    }
-    for (const auto& [key, list] : sizes)
-    {
-        if (list.size() < 2)
-        {
-            continue;
-        }
-        ++trace.report.sizeSplitTags;
-        for (std::size_t k = 1; k < list.size(); ++k)
-        {
-            auto [src, dst, tag] = key;
-            for (const auto* side : {&sends, &recvs})
-            {
-                for (std::size_t i : side->at({src, dst, tag, list[k]}))
-                {
-                    trace.ops[i].tag = tag + int64_t(k) * (int64_t(1) << 32);
-                }
-            }
-        }
-    }
-}
 
 } // namespace
 
@@ -1103,8 +716,9 @@ ChakraReader::Read(const std::string& prefix,
     r = ChakraReadReport();
     r.prefix = prefix;
     r.computeSource = options.computeSource;
-    TraceContext trace{options, r, 0, {}, false, false, {}, {}, {}, FindRankFiles(prefix)};
-    trace.ranks = uint32_t(trace.files.size());
+    TraceContext trace{options, r, 0, {}, false, false, {}};
+    trace.read.files = FindRankFiles(prefix);
+    trace.ranks = uint32_t(trace.read.files.size());
     r.ranks = trace.ranks;
     if (!options.commGroupsFile.empty())
     {
@@ -1122,16 +736,17 @@ ChakraReader::Read(const std::string& prefix,
     {
         RankConverter(trace, rank).Run();
     }
-    bool synthesized = std::any_of(trace.groups.begin(), trace.groups.end(), [](const auto& g) {
+    const WorkloadDag::GroupMap& groups = trace.read.groups;
+    bool synthesized = std::any_of(groups.begin(), groups.end(), [](const auto& g) {
         return g.first.compare(0, 6, "server") == 0 || g.first.compare(0, 4, "rail") == 0;
     });
     r.groupsFrom = trace.pgFromFile       ? options.commGroupsFile
                    : trace.pgFromMetadata ? std::string("METADATA nodes")
                    : synthesized          ? std::string("involved_dim")
                                           : std::string("none (every rank)");
-    CheckCollectivePairing(trace);
-    PairPointToPoint(trace);
-    WorkloadDag dag(trace.ranks, std::move(trace.groups), std::move(trace.ops));
+    ChakraPairing::CheckCollectives(trace.read);
+    r.sizeSplitTags = ChakraPairing::PairPointToPoint(trace.read);
+    WorkloadDag dag(trace.ranks, std::move(trace.read.groups), std::move(trace.read.ops));
     WorkloadValidator::Check(dag, prefix);
     return dag;
 }

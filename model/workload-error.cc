@@ -106,4 +106,13 @@ WorkloadErrorList::ThrowIfAny() const
     }
 }
 
+void
+ThrowWorkloadError(const std::string& file, const std::string& message)
+{
+    WorkloadError error;
+    error.file = file;
+    error.message = message;
+    throw WorkloadFormatError({error}, 1);
+}
+
 } // namespace ns3

@@ -64,6 +64,13 @@ class WorkloadFormatError : public std::runtime_error
 };
 
 /**
+ * \brief Throws a WorkloadFormatError of one error not tied to an op (rank and id -1).
+ * \param file the file
+ * \param message what is wrong
+ */
+[[noreturn]] void ThrowWorkloadError(const std::string& file, const std::string& message);
+
+/**
  * \ingroup photonic-rails
  * \brief Collects errors up to WorkloadFormatError::MAX_ERRORS and counts the rest.
  */
