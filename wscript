@@ -6,6 +6,8 @@
 def configure(conf):
     conf.check_cfg(package='protobuf', uselib_store='PROTOBUF', args=['--cflags', '--libs'],
                    mandatory=True)
+    conf.check_cfg(package='zlib', uselib_store='ZLIB', args=['--cflags', '--libs'],
+                   mandatory=True)
 
 
 def build(bld):
@@ -81,7 +83,7 @@ def build(bld):
         target=['model/chakra-et.pb.cc', 'model/chakra-et.pb.h'])
     module.source.append('model/chakra-et.pb.cc')
     module.includes = ['model']
-    module.use.append('PROTOBUF')
+    module.use.extend(['PROTOBUF', 'ZLIB'])
 
     module_test = bld.create_ns3_module_test_library('photonic-rails')
     module_test.source = [

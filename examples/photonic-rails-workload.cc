@@ -201,7 +201,13 @@ Write(const Options& o)
                                          : std::string());
     if (o.format == "chakra")
     {
-        std::vector<std::string> files = ChakraWriter::Write(dag, o.out, o.gzip);
+        std::vector<std::string> removed;
+        std::vector<std::string> files = ChakraWriter::Write(dag, o.out, o.gzip, &removed);
+        if (!removed.empty())
+        {
+            std::cerr << "[workload] removed " << removed.size() << " rank files of an earlier "
+                      << "trace at " << o.out << " (from " << removed.front() << ")\n";
+        }
         std::cerr << "[workload] wrote " << files.size() - 1 << " Chakra trace files "
                   << o.out << ".<rank>.et" << (o.gzip ? " (gzip)" : "") << " and "
                   << files.back() << ": " << what << "\n"

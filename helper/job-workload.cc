@@ -8,6 +8,7 @@
 #include "ns3/rail-fabric-spec.h"
 #include "ns3/workload-error.h"
 #include "ns3/workload-generator.h"
+#include "ns3/workload-estimator.h"
 #include "ns3/workload-json.h"
 #include "ns3/workload-model-spec.h"
 
@@ -211,6 +212,18 @@ JobWorkload::LoadChakra(const StrictCommandLine& cmd, JobOptions& o, uint32_t gp
         throw std::invalid_argument(
             (e.GetErrors().empty() ? std::string(e.what()) : e.GetErrors().front().ToString()) +
             more);
+    }
+    // A trace whose ranks wait for each other would only end in the simulator's multi-line
+    // stuck report: the estimator, which delivers as the communicator does, says it in one.
+    try
+    {
+        WorkloadEstimatorConfig replay;
+        replay.gpusPerServer = gpusPerServer;
+        WorkloadEstimator(replay).Run(*dag);
+    }
+    catch (const std::runtime_error& e)
+    {
+        throw std::invalid_argument(m_chakra + ": the trace cannot finish: " + e.what());
     }
     m_notes = report.Lines();
     o.workload = "";

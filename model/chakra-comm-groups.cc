@@ -6,6 +6,7 @@
 
 #include "input-text.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -44,6 +45,11 @@ RanksOf(const Json& value, const std::string& where, const std::string& name)
             throw std::runtime_error(where + ": group " + InputText::Quote(name) +
                                      ": ranks are integers in [0, 2^32), got " + Dump(rank));
         }
+        if (std::find(ranks.begin(), ranks.end(), rank.get<uint32_t>()) != ranks.end())
+        {
+            throw std::runtime_error(where + ": group " + InputText::Quote(name) +
+                                     " names rank " + Dump(rank) + " twice");
+        }
         ranks.push_back(rank.get<uint32_t>());
     }
     return ranks;
@@ -65,25 +71,38 @@ NameOf(const Json& value, const std::string& where)
                              Dump(value));
 }
 
-/// Collects every object with a "pg_name" in a (nested) JSON value.
+/// Collects every object with a "pg_name" in a (nested) JSON value; iterative, since a
+/// recursion as deep as the input's nesting overflowed the stack (50,000 nested lists).
 void
-CollectMetadataGroups(const Json& value, const std::string& where, ChakraCommGroups::Map& groups)
+CollectMetadataGroups(const Json& root, const std::string& where, ChakraCommGroups::Map& groups)
 {
-    if (value.is_array())
+    std::vector<const Json*> stack{&root};
+    while (!stack.empty())
     {
-        for (const auto& item : value)
+        const Json& value = *stack.back();
+        stack.pop_back();
+        if (value.is_array())
         {
-            CollectMetadataGroups(item, where, groups);
+            for (auto it = value.rbegin(); it != value.rend(); ++it)
+            {
+                stack.push_back(&*it); // reversed: visited in the order given
+            }
+            continue;
         }
-        return;
+        if (!value.is_object() || !value.contains("pg_name"))
+        {
+            continue;
+        }
+        std::string name = NameOf(value["pg_name"], where);
+        std::vector<uint32_t> ranks =
+            value.contains("ranks") ? RanksOf(value["ranks"], where, name) : std::vector<uint32_t>();
+        auto [it, added] = groups.emplace(name, ranks);
+        if (!added && it->second != ranks)
+        {
+            throw std::runtime_error(where + ": process group " + InputText::Quote(name) +
+                                     " is declared twice with other ranks");
+        }
     }
-    if (!value.is_object() || !value.contains("pg_name"))
-    {
-        return;
-    }
-    std::string name = NameOf(value["pg_name"], where);
-    groups[name] = value.contains("ranks") ? RanksOf(value["ranks"], where, name)
-                                           : std::vector<uint32_t>();
 }
 
 } // namespace

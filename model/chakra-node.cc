@@ -9,6 +9,7 @@
 
 #include "chakra-et.pb.h"
 
+#include <cmath>
 #include <unordered_map>
 
 namespace ns3
@@ -91,6 +92,18 @@ class AttributeReader
         default:
             return double(Integer(a));
         }
+    }
+
+    /// Number() that must be finite and not negative (FLOPs, durations).
+    double Amount(const AttributeProto& a) const
+    {
+        double value = Number(a);
+        if (!(value >= 0) || !std::isfinite(value))
+        {
+            ThrowWorkloadError(m_file, Where(a) + ": must be a finite number >= 0, got " +
+                                           std::to_string(value));
+        }
+        return value;
     }
 
     std::string String(const AttributeProto& a) const
@@ -224,7 +237,7 @@ ReadAttributes(const ChakraProtoMsg::Node& node, const std::string& file, Chakra
             raw.cpu = read.Bool(a);
             break;
         case Attribute::NUM_OPS:
-            raw.numOps = read.Number(a);
+            raw.numOps = read.Amount(a);
             break;
         case Attribute::PR_STREAM:
             raw.stream = read.String(a);
@@ -245,7 +258,7 @@ ReadAttributes(const ChakraProtoMsg::Node& node, const std::string& file, Chakra
             raw.streamDep = read.Count(a);
             break;
         case Attribute::PR_DURATION_US:
-            raw.exactUs = read.Number(a);
+            raw.exactUs = read.Amount(a);
             break;
         }
     }

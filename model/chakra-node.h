@@ -38,6 +38,9 @@ struct ChakraNodeFields
         COMM_COLL_NODE = 7,
     };
 
+    /// comm_src or comm_dst not given
+    static constexpr int64_t ABSENT = INT64_MIN;
+
     uint64_t id{0};                 //!< id
     int64_t type{INVALID_NODE};     //!< NodeType
     std::string name;               //!< name
@@ -48,8 +51,8 @@ struct ChakraNodeFields
     bool cpu{false};                //!< is_cpu_op
     int64_t commType{-1};           //!< comm_type, -1 if absent
     int64_t commSize{-1};           //!< comm_size, -1 if absent
-    int64_t src{-1};                //!< comm_src, -1 if absent
-    int64_t dst{-1};                //!< comm_dst, -1 if absent
+    int64_t src{ABSENT};            //!< comm_src
+    int64_t dst{ABSENT};            //!< comm_dst
     int64_t tag{0};                 //!< comm_tag
     std::string pgName;             //!< pg_name
     std::vector<bool> involvedDim;  //!< involved_dim

@@ -17,11 +17,18 @@ namespace ns3
 namespace
 {
 
-/// "trace.3.et node 17"
+/// "node 17"
 std::string
-Where(const ChakraTraceOps& trace, std::size_t op)
+NodeOf(const ChakraTraceOps& trace, std::size_t op)
 {
-    return trace.files[trace.ops[op].rank] + " " + "node " + std::to_string(trace.nodeIds[op]);
+    return "node " + std::to_string(trace.nodeIds[op]);
+}
+
+/// The file of an op's rank.
+const std::string&
+FileOf(const ChakraTraceOps& trace, std::size_t op)
+{
+    return trace.files[trace.ops[op].rank];
 }
 
 std::string
@@ -64,11 +71,14 @@ ChakraPairing::CheckCollectives(const ChakraTraceOps& trace)
                 const WorkloadOp& b = trace.ops[mine[k]];
                 if (a.type != b.type || a.bytes != b.bytes || a.root != b.root)
                 {
-                    ThrowWorkloadError(Where(trace, mine[k]),
-                         "collective " + std::to_string(k + 1) + " of group " +
-                             InputText::Quote(group) + " on rank " + std::to_string(member) +
-                             " is " + Describe(b) + ", but on rank " + std::to_string(first) +
-                             " (" + Where(trace, reference[k]) + ") it is " + Describe(a));
+                    ThrowWorkloadError(FileOf(trace, mine[k]),
+                                       NodeOf(trace, mine[k]) + ": collective " +
+                                           std::to_string(k + 1) + " of group " +
+                                           InputText::Quote(group) + " on rank " +
+                                           std::to_string(member) + " is " + Describe(b) +
+                                           ", but on rank " + std::to_string(first) + " (" +
+                                           FileOf(trace, reference[k]) + ": " +
+                                           NodeOf(trace, reference[k]) + ") it is " + Describe(a));
                 }
             }
             if (mine.size() != reference.size())
@@ -109,12 +119,14 @@ ChakraPairing::PairPointToPoint(ChakraTraceOps& trace)
     uint64_t split = 0;
     auto unmatched = [&](std::size_t i, std::size_t theirs, std::size_t mine, bool send) {
         const WorkloadOp& op = trace.ops[i];
-        ThrowWorkloadError(Where(trace, i),
-             std::string(send ? "sends " : "receives ") + std::to_string(mine) + " message(s) of " +
-                 std::to_string(op.bytes) + " B " + (send ? "to " : "from ") +
-                 std::to_string(op.peer) + " with tag " + std::to_string(op.tag) + ", rank " +
-                 std::to_string(op.peer) + " " + (send ? "receives " : "sends ") +
-                 std::to_string(theirs));
+        ThrowWorkloadError(FileOf(trace, i),
+                           NodeOf(trace, i) + ": rank " + std::to_string(op.rank) +
+                               (send ? " sends " : " receives ") + std::to_string(mine) +
+                               " message(s) of " + std::to_string(op.bytes) + " B " +
+                               (send ? "to " : "from ") + std::to_string(op.peer) + " with tag " +
+                               std::to_string(op.tag) + ", and rank " + std::to_string(op.peer) +
+                               (send ? " receives " : " sends ") + std::to_string(theirs) +
+                               " (pairs match by source, destination, tag and size)");
     };
     for (const auto& [key, list] : sends)
     {

@@ -91,12 +91,12 @@ class RankConverter
   private:
     void ReadNodes()
     {
-        ChakraTraceInput input(m_file);
-        m_trace.report.gzipFiles += input.IsGzip() ? 1 : 0;
         ChakraProtoMsg::GlobalMetadata metadata;
         ChakraProtoMsg::Node node;
         try
         {
+            ChakraTraceInput input(m_file);
+            m_trace.report.gzipFiles += input.IsGzip() ? 1 : 0;
             input.ReadMetadata(metadata);
             while (input.ReadNode(node))
             {
@@ -128,7 +128,12 @@ class RankConverter
             m_trace.pgFromMetadata = m_trace.pgFromMetadata || !declared.empty();
             for (auto& [name, members] : declared)
             {
-                m_trace.pgGroups.emplace(name, std::move(members)); // the file's win
+                auto [it, added] = m_trace.pgGroups.emplace(name, members);
+                if (!added && it->second != members && !m_trace.pgFromFile) // the file's win
+                {
+                    Fail(m_file, NodeName(raw.id) + ": process group " + InputText::Quote(name) +
+                                     " has other ranks than an earlier METADATA node declared");
+                }
             }
         }
         if (!m_index.emplace(raw.id, uint32_t(m_nodes.size())).second)
@@ -438,15 +443,15 @@ class RankConverter
         op.type = send ? WorkloadOpType::SEND : WorkloadOpType::RECV;
         op.peer = send ? raw.dst : raw.src;
         const char* field = send ? "comm_dst" : "comm_src";
+        if (op.peer == Raw::ABSENT)
+        {
+            Fail(m_file, NodeName(raw.id) + ": no " + field);
+        }
         if (op.peer < 0 || op.peer >= int64_t(m_trace.ranks))
         {
-            Fail(m_file, NodeName(raw.id) + ": " + (op.peer < 0 && (send ? raw.dst : raw.src) == -1
-                                                         ? std::string("no ") + field
-                                                         : std::string(field) + " " +
-                                                               std::to_string(op.peer) +
-                                                               " is not a rank of the trace (0-" +
-                                                               std::to_string(m_trace.ranks - 1) +
-                                                               ")"));
+            Fail(m_file, NodeName(raw.id) + ": " + field + " " + std::to_string(op.peer) +
+                             " is not a rank of the trace (0-" +
+                             std::to_string(m_trace.ranks - 1) + ")");
         }
         if (op.peer == int64_t(m_rank))
         {
@@ -525,6 +530,9 @@ class RankConverter
             if (member >= m_trace.ranks)
             {
                 Fail(m_file, NodeName(raw.id) + ": group " + InputText::Quote(name) +
+                                 (raw.pgName.empty()
+                                      ? std::string()
+                                      : " (pg_name " + InputText::Quote(raw.pgName) + ")") +
                                  " names rank " + std::to_string(member) +
                                  ", but the trace has ranks 0-" +
                                  std::to_string(m_trace.ranks - 1));
@@ -533,7 +541,9 @@ class RankConverter
         if (std::find(members.begin(), members.end(), m_rank) == members.end())
         {
             Fail(m_file, NodeName(raw.id) + ": rank " + std::to_string(m_rank) +
-                             " is not a member of its group " + InputText::Quote(name));
+                             " is not a member of its group " + InputText::Quote(name) +
+                             (raw.pgName.empty() ? std::string()
+                                                 : " (pg_name " + InputText::Quote(raw.pgName) + ")"));
         }
     }
 
@@ -638,8 +648,8 @@ ChakraReadReport::Lines() const
     return lines;
 }
 
-std::vector<std::string>
-ChakraReader::FindRankFiles(const std::string& prefix)
+std::map<uint64_t, std::string>
+ChakraReader::ListRankFiles(const std::string& prefix, std::vector<std::string>* odd)
 {
     namespace fs = std::filesystem;
     fs::path path(prefix);
@@ -648,11 +658,7 @@ ChakraReader::FindRankFiles(const std::string& prefix)
     std::map<uint64_t, std::string> found;
     std::error_code error;
     fs::directory_iterator it(dir, error);
-    if (error || base.empty())
-    {
-        Fail(prefix, "no Chakra trace here (files " + prefix + ".<rank>.et)");
-    }
-    for (; it != fs::directory_iterator(); it.increment(error))
+    for (; !error && !base.empty() && it != fs::directory_iterator(); it.increment(error))
     {
         std::string name = it->path().filename().string();
         if (name.size() <= base.size() + 4 || name.compare(0, base.size() + 1, base + ".") != 0 ||
@@ -665,17 +671,28 @@ ChakraReader::FindRankFiles(const std::string& prefix)
         {
             continue; // another trace's file (prefix.x.3.et)
         }
+        std::string file = (path.parent_path().empty() ? fs::path(name) : dir / name).string();
         if ((digits.size() > 1 && digits[0] == '0') || digits.size() > 9)
         {
-            Fail(it->path().string(), "not a rank file name (ranks are written 0, 1, ... 10)");
+            if (odd)
+            {
+                odd->push_back(file);
+            }
+            continue;
         }
-        found[std::stoull(digits)] = (path.parent_path().empty() ? fs::path(name)
-                                                                 : path.parent_path() / name)
-                                         .string();
-        if (error)
-        {
-            break;
-        }
+        found[std::stoull(digits)] = file;
+    }
+    return found;
+}
+
+std::vector<std::string>
+ChakraReader::FindRankFiles(const std::string& prefix)
+{
+    std::vector<std::string> odd;
+    std::map<uint64_t, std::string> found = ListRankFiles(prefix, &odd);
+    if (!odd.empty())
+    {
+        Fail(odd.front(), "not a rank file name (a rank has no leading zero)");
     }
     if (found.empty())
     {

@@ -8,6 +8,7 @@
 #include "workload-dag.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,15 @@ class ChakraReader
      * \throws WorkloadFormatError when there is none, a rank is missing or a name is odd
      */
     static std::vector<std::string> FindRankFiles(const std::string& prefix);
+
+    /**
+     * \param prefix a trace prefix
+     * \param odd receives files named like a rank with a leading zero or 10+ digits
+     * \return every file `<prefix>.<rank>.et` there is, by rank (none if the folder cannot
+     *         be read)
+     */
+    static std::map<uint64_t, std::string> ListRankFiles(const std::string& prefix,
+                                                         std::vector<std::string>* odd = nullptr);
 
     /**
      * \param path a path a program was given

@@ -11,9 +11,9 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/gzip_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/util/delimited_message_util.h>
 
+#include <algorithm>
 #include <climits>
 #include <stdexcept>
 #include <zlib.h>
@@ -25,22 +25,71 @@ ChakraTraceInput::ChakraTraceInput(const std::string& path)
     : m_path(path),
       m_bytes(InputText::ReadFile(path, "Chakra trace"))
 {
+    if (m_bytes.size() >= 2 && uint8_t(m_bytes[0]) == 0x1f && uint8_t(m_bytes[1]) == 0x8b)
+    {
+        m_gzip = true;
+        m_bytes = Gunzip(m_bytes);
+    }
     if (m_bytes.size() > uint64_t(INT_MAX))
     {
         // protobuf's streams count in int: refused before one of them wraps.
         Fail(0, "is " + std::to_string(m_bytes.size()) + " bytes, more than a trace file may "
                 "hold (" + std::to_string(INT_MAX) + ")");
     }
-    m_raw = std::make_unique<google::protobuf::io::ArrayInputStream>(m_bytes.data(),
-                                                                     int(m_bytes.size()));
-    m_in = m_raw.get();
-    if (IsGzip())
+    m_in = std::make_unique<google::protobuf::io::ArrayInputStream>(m_bytes.data(),
+                                                                    int(m_bytes.size()));
+}
+
+std::string
+ChakraTraceInput::Gunzip(const std::string& compressed) const
+{
+    // zlib itself, not protobuf's GzipInputStream: that one takes a stream cut before its
+    // trailer for a complete one. Members follow each other (concatenated gzip files).
+    std::string out;
+    z_stream z{};
+    if (inflateInit2(&z, 15 + 16) != Z_OK)
     {
-        m_gzip = std::make_unique<google::protobuf::io::GzipInputStream>(
-            m_raw.get(),
-            google::protobuf::io::GzipInputStream::GZIP);
-        m_in = m_gzip.get();
+        throw std::runtime_error(m_path + ": cannot start zlib");
     }
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
+    z.avail_in = uInt(std::min<std::size_t>(compressed.size(), UINT_MAX));
+    char buffer[1 << 16];
+    while (true)
+    {
+        z.next_out = reinterpret_cast<Bytef*>(buffer);
+        z.avail_out = sizeof(buffer);
+        int code = inflate(&z, Z_NO_FLUSH);
+        out.append(buffer, sizeof(buffer) - z.avail_out);
+        if (out.size() > InputText::MAX_FILE_BYTES)
+        {
+            inflateEnd(&z);
+            Fail(InputText::MAX_FILE_BYTES, "more bytes decompressed than an input file may hold");
+        }
+        if (code == Z_STREAM_END && z.avail_in == 0)
+        {
+            break;
+        }
+        if (code == Z_STREAM_END)
+        {
+            inflateReset(&z); // the next member
+            continue;
+        }
+        bool exhausted = z.avail_in == 0 && z.avail_out > 0; // input gone before the end
+        if (code == Z_OK && !exhausted)
+        {
+            continue;
+        }
+        std::string reason = code == Z_OK || code == Z_BUF_ERROR
+                                 ? "truncated gzip data (the stream ends early)"
+                                 : std::string("corrupt gzip data (zlib: ") +
+                                       (z.msg ? z.msg : "error " + std::to_string(code)) + ")";
+        uint64_t at = z.total_in;
+        inflateEnd(&z);
+        throw std::runtime_error(m_path + ": byte " + std::to_string(at) +
+                                 " of the compressed file: " + reason);
+    }
+    inflateEnd(&z);
+    return out;
 }
 
 ChakraTraceInput::~ChakraTraceInput() = default;
@@ -48,7 +97,7 @@ ChakraTraceInput::~ChakraTraceInput() = default;
 bool
 ChakraTraceInput::IsGzip() const
 {
-    return m_bytes.size() >= 2 && uint8_t(m_bytes[0]) == 0x1f && uint8_t(m_bytes[1]) == 0x8b;
+    return m_gzip;
 }
 
 uint64_t
@@ -62,13 +111,6 @@ ChakraTraceInput::Fail(uint64_t offset, const std::string& reason) const
 {
     std::string where = IsGzip() ? " of the decompressed data" : "";
     throw std::runtime_error(m_path + ": byte " + std::to_string(offset) + where + ": " + reason);
-}
-
-bool
-ChakraTraceInput::GzipFailed() const
-{
-    int code = m_gzip ? m_gzip->ZlibErrorCode() : Z_OK;
-    return code != Z_OK && code != Z_STREAM_END;
 }
 
 void
@@ -93,21 +135,17 @@ ChakraTraceInput::ReadMessage(google::protobuf::MessageLite& message, const char
     // One CodedInputStream per message: it returns what it read ahead to m_in when it goes,
     // so m_in->ByteCount() is the exact offset of the next message.
     m_offset = uint64_t(m_in->ByteCount());
-    google::protobuf::io::CodedInputStream coded(m_in);
+    google::protobuf::io::CodedInputStream coded(m_in.get());
     const void* data = nullptr;
     int available = 0;
     if (!coded.GetDirectBufferPointer(&data, &available))
     {
-        if (GzipFailed())
-        {
-            Fail(m_offset, std::string("corrupt gzip data (zlib: ") +
-                               (m_gzip->ZlibErrorMessage() ? m_gzip->ZlibErrorMessage() : "?") +
-                               ")");
-        }
         return false;
     }
-    uint32_t size = 0;
-    if (!coded.ReadVarint32(&size))
+    // 64 bits: ReadVarint32 keeps the low 32 bits of a longer varint, and a corrupt length
+    // of 2^32 + 5 read as 5 was taken for a message.
+    uint64_t size = 0;
+    if (!coded.ReadVarint64(&size))
     {
         Fail(m_offset, std::string("truncated or corrupt length of a ") + what);
     }
@@ -122,17 +160,10 @@ ChakraTraceInput::ReadMessage(google::protobuf::MessageLite& message, const char
     // A message cut at a field boundary parses: only the bytes left before its limit tell.
     if (!parsed || coded.BytesUntilLimit() != 0)
     {
-        Fail(m_offset, std::string(coded.BytesUntilLimit() != 0 || GzipFailed()
-                                       ? "truncated "
-                                       : "corrupt ") +
+        Fail(m_offset, std::string(coded.BytesUntilLimit() != 0 ? "truncated " : "corrupt ") +
                            what + " (" + std::to_string(size) + " bytes announced)");
     }
     coded.PopLimit(limit);
-    if (m_offset + size > uint64_t(InputText::MAX_FILE_BYTES))
-    {
-        Fail(m_offset, "more than " + std::to_string(InputText::MAX_FILE_BYTES) +
-                           " bytes decompressed, more than an input file may hold");
-    }
     return true;
 }
 

@@ -18,10 +18,8 @@ class MessageLite;
 namespace io
 {
 class ArrayInputStream;
-class GzipInputStream;
 class GzipOutputStream;
 class OstreamOutputStream;
-class ZeroCopyInputStream;
 class ZeroCopyOutputStream;
 } // namespace io
 } // namespace protobuf
@@ -43,8 +41,10 @@ namespace ns3
  *        whole file plain or gzip-compressed (detected by its first two bytes, 1f 8b).
  *
  * Every problem is one std::runtime_error "FILE: byte N: what" (N counts the decompressed
- * bytes of a gzip file), never a crash: a truncated length or message, a message that is
- * not a valid protobuf, a corrupt gzip stream, or more than InputText::MAX_FILE_BYTES.
+ * bytes of a gzip file, or its compressed ones for a gzip error), never a crash: a truncated
+ * length or message, a message that is not a valid protobuf, a length of more than
+ * MAX_MESSAGE_BYTES, a corrupt or truncated gzip stream, or more than
+ * InputText::MAX_FILE_BYTES (decompressed). A gzip file is decompressed whole first.
  */
 class ChakraTraceInput
 {
@@ -82,15 +82,14 @@ class ChakraTraceInput
     bool ReadMessage(google::protobuf::MessageLite& message, const char* what);
     /// Throws "FILE: byte N: reason".
     [[noreturn]] void Fail(uint64_t offset, const std::string& reason) const;
-    /// \return true if the gzip stream reported an error (not its clean end)
-    bool GzipFailed() const;
+    /// \return the decompressed bytes of a gzip file (errors name the compressed offset)
+    std::string Gunzip(const std::string& compressed) const;
 
-    std::string m_path;                                            //!< As given
-    std::string m_bytes;                                           //!< The file
-    std::unique_ptr<google::protobuf::io::ArrayInputStream> m_raw; //!< Over m_bytes
-    std::unique_ptr<google::protobuf::io::GzipInputStream> m_gzip; //!< Over m_raw, or null
-    google::protobuf::io::ZeroCopyInputStream* m_in{nullptr};      //!< m_gzip or m_raw
-    uint64_t m_offset{0};                                          //!< Last message's start
+    std::string m_path;                                           //!< As given
+    bool m_gzip{false};                                           //!< The file was gzip
+    std::string m_bytes;                                          //!< The (decompressed) file
+    std::unique_ptr<google::protobuf::io::ArrayInputStream> m_in; //!< Over m_bytes
+    uint64_t m_offset{0};                                         //!< Last message's start
 };
 
 /**

@@ -5,11 +5,14 @@
 #include "chakra-writer.h"
 
 #include "chakra-comm-groups.h"
+#include "chakra-reader.h"
 #include "chakra-trace-file.h"
 
 #include "chakra-et.pb.h"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <stdexcept>
@@ -116,8 +119,24 @@ ChakraWriter::CommGroupsFile(const std::string& prefix)
 }
 
 std::vector<std::string>
-ChakraWriter::Write(const WorkloadDag& dag, const std::string& prefix, bool gzip)
+ChakraWriter::Write(const WorkloadDag& dag,
+                    const std::string& prefix,
+                    bool gzip,
+                    std::vector<std::string>* removed)
 {
+    for (const auto& [rank, file] : ChakraReader::ListRankFiles(prefix))
+    {
+        std::error_code error;
+        if (rank >= dag.GetRankCount() && std::filesystem::remove(file, error) && removed)
+        {
+            removed->push_back(file);
+        }
+        if (error)
+        {
+            throw std::runtime_error(file + ": cannot remove this rank file of an earlier "
+                                            "trace (" + error.message() + ")");
+        }
+    }
     // ASTRA-sim names groups by number: the DAG's groups in name order.
     std::map<std::string, std::string> groupNumbers;
     ChakraCommGroups::Map numbered;

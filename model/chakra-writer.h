@@ -36,12 +36,15 @@ class ChakraWriter
      * \param dag a valid DAG
      * \param prefix where to write
      * \param gzip compress every rank's file
+     * \param removed receives the rank files of an earlier, larger trace at \p prefix that
+     *        were removed (left, they would be read as ranks of this one)
      * \return the files written, ranks first, the comm-group JSON last
-     * \throws std::runtime_error if a file cannot be written
+     * \throws std::runtime_error if a file cannot be written or removed
      */
     static std::vector<std::string> Write(const WorkloadDag& dag,
                                           const std::string& prefix,
-                                          bool gzip = false);
+                                          bool gzip = false,
+                                          std::vector<std::string>* removed = nullptr);
 };
 
 } // namespace ns3

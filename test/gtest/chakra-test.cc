@@ -396,8 +396,8 @@ TEST(ChakraReader, RefusalsNameFileAndNode)
                            {Collective(1, 0, 64)}),
                       "rank 1 issues 1 collectives on group 'all', rank 0 issues 2");
     EXPECT_READ_ERROR(both("unmatched", {PointToPoint(3, true, 1, 64)}, {}),
-                      "unmatched.0.et node 3: sends 1 message(s) of 64 B to 1 with tag 0, rank 1 "
-                      "receives 0");
+                      "unmatched.0.et: node 3: rank 0 sends 1 message(s) of 64 B to 1 with tag 0, "
+                      "and rank 1 receives 0");
     EXPECT_READ_ERROR(both("peer", {PointToPoint(3, true, 9, 64)}, {}),
                       "node 3: comm_dst 9 is not a rank of the trace (0-1)");
     EXPECT_READ_ERROR(both("zero", {Collective(1, 0, 0)}, {Collective(1, 0, 0)}),
@@ -413,6 +413,79 @@ TEST(ChakraReader, RefusalsNameFileAndNode)
     fs::resize_file(dir / "cut.0.et", 200);
     // By hand: metadata 1 + 7 bytes, nodes of 1 + 104 and 1 + 34: the third starts at 148.
     EXPECT_READ_ERROR(dir / "cut", "cut.0.et: byte 148: truncated node (105 bytes announced)");
+}
+
+// What the hostile review found: each was a crash, a silent acceptance or a misleading line.
+TEST(ChakraReader, ReviewFindings)
+{
+    TempDir dir;
+    // METADATA JSON nested 50,000 lists deep (a recursion overflowed the stack).
+    Node deep = MakeNode(1, ChakraProtoMsg::METADATA_NODE);
+    deep.mutable_inputs()->set_values(std::string(50000, '[') + std::string(50000, ']'));
+    WriteRank(dir / "deep", 0, {deep});
+    EXPECT_EQ(ReadError(dir / "deep"), "");
+    // A length prefix of 2^32 + 5 before a 5-byte node (read as 5 when cut to 32 bits).
+    {
+        WriteRank(dir / "long", 0, {});
+        std::string node = Compute(5, 10).SerializeAsString();
+        std::ofstream out(dir / "long.0.et", std::ios::binary | std::ios::app);
+        uint64_t length = (uint64_t(1) << 32) + node.size();
+        while (length >= 0x80)
+        {
+            out.put(char(0x80 | (length & 0x7f)));
+            length >>= 7;
+        }
+        out.put(char(length));
+        out << node;
+    }
+    EXPECT_READ_ERROR(dir / "long",
+                      "long.0.et: byte 1: a node of " +
+                          std::to_string((uint64_t(1) << 32) + Compute(5, 10).ByteSizeLong()) +
+                          " bytes announced");
+    // Two METADATA nodes giving one group other ranks.
+    for (uint32_t r = 0; r < 3; ++r)
+    {
+        Node meta = MakeNode(1, ChakraProtoMsg::METADATA_NODE);
+        meta.mutable_inputs()->set_values(r == 0 ? R"([{"pg_name": "a", "ranks": [0, 1]}])"
+                                                 : R"([{"pg_name": "a", "ranks": [0, 2]}])");
+        WriteRank(dir / "meta", r, {meta});
+    }
+    EXPECT_READ_ERROR(dir / "meta", "meta.1.et: node 1: process group 'a' has other ranks");
+    // Negative num_ops (it gave a zero-time compute).
+    Node negative = MakeNode(1, ChakraProtoMsg::COMP_NODE);
+    IntAttr(negative, "num_ops", -1);
+    WriteRank(dir / "flops", 0, {negative});
+    EXPECT_READ_ERROR(dir / "flops", "node 1: attribute 'num_ops': must be a finite number >= 0");
+    // A gzip file without its trailer (it was read as complete).
+    WriteRank(dir / "gz", 0, {Compute(1, 1)}, true);
+    fs::resize_file(dir / "gz.0.et", fs::file_size(dir / "gz.0.et") - 6);
+    EXPECT_READ_ERROR(dir / "gz", "of the compressed file: truncated gzip data");
+    // comm_dst -1 is a bad rank, not a missing one.
+    WriteRank(dir / "dst", 0, {PointToPoint(1, true, -1, 64)});
+    WriteRank(dir / "dst", 1, {});
+    EXPECT_READ_ERROR(dir / "dst", "node 1: comm_dst -1 is not a rank of the trace (0-1)");
+    // A duplicate member in the comm-group JSON names the JSON.
+    std::ofstream(dir / "groups.json") << R"({"0": [0, 0]})";
+    ChakraReadOptions options;
+    options.commGroupsFile = dir / "groups.json";
+    std::string message = ReadError(dir / "dst", options);
+    EXPECT_NE(message.find("groups.json: group '0' names rank 0 twice"), std::string::npos)
+        << message;
+}
+
+TEST(ChakraWriter, RemovesRanksOfALargerEarlierTrace)
+{
+    TempDir dir;
+    WorkloadOp op;
+    op.durationUs = 1;
+    op.stream = "compute";
+    WorkloadOp other = op;
+    other.rank = 1;
+    ChakraWriter::Write(WorkloadDag(2, {}, {op, other}), dir / "t");
+    std::vector<std::string> removed;
+    ChakraWriter::Write(WorkloadDag(1, {}, {op}), dir / "t", false, &removed);
+    EXPECT_EQ(removed, std::vector<std::string>{dir / "t.1.et"});
+    EXPECT_EQ(ChakraReader::Read(dir / "t", {}).GetRankCount(), 1u);
 }
 
 /// Reading \p prefix gives a DAG or a WorkloadFormatError, nothing else.
@@ -455,6 +528,35 @@ TEST(ChakraReader, TruncationsAndByteFlipsNeverCrash)
     for (int flip = 0; flip < 3000; ++flip)
     {
         std::string damaged = bytes;
+        damaged[random() % damaged.size()] ^= char(1 + random() % 255);
+        put(damaged);
+        ExpectErrorOrDag(dir / "t", options);
+    }
+    // The same file gzip-compressed: every truncation is an error, flips never crash.
+    {
+        ChakraTraceInput plain(sample + "trace.3.et");
+        ChakraTraceOutput gzip(dir / "t.3.et", true);
+        ChakraProtoMsg::GlobalMetadata metadata;
+        plain.ReadMetadata(metadata);
+        gzip.Write(metadata);
+        for (Node node; plain.ReadNode(node);)
+        {
+            gzip.Write(node);
+        }
+        gzip.Close();
+    }
+    ASSERT_EQ(ReadError(dir / "t", options), "");
+    std::ifstream zin(dir / "t.3.et", std::ios::binary);
+    std::string zipped((std::istreambuf_iterator<char>(zin)), std::istreambuf_iterator<char>());
+    zin.close();
+    for (std::size_t size = 0; size < zipped.size(); ++size)
+    {
+        put(zipped.substr(0, size));
+        EXPECT_NE(ReadError(dir / "t", options), "") << "gzip truncated at " << size;
+    }
+    for (int flip = 0; flip < 1000; ++flip)
+    {
+        std::string damaged = zipped;
         damaged[random() % damaged.size()] ^= char(1 + random() % 255);
         put(damaged);
         ExpectErrorOrDag(dir / "t", options);
