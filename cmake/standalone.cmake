@@ -117,6 +117,8 @@ function(photonic_rails_standalone_tests)
     pr_compile_options(photonic-rails-gtest)
     pr_link_module(photonic-rails-gtest photonic-rails ${PR_MODULE_LIBRARIES})
     target_link_libraries(photonic-rails-gtest PRIVATE GTest::gtest_main)
+    # The Chakra tests write traces with the generated messages.
+    target_include_directories(photonic-rails-gtest PRIVATE ${pr_proto_out})
     target_compile_definitions(photonic-rails-gtest
                                PRIVATE PR_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
     set(gtest_properties "")

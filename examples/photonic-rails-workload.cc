@@ -264,7 +264,6 @@ Validate(const Options& o)
         std::cerr << ")\n";
         return 1;
     }
-    std::cout << o.validate << ": valid\n";
     std::function<void(double)> progress;
     if (dag.GetOpCount() >= 200000)
     {
@@ -275,7 +274,17 @@ Validate(const Options& o)
             }
         };
     }
-    WorkloadSummary summary = WorkloadSummary::Build(dag, EstimatorConfig(o), o.estimate, progress);
+    // Built before "valid" is said: its replay is what finds a job that cannot finish.
+    WorkloadSummary summary;
+    try
+    {
+        summary = WorkloadSummary::Build(dag, EstimatorConfig(o), o.estimate, progress);
+    }
+    catch (const std::runtime_error& e)
+    {
+        throw std::runtime_error(o.validate + ": the workload cannot finish: " + e.what());
+    }
+    std::cout << o.validate << ": valid\n";
     // The DAG format does not record the server size: say so when the default is used.
     summary.gpusPerServerAssumed = !o.gpusPerServerGiven;
     summary.Print(std::cout);

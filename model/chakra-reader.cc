@@ -22,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <queue>
+#include <regex>
 #include <sstream>
 #include <tuple>
 #include <unordered_map>
@@ -319,10 +320,21 @@ class RankConverter
         op.rank = m_rank;
         op.id = IdOf(i);
         op.label = raw.name;
-        op.iteration = uint32_t(std::min<int64_t>(raw.iteration, UINT32_MAX));
+        if (raw.iteration > int64_t(WorkloadValidator::MAX_ITERATION))
+        {
+            Fail(m_file, NodeName(raw.id) + ": attribute 'pr_iteration' " +
+                             std::to_string(raw.iteration) + " is more than " +
+                             std::to_string(WorkloadValidator::MAX_ITERATION));
+        }
+        op.iteration = uint32_t(raw.iteration);
+        op.stream = StreamOf(raw);
         for (uint32_t p : m_dataPred[i])
         {
-            if (raw.streamDep < 0 || m_nodes[p].id != uint64_t(raw.streamDep))
+            // Our writer's dependency for the stream's order: implied by the stream itself,
+            // so dropped, but only when the two nodes do share a stream.
+            bool streamOrder = raw.streamDep >= 0 && m_nodes[p].id == uint64_t(raw.streamDep) &&
+                               StreamOf(m_nodes[p]) == op.stream;
+            if (!streamOrder)
             {
                 op.deps.push_back(IdOf(p));
             }
@@ -359,10 +371,15 @@ class RankConverter
         default:
             Fail(m_file, NodeName(raw.id) + ": unknown node type " + std::to_string(raw.type));
         }
-        op.stream = !raw.stream.empty() ? raw.stream
-                    : raw.type == Raw::COMP_NODE ? (raw.cpu ? "cpu" : "compute")
-                                            : "c" + std::to_string(raw.id);
         return op;
+    }
+
+    /// A node's stream: its pr_stream, else compute or cpu for COMP nodes, else its own.
+    static std::string StreamOf(const Raw& raw)
+    {
+        return !raw.stream.empty()            ? raw.stream
+               : raw.type == Raw::COMP_NODE ? (raw.cpu ? "cpu" : "compute")
+                                              : "c" + std::to_string(raw.id);
     }
 
     void ConvertCompute(const Raw& raw, WorkloadOp& op)
@@ -434,6 +451,12 @@ class RankConverter
         if (op.type == WorkloadOpType::BROADCAST || op.type == WorkloadOpType::REDUCE)
         {
             op.root = raw.root >= 0 ? raw.root : int64_t(members.front());
+            if (std::find(members.begin(), members.end(), op.root) == members.end())
+            {
+                Fail(m_file, NodeName(raw.id) + ": attribute 'pr_root' " +
+                                 std::to_string(op.root) + " is not a member of group " +
+                                 InputText::Quote(op.group));
+            }
         }
     }
 
@@ -503,9 +526,8 @@ class RankConverter
     }
 
     /**
-     * The group a pg_name names: the same name, else, for a number written another way
-     * ("1.0", "01": some producers write floats), the integer's name, as ASTRA-sim reads
-     * pg_name with stoi.
+     * The group a pg_name names: the same name, else, for an integer written another way
+     * ("1.0", "01": some producers write floats), the integer's name.
      */
     ChakraCommGroups::Map::const_iterator FindPg(const std::string& pgName) const
     {
@@ -514,12 +536,14 @@ class RankConverter
         {
             return it;
         }
-        char* end = nullptr;
-        double value = std::strtod(pgName.c_str(), &end);
-        bool integral = end == pgName.c_str() + pgName.size() && std::isfinite(value) &&
-                        value >= 0 && value < 4294967296.0 && value == std::floor(value);
-        return integral ? m_trace.pgGroups.find(std::to_string(uint64_t(value)))
-                        : m_trace.pgGroups.end();
+        // Decimal digits, then at most a point and zeros: "1.0", "01"; not "1.9" or "0x1".
+        static const std::regex integral("0*([0-9]{1,9})(\\.0*)?");
+        std::smatch match;
+        if (!std::regex_match(pgName, match, integral))
+        {
+            return m_trace.pgGroups.end();
+        }
+        return m_trace.pgGroups.find(std::to_string(std::stoull(match[1].str())));
     }
 
     void CheckMembers(const Raw& raw, const std::string& name,

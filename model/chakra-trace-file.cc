@@ -25,42 +25,49 @@ ChakraTraceInput::ChakraTraceInput(const std::string& path)
     : m_path(path),
       m_bytes(InputText::ReadFile(path, "Chakra trace"))
 {
-    if (m_bytes.size() >= 2 && uint8_t(m_bytes[0]) == 0x1f && uint8_t(m_bytes[1]) == 0x8b)
-    {
-        m_gzip = true;
-        m_bytes = Gunzip(m_bytes);
-    }
     if (m_bytes.size() > uint64_t(INT_MAX))
     {
         // protobuf's streams count in int: refused before one of them wraps.
         Fail(0, "is " + std::to_string(m_bytes.size()) + " bytes, more than a trace file may "
                 "hold (" + std::to_string(INT_MAX) + ")");
     }
-    m_in = std::make_unique<google::protobuf::io::ArrayInputStream>(m_bytes.data(),
-                                                                    int(m_bytes.size()));
+    m_raw = std::make_unique<google::protobuf::io::ArrayInputStream>(m_bytes.data(),
+                                                                     int(m_bytes.size()));
+    m_in = m_raw.get();
+    m_gzip = m_bytes.size() >= 2 && uint8_t(m_bytes[0]) == 0x1f && uint8_t(m_bytes[1]) == 0x8b;
+    if (m_gzip)
+    {
+        CheckGzip();
+        m_unzip = std::make_unique<google::protobuf::io::GzipInputStream>(
+            m_raw.get(),
+            google::protobuf::io::GzipInputStream::GZIP);
+        m_in = m_unzip.get();
+    }
 }
 
-std::string
-ChakraTraceInput::Gunzip(const std::string& compressed) const
+void
+ChakraTraceInput::CheckGzip() const
 {
-    // zlib itself, not protobuf's GzipInputStream: that one takes a stream cut before its
-    // trailer for a complete one. Members follow each other (concatenated gzip files).
-    std::string out;
+    // A pass of zlib alone, output discarded (memory stays flat even for a gzip bomb), before
+    // protobuf's GzipInputStream parses: that one takes a stream cut before its trailer for a
+    // complete one. Members may follow each other (concatenated gzip files).
     z_stream z{};
     if (inflateInit2(&z, 15 + 16) != Z_OK)
     {
         throw std::runtime_error(m_path + ": cannot start zlib");
     }
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-    z.avail_in = uInt(std::min<std::size_t>(compressed.size(), UINT_MAX));
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(m_bytes.data()));
+    z.avail_in = uInt(m_bytes.size());
+    uint64_t member = 0;      // offset of the current member in the compressed file
+    uint64_t decompressed = 0; // bytes out, every member
     char buffer[1 << 16];
     while (true)
     {
         z.next_out = reinterpret_cast<Bytef*>(buffer);
         z.avail_out = sizeof(buffer);
         int code = inflate(&z, Z_NO_FLUSH);
-        out.append(buffer, sizeof(buffer) - z.avail_out);
-        if (out.size() > InputText::MAX_FILE_BYTES)
+        decompressed += sizeof(buffer) - z.avail_out;
+        if (decompressed > InputText::MAX_FILE_BYTES)
         {
             inflateEnd(&z);
             Fail(InputText::MAX_FILE_BYTES, "more bytes decompressed than an input file may hold");
@@ -71,7 +78,8 @@ ChakraTraceInput::Gunzip(const std::string& compressed) const
         }
         if (code == Z_STREAM_END)
         {
-            inflateReset(&z); // the next member
+            member += z.total_in;
+            inflateReset(&z); // the next member (its counters start again)
             continue;
         }
         bool exhausted = z.avail_in == 0 && z.avail_out > 0; // input gone before the end
@@ -83,13 +91,12 @@ ChakraTraceInput::Gunzip(const std::string& compressed) const
                                  ? "truncated gzip data (the stream ends early)"
                                  : std::string("corrupt gzip data (zlib: ") +
                                        (z.msg ? z.msg : "error " + std::to_string(code)) + ")";
-        uint64_t at = z.total_in;
+        uint64_t at = member + z.total_in;
         inflateEnd(&z);
         throw std::runtime_error(m_path + ": byte " + std::to_string(at) +
                                  " of the compressed file: " + reason);
     }
     inflateEnd(&z);
-    return out;
 }
 
 ChakraTraceInput::~ChakraTraceInput() = default;
@@ -135,7 +142,7 @@ ChakraTraceInput::ReadMessage(google::protobuf::MessageLite& message, const char
     // One CodedInputStream per message: it returns what it read ahead to m_in when it goes,
     // so m_in->ByteCount() is the exact offset of the next message.
     m_offset = uint64_t(m_in->ByteCount());
-    google::protobuf::io::CodedInputStream coded(m_in.get());
+    google::protobuf::io::CodedInputStream coded(m_in);
     const void* data = nullptr;
     int available = 0;
     if (!coded.GetDirectBufferPointer(&data, &available))

@@ -18,6 +18,8 @@ class MessageLite;
 namespace io
 {
 class ArrayInputStream;
+class GzipInputStream;
+class ZeroCopyInputStream;
 class GzipOutputStream;
 class OstreamOutputStream;
 class ZeroCopyOutputStream;
@@ -44,13 +46,15 @@ namespace ns3
  * bytes of a gzip file, or its compressed ones for a gzip error), never a crash: a truncated
  * length or message, a message that is not a valid protobuf, a length of more than
  * MAX_MESSAGE_BYTES, a corrupt or truncated gzip stream, or more than
- * InputText::MAX_FILE_BYTES (decompressed). A gzip file is decompressed whole first.
+ * InputText::MAX_FILE_BYTES (decompressed). A gzip file is checked by one pass of zlib
+ * (output discarded), then parsed as it is decompressed.
  */
 class ChakraTraceInput
 {
   public:
-    /// Largest message accepted (a node of 256 MiB is corruption, not a trace)
-    static constexpr uint32_t MAX_MESSAGE_BYTES = uint32_t(256) << 20;
+    /// Largest message accepted: a node of 64 MiB is corruption, not a trace (and a message
+    /// is held whole while it is parsed, so this bounds a file's memory beyond its bytes)
+    static constexpr uint32_t MAX_MESSAGE_BYTES = uint32_t(64) << 20;
 
     /**
      * \brief Reads the file into memory (bounded like every input: InputText::ReadFile).
@@ -82,14 +86,17 @@ class ChakraTraceInput
     bool ReadMessage(google::protobuf::MessageLite& message, const char* what);
     /// Throws "FILE: byte N: reason".
     [[noreturn]] void Fail(uint64_t offset, const std::string& reason) const;
-    /// \return the decompressed bytes of a gzip file (errors name the compressed offset)
-    std::string Gunzip(const std::string& compressed) const;
+    /// Throws if the gzip file is corrupt, truncated or too large once decompressed (its
+    /// compressed offset named); memory stays flat.
+    void CheckGzip() const;
 
-    std::string m_path;                                           //!< As given
-    bool m_gzip{false};                                           //!< The file was gzip
-    std::string m_bytes;                                          //!< The (decompressed) file
-    std::unique_ptr<google::protobuf::io::ArrayInputStream> m_in; //!< Over m_bytes
-    uint64_t m_offset{0};                                         //!< Last message's start
+    std::string m_path;                                              //!< As given
+    std::string m_bytes;                                             //!< The file
+    bool m_gzip{false};                                              //!< It is gzip
+    std::unique_ptr<google::protobuf::io::ArrayInputStream> m_raw;   //!< Over m_bytes
+    std::unique_ptr<google::protobuf::io::GzipInputStream> m_unzip;  //!< Over m_raw, or null
+    google::protobuf::io::ZeroCopyInputStream* m_in{nullptr};        //!< m_unzip or m_raw
+    uint64_t m_offset{0};                                            //!< Last message's start
 };
 
 /**

@@ -124,7 +124,15 @@ ChakraWriter::Write(const WorkloadDag& dag,
                     bool gzip,
                     std::vector<std::string>* removed)
 {
-    for (const auto& [rank, file] : ChakraReader::ListRankFiles(prefix))
+    std::vector<std::string> odd;
+    std::map<uint64_t, std::string> earlier = ChakraReader::ListRankFiles(prefix, &odd);
+    if (!odd.empty())
+    {
+        throw std::runtime_error(odd.front() + ": named like a rank file of " + prefix +
+                                 ", it would make the trace unreadable: remove it or write "
+                                 "to another prefix");
+    }
+    for (const auto& [rank, file] : earlier)
     {
         std::error_code error;
         if (rank >= dag.GetRankCount() && std::filesystem::remove(file, error) && removed)

@@ -328,7 +328,9 @@ class Replay
     [[noreturn]] void ReportDeadlock() const
     {
         std::string text = "deadlock: " + std::to_string(m_finish.size() - m_done) + " of " +
-                           std::to_string(m_finish.size()) + " ops never complete";
+                           std::to_string(m_finish.size()) + " ops never complete" +
+                           (m_reps > 1 ? " (the DAG replayed " + std::to_string(m_reps) + " times)"
+                                       : std::string());
         std::size_t shown = 0;
         for (std::size_t i = 0; i < m_finish.size() && shown < 3; ++i)
         {

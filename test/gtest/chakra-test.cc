@@ -473,6 +473,75 @@ TEST(ChakraReader, ReviewFindings)
         << message;
 }
 
+// What the second review found.
+TEST(ChakraReader, SecondReviewFindings)
+{
+    TempDir dir;
+    auto stringAttr = [](Node node, const std::string& name, const std::string& value) {
+        auto* a = node.add_attr();
+        a->set_name(name);
+        a->set_string_val(value);
+        return node;
+    };
+    // pr_stream_dep on a node of another stream is a real dependency: kept.
+    Node coll = Collective(2, 0, 64, {1});
+    IntAttr(coll, "pr_stream_dep", 1);
+    WriteRank(dir / "sd", 0, {Compute(1, 10), coll});
+    WriteRank(dir / "sd", 1, {Compute(1, 10), coll});
+    EXPECT_EQ(ChakraReader::Read(dir / "sd", {}).GetOps(0)[1].deps, std::vector<uint32_t>{1});
+    // pr_iteration beyond the validator's bound, pr_root outside the group.
+    Node late = Compute(1, 1);
+    IntAttr(late, "pr_iteration", int64_t(1) << 40);
+    WriteRank(dir / "it", 0, {late});
+    EXPECT_READ_ERROR(dir / "it", "it.0.et: node 1: attribute 'pr_iteration' 1099511627776 is "
+                                  "more than 1000000");
+    Node bcast = Collective(1, 5, 64);
+    IntAttr(bcast, "pr_root", 7);
+    WriteRank(dir / "root", 0, {bcast});
+    WriteRank(dir / "root", 1, {bcast});
+    EXPECT_READ_ERROR(dir / "root", "node 1: attribute 'pr_root' 7 is not a member of group 'all'");
+    // pg_name: an integer written another way names its group, nothing else does.
+    std::ofstream(dir / "g.json") << R"({"1": [0, 1]})";
+    ChakraReadOptions options;
+    options.commGroupsFile = dir / "g.json";
+    for (std::string name : {"1.0", "01", "1.9", "0x1", " 1"})
+    {
+        Node pg = stringAttr(Collective(1, 0, 64), "pg_name", name);
+        WriteRank(dir / "pg", 0, {pg});
+        WriteRank(dir / "pg", 1, {pg});
+        bool integral = name == "1.0" || name == "01";
+        EXPECT_EQ(ReadError(dir / "pg", options).empty(), integral) << name;
+    }
+    // Concatenated gzip members, then garbage: the offset is the garbage's in the file.
+    {
+        WriteRank(dir / "gzm", 0, {Compute(1, 1)}, true);
+        std::ifstream in(dir / "gzm.0.et", std::ios::binary);
+        std::string member((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        in.close();
+        std::ofstream(dir / "gzm.0.et", std::ios::binary) << member << member << "GARBAGE";
+    }
+    std::string message = ReadError(dir / "gzm");
+    std::size_t at = message.find("byte ");
+    ASSERT_NE(at, std::string::npos) << message;
+    std::ifstream size(dir / "gzm.0.et", std::ios::binary | std::ios::ate);
+    uint64_t garbageAt = uint64_t(size.tellg()) - 7;
+    uint64_t offset = std::stoull(message.substr(at + 5));
+    EXPECT_GE(offset, garbageAt) << message; // where zlib saw it: within the garbage
+    EXPECT_LE(offset, garbageAt + 7) << message;
+    EXPECT_NE(message.find("of the compressed file: corrupt gzip data"), std::string::npos);
+}
+
+TEST(ChakraWriter, RefusesAPrefixWithOddRankFiles)
+{
+    TempDir dir;
+    std::ofstream(dir / "t.01.et") << "x";
+    WorkloadOp op;
+    op.durationUs = 1;
+    op.stream = "compute";
+    EXPECT_THROW(ChakraWriter::Write(WorkloadDag(1, {}, {op}), dir / "t"), std::runtime_error);
+    EXPECT_FALSE(fs::exists(dir / "t.0.et"));
+}
+
 TEST(ChakraWriter, RemovesRanksOfALargerEarlierTrace)
 {
     TempDir dir;
