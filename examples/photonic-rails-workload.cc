@@ -33,7 +33,6 @@
 #include "ns3/workload-generator-flags.h"
 #include "ns3/workload-generator.h"
 #include "ns3/workload-json.h"
-#include "ns3/workload-model-spec.h"
 #include "ns3/workload-phase-log.h"
 #include "ns3/workload-summary.h"
 #include "ns3/workload-timeline.h"
@@ -139,14 +138,8 @@ CheckGeneratedSize(const Options& o)
 WorkloadDag
 ReadChakra(const Options& o, const std::string& prefix)
 {
-    WorkloadGpuSpec gpu = WorkloadGpuSpec::Preset(o.gen.gpu);
-    ChakraReadOptions read;
-    read.commGroupsFile = o.commGroups;
-    read.gpusPerServer = o.gpusPerServer;
-    read.computeTflops = gpu.peakTflops * o.gen.mfu;
-    std::ostringstream source;
-    source << gpu.name << " x MFU " << o.gen.mfu << " (--gpu, --mfu)";
-    read.computeSource = source.str();
+    ChakraReadOptions read =
+        ChakraReadOptions::ForGpu(o.gen.gpu, o.gen.mfu, o.gpusPerServer, o.commGroups);
     ChakraReadReport report;
     auto start = std::chrono::steady_clock::now();
     WorkloadDag dag = ChakraReader::Read(prefix, read, &report);

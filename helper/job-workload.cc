@@ -10,7 +10,6 @@
 #include "ns3/workload-generator.h"
 #include "ns3/workload-estimator.h"
 #include "ns3/workload-json.h"
-#include "ns3/workload-model-spec.h"
 
 #include <cstdint>
 #include <sstream>
@@ -191,14 +190,8 @@ JobWorkload::LoadChakra(const StrictCommandLine& cmd, JobOptions& o, uint32_t gp
                                         "that give num_ops and no duration)");
         }
     }
-    WorkloadGpuSpec gpu = WorkloadGpuSpec::Preset(m_gen.gpu);
-    ChakraReadOptions read;
-    read.commGroupsFile = m_commGroups;
-    read.gpusPerServer = gpusPerServer;
-    read.computeTflops = gpu.peakTflops * m_gen.mfu;
-    std::ostringstream source;
-    source << gpu.name << " x MFU " << m_gen.mfu << " (--gpu, --mfu)";
-    read.computeSource = source.str();
+    ChakraReadOptions read =
+        ChakraReadOptions::ForGpu(m_gen.gpu, m_gen.mfu, gpusPerServer, m_commGroups);
     ChakraReadReport report;
     std::shared_ptr<const WorkloadDag> dag;
     try

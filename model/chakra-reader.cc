@@ -11,6 +11,7 @@
 #include "input-text.h"
 #include "workload-error.h"
 #include "workload-json.h"
+#include "workload-model-spec.h"
 #include "workload-validator.h"
 
 #include "chakra-et.pb.h"
@@ -625,6 +626,23 @@ class RankConverter
 };
 
 } // namespace
+
+ChakraReadOptions
+ChakraReadOptions::ForGpu(const std::string& gpu,
+                          double mfu,
+                          uint32_t gpusPerServer,
+                          const std::string& commGroupsFile)
+{
+    WorkloadGpuSpec spec = WorkloadGpuSpec::Preset(gpu);
+    ChakraReadOptions options;
+    options.commGroupsFile = commGroupsFile;
+    options.gpusPerServer = gpusPerServer;
+    options.computeTflops = spec.peakTflops * mfu;
+    std::ostringstream source;
+    source << spec.name << " x MFU " << mfu << " (--gpu, --mfu)";
+    options.computeSource = source.str();
+    return options;
+}
 
 std::vector<std::string>
 ChakraReadReport::Lines() const

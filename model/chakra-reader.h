@@ -27,8 +27,22 @@ struct ChakraReadOptions
     uint32_t gpusPerServer{0};
     /// Effective TFLOP/s (peak x MFU) timing COMP nodes that give num_ops but no duration
     double computeTflops{0};
-    /// What computeTflops is, for the summary ("a100 at MFU 0.4")
+    /// What computeTflops is, for the summary ("a100 x MFU 0.4 (--gpu, --mfu)")
     std::string computeSource;
+
+    /**
+     * \brief The options the programs read with: COMP nodes without a duration timed at a
+     *        GPU preset's peak times an MFU (their --gpu and --mfu).
+     * \param gpu a WorkloadGpuSpec preset name (std::invalid_argument if unknown)
+     * \param mfu model FLOPs utilization
+     * \param gpusPerServer GPUs per server
+     * \param commGroupsFile ASTRA-sim's comm-group JSON, or ""
+     * \return the options
+     */
+    static ChakraReadOptions ForGpu(const std::string& gpu,
+                                    double mfu,
+                                    uint32_t gpusPerServer,
+                                    const std::string& commGroupsFile);
 };
 
 /**
