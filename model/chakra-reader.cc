@@ -146,12 +146,15 @@ class RankConverter
     }
 
     /// Resolves deps to indices: data_deps must exist; ctrl_deps are kept when they can be.
+    /// Duplicates are dropped with a mark per node (a search per dep was quadratic in a
+    /// node's deps).
     void LinkNodes()
     {
         std::size_t n = m_nodes.size();
         m_dataPred.assign(n, {});
         m_ctrlPred.assign(n, {});
-        for (std::size_t i = 0; i < n; ++i)
+        std::vector<uint32_t> listedBy(n, UINT32_MAX); // the node whose deps list it
+        for (uint32_t i = 0; i < n; ++i)
         {
             const Raw& raw = m_nodes[i];
             for (uint64_t dep : raw.dataDeps)
@@ -166,7 +169,11 @@ class RankConverter
                 {
                     Fail(m_file, NodeName(raw.id) + ": data_deps names the node itself");
                 }
-                AddOnce(m_dataPred[i], it->second);
+                if (listedBy[it->second] != i)
+                {
+                    listedBy[it->second] = i;
+                    m_dataPred[i].push_back(it->second);
+                }
             }
             for (uint64_t dep : raw.ctrlDeps)
             {
@@ -179,20 +186,12 @@ class RankConverter
                 {
                     ++m_trace.report.ctrlDepsSelf;
                 }
-                else if (std::find(m_dataPred[i].begin(), m_dataPred[i].end(), it->second) ==
-                         m_dataPred[i].end())
+                else if (listedBy[it->second] != i) // not already a data dependency
                 {
-                    AddOnce(m_ctrlPred[i], it->second);
+                    listedBy[it->second] = i;
+                    m_ctrlPred[i].push_back(it->second);
                 }
             }
-        }
-    }
-
-    static void AddOnce(std::vector<uint32_t>& list, uint32_t index)
-    {
-        if (std::find(list.begin(), list.end(), index) == list.end())
-        {
-            list.push_back(index);
         }
     }
 
