@@ -107,12 +107,6 @@ ChakraTraceInput::IsGzip() const
     return m_gzip;
 }
 
-uint64_t
-ChakraTraceInput::GetMessageOffset() const
-{
-    return m_offset;
-}
-
 void
 ChakraTraceInput::Fail(uint64_t offset, const std::string& reason) const
 {

@@ -75,9 +75,6 @@ class ChakraTraceInput
      */
     bool ReadNode(ChakraProtoMsg::Node& node);
 
-    /// \return the offset of the last message read (its length prefix), decompressed bytes
-    uint64_t GetMessageOffset() const;
-
     /// \return true if the file is gzip-compressed
     bool IsGzip() const;
 
