@@ -124,6 +124,38 @@ ChakraWriter::Write(const WorkloadDag& dag,
                     bool gzip,
                     std::vector<std::string>* removed)
 {
+    RemoveEarlierRanks(prefix, dag.GetRankCount(), removed);
+    // ASTRA-sim names groups by number: the DAG's groups in name order.
+    std::map<std::string, std::string> groupNumbers;
+    ChakraCommGroups::Map numbered;
+    for (const auto& [name, members] : dag.GetGroups())
+    {
+        std::string number = std::to_string(groupNumbers.size());
+        groupNumbers[name] = number;
+        numbered[number] = members;
+    }
+    std::vector<std::string> files;
+    for (uint32_t rank = 0; rank < dag.GetRankCount(); ++rank)
+    {
+        files.push_back(prefix + "." + std::to_string(rank) + ".et");
+        WriteRank(dag.GetOps(rank), groupNumbers, files.back(), gzip);
+    }
+    files.push_back(CommGroupsFile(prefix));
+    std::ofstream json(files.back(), std::ios::trunc);
+    json << ChakraCommGroups::ToJson(numbered);
+    json.close();
+    if (!json)
+    {
+        throw std::runtime_error(files.back() + ": cannot write the file");
+    }
+    return files;
+}
+
+void
+ChakraWriter::RemoveEarlierRanks(const std::string& prefix,
+                                 uint32_t ranks,
+                                 std::vector<std::string>* removed)
+{
     std::vector<std::string> odd;
     std::map<uint64_t, std::string> earlier = ChakraReader::ListRankFiles(prefix, &odd);
     if (!odd.empty())
@@ -135,7 +167,7 @@ ChakraWriter::Write(const WorkloadDag& dag,
     for (const auto& [rank, file] : earlier)
     {
         std::error_code error;
-        if (rank >= dag.GetRankCount() && std::filesystem::remove(file, error) && removed)
+        if (rank >= ranks && std::filesystem::remove(file, error) && removed)
         {
             removed->push_back(file);
         }
@@ -145,66 +177,51 @@ ChakraWriter::Write(const WorkloadDag& dag,
                                             "trace (" + error.message() + ")");
         }
     }
-    // ASTRA-sim names groups by number: the DAG's groups in name order.
-    std::map<std::string, std::string> groupNumbers;
-    ChakraCommGroups::Map numbered;
-    for (const auto& [name, members] : dag.GetGroups())
-    {
-        std::string number = std::to_string(groupNumbers.size());
-        groupNumbers[name] = number;
-        numbered[number] = members;
-    }
-    std::vector<std::string> files;
+}
+
+void
+ChakraWriter::WriteRank(WorkloadOpRange ops,
+                        const std::map<std::string, std::string>& groupNumbers,
+                        const std::string& file,
+                        bool gzip)
+{
+    ChakraTraceOutput out(file, gzip);
     ChakraProtoMsg::GlobalMetadata metadata;
     metadata.set_version("0.0.4");
+    out.Write(metadata);
+    std::map<std::string, uint32_t> lastOfStream;
     Node node;
-    for (uint32_t rank = 0; rank < dag.GetRankCount(); ++rank)
+    for (const WorkloadOp& op : ops)
     {
-        files.push_back(prefix + "." + std::to_string(rank) + ".et");
-        ChakraTraceOutput out(files.back(), gzip);
-        out.Write(metadata);
-        std::map<std::string, uint32_t> lastOfStream;
-        for (const WorkloadOp& op : dag.GetOps(rank))
+        node.Clear();
+        node.set_id(op.id);
+        node.set_name(op.label);
+        for (uint32_t dep : op.deps)
         {
-            node.Clear();
-            node.set_id(op.id);
-            node.set_name(op.label);
-            for (uint32_t dep : op.deps)
-            {
-                node.add_data_deps(dep);
-            }
-            // The stream's order, which Chakra cannot say, as a dependency ASTRA-sim honours.
-            auto previous = lastOfStream.find(op.stream);
-            if (previous != lastOfStream.end() &&
-                std::find(op.deps.begin(), op.deps.end(), previous->second) == op.deps.end())
-            {
-                node.add_data_deps(previous->second);
-                AddInt(node, "pr_stream_dep", previous->second);
-            }
-            lastOfStream[op.stream] = op.id;
-            Describe(op, groupNumbers, node);
-            AddString(node, "pr_stream", op.stream);
-            if (op.iteration > 0)
-            {
-                AddInt(node, "pr_iteration", op.iteration);
-            }
-            if (op.algorithm != WorkloadAlgorithm::UNSPECIFIED)
-            {
-                AddString(node, "pr_algorithm", WorkloadAlgorithmName(op.algorithm));
-            }
-            out.Write(node);
+            node.add_data_deps(dep);
         }
-        out.Close();
+        // The stream's order, which Chakra cannot say, as a dependency ASTRA-sim honours.
+        auto previous = lastOfStream.find(op.stream);
+        if (previous != lastOfStream.end() &&
+            std::find(op.deps.begin(), op.deps.end(), previous->second) == op.deps.end())
+        {
+            node.add_data_deps(previous->second);
+            AddInt(node, "pr_stream_dep", previous->second);
+        }
+        lastOfStream[op.stream] = op.id;
+        Describe(op, groupNumbers, node);
+        AddString(node, "pr_stream", op.stream);
+        if (op.iteration > 0)
+        {
+            AddInt(node, "pr_iteration", op.iteration);
+        }
+        if (op.algorithm != WorkloadAlgorithm::UNSPECIFIED)
+        {
+            AddString(node, "pr_algorithm", WorkloadAlgorithmName(op.algorithm));
+        }
+        out.Write(node);
     }
-    files.push_back(CommGroupsFile(prefix));
-    std::ofstream json(files.back(), std::ios::trunc);
-    json << ChakraCommGroups::ToJson(numbered);
-    json.close();
-    if (!json)
-    {
-        throw std::runtime_error(files.back() + ": cannot write the file");
-    }
-    return files;
+    out.Close();
 }
 
 } // namespace ns3

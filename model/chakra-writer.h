@@ -7,6 +7,7 @@
 
 #include "workload-dag.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,17 @@ class ChakraWriter
                                           const std::string& prefix,
                                           bool gzip = false,
                                           std::vector<std::string>* removed = nullptr);
+
+  private:
+    /// Removes rank files of \p prefix from \p ranks on; refuses odd rank-like names.
+    static void RemoveEarlierRanks(const std::string& prefix,
+                                   uint32_t ranks,
+                                   std::vector<std::string>* removed);
+    /// Writes one rank's ops to \p file.
+    static void WriteRank(WorkloadOpRange ops,
+                          const std::map<std::string, std::string>& groupNumbers,
+                          const std::string& file,
+                          bool gzip);
 };
 
 } // namespace ns3
