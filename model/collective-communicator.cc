@@ -86,7 +86,7 @@ CollectiveCommunicator::DoDispose()
     NS_LOG_FUNCTION(this);
     if (m_transport)
     {
-        m_transport->SetReceiveCallback(RailTransport::ReceiveCallback());
+        m_transport->SetReceiveCallback(MessageTransport::ReceiveCallback());
     }
     m_transport = nullptr;
     m_peers.clear(); // breaks the reference cycle between communicators
@@ -96,7 +96,7 @@ CollectiveCommunicator::DoDispose()
 
 void
 CollectiveCommunicator::Setup(uint32_t rank,
-                              Ptr<RailTransport> transport,
+                              Ptr<MessageTransport> transport,
                               uint32_t gpusPerServer,
                               bool optical)
 {

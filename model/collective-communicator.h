@@ -8,7 +8,7 @@
 #include "ns3/callback.h"
 #include "ns3/collective-plan.h"
 #include "ns3/object.h"
-#include "ns3/rail-transport.h"
+#include "ns3/message-transport.h"
 #include "ns3/traced-callback.h"
 
 #include <map>
@@ -52,7 +52,7 @@ struct CollectiveCounters
 
 /**
  * \ingroup photonic-rails
- * \brief A GPU's collective engine: runs collectives and send/receive over its RailTransport.
+ * \brief A GPU's collective engine: runs collectives and send/receive over its MessageTransport.
  *
  * Start() asks CollectivePlanner for this rank's plan (cached per shape) and executes it:
  * a task starts when its dependencies finished; a SEND becomes one transport message and
@@ -87,7 +87,7 @@ class CollectiveCommunicator : public Object
      * \param gpusPerServer ranks per scale-up domain
      * \param optical true if the rails are optical circuits
      */
-    void Setup(uint32_t rank, Ptr<RailTransport> transport, uint32_t gpusPerServer, bool optical);
+    void Setup(uint32_t rank, Ptr<MessageTransport> transport, uint32_t gpusPerServer, bool optical);
 
     /**
      * \brief Lets communicators reach each other (every rank's, indexed by rank).
@@ -165,7 +165,7 @@ class CollectiveCommunicator : public Object
     std::shared_ptr<const CollectivePlan> PointToPointPlan(const CollectiveCall& call) const;
 
     uint32_t m_rank{0};                               //!< This rank
-    Ptr<RailTransport> m_transport;                   //!< Its transport
+    Ptr<MessageTransport> m_transport;                //!< Its transport (any network model)
     uint32_t m_gpusPerServer{8};                      //!< Ranks per server
     bool m_optical{false};                            //!< Rails are circuits
     std::vector<Ptr<CollectiveCommunicator>> m_peers; //!< Every rank's communicator

@@ -67,7 +67,7 @@ RailTransport::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::RailTransport")
-            .SetParent<Object>()
+            .SetParent<MessageTransport>()
             .SetGroupName("PhotonicRails")
             .AddConstructor<RailTransport>()
             .AddAttribute("Mtu",
@@ -208,8 +208,7 @@ RailTransport::DoDispose()
     m_qps.clear();
     m_ports.clear();
     m_endpoints = nullptr;
-    m_receiveCallback.Nullify();
-    Object::DoDispose();
+    MessageTransport::DoDispose();
 }
 
 void
@@ -266,10 +265,14 @@ RailTransport::GetGpu() const
     return m_gpu;
 }
 
-void
-RailTransport::SetReceiveCallback(ReceiveCallback callback)
+MessageTransportCounters
+RailTransport::GetMessageCounters() const
 {
-    m_receiveCallback = callback;
+    MessageTransportCounters counters;
+    counters.messagesSent = m_counters.messagesSent;
+    counters.messagesReceived = m_counters.messagesReceived;
+    counters.payloadBytesDelivered = m_counters.payloadBytesDelivered;
+    return counters;
 }
 
 const RailTransportCounters&
@@ -884,10 +887,7 @@ RailTransport::Deliver(const RailTransportHeader& header, uint32_t payload)
     m_arrived.erase(key);
     ++m_counters.messagesReceived;
     m_messageReceivedTrace(header.origin, header.messageId, header.messageBytes);
-    if (!m_receiveCallback.IsNull())
-    {
-        m_receiveCallback(header.origin, header.messageId, header.messageBytes);
-    }
+    NotifyReceived(header.origin, header.messageId, header.messageBytes);
 }
 
 void

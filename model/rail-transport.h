@@ -6,6 +6,7 @@
 #define RAIL_TRANSPORT_H
 
 #include "ns3/callback.h"
+#include "ns3/message-transport.h"
 #include "ns3/data-rate.h"
 #include "ns3/dcqcn-rate-controller.h"
 #include "ns3/event-id.h"
@@ -73,7 +74,7 @@ struct RailTransportCounters
  * pauses when the circuit goes and resumes when it comes back. A message for which no port
  * reaches the peer waits until one does.
  */
-class RailTransport : public Object
+class RailTransport : public MessageTransport
 {
   public:
     /// EtherType of RailTransport frames (RoCE's).
@@ -81,10 +82,6 @@ class RailTransport : public Object
     /// "No GPU" (e.g. no relay).
     static constexpr uint32_t NO_GPU = 0xffffffff;
 
-    /// Called at the sender when every part of a message is acknowledged: message id.
-    using SentCallback = Callback<void, uint64_t>;
-    /// Called at the receiver when a whole message arrived: source GPU, message id, bytes.
-    using ReceiveCallback = Callback<void, uint32_t, uint64_t, uint64_t>;
 
     /**
      * \brief Get the TypeId
@@ -102,26 +99,25 @@ class RailTransport : public Object
      */
     void Setup(uint32_t gpu, Ptr<RailEndpoints> endpoints);
 
-    /// \return this GPU's number
-    uint32_t GetGpu() const;
+    uint32_t GetGpu() const override;
 
     /**
-     * \brief Sends a message.
+     * \brief Sends a message (MessageTransport's contract); \p sent fires when every part
+     *        of it is acknowledged.
      * \param peer destination GPU
      * \param bytes message size (at least 1)
      * \param sent called when the message is acknowledged (may be null)
      * \return the message id (unique at this sender, from 1)
      */
-    uint64_t Send(uint32_t peer, uint64_t bytes, SentCallback sent = SentCallback());
-
-    /// \param callback called for every message received complete
-    void SetReceiveCallback(ReceiveCallback callback);
+    uint64_t Send(uint32_t peer, uint64_t bytes, SentCallback sent = SentCallback()) override;
 
     /// \return the counters
     const RailTransportCounters& GetCounters() const;
 
     /// \return messages accepted by Send() and not yet acknowledged
-    std::size_t GetPendingMessageCount() const;
+    std::size_t GetPendingMessageCount() const override;
+
+    MessageTransportCounters GetMessageCounters() const override;
 
     /**
      * TracedCallback signature for whole messages.
@@ -332,7 +328,6 @@ class RailTransport : public Object
     std::unordered_map<uint64_t, Outgoing> m_outgoing; //!< Message id -> state
     std::deque<Waiting> m_waiting;                     //!< Messages no port reached yet
     uint64_t m_nextMessageId;                          //!< Next message id
-    ReceiveCallback m_receiveCallback;                 //!< Upper layer
     RailTransportCounters m_counters;                  //!< Counters
 
     uint32_t m_mtu;           //!< Payload bytes per frame on rail ports
