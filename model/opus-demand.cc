@@ -4,6 +4,8 @@
 
 #include "opus-demand.h"
 
+#include "rail-topology.h"
+
 #include <map>
 #include <stdexcept>
 
@@ -16,14 +18,15 @@ OpusDemand::AddMessage(uint32_t source,
                        uint32_t gpusPerServer,
                        std::set<Link>& links)
 {
-    uint32_t sourceServer = source / gpusPerServer;
-    if (sourceServer == destination / gpusPerServer)
+    RailTopology topology(gpusPerServer);
+    if (topology.SameServer(source, destination))
     {
         return; // scale-up domain
     }
-    uint32_t rail = destination % gpusPerServer;
-    uint32_t proxy = sourceServer * gpusPerServer + rail; // the source itself on its own rail
-    links.insert({rail, std::min(proxy, destination), std::max(proxy, destination)});
+    uint32_t proxy = topology.ProxyFor(source, destination);
+    links.insert({topology.RailOf(destination),
+                  std::min(proxy, destination),
+                  std::max(proxy, destination)});
 }
 
 void

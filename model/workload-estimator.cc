@@ -1,5 +1,7 @@
 #include "workload-estimator.h"
 
+#include "rail-topology.h"
+
 #include <algorithm>
 #include <map>
 #include <queue>
@@ -104,14 +106,10 @@ struct Plan
 
     static bool SameServer(const std::vector<uint32_t>& members, uint32_t gpusPerServer)
     {
-        for (uint32_t member : members)
-        {
-            if (member / gpusPerServer != members.front() / gpusPerServer)
-            {
-                return false;
-            }
-        }
-        return true;
+        RailTopology topology(gpusPerServer);
+        return std::all_of(members.begin(), members.end(), [&](uint32_t member) {
+            return topology.SameServer(member, members.front());
+        });
     }
 };
 

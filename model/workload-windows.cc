@@ -29,12 +29,10 @@ WorkloadWindow::DurationS() const
     return endS - startS;
 }
 
-WorkloadWindows::WorkloadWindows(uint32_t gpusPerServer) : m_gpusPerServer(gpusPerServer)
+WorkloadWindows::WorkloadWindows(uint32_t gpusPerServer)
+    : m_topology(gpusPerServer > 0 ? gpusPerServer
+                                   : throw std::invalid_argument("windows: gpusPerServer must be >= 1"))
 {
-    if (gpusPerServer == 0)
-    {
-        throw std::invalid_argument("windows: gpusPerServer must be >= 1");
-    }
 }
 
 std::string
@@ -126,7 +124,7 @@ WorkloadWindows::IsScaleOut(const Comm& comm) const
 {
     for (uint32_t rank : comm.ranks)
     {
-        if (rank / m_gpusPerServer != comm.ranks.front() / m_gpusPerServer)
+        if (!m_topology.SameServer(rank, comm.ranks.front()))
         {
             return true;
         }
@@ -205,7 +203,7 @@ WorkloadWindows::RailPhases(const WorkloadTimeline& timeline, uint32_t rail) con
     {
         bool uses = IsScaleOut(comm) &&
                     std::any_of(comm.ranks.begin(), comm.ranks.end(), [this, rail](uint32_t r) {
-                        return r % m_gpusPerServer == rail;
+                        return m_topology.RailOf(r) == rail;
                     });
         if (uses)
         {
@@ -225,7 +223,7 @@ WorkloadWindows::RailRanks(const WorkloadTimeline& timeline, uint32_t rail) cons
         {
             for (uint32_t r : comm.ranks)
             {
-                if (r % m_gpusPerServer == rail)
+                if (m_topology.RailOf(r) == rail)
                 {
                     ranks.insert(r);
                 }
@@ -257,7 +255,7 @@ WorkloadWindows::RailWindows(const WorkloadTimeline& timeline, int64_t rail) con
     std::set<uint32_t> rails;
     for (const auto& record : timeline.GetRecords())
     {
-        rails.insert(record.rank % m_gpusPerServer);
+        rails.insert(m_topology.RailOf(record.rank));
     }
     std::vector<WorkloadWindow> windows;
     for (uint32_t r : rails)

@@ -1,6 +1,7 @@
 #ifndef WORKLOAD_WINDOWS_H
 #define WORKLOAD_WINDOWS_H
 
+#include "rail-topology.h"
 #include "workload-timeline.h"
 
 #include <cstdint>
@@ -205,7 +206,7 @@ class WorkloadWindows
     bool IsScaleOut(const Comm& comm) const;
     static std::vector<WorkloadPhase> Phases(std::vector<const Comm*> comms);
 
-    uint32_t m_gpusPerServer; //!< ranks per server
+    RailTopology m_topology; //!< Servers and rails of the ranks
 };
 
 } // namespace ns3
