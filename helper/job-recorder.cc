@@ -4,6 +4,7 @@
 
 #include "job-recorder.h"
 
+#include "ns3/rail-topology.h"
 #include "ns3/callback.h"
 #include "ns3/simulator.h"
 
@@ -152,6 +153,7 @@ JsonString(std::ostream& os, const std::string& s)
 void
 JobRecorder::WriteChromeTrace(std::ostream& os, uint32_t gpusPerServer) const
 {
+    RailTopology topology(gpusPerServer); // a trace process per server
     // Thread ids: one per (rank, stream), named by metadata events.
     std::map<std::pair<uint32_t, std::string>, uint32_t> threads;
     for (const Span& span : m_spans)
@@ -174,7 +176,7 @@ JobRecorder::WriteChromeTrace(std::ostream& os, uint32_t gpusPerServer) const
     for (const auto& [key, tid] : threads)
     {
         comma();
-        os << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << key.first / gpusPerServer
+        os << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << topology.ServerOf(key.first)
            << ",\"tid\":" << tid << ",\"args\":{\"name\":";
         JsonString(os, "rank " + std::to_string(key.first) + " " + key.second);
         os << "}}";
@@ -189,7 +191,7 @@ JobRecorder::WriteChromeTrace(std::ostream& os, uint32_t gpusPerServer) const
         os << "{\"ph\":\"X\",\"name\":";
         JsonString(os, name);
         os << ",\"cat\":\"" << WorkloadOpTypeName(op.type)
-           << "\",\"pid\":" << op.rank / gpusPerServer
+           << "\",\"pid\":" << topology.ServerOf(op.rank)
            << ",\"tid\":" << threads.at({op.rank, stream}) << ",\"ts\":" << span.startS * 1e6
            << ",\"dur\":" << (span.endS - span.startS) * 1e6 << ",\"args\":{\"id\":" << op.id
            << ",\"iteration\":" << span.iteration << ",\"bytes\":" << op.bytes << ",\"group\":";

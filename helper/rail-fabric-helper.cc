@@ -4,6 +4,7 @@
 
 #include "rail-fabric-helper.h"
 
+#include "ns3/rail-topology.h"
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
@@ -396,7 +397,7 @@ Ptr<NetDevice>
 RailFabricHelper::LinkNic(Ptr<RailFabric> fabric, uint32_t gpu, Ptr<Node> switchNode)
 {
     NetDeviceContainer link = m_railLinks.Install(fabric->m_gpus.Get(gpu), switchNode);
-    uint32_t rail = gpu % m_spec.gpusPerServer;
+    uint32_t rail = RailTopology(m_spec.gpusPerServer).RailOf(gpu);
     fabric->m_endpoints->AddPort(gpu, link.Get(0), rail);
     fabric->m_nics[gpu].push_back(link.Get(0));
     return link.Get(0);

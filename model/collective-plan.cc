@@ -4,6 +4,7 @@
 
 #include "collective-plan.h"
 
+#include "rail-topology.h"
 #include <algorithm>
 #include <iterator>
 #include <map>
@@ -404,7 +405,7 @@ Builder::CrossesServers(const Ring& ring) const
     for (std::size_t p = 0; p < ring.ranks.size(); ++p)
     {
         uint32_t next = ring.ranks[(p + 1) % ring.ranks.size()];
-        if (ring.ranks[p] / m_gpusPerServer != next / m_gpusPerServer)
+        if (!RailTopology(m_gpusPerServer).SameServer(ring.ranks[p], next))
         {
             return true;
         }

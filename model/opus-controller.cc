@@ -4,6 +4,7 @@
 
 #include "opus-controller.h"
 
+#include "rail-topology.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -79,7 +80,7 @@ OpusController::Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
                         "OpusController::Setup: GPUs with different NIC port counts");
         for (uint32_t port : m_ocsPorts[gpu])
         {
-            m_portGpu[gpu % gpusPerServer].at(port) = gpu;
+            m_portGpu[RailTopology(gpusPerServer).RailOf(gpu)].at(port) = gpu;
         }
     }
 }
