@@ -18,6 +18,24 @@
 namespace ns3
 {
 
+namespace
+{
+
+/// A workload's errors as the programs' one error line: the first, and how many more.
+std::invalid_argument
+OneLine(const WorkloadFormatError& e)
+{
+    if (e.GetErrors().empty())
+    {
+        return std::invalid_argument(e.what());
+    }
+    std::string more =
+        e.GetTotal() > 1 ? " (and " + std::to_string(e.GetTotal() - 1) + " more)" : "";
+    return std::invalid_argument(e.GetErrors().front().ToString() + more);
+}
+
+} // namespace
+
 void
 JobWorkload::AddFlags(StrictCommandLine& cmd)
 {
@@ -153,14 +171,7 @@ JobWorkload::Load(const StrictCommandLine& cmd, JobOptions& o) const
         }
         catch (const WorkloadFormatError& e)
         {
-            // One line: the first error, and how many more there are.
-            if (e.GetErrors().empty())
-            {
-                throw std::invalid_argument(e.what());
-            }
-            std::string more =
-                e.GetTotal() > 1 ? " (and " + std::to_string(e.GetTotal() - 1) + " more)" : "";
-            throw std::invalid_argument(e.GetErrors().front().ToString() + more);
+            throw OneLine(e);
         }
         o.workload = m_dag;
     }
@@ -200,11 +211,7 @@ JobWorkload::LoadChakra(const StrictCommandLine& cmd, JobOptions& o, uint32_t gp
     }
     catch (const WorkloadFormatError& e)
     {
-        std::string more =
-            e.GetTotal() > 1 ? " (and " + std::to_string(e.GetTotal() - 1) + " more)" : "";
-        throw std::invalid_argument(
-            (e.GetErrors().empty() ? std::string(e.what()) : e.GetErrors().front().ToString()) +
-            more);
+        throw OneLine(e);
     }
     // A trace whose ranks wait for each other would only end in the simulator's multi-line
     // stuck report: the estimator, which delivers as the communicator does, says it in one.
