@@ -19,7 +19,7 @@ CollectiveHelper::SetCommunicatorAttribute(std::string name, const AttributeValu
 }
 
 std::vector<Ptr<CollectiveCommunicator>>
-CollectiveHelper::Install(Ptr<RailFabric> fabric) const
+CollectiveHelper::Install(Ptr<RailNetwork> fabric) const
 {
     const NodeContainer& gpus = fabric->GetGpus();
     bool optical = fabric->GetKind() == RailKind::OCS;
@@ -28,7 +28,7 @@ CollectiveHelper::Install(Ptr<RailFabric> fabric) const
     {
         Ptr<CollectiveCommunicator> communicator = m_factory.Create<CollectiveCommunicator>();
         communicator->Setup(rank,
-                            fabric->GetTransport(rank),
+                            fabric->GetMessageTransport(rank),
                             fabric->GetSpec().gpusPerServer,
                             optical);
         gpus.Get(rank)->AggregateObject(communicator);

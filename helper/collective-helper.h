@@ -7,7 +7,7 @@
 
 #include "ns3/collective-communicator.h"
 #include "ns3/object-factory.h"
-#include "ns3/rail-fabric-helper.h"
+#include "ns3/rail-network.h"
 
 #include <vector>
 
@@ -16,7 +16,7 @@ namespace ns3
 
 /**
  * \ingroup photonic-rails
- * \brief Gives every GPU of a RailFabric a CollectiveCommunicator, connected to the others.
+ * \brief Gives every GPU of a RailNetwork a CollectiveCommunicator, connected to the others.
  *
  * Rank r is GPU r of the fabric (server r / gpusPerServer, rail r mod gpusPerServer), as
  * the workload format assumes. Each communicator is aggregated to its GPU node.
@@ -38,7 +38,7 @@ class CollectiveHelper
      * \param fabric the fabric
      * \return the communicators, indexed by rank
      */
-    std::vector<Ptr<CollectiveCommunicator>> Install(Ptr<RailFabric> fabric) const;
+    std::vector<Ptr<CollectiveCommunicator>> Install(Ptr<RailNetwork> fabric) const;
 
   private:
     ObjectFactory m_factory; //!< Communicators

@@ -120,7 +120,7 @@ namespace
 
 /// Every rank's communicator on \p fabric, configured by the options.
 std::vector<Ptr<CollectiveCommunicator>>
-InstallCommunicators(const JobOptions& o, Ptr<RailFabric> fabric)
+InstallCommunicators(const JobOptions& o, Ptr<RailNetwork> fabric)
 {
     CollectiveHelper collectives;
     collectives.SetCommunicatorAttribute("Channels", UintegerValue(o.channels));
@@ -177,7 +177,7 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
     {
         RailFabricHelper helper;
         helper.SetSpec(MakeSpec(o, f, dag.GetRankCount()));
-        Ptr<RailFabric> fabric = helper.Build();
+        Ptr<RailNetwork> fabric = helper.Build();
         auto communicators = InstallCommunicators(o, fabric);
         try
         {
@@ -406,7 +406,7 @@ ReportEmulated(Ptr<OpusControlPlane> emulator, uint32_t rails)
 
 /// Reads the switches and the controller after the run.
 OpticalReport
-ReportOptical(Ptr<RailFabric> fabric,
+ReportOptical(Ptr<RailNetwork> fabric,
               Ptr<OpusControlPlane> controller,
               const CircuitRecorder& circuits,
               Time makespan)
@@ -549,7 +549,7 @@ WriteSummary(const std::string& path,
 Ptr<OpusControlPlane>
 InstallOpus(const JobOptions& o,
             const JobFabric& f,
-            Ptr<RailFabric> fabric,
+            Ptr<RailNetwork> fabric,
             const std::vector<Ptr<CollectiveCommunicator>>& communicators,
             const ApplicationContainer& runtimes,
             const WorkloadDag& dag)
@@ -617,7 +617,7 @@ JobRunner::Run(const JobOptions& o,
 
     RailFabricHelper fabricHelper;
     fabricHelper.SetSpec(spec);
-    Ptr<RailFabric> fabric = fabricHelper.Build();
+    Ptr<RailNetwork> fabric = fabricHelper.Build();
     std::cerr << "[sim] " << f.name << ": " << Describe(o, spec, fabric->GetKind(), f.emulated)
               << "\n";
     CircuitRecorder circuits;
@@ -691,7 +691,7 @@ JobRunner::Run(const JobOptions& o,
     for (uint32_t gpu = 0; gpu < fabric->GetGpus().GetN(); ++gpu)
     {
         // Counted frame by frame at the final GPUs, independently of the communicators.
-        delivered += fabric->GetTransport(gpu)->GetCounters().payloadBytesDelivered;
+        delivered += fabric->GetMessageTransport(gpu)->GetMessageCounters().payloadBytesDelivered;
     }
     uint64_t dropped = fabric->CountDroppedFrames();
     std::unique_ptr<OpticalReport> optical;

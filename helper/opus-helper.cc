@@ -60,7 +60,7 @@ OpusHelper::SetShimAttribute(std::string name, const AttributeValue& value)
 }
 
 Ptr<OpusController>
-OpusHelper::CreateController(Ptr<RailFabric> fabric,
+OpusHelper::CreateController(Ptr<RailNetwork> fabric,
                              const std::vector<Ptr<CollectiveCommunicator>>& communicators) const
 {
     NS_ABORT_MSG_UNLESS(fabric->GetKind() == RailKind::OCS, "Opus needs optical rails");
@@ -142,7 +142,7 @@ OpusHelper::InstallShims(Ptr<OpusControlPlane> plane,
 }
 
 Ptr<OpusController>
-OpusHelper::Install(Ptr<RailFabric> fabric,
+OpusHelper::Install(Ptr<RailNetwork> fabric,
                     const std::vector<Ptr<CollectiveCommunicator>>& communicators,
                     const ApplicationContainer& runtimes,
                     const WorkloadDag& dag) const
@@ -166,7 +166,7 @@ OpusHelper::Install(Ptr<RailFabric> fabric,
 
 Ptr<OpusTestbedEmulator>
 OpusHelper::InstallEmulated(
-    Ptr<RailFabric> fabric,
+    Ptr<RailNetwork> fabric,
     const std::vector<Ptr<CollectiveCommunicator>>& communicators,
     const ApplicationContainer& runtimes,
     const WorkloadDag& dag,
@@ -196,7 +196,7 @@ OpusHelper::InstallEmulated(
 }
 
 void
-OpusHelper::CheckDemands(Ptr<RailFabric> fabric,
+OpusHelper::CheckDemands(Ptr<RailNetwork> fabric,
                          const std::vector<Ptr<CollectiveCommunicator>>& communicators,
                          const WorkloadDag& dag,
                          bool staticSplit) const
@@ -217,7 +217,7 @@ OpusHelper::CheckDemands(Ptr<RailFabric> fabric,
 }
 
 Ptr<OpusController>
-OpusHelper::InstallStatic(Ptr<RailFabric> fabric,
+OpusHelper::InstallStatic(Ptr<RailNetwork> fabric,
                           const std::vector<Ptr<CollectiveCommunicator>>& communicators,
                           const WorkloadDag& dag) const
 {
@@ -228,7 +228,7 @@ OpusHelper::InstallStatic(Ptr<RailFabric> fabric,
 
 OpusDemand
 OpusHelper::StaticSplit(Ptr<OpusController> controller,
-                        Ptr<RailFabric> fabric,
+                        Ptr<RailNetwork> fabric,
                         const WorkloadDag& dag)
 {
     std::set<OpusDemand::Link> links;

@@ -11,7 +11,7 @@
 #include "ns3/opus-controller.h"
 #include "ns3/opus-shim.h"
 #include "ns3/opus-testbed-emulator.h"
-#include "ns3/rail-fabric-helper.h"
+#include "ns3/rail-network.h"
 #include "ns3/workload-dag.h"
 
 #include <vector>
@@ -53,7 +53,7 @@ class OpusHelper
      * finish under Opus (see CheckRendezvous()), or when the shims' Ignore attribute is set
      * (only the testbed emulation on electrical rails may let communications through).
      */
-    Ptr<OpusController> Install(Ptr<RailFabric> fabric,
+    Ptr<OpusController> Install(Ptr<RailNetwork> fabric,
                                 const std::vector<Ptr<CollectiveCommunicator>>& communicators,
                                 const ApplicationContainer& runtimes,
                                 const WorkloadDag& dag) const;
@@ -74,7 +74,7 @@ class OpusHelper
      * Throws std::invalid_argument when the job cannot finish under Opus (CheckRendezvous()).
      */
     Ptr<OpusTestbedEmulator> InstallEmulated(
-        Ptr<RailFabric> fabric,
+        Ptr<RailNetwork> fabric,
         const std::vector<Ptr<CollectiveCommunicator>>& communicators,
         const ApplicationContainer& runtimes,
         const WorkloadDag& dag,
@@ -94,7 +94,7 @@ class OpusHelper
      *
      * Throws std::invalid_argument when a GPU has more distinct peers than NIC ports.
      */
-    Ptr<OpusController> InstallStatic(Ptr<RailFabric> fabric,
+    Ptr<OpusController> InstallStatic(Ptr<RailNetwork> fabric,
                                       const std::vector<Ptr<CollectiveCommunicator>>& communicators,
                                       const WorkloadDag& dag) const;
 
@@ -109,7 +109,7 @@ class OpusHelper
      *
      * Throws std::invalid_argument naming the op (or the split) that cannot be served.
      */
-    void CheckDemands(Ptr<RailFabric> fabric,
+    void CheckDemands(Ptr<RailNetwork> fabric,
                       const std::vector<Ptr<CollectiveCommunicator>>& communicators,
                       const WorkloadDag& dag,
                       bool staticSplit) const;
@@ -147,12 +147,12 @@ class OpusHelper
 
     /// \return the ocs-static split of every GPU's ports among its peers over the job
     static OpusDemand StaticSplit(Ptr<OpusController> controller,
-                                  Ptr<RailFabric> fabric,
+                                  Ptr<RailNetwork> fabric,
                                   const WorkloadDag& dag);
 
     /// A controller bound to \p fabric.
     Ptr<OpusController> CreateController(
-        Ptr<RailFabric> fabric,
+        Ptr<RailNetwork> fabric,
         const std::vector<Ptr<CollectiveCommunicator>>& communicators) const;
 
     ObjectFactory m_controllerFactory; //!< Controllers

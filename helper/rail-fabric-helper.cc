@@ -15,7 +15,6 @@
 #include "ns3/uinteger.h"
 
 #include <numeric>
-#include <set>
 
 namespace ns3
 {
@@ -27,7 +26,7 @@ NS_OBJECT_ENSURE_REGISTERED(RailFabric);
 TypeId
 RailFabric::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RailFabric").SetParent<Object>().SetGroupName("PhotonicRails");
+    static TypeId tid = TypeId("ns3::RailFabric").SetParent<RailNetwork>().SetGroupName("PhotonicRails");
     return tid;
 }
 
@@ -37,28 +36,9 @@ RailFabric::DoDispose()
     m_transports.clear();
     m_endpoints = nullptr;
     m_nics.clear();
-    m_ocs.clear();
     m_railSwitches.clear();
     m_scaleUp.clear();
-    Object::DoDispose();
-}
-
-const RailFabricSpec&
-RailFabric::GetSpec() const
-{
-    return m_spec;
-}
-
-RailKind
-RailFabric::GetKind() const
-{
-    return m_kind;
-}
-
-const NodeContainer&
-RailFabric::GetGpus() const
-{
-    return m_gpus;
+    RailNetwork::DoDispose();
 }
 
 Ptr<RailTransport>
@@ -66,6 +46,18 @@ RailFabric::GetTransport(uint32_t gpu) const
 {
     NS_ABORT_MSG_IF(gpu >= m_transports.size(), "no GPU " << gpu);
     return m_transports[gpu];
+}
+
+Ptr<MessageTransport>
+RailFabric::GetMessageTransport(uint32_t gpu) const
+{
+    return GetTransport(gpu);
+}
+
+std::string
+RailFabric::GetModelName() const
+{
+    return "packet";
 }
 
 Ptr<RailEndpoints>
@@ -79,13 +71,6 @@ RailFabric::GetNicPorts(uint32_t gpu) const
 {
     NS_ABORT_MSG_IF(gpu >= m_nics.size(), "no GPU " << gpu);
     return m_nics[gpu];
-}
-
-Ptr<OpticalCircuitSwitch>
-RailFabric::GetOcs(uint32_t rail) const
-{
-    NS_ABORT_MSG_IF(m_kind != RailKind::OCS || rail >= m_ocs.size(), "no OCS on rail " << rail);
-    return m_ocs[rail];
 }
 
 const std::vector<Ptr<EpsSwitch>>&
@@ -179,53 +164,6 @@ RailFabric::GetOcsPort(uint32_t gpu, uint32_t port) const
     Ptr<OcsNetDevice> device = DynamicCast<OcsNetDevice>(GetNicPorts(gpu).at(port));
     NS_ABORT_MSG_UNLESS(device, "GPU " << gpu << " port " << port << " is not an OCS port");
     return device->GetPort();
-}
-
-OcsConnections
-RailFabric::RingCircuits(uint32_t rail, std::vector<uint32_t> order) const
-{
-    uint32_t g = m_spec.gpusPerServer;
-    if (order.empty())
-    {
-        for (uint32_t s = 0; s < m_spec.servers; ++s)
-        {
-            order.push_back(s * g + rail);
-        }
-    }
-    uint32_t n = order.size();
-    NS_ABORT_MSG_IF(n < 2, "a ring needs at least 2 GPUs");
-    NS_ABORT_MSG_IF(std::set<uint32_t>(order.begin(), order.end()).size() != n,
-                    "a ring lists a GPU twice");
-    for (uint32_t rank : order)
-    {
-        NS_ABORT_MSG_IF(rank >= m_spec.Gpus() || rank % g != rail,
-                        "GPU " << rank << " is not on rail " << rail);
-    }
-    NS_ABORT_MSG_IF(n > 2 && m_spec.nicPorts < 2,
-                    "a ring of " << n << " GPUs needs 2 NIC ports per GPU on an optical rail");
-    // Edge e joins order[e] and order[e + 1]. Edges alternate between ports 0 and 1, so a
-    // GPU's two edges use different ports; the closing edge uses each end's free port:
-    // port (n - 1) mod 2 at order[n - 1] and port 1 at order[0] (ports differ if n is odd).
-    std::vector<std::pair<uint32_t, uint32_t>> pairs;
-    for (uint32_t e = 0; e + 1 < n; ++e)
-    {
-        pairs.emplace_back(GetOcsPort(order[e], e % 2), GetOcsPort(order[e + 1], e % 2));
-    }
-    if (n > 2)
-    {
-        pairs.emplace_back(GetOcsPort(order[n - 1], (n - 1) % 2), GetOcsPort(order[0], 1));
-    }
-    else
-    {
-        // Two GPUs are each other's both neighbours: every further port joins the same port
-        // of the other, so a transfer spreads over all of them as on a switched rail (port 0
-        // alone gave 2 x 200G NICs half their rate).
-        for (uint32_t port = 1; port < m_spec.nicPorts; ++port)
-        {
-            pairs.emplace_back(GetOcsPort(order[0], port), GetOcsPort(order[1], port));
-        }
-    }
-    return OpticalCircuitSwitch::Duplex(pairs);
 }
 
 RailFabricHelper::RailFabricHelper()

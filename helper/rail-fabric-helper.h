@@ -13,6 +13,7 @@
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/rail-endpoints.h"
 #include "ns3/rail-fabric-spec.h"
+#include "ns3/rail-network.h"
 #include "ns3/rail-transport.h"
 
 #include <vector>
@@ -22,13 +23,13 @@ namespace ns3
 
 /**
  * \ingroup photonic-rails
- * \brief A built rail-optimized fabric: GPUs, their scale-up domains, rails and transports.
+ * \brief The packet model's built network: GPU nodes, their scale-up domains, rails of
+ *        devices and switches, and a RailTransport per GPU.
  *
- * GPU r (a global rank) is node r of GetGpus(), on server r / G as local GPU r mod G, and on
- * rail r mod G. Planes (see RailEndpoints): rail g is plane g; the scale-up domain of server
- * s is plane G + s.
+ * Planes (see RailEndpoints): rail g is plane g; the scale-up domain of server s is plane
+ * G + s.
  */
-class RailFabric : public Object
+class RailFabric : public RailNetwork
 {
   public:
     /**
@@ -37,20 +38,12 @@ class RailFabric : public Object
      */
     static TypeId GetTypeId();
 
-    /// \return what was built
-    const RailFabricSpec& GetSpec() const;
-    /// \return the rail kind built (EPS becomes EPS_CLOS beyond the switch radix)
-    RailKind GetKind() const;
-    /// \return one node per GPU, in rank order
-    const NodeContainer& GetGpus() const;
     /// \param gpu a rank \return its transport
     Ptr<RailTransport> GetTransport(uint32_t gpu) const;
     /// \return the endpoint directory
     Ptr<RailEndpoints> GetEndpoints() const;
     /// \param gpu a rank \return its NIC ports on its rail, in order
     std::vector<Ptr<NetDevice>> GetNicPorts(uint32_t gpu) const;
-    /// \param rail a rail \return its OCS (kind OCS only)
-    Ptr<OpticalCircuitSwitch> GetOcs(uint32_t rail) const;
     /// \param rail a rail \return its packet switches: the switch, or leaves then spines
     const std::vector<Ptr<EpsSwitch>>& GetRailSwitches(uint32_t rail) const;
     /// \param server a server \return its scale-up switch
@@ -62,40 +55,23 @@ class RailFabric : public Object
     /// \return switch ports in the rails: electrical ports, or OCS ports in use
     uint64_t GetRailSwitchPortCount() const;
 
+    uint32_t GetOcsPort(uint32_t gpu, uint32_t port) const override;
+    std::string GetModelName() const override;
+    Ptr<MessageTransport> GetMessageTransport(uint32_t gpu) const override;
+
     /**
      * \return frames dropped anywhere in the fabric so far: by switches (no route, buffer
      * full, egress threshold) and ports (queue full, oversize, corrupted, no circuit, lost
      * in flight)
      */
-    uint64_t CountDroppedFrames() const;
+    uint64_t CountDroppedFrames() const override;
 
     /**
-     * \brief Fixes the random streams of the fabric's switches (their ECN marking), so a
-     *        run's randomness does not depend on what the process built before it.
+     * \brief Fixes the random streams of the fabric's switches (their ECN marking).
      * \param stream the first stream number
      * \return the number of streams used
      */
-    int64_t AssignStreams(int64_t stream);
-
-    /**
-     * \brief Duplex circuits that join consecutive GPUs of a rail into a ring.
-     *
-     * A GPU has two ring neighbours, so a ring of more than two GPUs needs two NIC ports
-     * per GPU (the paper's constraint C1): ring edges alternate between ports 0 and 1, and
-     * the closing edge uses each end's free port. In a ring of two GPUs each is the other's
-     * both neighbours: every port of one is joined to the same port of the other.
-     * \param rail the rail (kind OCS)
-     * \param order the ring, as ranks on that rail (default: by server)
-     * \return the circuits, for OpticalCircuitSwitch::Preset or Reconfigure
-     */
-    OcsConnections RingCircuits(uint32_t rail, std::vector<uint32_t> order = {}) const;
-
-    /**
-     * \param gpu a rank
-     * \param port one of its NIC ports
-     * \return the OCS port that NIC port is plugged into (kind OCS)
-     */
-    uint32_t GetOcsPort(uint32_t gpu, uint32_t port) const;
+    int64_t AssignStreams(int64_t stream) override;
 
   protected:
     void DoDispose() override;
@@ -103,14 +79,10 @@ class RailFabric : public Object
   private:
     friend class RailFabricHelper;
 
-    RailFabricSpec m_spec;                                   //!< What was asked for
-    RailKind m_kind{RailKind::EPS};                          //!< What was built
-    NodeContainer m_gpus;                                    //!< GPU nodes
     NodeContainer m_switchNodes;                             //!< Every switch node
     std::vector<Ptr<RailTransport>> m_transports;            //!< Per GPU
     Ptr<RailEndpoints> m_endpoints;                          //!< Directory
     std::vector<std::vector<Ptr<NetDevice>>> m_nics;         //!< NIC ports per GPU
-    std::vector<Ptr<OpticalCircuitSwitch>> m_ocs;            //!< Per rail (OCS)
     std::vector<std::vector<Ptr<EpsSwitch>>> m_railSwitches; //!< Per rail (EPS)
     std::vector<Ptr<EpsSwitch>> m_scaleUp;                   //!< Per server
     ClosPlan m_clos;                                         //!< Per-rail Clos wiring
