@@ -94,9 +94,9 @@ void
 OpticalCircuitSwitch::ApplyTechnology(const std::string& name)
 {
     OcsTechnology technology = OcsTechnologyCatalog::Get(name);
-    NS_ABORT_MSG_IF(m_attachedPorts.size() > technology.radix,
+    NS_ABORT_MSG_IF(m_portsInUse > technology.radix,
                     "OCS technology '" << name << "' has radix " << technology.radix << " but "
-                                       << m_attachedPorts.size() << " ports are in use");
+                                       << m_portsInUse << " ports are in use");
     m_technology = technology.name;
     m_radix = technology.radix;
     m_reconfigurationDelay = technology.reconfigurationDelay;
@@ -115,13 +115,12 @@ OpticalCircuitSwitch::GetReconfigurationDelay() const
 }
 
 uint32_t
-OpticalCircuitSwitch::Attach(Ptr<OcsNetDevice> device)
+OpticalCircuitSwitch::AddPort()
 {
-    NS_LOG_FUNCTION(this << device);
-    NS_ABORT_MSG_IF(m_attachedPorts.size() >= m_radix,
-                    "OCS radix " << m_radix << " exceeded: cannot attach device "
-                                 << m_attachedPorts.size() + 1);
-    // Port state is sized when devices attach, so Radix may be set until then.
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_portsInUse >= m_radix,
+                    "OCS radix " << m_radix << " exceeded: cannot use port " << m_portsInUse + 1);
+    // Port state is sized when the first port is used, so Radix may be set until then.
     m_devices.resize(m_radix);
     m_output.resize(m_radix, NO_PORT);
     m_up.resize(m_radix, false);
@@ -131,7 +130,14 @@ OpticalCircuitSwitch::Attach(Ptr<OcsNetDevice> device)
     m_darkSince.resize(m_radix, Time(0));
     m_darkTotal.resize(m_radix, Time(0));
     m_lines.resize(m_radix);
-    uint32_t port = m_attachedPorts.size();
+    return m_portsInUse++;
+}
+
+uint32_t
+OpticalCircuitSwitch::Attach(Ptr<OcsNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    uint32_t port = AddPort();
     m_devices[port] = device;
     m_attachedPorts.push_back(port);
     return port;

@@ -104,6 +104,13 @@ class OpticalCircuitSwitch : public Channel
     Time GetReconfigurationDelay() const;
 
     /**
+     * \brief Takes the next free port into use with no device behind it: a network model
+     *        without frames (FlowFabric) drives the circuit state alone.
+     * \return the port number
+     */
+    uint32_t AddPort();
+
+    /**
      * \brief Plugs a device's fiber into the next free port.
      * \param device the device
      * \return the port number
@@ -284,6 +291,7 @@ class OpticalCircuitSwitch : public Channel
 
     std::vector<Ptr<OcsNetDevice>> m_devices;   //!< Device per port (null: nothing plugged)
     std::vector<uint32_t> m_attachedPorts;      //!< Ports with a device, in attach order
+    uint32_t m_portsInUse{0};                   //!< Ports taken (AddPort or Attach)
     std::vector<uint32_t> m_output;             //!< Current circuit per input, or NO_PORT
     std::vector<bool> m_up;                     //!< Circuit per input is up (not dark)
     std::vector<uint32_t> m_target;             //!< Circuit per input after all requests
