@@ -9,6 +9,7 @@
 #include "ns3/collective-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/enum.h"
+#include "ns3/flow-fabric-helper.h"
 #include "ns3/job-recorder.h"
 #include "ns3/ocs-technology.h"
 #include "ns3/opus-helper.h"
@@ -118,6 +119,21 @@ JobRunner::MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks
 namespace
 {
 
+/// The network of \p spec in the model the options choose.
+Ptr<RailNetwork>
+BuildNetwork(const JobOptions& o, const RailFabricSpec& spec)
+{
+    if (o.network == "flow")
+    {
+        FlowFabricHelper helper;
+        helper.SetSpec(spec);
+        return helper.Build();
+    }
+    RailFabricHelper helper;
+    helper.SetSpec(spec);
+    return helper.Build();
+}
+
 /// Every rank's communicator on \p fabric, configured by the options.
 std::vector<Ptr<CollectiveCommunicator>>
 InstallCommunicators(const JobOptions& o, Ptr<RailNetwork> fabric)
@@ -175,9 +191,7 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
     // that no run starts before every fabric's problem is known.
     for (const JobFabric& f : fabrics)
     {
-        RailFabricHelper helper;
-        helper.SetSpec(MakeSpec(o, f, dag.GetRankCount()));
-        Ptr<RailNetwork> fabric = helper.Build();
+        Ptr<RailNetwork> fabric = BuildNetwork(o, MakeSpec(o, f, dag.GetRankCount()));
         auto communicators = InstallCommunicators(o, fabric);
         try
         {
@@ -236,8 +250,15 @@ Describe(const JobOptions& o, const RailFabricSpec& spec, RailKind built, bool e
         os << ", Opus testbed emulation (delay " << ReconfigurationDelay(o, spec).As(Time::MS)
            << " slept where the testbed's controller did)";
     }
-    os << "\n[sim] frames: " << frames(spec.railFrameBytes) << " on rails, "
-       << frames(spec.scaleUpFrameBytes) << " on scale-up links";
+    if (o.network == "flow")
+    {
+        os << "\n[sim] network model: flow (max-min fair flows; no PFC, ECN/DCQCN, queueing "
+              "or losses), rates net of the framing of "
+           << frames(spec.railFrameBytes) << " on rails";
+        return os.str();
+    }
+    os << "\n[sim] network model: packet; frames: " << frames(spec.railFrameBytes)
+       << " on rails, " << frames(spec.scaleUpFrameBytes) << " on scale-up links";
     return os.str();
 }
 
@@ -510,6 +531,7 @@ WriteSummary(const std::string& path,
     j["peak_rss_mb"] = JobRunner::PeakRssMiB();
     nlohmann::ordered_json c;
     c["workload"] = o.workload;
+    c["network"] = o.network;
     c["fabric"] = r.fabric;
     c["preset"] = spec.name;
     c["servers"] = spec.servers;
@@ -615,9 +637,7 @@ JobRunner::Run(const JobOptions& o,
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(o.seed);
 
-    RailFabricHelper fabricHelper;
-    fabricHelper.SetSpec(spec);
-    Ptr<RailNetwork> fabric = fabricHelper.Build();
+    Ptr<RailNetwork> fabric = BuildNetwork(o, spec);
     std::cerr << "[sim] " << f.name << ": " << Describe(o, spec, fabric->GetKind(), f.emulated)
               << "\n";
     CircuitRecorder circuits;
@@ -858,6 +878,10 @@ const FlagRange CHUNK_KIB(1, UINT32_MAX, "KiB per pipelining chunk");
 void
 JobOptions::AddFlags(StrictCommandLine& cmd)
 {
+    cmd.Add("network",
+            "network model: packet (frames, the reference) or flow (max-min fair flows, "
+            "for scale)",
+            network);
     cmd.Add("preset", "server hardware: " + RailFabricSpec::PresetNames(), preset);
     cmd.Add("servers", "servers (0: as many as the ranks need)", servers);
     cmd.Add("gpusPerServer", "GPUs per server = rails (0: the preset's)", gpusPerServer);
@@ -915,6 +939,11 @@ JobOptions::Check()
         throw std::invalid_argument(
             "bad value for --provisioning: " + StrictCommandLine::Quote(provisioning) +
             " (expected 0, 1 or oracle)");
+    }
+    if (network != "packet" && network != "flow")
+    {
+        throw std::invalid_argument("unknown --network " + StrictCommandLine::Quote(network) +
+                                    " (packet, flow)");
     }
     OcsTechnology technology;
     if (!OcsTechnologyCatalog::Find(ocs, technology))

@@ -97,12 +97,19 @@ AllRanks(uint32_t ranks)
 
 } // namespace
 
-/// Ring AllGather, ReduceScatter and AllReduce take (n-1)S/B, (n-1)S/(nB), 2(n-1)S/(nB).
+/// Ring AllGather, ReduceScatter and AllReduce take (n-1)S/B, (n-1)S/(nB), 2(n-1)S/(nB), in
+/// the packet model (within 2%) and in the flow model (within 1%: its fair shares end both
+/// channels' steps together, where the packet model's round robin ends one a frame earlier,
+/// so a step of one chunk per channel exposes a little more of the last frame's trip).
 class RingClosedFormTestCase : public TestCase
 {
   public:
-    RingClosedFormTestCase()
-        : TestCase("ring collectives on one switch take their closed-form time")
+    /// \param network "packet" or "flow"
+    explicit RingClosedFormTestCase(const std::string& network)
+        : TestCase("ring collectives on one switch take their closed-form time (" + network +
+                   ")"),
+          m_network(network),
+          m_tolerance(network == "flow" ? 0.01 : 0.02)
     {
     }
 
@@ -112,7 +119,9 @@ class RingClosedFormTestCase : public TestCase
     {
         JobBed bed(
             Spec(n, RailKind::EPS),
-            WorkloadDag(n, AllRanks(n), OnEveryRank(n, type, bytes, WorkloadAlgorithm::RING)));
+            WorkloadDag(n, AllRanks(n), OnEveryRank(n, type, bytes, WorkloadAlgorithm::RING)),
+            1,
+            m_network);
         bed.Run();
         NS_TEST_EXPECT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
         NS_TEST_EXPECT_MSG_EQ(bed.BytesSent(), bed.BytesReceived(), "bytes conserved");
@@ -128,27 +137,34 @@ class RingClosedFormTestCase : public TestCase
         // AllGather: every NIC sends (n-1) S back to back while receiving as much.
         auto [ag, agBytes] = Run(WorkloadOpType::ALLGATHER, n, s);
         double agExpected = (n - 1) * (s / MTU) * frame + path;
-        NS_TEST_ASSERT_MSG_EQ_TOL(ag, agExpected, 0.02 * agExpected, "ring allgather");
+        NS_TEST_ASSERT_MSG_EQ_TOL(ag, agExpected, m_tolerance * agExpected, "ring allgather");
         NS_TEST_ASSERT_MSG_EQ(agBytes, uint64_t(n) * (n - 1) * s, "allgather moves n(n-1)S");
         // ReduceScatter: n-1 steps of S/n.
         auto [rs, rsBytes] = Run(WorkloadOpType::REDUCESCATTER, n, s);
         double rsExpected = (n - 1) * (s / n / MTU) * frame + path;
-        NS_TEST_ASSERT_MSG_EQ_TOL(rs, rsExpected, 0.02 * rsExpected, "ring reducescatter");
+        NS_TEST_ASSERT_MSG_EQ_TOL(rs, rsExpected, m_tolerance * rsExpected, "ring reducescatter");
         NS_TEST_ASSERT_MSG_EQ(rsBytes, uint64_t(n - 1) * s, "reducescatter moves (n-1)S");
         // AllReduce = ReduceScatter + AllGather of S/n blocks.
         auto [ar, arBytes] = Run(WorkloadOpType::ALLREDUCE, n, s);
         double arExpected = 2 * (n - 1) * (s / n / MTU) * frame + path;
-        NS_TEST_ASSERT_MSG_EQ_TOL(ar, arExpected, 0.02 * arExpected, "ring allreduce");
+        NS_TEST_ASSERT_MSG_EQ_TOL(ar, arExpected, m_tolerance * arExpected, "ring allreduce");
         NS_TEST_ASSERT_MSG_EQ(arBytes, uint64_t(2) * (n - 1) * s, "allreduce moves 2(n-1)S");
     }
+
+    std::string m_network; //!< Network model
+    double m_tolerance;    //!< Relative tolerance of the closed forms
 };
 
 /// Direct AllToAll: each NIC sends (n-1)S/n; Send/Recv: one message on an idle path.
 class AllToAllAndSendRecvTestCase : public TestCase
 {
   public:
-    AllToAllAndSendRecvTestCase()
-        : TestCase("direct all-to-all and send-recv take their closed-form time")
+    /// \param network "packet" or "flow"
+    explicit AllToAllAndSendRecvTestCase(const std::string& network)
+        : TestCase("direct all-to-all and send-recv take their closed-form time (" + network +
+                   ")"),
+          m_network(network),
+          m_tolerance(network == "flow" ? 0.01 : 0.02)
     {
     }
 
@@ -164,10 +180,12 @@ class AllToAllAndSendRecvTestCase : public TestCase
                        WorkloadDag(
                            n,
                            AllRanks(n),
-                           OnEveryRank(n, WorkloadOpType::ALLTOALL, s, WorkloadAlgorithm::DIRECT)));
+                           OnEveryRank(n, WorkloadOpType::ALLTOALL, s, WorkloadAlgorithm::DIRECT)),
+                       1,
+                       m_network);
             bed.Run();
             double expected = (n - 1) * (s / n / MTU) * frame + path;
-            NS_TEST_ASSERT_MSG_EQ_TOL(bed.LastEndNs(0), expected, 0.02 * expected, "alltoall");
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.LastEndNs(0), expected, m_tolerance * expected, "alltoall");
             NS_TEST_ASSERT_MSG_EQ(bed.BytesSent(), uint64_t(n - 1) * s, "(n-1)S/n per rank");
         }
         {
@@ -177,7 +195,9 @@ class AllToAllAndSendRecvTestCase : public TestCase
                        WorkloadDag(2,
                                    {},
                                    {PointToPoint(0, 0, WorkloadOpType::SEND, 1, s),
-                                    PointToPoint(1, 0, WorkloadOpType::RECV, 0, s)}));
+                                    PointToPoint(1, 0, WorkloadOpType::RECV, 0, s)}),
+                       1,
+                       m_network);
             bed.Run();
             NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(1, 0), 256 * frame + path, 1.0, "recv");
             NS_TEST_ASSERT_MSG_GT(bed.EndNs(0, 0),
@@ -185,6 +205,9 @@ class AllToAllAndSendRecvTestCase : public TestCase
                                   "the send ends when acknowledged, after the receive");
         }
     }
+
+    std::string m_network; //!< Network model
+    double m_tolerance;    //!< Relative tolerance of the closed forms
 };
 
 /// Collectives whose next step opens a queue pair to a new peer from inside the callback of
@@ -323,7 +346,7 @@ class OpticalRingCollectiveTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ_TOL(bed.LastEndNs(0), expected, 0.02 * expected, "optical ring");
         for (uint32_t gpu = 0; gpu < n; ++gpu)
         {
-            NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetTransport(gpu)->GetCounters().timeouts,
+            NS_TEST_ASSERT_MSG_EQ(DynamicCast<RailFabric>(bed.fabric)->GetTransport(gpu)->GetCounters().timeouts,
                                   0,
                                   "no timeouts on circuits");
         }
@@ -369,7 +392,7 @@ class OpticalRingRelayAllToAllTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(bed.BytesReceived(), bed.BytesSent(), where + ": bytes conserved");
         for (uint32_t gpu = 0; gpu < n; ++gpu)
         {
-            NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetTransport(gpu)->GetCounters().timeouts,
+            NS_TEST_ASSERT_MSG_EQ(DynamicCast<RailFabric>(bed.fabric)->GetTransport(gpu)->GetCounters().timeouts,
                                   0,
                                   "no timeouts on circuits");
         }
@@ -820,8 +843,11 @@ class CollectiveTestSuite : public TestSuite
     CollectiveTestSuite()
         : TestSuite("collective", UNIT)
     {
-        AddTestCase(new RingClosedFormTestCase, TestCase::QUICK);
-        AddTestCase(new AllToAllAndSendRecvTestCase, TestCase::QUICK);
+        for (const char* network : {"packet", "flow"})
+        {
+            AddTestCase(new RingClosedFormTestCase(network), TestCase::QUICK);
+            AddTestCase(new AllToAllAndSendRecvTestCase(network), TestCase::QUICK);
+        }
         AddTestCase(new AutoAlgorithmTestCase, TestCase::QUICK);
         AddTestCase(new NewPeerFromAcknowledgementTestCase, TestCase::QUICK);
         AddTestCase(new PipelineMakespanTestCase, TestCase::QUICK);

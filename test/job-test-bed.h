@@ -107,20 +107,19 @@ Spec(uint32_t servers, RailKind kind, uint32_t gpusPerServer = 1, uint32_t nicPo
 /// A fabric, its communicators and runtimes replaying a DAG, and what they did.
 struct JobBed
 {
-    Ptr<RailFabric> fabric;
+    Ptr<RailNetwork> fabric;
     std::vector<Ptr<CollectiveCommunicator>> communicators;
     ApplicationContainer runtimes;
     JobRecorder recorder;
     tests::OpEndLog ends; //!< Op end times, last replay
 
-    JobBed(RailFabricSpec spec, const WorkloadDag& dag, uint32_t iterations = 1)
+    /// \param network "packet" or "flow"
+    JobBed(RailFabricSpec spec,
+           const WorkloadDag& dag,
+           uint32_t iterations = 1,
+           const std::string& network = "packet")
     {
-        RailFabricHelper helper;
-        helper.SetSpec(spec);
-        helper.SetEpsChannelAttribute("Delay", TimeValue(NanoSeconds(LINK_NS)));
-        helper.SetEpsSwitchAttribute("ProcessingDelay", TimeValue(NanoSeconds(SWITCH_NS)));
-        helper.SetOcsDeviceAttribute("FiberDelay", TimeValue(NanoSeconds(LINK_NS)));
-        fabric = helper.Build();
+        fabric = network == "flow" ? BuildFlow(spec) : BuildPacket(spec);
         if (spec.kind == RailKind::OCS)
         {
             for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
@@ -141,6 +140,27 @@ struct JobBed
     ~JobBed()
     {
         Simulator::Destroy();
+    }
+    /// The packet model with the test beds' delays.
+    static Ptr<RailNetwork> BuildPacket(const RailFabricSpec& spec)
+    {
+        RailFabricHelper helper;
+        helper.SetSpec(spec);
+        helper.SetEpsChannelAttribute("Delay", TimeValue(NanoSeconds(LINK_NS)));
+        helper.SetEpsSwitchAttribute("ProcessingDelay", TimeValue(NanoSeconds(SWITCH_NS)));
+        helper.SetOcsDeviceAttribute("FiberDelay", TimeValue(NanoSeconds(LINK_NS)));
+        return helper.Build();
+    }
+    /// The flow model with the same delays.
+    static Ptr<RailNetwork> BuildFlow(const RailFabricSpec& spec)
+    {
+        FlowFabricHelper helper;
+        helper.SetSpec(spec);
+        FlowHopDelays delays;
+        delays.link = delays.fiber = NanoSeconds(LINK_NS);
+        delays.switching = NanoSeconds(SWITCH_NS);
+        helper.SetHopDelays(delays);
+        return helper.Build();
     }
 
     void Run()
@@ -181,7 +201,7 @@ struct JobBed
         uint64_t sum = 0;
         for (uint32_t gpu = 0; gpu < fabric->GetGpus().GetN(); ++gpu)
         {
-            sum += fabric->GetTransport(gpu)->GetCounters().payloadBytesDelivered;
+            sum += fabric->GetMessageTransport(gpu)->GetMessageCounters().payloadBytesDelivered;
         }
         return sum;
     }

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * The MessageTransport contract (C1-C7 in message-transport.h), checked through the abstract
- * interface on every network model: today the packet model (RailTransport, built by
- * RailFabricHelper); a flow model joins the list of models below.
+ * interface on every network model: the packet model (RailTransport, built by
+ * RailFabricHelper) and the flow model (FlowTransport, built by FlowFabricHelper).
  */
 
 #include "job-test-bed.h"
@@ -26,18 +26,15 @@ namespace
 struct NetworkModel
 {
     std::string name;                                     //!< For messages
-    std::function<Ptr<RailFabric>(RailFabricSpec)> build; //!< Builds a fabric
+    std::function<Ptr<RailNetwork>(RailFabricSpec)> build; //!< Builds a fabric
 };
 
 /// The models the contract is checked on.
 std::vector<NetworkModel>
 Models()
 {
-    return {{"packet", [](RailFabricSpec spec) {
-                 RailFabricHelper helper;
-                 helper.SetSpec(spec);
-                 return helper.Build();
-             }}};
+    return {{"ns3::RailTransport (packet)", &JobBed::BuildPacket},
+            {"ns3::FlowTransport (flow)", &JobBed::BuildFlow}};
 }
 
 /// A received message: (source GPU, message id).
@@ -59,12 +56,12 @@ struct Observed
 
 /// Installs receive callbacks on every GPU, filling observed[gpu].
 void
-Watch(Ptr<RailFabric> fabric, std::vector<Observed>& observed)
+Watch(Ptr<RailNetwork> fabric, std::vector<Observed>& observed)
 {
     observed.assign(fabric->GetGpus().GetN(), Observed());
     for (uint32_t gpu = 0; gpu < observed.size(); ++gpu)
     {
-        Ptr<MessageTransport> transport = fabric->GetTransport(gpu);
+        Ptr<MessageTransport> transport = fabric->GetMessageTransport(gpu);
         Observed* o = &observed[gpu];
         transport->SetReceiveCallback(MessageTransport::ReceiveCallback(
             [o](uint32_t source, uint64_t id, uint64_t bytes) {
@@ -106,10 +103,10 @@ class TransportIdsAndCallbacksTestCase : public TestCase
     {
         for (const NetworkModel& model : Models())
         {
-            Ptr<RailFabric> fabric = model.build(Spec(2, RailKind::EPS, 2));
+            Ptr<RailNetwork> fabric = model.build(Spec(2, RailKind::EPS, 2));
             std::vector<Observed> observed;
             Watch(fabric, observed);
-            Ptr<MessageTransport> sender = fabric->GetTransport(0);
+            Ptr<MessageTransport> sender = fabric->GetMessageTransport(0);
             std::vector<uint64_t> sizes = {1, 4096 * 3 + 5, 1 << 20};
             for (uint64_t k = 0; k < sizes.size(); ++k)
             {
@@ -132,7 +129,7 @@ class TransportIdsAndCallbacksTestCase : public TestCase
                 bytes += sizes[id - 1];
             }
             MessageTransportCounters out = sender->GetMessageCounters();
-            MessageTransportCounters in = fabric->GetTransport(2)->GetMessageCounters();
+            MessageTransportCounters in = fabric->GetMessageTransport(2)->GetMessageCounters();
             NS_TEST_EXPECT_MSG_EQ(out.messagesSent, 3, model.name << ": messages sent (C7)");
             NS_TEST_EXPECT_MSG_EQ(in.messagesReceived, 3, model.name << ": messages received");
             NS_TEST_EXPECT_MSG_EQ(in.payloadBytesDelivered, bytes, model.name << ": bytes");
@@ -157,12 +154,12 @@ class TransportAddressingTestCase : public TestCase
     {
         for (const NetworkModel& model : Models())
         {
-            Ptr<RailFabric> fabric = model.build(Spec(2, RailKind::EPS, 2));
+            Ptr<RailNetwork> fabric = model.build(Spec(2, RailKind::EPS, 2));
             std::vector<Observed> observed;
             Watch(fabric, observed);
             for (uint32_t peer = 1; peer < 4; ++peer)
             {
-                fabric->GetTransport(0)->Send(peer, 100000);
+                fabric->GetMessageTransport(0)->Send(peer, 100000);
             }
             Simulator::Run();
             for (uint32_t peer = 1; peer < 4; ++peer)
@@ -190,10 +187,10 @@ class TransportWaitsForAPathTestCase : public TestCase
     {
         for (const NetworkModel& model : Models())
         {
-            Ptr<RailFabric> fabric = model.build(Spec(2, RailKind::OCS));
+            Ptr<RailNetwork> fabric = model.build(Spec(2, RailKind::OCS));
             std::vector<Observed> observed;
             Watch(fabric, observed);
-            fabric->GetTransport(0)->Send(1, 100000);
+            fabric->GetMessageTransport(0)->Send(1, 100000);
             const double circuitNs = 1e6;
             Simulator::Schedule(NanoSeconds(circuitNs), [fabric]() {
                 fabric->GetOcs(0)->Preset(fabric->RingCircuits(0));
@@ -221,10 +218,10 @@ class TransportUsesEveryPathTestCase : public TestCase
   private:
     double TransferNs(const NetworkModel& model, uint32_t ports)
     {
-        Ptr<RailFabric> fabric = model.build(Spec(2, RailKind::EPS, 1, ports));
+        Ptr<RailNetwork> fabric = model.build(Spec(2, RailKind::EPS, 1, ports));
         std::vector<Observed> observed;
         Watch(fabric, observed);
-        fabric->GetTransport(0)->Send(1, 16 << 20);
+        fabric->GetMessageTransport(0)->Send(1, 16 << 20);
         Simulator::Run();
         double ns = observed[1].gotNs[Key(0, 1)];
         Simulator::Destroy();

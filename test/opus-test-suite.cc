@@ -369,7 +369,7 @@ class OpusIrregularIterationsTestCase : public TestCase
             for (uint32_t gpu = 0; gpu < 5; ++gpu)
             {
                 sent += bed.communicators[gpu]->GetCounters().bytesSent;
-                delivered += bed.fabric->GetTransport(gpu)->GetCounters().payloadBytesDelivered;
+                delivered += bed.fabric->GetMessageTransport(gpu)->GetMessageCounters().payloadBytesDelivered;
             }
             NS_TEST_ASSERT_MSG_EQ(delivered, sent, "bytes delivered = bytes sent");
             makespan[mode == Mode::PROVISIONING] = bed.MakespanNs();
@@ -881,7 +881,7 @@ class OpusLeasedPairTestCase : public TestCase
         for (uint32_t gpu = 0; gpu < 5; ++gpu)
         {
             sent += bed.communicators[gpu]->GetCounters().bytesSent;
-            delivered += bed.fabric->GetTransport(gpu)->GetCounters().payloadBytesDelivered;
+            delivered += bed.fabric->GetMessageTransport(gpu)->GetMessageCounters().payloadBytesDelivered;
         }
         NS_TEST_ASSERT_MSG_GT(sent, 0, "traffic");
         // Y moves 2 x 32 MiB per member, X and Z much less: the broadcast waited for Y.

@@ -1,0 +1,139 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLOW_FABRIC_H
+#define FLOW_FABRIC_H
+
+#include "ns3/flow-network.h"
+#include "ns3/nstime.h"
+#include "ns3/rail-network.h"
+#include "ns3/rail-topology.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class FlowTransport;
+
+/**
+ * \ingroup photonic-rails
+ * \brief Per-hop delays of the packet model that the flow model adds to a message's time.
+ */
+struct FlowHopDelays
+{
+    Time link{NanoSeconds(50)};    //!< Propagation on an electrical link (EpsChannel Delay)
+    Time fiber{NanoSeconds(50)};   //!< Propagation on a fiber to an OCS (OcsNetDevice)
+    Time switching{NanoSeconds(300)}; //!< A packet switch's ProcessingDelay (EpsSwitch)
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief One way a message can go from a GPU to another in the flow model.
+ */
+struct FlowRoute
+{
+    /// The local port of a route through the scale-up domain only.
+    static constexpr uint32_t SCALE_UP = 0xffffffff;
+
+    uint32_t railGpu{0};                   //!< GPU whose NIC port carries it (PXN proxy)
+    uint32_t port{SCALE_UP};               //!< That NIC port, or SCALE_UP
+    std::vector<FlowNetwork::LinkId> path; //!< Links crossed, in order
+    double weight{1};                      //!< Share of a message split over routes
+    Time latency;                          //!< Added to the drain time: delays + frames
+    Time ackLatency;                       //!< From arrival to the sender's completion
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief The flow model's built network: every GPU's links as capacities, rails as packet
+ *        switches (single or Clos, with ECMP) or OCSes, and a FlowTransport per GPU.
+ *
+ * Links, one per direction, with their payload capacity (line rate net of the frame
+ * overhead of RailTransport's frames): a GPU's scale-up port (up, down), each NIC port (tx,
+ * rx), and on Clos rails each leaf-spine link (up, down). A switch is non-blocking, so a
+ * path is the links it crosses. A message takes the routes the packet model's transport
+ * would: the scale-up domain within a server; the NIC ports to the peer's ports on a shared
+ * rail (port k to port k on packet switches, wherever the circuit leads on an OCS); else
+ * the scale-up link to the proxy on the peer's rail, then that rail (PXN), as one pipelined
+ * route. A Clos route's spine and down link are chosen by a hash of the connection, as ECMP
+ * does. OCS ports are numbered as in the packet model (RailNetwork).
+ */
+class FlowFabric : public RailNetwork
+{
+  public:
+    /**
+     * \brief Get the TypeId
+     * \return The TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    /**
+     * \param source a GPU
+     * \param destination another GPU
+     * \param bytes the message's size (its first frame's store-and-forward is in the latency)
+     * \return the routes from \p source to \p destination usable now (none while no circuit
+     *         leads there)
+     */
+    std::vector<FlowRoute> RoutesBetween(uint32_t source, uint32_t destination, uint64_t bytes) const;
+
+    /// \return the transfer engine
+    Ptr<FlowNetwork> GetNetwork() const;
+    /// \param gpu a rank \return its transport
+    Ptr<FlowTransport> GetFlowTransport(uint32_t gpu) const;
+    /// \return the rank arithmetic
+    const RailTopology& GetTopology() const;
+
+    uint32_t GetOcsPort(uint32_t gpu, uint32_t port) const override;
+    std::string GetModelName() const override;
+    Ptr<MessageTransport> GetMessageTransport(uint32_t gpu) const override;
+    uint64_t CountDroppedFrames() const override;
+    int64_t AssignStreams(int64_t stream) override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    friend class FlowFabricHelper;
+
+    /// Links of the built fabric (filled by the helper).
+    void AddLinks();
+    /// Routes over the rail shared by \p source and \p destination.
+    std::vector<FlowRoute> RailRoutes(uint32_t source, uint32_t destination, uint64_t bytes) const;
+    /// Route of one NIC port pair over the rail (with the Clos hops if any).
+    FlowRoute RailRoute(uint32_t source,
+                        uint32_t port,
+                        uint32_t destination,
+                        uint32_t peerPort,
+                        uint64_t bytes) const;
+    /// Route within a server.
+    FlowRoute ScaleUpRoute(uint32_t source, uint32_t destination, uint64_t bytes) const;
+    /// \return the payload capacity of a port of \p bps carrying frames of \p payload bytes
+    static double PayloadCapacity(uint64_t bps, uint32_t payload);
+    /// A circuit of \p rail changed at \p input: tells the transports of that server.
+    void OnCircuitChange(uint32_t rail, uint32_t input, uint32_t output);
+    /**
+     * \param hops the line rate (bit/s) and frame payload of each store-and-forward hop
+     * \param bytes the message size
+     * \return the serialization of its first frame at every hop but the slowest (whose
+     *         time is the flow's own)
+     */
+    static Time FirstFrameLatency(const std::vector<std::pair<uint64_t, uint32_t>>& hops,
+                                  uint64_t bytes);
+    /// \param hops the line rate of each hop \return an ACK frame's serialization on all
+    static Time AckSerialization(const std::vector<std::pair<uint64_t, uint32_t>>& hops);
+
+    RailTopology m_topology{1};                          //!< Rank arithmetic
+    FlowHopDelays m_delays;                              //!< Per-hop delays
+    Ptr<FlowNetwork> m_network;                          //!< Transfer engine
+    std::vector<Ptr<FlowTransport>> m_transports;        //!< Per GPU
+    ClosPlan m_clos;                                     //!< Per-rail Clos wiring
+    uint32_t m_nicLinks{0};                              //!< First NIC link id
+    uint32_t m_closLinks{0};                             //!< First Clos link id
+};
+
+} // namespace ns3
+
+#endif /* FLOW_FABRIC_H */

@@ -1,0 +1,205 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "flow-network.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlowNetwork");
+
+NS_OBJECT_ENSURE_REGISTERED(FlowNetwork);
+
+TypeId
+FlowNetwork::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FlowNetwork")
+                            .SetParent<Object>()
+                            .SetGroupName("PhotonicRails")
+                            .AddConstructor<FlowNetwork>();
+    return tid;
+}
+
+void
+FlowNetwork::DoDispose()
+{
+    for (Transfer& t : m_transfers)
+    {
+        t.drain.Cancel();
+        t.drained = DrainedCallback();
+    }
+    m_solveEvent.Cancel();
+    m_transfers.clear();
+    Object::DoDispose();
+}
+
+FlowNetwork::LinkId
+FlowNetwork::AddLink(double bytesPerSecond)
+{
+    return m_solver.AddLink(bytesPerSecond);
+}
+
+double
+FlowNetwork::GetLinkCapacity(LinkId link) const
+{
+    return m_solver.GetLinkCapacity(link);
+}
+
+FlowNetwork::TransferId
+FlowNetwork::Start(const std::vector<LinkId>& path, uint64_t bytes, DrainedCallback drained)
+{
+    NS_ABORT_MSG_IF(bytes == 0, "FlowNetwork::Start: a transfer has at least one byte");
+    TransferId id;
+    if (m_free.empty())
+    {
+        id = m_transfers.size();
+        m_transfers.emplace_back();
+    }
+    else
+    {
+        id = m_free.back();
+        m_free.pop_back();
+    }
+    Transfer& t = m_transfers[id];
+    t = Transfer();
+    t.active = true;
+    t.remaining = static_cast<double>(bytes);
+    t.since = Simulator::Now();
+    t.drained = drained;
+    ++m_active;
+    Resume(id, path);
+    return id;
+}
+
+void
+FlowNetwork::Pause(TransferId id)
+{
+    Transfer& t = Get(id);
+    if (t.flow == NO_FLOW)
+    {
+        return;
+    }
+    SetRate(id, 0);
+    m_solver.RemoveFlow(t.flow);
+    t.flow = NO_FLOW;
+    RequestSolve();
+}
+
+void
+FlowNetwork::Resume(TransferId id, const std::vector<LinkId>& path)
+{
+    Transfer& t = Get(id);
+    NS_ABORT_MSG_IF(t.flow != NO_FLOW, "FlowNetwork::Resume: transfer " << id << " is running");
+    t.flow = m_solver.AddFlow(path);
+    if (m_transferOfFlow.size() <= t.flow)
+    {
+        m_transferOfFlow.resize(t.flow + 1, 0);
+    }
+    m_transferOfFlow[t.flow] = id;
+    RequestSolve();
+}
+
+bool
+FlowNetwork::IsPaused(TransferId id) const
+{
+    return m_transfers.at(id).flow == NO_FLOW;
+}
+
+double
+FlowNetwork::GetRate(TransferId id) const
+{
+    return m_transfers.at(id).rate;
+}
+
+std::size_t
+FlowNetwork::GetTransferCount() const
+{
+    return m_active;
+}
+
+uint64_t
+FlowNetwork::GetRatesSolved() const
+{
+    return m_solver.GetFlowsSolved();
+}
+
+void
+FlowNetwork::RequestSolve()
+{
+    // Changes at one instant (a collective's step starts many transfers at once) share one
+    // solve, scheduled after them.
+    if (!m_solvePending)
+    {
+        m_solvePending = true;
+        m_solveEvent = Simulator::ScheduleNow(&FlowNetwork::Solve, this);
+    }
+}
+
+void
+FlowNetwork::Solve()
+{
+    m_solvePending = false;
+    for (FlowRateSolver::FlowId flow : m_solver.Solve())
+    {
+        SetRate(m_transferOfFlow[flow], m_solver.GetRate(flow));
+    }
+}
+
+void
+FlowNetwork::Advance(Transfer& t)
+{
+    Time now = Simulator::Now();
+    t.remaining = std::max(0.0, t.remaining - t.rate * (now - t.since).GetSeconds());
+    t.since = now;
+}
+
+void
+FlowNetwork::SetRate(TransferId id, double rate)
+{
+    Transfer& t = Get(id);
+    Advance(t);
+    t.rate = rate;
+    t.drain.Cancel();
+    if (rate <= 0)
+    {
+        return;
+    }
+    // Whole nanoseconds, rounded up, except where the quotient is an integer up to
+    // floating-point noise (a closed form's exact time stays exact).
+    double ns = t.remaining / rate * 1e9;
+    double nearest = std::round(ns);
+    int64_t delay = std::abs(ns - nearest) < 1e-6 * std::max(1.0, nearest)
+                        ? static_cast<int64_t>(nearest)
+                        : static_cast<int64_t>(std::ceil(ns));
+    t.drain = Simulator::Schedule(NanoSeconds(delay), &FlowNetwork::Drain, this, id);
+}
+
+void
+FlowNetwork::Drain(TransferId id)
+{
+    Transfer& t = Get(id);
+    m_solver.RemoveFlow(t.flow);
+    DrainedCallback drained = t.drained;
+    t = Transfer();
+    m_free.push_back(id);
+    --m_active;
+    RequestSolve();
+    drained();
+}
+
+FlowNetwork::Transfer&
+FlowNetwork::Get(TransferId id)
+{
+    NS_ABORT_MSG_UNLESS(id < m_transfers.size() && m_transfers[id].active,
+                        "FlowNetwork: no transfer " << id);
+    return m_transfers[id];
+}
+
+} // namespace ns3

@@ -1,0 +1,118 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLOW_NETWORK_H
+#define FLOW_NETWORK_H
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/flow-rate-solver.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief Transfers over links of fixed capacity at max-min fair rates, in simulated time: the
+ *        engine of the flow-level network model.
+ *
+ * A transfer moves a number of bytes over a path of links. Whenever transfers start, finish,
+ * pause or change path, the rates of the transfers connected to the change are re-solved
+ * (FlowRateSolver) once per simulated instant, each transfer's bytes are advanced at its old
+ * rate up to that instant, and its drain time is rescheduled at the new rate. A paused
+ * transfer has rate 0 and keeps its remaining bytes.
+ */
+class FlowNetwork : public Object
+{
+  public:
+    using LinkId = FlowRateSolver::LinkId; //!< A link
+    using TransferId = uint32_t;           //!< A transfer (reused once it has drained)
+    /// Called when a transfer's last byte has left its path's bottleneck.
+    using DrainedCallback = Callback<void>;
+
+    /**
+     * \brief Get the TypeId
+     * \return The TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    /**
+     * \param bytesPerSecond the link's capacity
+     * \return its id
+     */
+    LinkId AddLink(double bytesPerSecond);
+    /// \param link a link \return its capacity in bytes per second
+    double GetLinkCapacity(LinkId link) const;
+
+    /**
+     * \brief Starts a transfer.
+     * \param path the links it crosses (non-empty, none twice)
+     * \param bytes its size (> 0)
+     * \param drained called once when its last byte is through
+     * \return its id
+     */
+    TransferId Start(const std::vector<LinkId>& path, uint64_t bytes, DrainedCallback drained);
+    /// \param transfer an active transfer, to stop (rate 0) until Resume()
+    void Pause(TransferId transfer);
+    /// \param transfer a paused transfer \param path the links it crosses from now on
+    void Resume(TransferId transfer, const std::vector<LinkId>& path);
+    /// \param transfer a transfer \return true if it is paused
+    bool IsPaused(TransferId transfer) const;
+    /// \param transfer a transfer \return its rate in bytes per second now
+    double GetRate(TransferId transfer) const;
+
+    /// \return transfers started and not yet drained
+    std::size_t GetTransferCount() const;
+    /// \return transfer rates computed so far (how much re-solving the run did)
+    uint64_t GetRatesSolved() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// No solver flow (a paused or free transfer).
+    static constexpr FlowRateSolver::FlowId NO_FLOW = 0xffffffff;
+
+    /// A transfer's state.
+    struct Transfer
+    {
+        double remaining{0};                  //!< Bytes still to move at `since`
+        double rate{0};                       //!< Bytes per second since `since`
+        Time since;                           //!< When remaining was last brought up to date
+        FlowRateSolver::FlowId flow{NO_FLOW}; //!< Its solver flow while running
+        EventId drain;                        //!< Its drain, at the current rate
+        DrainedCallback drained;              //!< Completion callback
+        bool active{false};                   //!< Slot in use
+    };
+
+    /// Re-solves at the end of this instant (once, however many changes it has).
+    void RequestSolve();
+    /// Applies the solver's new rates.
+    void Solve();
+    /// Brings \p t's remaining bytes up to now at its current rate.
+    void Advance(Transfer& t);
+    /// Gives transfer \p id a new rate and reschedules its drain.
+    void SetRate(TransferId id, double rate);
+    /// A transfer's last byte is through.
+    void Drain(TransferId id);
+    /// \return the transfer, which must be active
+    Transfer& Get(TransferId id);
+
+    FlowRateSolver m_solver;                     //!< Max-min fair rates
+    std::vector<Transfer> m_transfers;           //!< By id
+    std::vector<TransferId> m_free;              //!< Free slots
+    std::vector<TransferId> m_transferOfFlow;    //!< Solver flow -> transfer
+    std::size_t m_active{0};                     //!< Active transfers
+    bool m_solvePending{false};                  //!< A Solve() is scheduled now
+    EventId m_solveEvent;                        //!< That Solve()
+};
+
+} // namespace ns3
+
+#endif /* FLOW_NETWORK_H */

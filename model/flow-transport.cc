@@ -1,0 +1,215 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "flow-transport.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlowTransport");
+
+NS_OBJECT_ENSURE_REGISTERED(FlowTransport);
+
+TypeId
+FlowTransport::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FlowTransport")
+            .SetParent<MessageTransport>()
+            .SetGroupName("PhotonicRails")
+            .AddConstructor<FlowTransport>()
+            .AddTraceSource("MessageSent",
+                            "A message was complete at its peer and acknowledged (peer, id, "
+                            "bytes).",
+                            MakeTraceSourceAccessor(&FlowTransport::m_messageSentTrace),
+                            "ns3::RailTransport::MessageTracedCallback")
+            .AddTraceSource("MessageReceived",
+                            "A message arrived in full (source, id, bytes).",
+                            MakeTraceSourceAccessor(&FlowTransport::m_messageReceivedTrace),
+                            "ns3::RailTransport::MessageTracedCallback");
+    return tid;
+}
+
+void
+FlowTransport::DoDispose()
+{
+    m_fabric = nullptr;
+    m_outgoing.clear();
+    MessageTransport::DoDispose();
+}
+
+void
+FlowTransport::Setup(uint32_t gpu, Ptr<FlowFabric> fabric)
+{
+    m_gpu = gpu;
+    m_fabric = fabric;
+}
+
+uint32_t
+FlowTransport::GetGpu() const
+{
+    return m_gpu;
+}
+
+uint64_t
+FlowTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
+{
+    NS_LOG_FUNCTION(this << peer << bytes);
+    NS_ABORT_MSG_UNLESS(m_fabric, "FlowTransport::Send before Setup");
+    NS_ABORT_MSG_IF(bytes == 0, "FlowTransport::Send: a message has at least one byte");
+    NS_ABORT_MSG_IF(peer == m_gpu || peer >= m_fabric->GetSpec().Gpus(),
+                    "FlowTransport::Send: bad peer GPU " << peer << " from GPU " << m_gpu);
+    uint64_t id = m_nextMessageId++;
+    m_outgoing[id] = Outgoing{peer, bytes, sent, {}, 0, Time(0), Time(0)};
+    if (!Dispatch(id))
+    {
+        NS_LOG_INFO("GPU " << m_gpu << ": no circuit reaches GPU " << peer << " yet; message "
+                           << id << " waits");
+        m_waiting.push_back(id);
+    }
+    return id;
+}
+
+bool
+FlowTransport::Dispatch(uint64_t id)
+{
+    Outgoing& message = m_outgoing.at(id);
+    std::vector<FlowRoute> routes = m_fabric->RoutesBetween(m_gpu, message.peer, message.bytes);
+    if (routes.empty())
+    {
+        return false;
+    }
+    // Even shares (every NIC port has the same rate); the remainder goes to the first.
+    uint64_t share = message.bytes / routes.size();
+    uint64_t first = message.bytes - share * (routes.size() - 1);
+    for (std::size_t i = 0; i < routes.size(); ++i)
+    {
+        uint64_t bytes = i == 0 ? first : share;
+        if (bytes == 0)
+        {
+            continue;
+        }
+        const FlowRoute& route = routes[i];
+        message.latency = std::max(message.latency, route.latency);
+        message.ackLatency = std::max(message.ackLatency, route.ackLatency);
+        ++message.partsLeft;
+        Callback<void> drained([this, id]() { PartDrained(id); });
+        FlowNetwork::TransferId transfer =
+            m_fabric->GetNetwork()->Start(route.path, bytes, drained);
+        message.parts.push_back(Part{route.railGpu, route.port, transfer, route.path, true});
+    }
+    return true;
+}
+
+void
+FlowTransport::PartDrained(uint64_t id)
+{
+    Outgoing& message = m_outgoing.at(id);
+    if (--message.partsLeft > 0)
+    {
+        return;
+    }
+    message.parts.clear();
+    Ptr<FlowTransport> peer = m_fabric->GetFlowTransport(message.peer);
+    Simulator::Schedule(message.latency, &FlowTransport::Arrive, peer, m_gpu, id, message.bytes);
+    Simulator::Schedule(message.latency + message.ackLatency, &FlowTransport::Complete, this, id);
+}
+
+void
+FlowTransport::Arrive(uint32_t source, uint64_t id, uint64_t bytes)
+{
+    ++m_counters.messagesReceived;
+    m_counters.payloadBytesDelivered += bytes;
+    m_messageReceivedTrace(source, id, bytes);
+    NotifyReceived(source, id, bytes);
+}
+
+void
+FlowTransport::Complete(uint64_t id)
+{
+    auto it = m_outgoing.find(id);
+    NS_ABORT_MSG_IF(it == m_outgoing.end(), "FlowTransport: no message " << id);
+    Outgoing message = std::move(it->second);
+    m_outgoing.erase(it);
+    ++m_counters.messagesSent;
+    m_messageSentTrace(message.peer, id, message.bytes);
+    if (!message.sent.IsNull())
+    {
+        message.sent(id);
+    }
+}
+
+void
+FlowTransport::OnPortChange(uint32_t railGpu, uint32_t port)
+{
+    for (auto& [id, message] : m_outgoing)
+    {
+        for (Part& part : message.parts)
+        {
+            if (part.railGpu == railGpu && part.port == port)
+            {
+                Reroute(id, part);
+            }
+        }
+    }
+    std::deque<uint64_t> waiting;
+    waiting.swap(m_waiting);
+    for (uint64_t id : waiting)
+    {
+        if (!Dispatch(id))
+        {
+            m_waiting.push_back(id);
+        }
+    }
+}
+
+void
+FlowTransport::Reroute(uint64_t id, Part& part)
+{
+    const Outgoing& message = m_outgoing.at(id);
+    Ptr<FlowNetwork> network = m_fabric->GetNetwork();
+    for (const FlowRoute& route : m_fabric->RoutesBetween(m_gpu, message.peer, message.bytes))
+    {
+        if (route.port != part.port)
+        {
+            continue;
+        }
+        if (part.running && route.path == part.path)
+        {
+            return;
+        }
+        if (part.running)
+        {
+            network->Pause(part.transfer);
+        }
+        network->Resume(part.transfer, route.path);
+        part.path = route.path;
+        part.running = true;
+        return;
+    }
+    if (part.running)
+    {
+        NS_LOG_INFO("GPU " << m_gpu << ": message " << id << " pauses on port " << part.port);
+        network->Pause(part.transfer);
+        part.running = false;
+    }
+}
+
+std::size_t
+FlowTransport::GetPendingMessageCount() const
+{
+    return m_outgoing.size();
+}
+
+MessageTransportCounters
+FlowTransport::GetMessageCounters() const
+{
+    return m_counters;
+}
+
+} // namespace ns3

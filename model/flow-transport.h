@@ -1,0 +1,107 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLOW_TRANSPORT_H
+#define FLOW_TRANSPORT_H
+
+#include "ns3/flow-fabric.h"
+#include "ns3/message-transport.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup photonic-rails
+ * \brief A GPU's messages as flows (the flow model's MessageTransport).
+ *
+ * Send() splits a message evenly over the routes FlowFabric gives to the peer now, one
+ * transfer per route (C6), as RailTransport splits it over its ports. The receiver is told
+ * when the last transfer has drained plus the route's latency (propagation, switching and
+ * the first frame's store-and-forward); the sender when the ACK would be back. A message with
+ * no route waits (C5); a transfer whose circuit goes dark pauses, and moves with its port's
+ * circuit while it still leads to the peer. Losses, retransmissions, PFC and DCQCN are not
+ * modelled.
+ */
+class FlowTransport : public MessageTransport
+{
+  public:
+    /**
+     * \brief Get the TypeId
+     * \return The TypeId for this class
+     */
+    static TypeId GetTypeId();
+
+    /**
+     * \param gpu this GPU's number
+     * \param fabric the fabric it belongs to
+     */
+    void Setup(uint32_t gpu, Ptr<FlowFabric> fabric);
+
+    uint32_t GetGpu() const override;
+    uint64_t Send(uint32_t peer, uint64_t bytes, SentCallback sent = SentCallback()) override;
+    std::size_t GetPendingMessageCount() const override;
+    MessageTransportCounters GetMessageCounters() const override;
+
+    /**
+     * \brief A circuit of a NIC port of this server changed: transfers on it pause, resume
+     *        or move, and waiting messages try again.
+     * \param railGpu the GPU whose port it is
+     * \param port the port
+     */
+    void OnPortChange(uint32_t railGpu, uint32_t port);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// One transfer of a message, on one route.
+    struct Part
+    {
+        uint32_t railGpu;                 //!< GPU whose NIC port carries it
+        uint32_t port;                    //!< That port (FlowRoute::SCALE_UP within a server)
+        FlowNetwork::TransferId transfer;      //!< Its transfer
+        std::vector<FlowNetwork::LinkId> path; //!< Its links while running
+        bool running;                          //!< Not paused
+    };
+    /// A message between Send() and its sent callback.
+    struct Outgoing
+    {
+        uint32_t peer;           //!< Destination
+        uint64_t bytes;          //!< Size
+        SentCallback sent;       //!< Completion
+        std::vector<Part> parts; //!< Its transfers (empty while it waits)
+        uint32_t partsLeft{0};   //!< Transfers not yet drained
+        Time latency;            //!< Largest route latency
+        Time ackLatency;         //!< Largest ACK latency
+    };
+
+    /// Starts \p id's transfers on the routes usable now; false if there is none.
+    bool Dispatch(uint64_t id);
+    /// A transfer of message \p id drained.
+    void PartDrained(uint64_t id);
+    /// The message is complete at the peer.
+    void Arrive(uint32_t source, uint64_t id, uint64_t bytes);
+    /// The sender learns that message \p id is complete.
+    void Complete(uint64_t id);
+    /// Re-routes or pauses a running or paused part after its port's circuit changed.
+    void Reroute(uint64_t id, Part& part);
+
+    uint32_t m_gpu{0};                                 //!< This GPU
+    Ptr<FlowFabric> m_fabric;                          //!< Its fabric
+    uint64_t m_nextMessageId{1};                       //!< Next message id
+    std::map<uint64_t, Outgoing> m_outgoing;           //!< Message id -> state
+    std::deque<uint64_t> m_waiting;                    //!< Messages with no route yet
+    MessageTransportCounters m_counters;               //!< Counters
+    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageSentTrace;     //!< peer, id, bytes
+    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageReceivedTrace; //!< src, id, bytes
+};
+
+} // namespace ns3
+
+#endif /* FLOW_TRANSPORT_H */

@@ -1,0 +1,220 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The flow model (FlowFabric, FlowNetwork, FlowTransport) on fabrics small enough to time
+ * by hand: 100 Gb/s NIC ports, 4096-byte frames (T = 4158 x 8 / 100 Gb/s = 332.64 ns per
+ * frame on the wire), 100 ns links and fibers, 300 ns switches (job-test-bed.h).
+ */
+
+#include "job-test-bed.h"
+
+#include "ns3/core-module.h"
+#include "ns3/photonic-rails-module.h"
+#include "ns3/test.h"
+
+#include <map>
+
+using namespace ns3;
+using namespace ns3::tests;
+
+namespace
+{
+
+/// Arrival times (ns) of messages at their receivers, by (source GPU, id).
+struct Arrivals
+{
+    std::map<std::pair<uint32_t, uint64_t>, double> ns; //!< (source, id) -> arrival
+
+    /// Watches every GPU of \p network.
+    void Watch(Ptr<RailNetwork> network)
+    {
+        for (uint32_t gpu = 0; gpu < network->GetGpus().GetN(); ++gpu)
+        {
+            network->GetMessageTransport(gpu)->SetReceiveCallback(
+                MessageTransport::ReceiveCallback([this](uint32_t source, uint64_t id, uint64_t) {
+                    ns[{source, id}] = Simulator::Now().GetNanoSeconds();
+                }));
+        }
+    }
+
+    /// \return when message \p id from \p source arrived, or -1
+    double At(uint32_t source, uint64_t id) const
+    {
+        auto it = ns.find({source, id});
+        return it == ns.end() ? -1 : it->second;
+    }
+};
+
+/// Time of \p frames full frames at 100 Gb/s, ns.
+double
+FramesNs(double frames)
+{
+    return frames * FrameNs(100e9);
+}
+
+} // namespace
+
+/**
+ * One message of 1 MiB over an electrical rail: 256 frames leave at line rate, and the last
+ * one crosses the switch (store-and-forward: one more frame time, 300 ns) and two links:
+ * 256 T + T + 300 + 2 x 100 ns. The flow model gives it exactly (to the ns).
+ */
+class FlowSingleMessageTestCase : public TestCase
+{
+  public:
+    FlowSingleMessageTestCase()
+        : TestCase("flow model: one message takes its frames' time plus the path latency")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RailNetwork> network = JobBed::BuildFlow(Spec(2, RailKind::EPS));
+        Arrivals arrivals;
+        arrivals.Watch(network);
+        network->GetMessageTransport(0)->Send(1, 1 << 20);
+        Simulator::Run();
+        double expected = FramesNs(257) + SWITCH_NS + 2 * LINK_NS;
+        NS_TEST_EXPECT_MSG_EQ_TOL(arrivals.At(0, 1), expected, 1.0, "256 T + T + 300 + 200 ns");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Two senders to one receiver share its NIC's downlink: each gets half, so both 1 MiB
+ * messages end at 2 x 256 T (+ the last frame's trip), twice one message's time; a third
+ * message on another pair of GPUs is not slowed.
+ */
+class FlowSharingTestCase : public TestCase
+{
+  public:
+    FlowSharingTestCase()
+        : TestCase("flow model: two flows sharing a link get half each, others are untouched")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RailNetwork> network = JobBed::BuildFlow(Spec(5, RailKind::EPS));
+        Arrivals arrivals;
+        arrivals.Watch(network);
+        network->GetMessageTransport(0)->Send(2, 1 << 20);
+        network->GetMessageTransport(1)->Send(2, 1 << 20);
+        network->GetMessageTransport(3)->Send(4, 1 << 20);
+        Simulator::Run();
+        double trip = FramesNs(1) + SWITCH_NS + 2 * LINK_NS;
+        double shared = FramesNs(2 * 256) + trip;
+        NS_TEST_EXPECT_MSG_EQ_TOL(arrivals.At(0, 1), shared, 1.0, "half the link: 2 x 256 T");
+        NS_TEST_EXPECT_MSG_EQ_TOL(arrivals.At(1, 1), shared, 1.0, "the other half");
+        NS_TEST_EXPECT_MSG_EQ_TOL(arrivals.At(3, 1), FramesNs(256) + trip, 1.0, "alone: 256 T");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * A flow crossing a reconfiguration stops for exactly the blackout. Two one-port servers on
+ * an OCS with a circuit between them; 0.1 ms into a 1 MiB message the circuit is torn down
+ * and set again by two requests of 20 us each (the second waits for the first on the same
+ * ports): the ports are dark for 40 us, so the message arrives 40 us later than on an
+ * untouched circuit (256 T + 2 fibers, a passive switch: no store-and-forward).
+ */
+class FlowBlackoutTestCase : public TestCase
+{
+  public:
+    FlowBlackoutTestCase()
+        : TestCase("flow model: a flow crossing a reconfiguration stops for the blackout")
+    {
+    }
+
+  private:
+    double Run(bool reconfigure)
+    {
+        Ptr<RailNetwork> network = JobBed::BuildFlow(Spec(2, RailKind::OCS));
+        Ptr<OpticalCircuitSwitch> ocs = network->GetOcs(0);
+        ocs->SetAttribute("ReconfigurationDelay", TimeValue(MicroSeconds(20)));
+        OcsConnections circuit = network->RingCircuits(0);
+        ocs->Preset(circuit);
+        Arrivals arrivals;
+        arrivals.Watch(network);
+        network->GetMessageTransport(0)->Send(1, 1 << 20);
+        if (reconfigure)
+        {
+            Simulator::Schedule(MicroSeconds(10), [ocs, circuit]() {
+                OcsConnections off;
+                for (const auto& entry : circuit)
+                {
+                    off[entry.first] = OpticalCircuitSwitch::NO_PORT;
+                }
+                NS_ABORT_UNLESS(ocs->Reconfigure(off).accepted);
+                NS_ABORT_UNLESS(ocs->Reconfigure(circuit).accepted);
+            });
+        }
+        Simulator::Run();
+        double ns = arrivals.At(0, 1);
+        Simulator::Destroy();
+        return ns;
+    }
+
+    void DoRun() override
+    {
+        double untouched = Run(false);
+        NS_TEST_EXPECT_MSG_EQ_TOL(untouched,
+                                  FramesNs(256) + 2 * LINK_NS,
+                                  1.0,
+                                  "256 T + 2 fibers on a circuit");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Run(true), untouched + 40000, 1.0, "+ 2 x 20 us dark");
+    }
+};
+
+/**
+ * PXN: a GPU sends to a GPU of another server and rail through the local GPU on the peer's
+ * rail. The route is the scale-up hop then the rail, pipelined: the rail (100 G) is the
+ * bottleneck, so 1 MiB takes 256 T plus one scale-up frame (T / 8 at 800 G), the rail's
+ * last-frame trip and both paths' delays; every byte is delivered once, at the final GPU.
+ */
+class FlowRelayTestCase : public TestCase
+{
+  public:
+    FlowRelayTestCase()
+        : TestCase("flow model: a PXN relay is the scale-up hop pipelined with the rail")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RailNetwork> network = JobBed::BuildFlow(Spec(2, RailKind::EPS, 2));
+        Arrivals arrivals;
+        arrivals.Watch(network);
+        network->GetMessageTransport(0)->Send(3, 1 << 20);
+        Simulator::Run();
+        // Scale-up frames of 4096 B at 800 Gb/s (T / 8): the first one's store-and-forward at
+        // the scale-up switch, and the scale-up path's delays.
+        double scaleUp = FrameNs(800e9) + SWITCH_NS + 2 * LINK_NS;
+        double rail = FramesNs(257) + SWITCH_NS + 2 * LINK_NS;
+        NS_TEST_EXPECT_MSG_EQ_TOL(arrivals.At(0, 1), scaleUp + rail, 1.0, "pipelined relay");
+        MessageTransportCounters proxy = network->GetMessageTransport(1)->GetMessageCounters();
+        MessageTransportCounters last = network->GetMessageTransport(3)->GetMessageCounters();
+        NS_TEST_EXPECT_MSG_EQ(proxy.payloadBytesDelivered, 0, "nothing delivered at the proxy");
+        NS_TEST_EXPECT_MSG_EQ(last.payloadBytesDelivered, 1 << 20, "all of it at the peer");
+        Simulator::Destroy();
+    }
+};
+
+/// The flow model's suite.
+class FlowModelTestSuite : public TestSuite
+{
+  public:
+    FlowModelTestSuite()
+        : TestSuite("flow-model", UNIT)
+    {
+        AddTestCase(new FlowSingleMessageTestCase, TestCase::QUICK);
+        AddTestCase(new FlowSharingTestCase, TestCase::QUICK);
+        AddTestCase(new FlowBlackoutTestCase, TestCase::QUICK);
+        AddTestCase(new FlowRelayTestCase, TestCase::QUICK);
+    }
+};
+
+static FlowModelTestSuite g_flowModelTestSuite; //!< Static variable for test initialization
