@@ -108,6 +108,19 @@ FlowFabric::AddLinks()
 std::vector<FlowRoute>
 FlowFabric::RoutesBetween(uint32_t source, uint32_t destination, uint64_t bytes) const
 {
+    std::vector<FlowRoute> routes = Routes(source, destination, bytes);
+    for (FlowRoute& route : routes)
+    {
+        // GPU and destination below 2^20 (RailFabricSpec::MAX_GPUS), port below 256.
+        uint64_t port = route.port == FlowRoute::SCALE_UP ? 255 : route.port;
+        route.connection = (((uint64_t(route.railGpu) << 20) | destination) << 8) | port;
+    }
+    return routes;
+}
+
+std::vector<FlowRoute>
+FlowFabric::Routes(uint32_t source, uint32_t destination, uint64_t bytes) const
+{
     if (m_topology.SameServer(source, destination))
     {
         return {ScaleUpRoute(source, destination, bytes)};

@@ -41,6 +41,9 @@ struct FlowRoute
     uint32_t railGpu{0};                   //!< GPU whose NIC port carries it (PXN proxy)
     uint32_t port{SCALE_UP};               //!< That NIC port, or SCALE_UP
     std::vector<FlowNetwork::LinkId> path; //!< Links crossed, in order
+    /// The packet model's queue pair it stands for: (railGpu, port, destination); messages
+    /// on one run in order
+    uint64_t connection{0};
     double weight{1};                      //!< Share of a message split over routes
     Time latency;                          //!< Added to the drain time: delays + frames
     Time ackLatency;                       //!< From arrival to the sender's completion
@@ -100,6 +103,8 @@ class FlowFabric : public RailNetwork
 
     /// Links of the built fabric (filled by the helper).
     void AddLinks();
+    /// RoutesBetween() before the connections are named.
+    std::vector<FlowRoute> Routes(uint32_t source, uint32_t destination, uint64_t bytes) const;
     /// Routes over the rail shared by \p source and \p destination.
     std::vector<FlowRoute> RailRoutes(uint32_t source, uint32_t destination, uint64_t bytes) const;
     /// Route of one NIC port pair over the rail (with the Clos hops if any).

@@ -37,6 +37,7 @@ FlowNetwork::DoDispose()
     }
     m_solveEvent.Cancel();
     m_transfers.clear();
+    m_connections.clear();
     Object::DoDispose();
 }
 
@@ -53,7 +54,10 @@ FlowNetwork::GetLinkCapacity(LinkId link) const
 }
 
 FlowNetwork::TransferId
-FlowNetwork::Start(const std::vector<LinkId>& path, uint64_t bytes, DrainedCallback drained)
+FlowNetwork::Start(const std::vector<LinkId>& path,
+                   uint64_t bytes,
+                   uint64_t connection,
+                   DrainedCallback drained)
 {
     NS_ABORT_MSG_IF(bytes == 0, "FlowNetwork::Start: a transfer has at least one byte");
     TransferId id;
@@ -72,16 +76,38 @@ FlowNetwork::Start(const std::vector<LinkId>& path, uint64_t bytes, DrainedCallb
     t.active = true;
     t.remaining = static_cast<double>(bytes);
     t.since = Simulator::Now();
+    t.path = path;
+    t.connection = connection;
     t.drained = drained;
     ++m_active;
-    Resume(id, path);
+    m_connections[connection].push_back(id);
+    RunIfFirst(id);
     return id;
+}
+
+void
+FlowNetwork::RunIfFirst(TransferId id)
+{
+    Transfer& t = Get(id);
+    if (t.paused || t.flow != NO_FLOW || m_connections.at(t.connection).front() != id)
+    {
+        return;
+    }
+    t.since = Simulator::Now();
+    t.flow = m_solver.AddFlow(t.path);
+    if (m_transferOfFlow.size() <= t.flow)
+    {
+        m_transferOfFlow.resize(t.flow + 1, 0);
+    }
+    m_transferOfFlow[t.flow] = id;
+    RequestSolve();
 }
 
 void
 FlowNetwork::Pause(TransferId id)
 {
     Transfer& t = Get(id);
+    t.paused = true;
     if (t.flow == NO_FLOW)
     {
         return;
@@ -96,20 +122,16 @@ void
 FlowNetwork::Resume(TransferId id, const std::vector<LinkId>& path)
 {
     Transfer& t = Get(id);
-    NS_ABORT_MSG_IF(t.flow != NO_FLOW, "FlowNetwork::Resume: transfer " << id << " is running");
-    t.flow = m_solver.AddFlow(path);
-    if (m_transferOfFlow.size() <= t.flow)
-    {
-        m_transferOfFlow.resize(t.flow + 1, 0);
-    }
-    m_transferOfFlow[t.flow] = id;
-    RequestSolve();
+    NS_ABORT_MSG_UNLESS(t.paused, "FlowNetwork::Resume: transfer " << id << " is not paused");
+    t.paused = false;
+    t.path = path;
+    RunIfFirst(id);
 }
 
 bool
 FlowNetwork::IsPaused(TransferId id) const
 {
-    return m_transfers.at(id).flow == NO_FLOW;
+    return m_transfers.at(id).paused;
 }
 
 double
@@ -187,7 +209,17 @@ FlowNetwork::Drain(TransferId id)
     Transfer& t = Get(id);
     m_solver.RemoveFlow(t.flow);
     DrainedCallback drained = t.drained;
-    t = Transfer();
+    auto connection = m_connections.find(t.connection);
+    connection->second.pop_front();
+    if (connection->second.empty())
+    {
+        m_connections.erase(connection);
+    }
+    else
+    {
+        RunIfFirst(connection->second.front());
+    }
+    m_transfers[id] = Transfer();
     m_free.push_back(id);
     --m_active;
     RequestSolve();

@@ -12,6 +12,8 @@
 #include "ns3/object.h"
 
 #include <cstdint>
+#include <deque>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -27,6 +29,11 @@ namespace ns3
  * (FlowRateSolver) once per simulated instant, each transfer's bytes are advanced at its old
  * rate up to that instant, and its drain time is rescheduled at the new rate. A paused
  * transfer has rate 0 and keeps its remaining bytes.
+ *
+ * Transfers started on the same connection (a key the caller chooses: the packet model's
+ * queue pair, one port towards one peer) run one at a time, in the order they were started,
+ * as a queue pair sends its messages in order; transfers on different connections share
+ * links max-min fairly, as a port's round robin over its queue pairs does.
  */
 class FlowNetwork : public Object
 {
@@ -51,16 +58,23 @@ class FlowNetwork : public Object
     double GetLinkCapacity(LinkId link) const;
 
     /**
-     * \brief Starts a transfer.
+     * \brief Starts a transfer, or queues it behind the transfers of its connection.
      * \param path the links it crosses (non-empty, none twice)
      * \param bytes its size (> 0)
+     * \param connection its connection: transfers of one connection run in start order
      * \param drained called once when its last byte is through
      * \return its id
      */
-    TransferId Start(const std::vector<LinkId>& path, uint64_t bytes, DrainedCallback drained);
-    /// \param transfer an active transfer, to stop (rate 0) until Resume()
+    TransferId Start(const std::vector<LinkId>& path,
+                     uint64_t bytes,
+                     uint64_t connection,
+                     DrainedCallback drained);
+    /// \param transfer a transfer to stop (rate 0), running or queued, until Resume()
     void Pause(TransferId transfer);
-    /// \param transfer a paused transfer \param path the links it crosses from now on
+    /**
+     * \param transfer a paused transfer
+     * \param path the links it crosses from now on (it runs when first of its connection)
+     */
     void Resume(TransferId transfer, const std::vector<LinkId>& path);
     /// \param transfer a transfer \return true if it is paused
     bool IsPaused(TransferId transfer) const;
@@ -86,11 +100,16 @@ class FlowNetwork : public Object
         double rate{0};                       //!< Bytes per second since `since`
         Time since;                           //!< When remaining was last brought up to date
         FlowRateSolver::FlowId flow{NO_FLOW}; //!< Its solver flow while running
+        std::vector<LinkId> path;             //!< Links it crosses (or will)
+        uint64_t connection{0};               //!< Its connection
         EventId drain;                        //!< Its drain, at the current rate
         DrainedCallback drained;              //!< Completion callback
         bool active{false};                   //!< Slot in use
+        bool paused{false};                   //!< Stopped by Pause()
     };
 
+    /// Runs \p id if it is first of its connection and not paused.
+    void RunIfFirst(TransferId id);
     /// Re-solves at the end of this instant (once, however many changes it has).
     void RequestSolve();
     /// Applies the solver's new rates.
@@ -108,6 +127,8 @@ class FlowNetwork : public Object
     std::vector<Transfer> m_transfers;           //!< By id
     std::vector<TransferId> m_free;              //!< Free slots
     std::vector<TransferId> m_transferOfFlow;    //!< Solver flow -> transfer
+    /// Per connection, its transfers in start order (the first one runs)
+    std::unordered_map<uint64_t, std::deque<TransferId>> m_connections;
     std::size_t m_active{0};                     //!< Active transfers
     bool m_solvePending{false};                  //!< A Solve() is scheduled now
     EventId m_solveEvent;                        //!< That Solve()

@@ -100,7 +100,7 @@ FlowTransport::Dispatch(uint64_t id)
         ++message.partsLeft;
         Callback<void> drained([this, id]() { PartDrained(id); });
         FlowNetwork::TransferId transfer =
-            m_fabric->GetNetwork()->Start(route.path, bytes, drained);
+            m_fabric->GetNetwork()->Start(route.path, bytes, route.connection, drained);
         message.parts.push_back(Part{route.railGpu, route.port, transfer, route.path, true});
     }
     return true;
