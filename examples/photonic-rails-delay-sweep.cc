@@ -706,6 +706,11 @@ main(int argc, char* argv[])
         const std::string measuredJob =
             o.iterations >= 2 ? o.source.GetMeasuredJob() : std::string();
         o.Check();
+        if (o.Networks().size() > 1)
+        {
+            throw std::invalid_argument("the sweep runs one --network at a time (packet or "
+                                        "flow); photonic-rails-sim takes a list");
+        }
         auto dag = o.source.Load(cmd, o);
         for (const std::string& note : o.source.GetNotes())
         {

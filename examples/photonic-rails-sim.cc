@@ -68,8 +68,29 @@ Measured(const std::string& job, const JobResult& r)
                                      std::round(r.reconfigurationDelay * 1e6) / 1e3);
 }
 
+/// \return the first result of \p network (the base of its "vs" column)
+const JobResult&
+FirstOfModel(const std::vector<JobResult>& results, const std::string& network)
+{
+    return *std::find_if(results.begin(), results.end(), [&network](const JobResult& r) {
+        return r.network == network;
+    });
+}
+
+/// \return the result of \p fabric in \p network
+const JobResult&
+SameFabric(const std::vector<JobResult>& results,
+           const std::string& network,
+           const std::string& fabric)
+{
+    return *std::find_if(results.begin(), results.end(), [&](const JobResult& r) {
+        return r.network == network && r.fabric == fabric;
+    });
+}
+
 /// Prints the comparison of the fabrics (TextTable: cells of adjacent columns never touch),
-/// with the measured step beside each run that has one (\p job on the testbed preset).
+/// with the measured step beside each run that has one (\p job on the testbed preset), and
+/// with several network models, each run beside the same fabric in the first model.
 void
 PrintTable(const std::vector<JobResult>& results, const std::string& job)
 {
@@ -77,13 +98,24 @@ PrintTable(const std::vector<JobResult>& results, const std::string& job)
     bool measured = std::any_of(results.begin(), results.end(), [&job](const JobResult& r) {
         return Measured(job, r).has_value();
     });
+    bool models = std::any_of(results.begin(), results.end(), [&base](const JobResult& r) {
+        return r.network != base.network;
+    });
     TextTable table;
+    if (models)
+    {
+        table.AddColumn("network", TextTable::LEFT, 9);
+    }
     table.AddColumn("fabric", TextTable::LEFT, 18);
     table.AddColumn("iteration (ms)", TextTable::RIGHT, 16);
     table.AddColumn("vs " + base.fabric, TextTable::RIGHT, 14);
     table.AddColumn("reconfigurations", TextTable::RIGHT, 18);
     table.AddColumn("exposed (ms)", TextTable::RIGHT, 16);
     table.AddColumn("wall (s)", TextTable::RIGHT, 12);
+    if (models)
+    {
+        table.AddColumn("vs " + base.network, TextTable::RIGHT, 12);
+    }
     if (measured)
     {
         table.AddColumn("measured (ms)", TextTable::RIGHT, 16);
@@ -91,12 +123,25 @@ PrintTable(const std::vector<JobResult>& results, const std::string& job)
     }
     for (const JobResult& r : results)
     {
-        std::vector<std::string> row = {r.fabric,
-                                        TextTable::Fixed(r.iterationTime * 1e3, 3),
-                                        TextTable::Percent(r.iterationTime, base.iterationTime),
-                                        std::to_string(r.reconfigurations),
-                                        TextTable::Fixed(r.exposedReconfiguration * 1e3, 3),
-                                        TextTable::Fixed(r.wall, 1)};
+        std::vector<std::string> row;
+        if (models)
+        {
+            row.push_back(r.network);
+        }
+        const JobResult& first = FirstOfModel(results, r.network);
+        std::vector<std::string> cells = {r.fabric,
+                                          TextTable::Fixed(r.iterationTime * 1e3, 3),
+                                          TextTable::Percent(r.iterationTime, first.iterationTime),
+                                          std::to_string(r.reconfigurations),
+                                          TextTable::Fixed(r.exposedReconfiguration * 1e3, 3),
+                                          TextTable::Fixed(r.wall, 1)};
+        row.insert(row.end(), cells.begin(), cells.end());
+        if (models)
+        {
+            // The same fabric in the first model: how far the two models' numbers are apart.
+            double reference = SameFabric(results, base.network, r.fabric).iterationTime;
+            row.push_back(TextTable::Percent(r.iterationTime, reference));
+        }
         if (measured)
         {
             std::optional<double> step = Measured(job, r);
@@ -296,11 +341,18 @@ main(int argc, char* argv[])
         std::cerr << "[sim] workload: " << dag->GetRankCount() << " ranks, " << dag->GetOpCount()
                   << " ops, " << o.iterations << " iteration(s)\n";
         std::vector<JobFabric> fabrics = ParseFabrics(cmd, o, *dag);
+        std::vector<std::string> networks = o.Networks();
         std::vector<JobResult> results;
-        for (const JobFabric& fabric : fabrics)
+        for (const std::string& network : networks)
         {
-            std::string dir = fabrics.size() > 1 ? o.out + "/" + fabric.name : o.out;
-            results.push_back(JobRunner::Run(o, dag, fabric, dir));
+            JobOptions run = o;
+            run.network = network;
+            std::string base = networks.size() > 1 ? o.out + "/" + network : o.out;
+            for (const JobFabric& fabric : fabrics)
+            {
+                std::string dir = fabrics.size() > 1 ? base + "/" + fabric.name : base;
+                results.push_back(JobRunner::Run(run, dag, fabric, dir));
+            }
         }
         PrintTable(results, o.iterations >= 2 ? o.source.GetMeasuredJob() : "");
         if (o.iterations < 2 && !o.source.GetMeasuredJob().empty())

@@ -531,7 +531,7 @@ WriteSummary(const std::string& path,
     j["peak_rss_mb"] = JobRunner::PeakRssMiB();
     nlohmann::ordered_json c;
     c["workload"] = o.workload;
-    c["network"] = o.network;
+    c["network"] = r.network;
     c["fabric"] = r.fabric;
     c["preset"] = spec.name;
     c["servers"] = spec.servers;
@@ -671,6 +671,7 @@ JobRunner::Run(const JobOptions& o,
 
     JobResult r;
     r.fabric = f.name;
+    r.network = fabric->GetModelName();
     r.reconfigurationDelay = f.IsOpus() ? ReconfigurationDelay(o, spec).GetSeconds() : 0.0;
     r.events = Simulator::GetEventCount();
     if (horizon.Reached())
@@ -808,6 +809,12 @@ JobFabric::Parse(const std::string& name, const std::string& provisioning, const
                                 "emulated, emulated-provisioning)");
 }
 
+std::vector<std::string>
+JobOptions::Networks() const
+{
+    return StrictCommandLine::SplitList("network", network);
+}
+
 Time
 JobOptions::ControlLatency(bool emulated) const
 {
@@ -879,8 +886,8 @@ void
 JobOptions::AddFlags(StrictCommandLine& cmd)
 {
     cmd.Add("network",
-            "network model: packet (frames, the reference) or flow (max-min fair flows, "
-            "for scale)",
+            "network model: packet (frames, the reference) or flow (max-min fair flows, for "
+            "scale); photonic-rails-sim takes a list (packet,flow) and runs each",
             network);
     cmd.Add("preset", "server hardware: " + RailFabricSpec::PresetNames(), preset);
     cmd.Add("servers", "servers (0: as many as the ranks need)", servers);
@@ -940,10 +947,18 @@ JobOptions::Check()
             "bad value for --provisioning: " + StrictCommandLine::Quote(provisioning) +
             " (expected 0, 1 or oracle)");
     }
-    if (network != "packet" && network != "flow")
+    std::vector<std::string> models = Networks();
+    for (const std::string& model : models)
     {
-        throw std::invalid_argument("unknown --network " + StrictCommandLine::Quote(network) +
-                                    " (packet, flow)");
+        if (model != "packet" && model != "flow")
+        {
+            throw std::invalid_argument("unknown --network " + StrictCommandLine::Quote(model) +
+                                        " (packet, flow)");
+        }
+        if (std::count(models.begin(), models.end(), model) > 1)
+        {
+            throw std::invalid_argument("--network names " + model + " twice");
+        }
     }
     OcsTechnology technology;
     if (!OcsTechnologyCatalog::Find(ocs, technology))

@@ -29,7 +29,7 @@ struct JobOptions
     static constexpr double MAX_REDUCE_GBPS = 1e6;   //!< Fastest reduction, GB/s
 
     std::string workload;              //!< What runs, as summary.json names it
-    std::string network{"packet"};     //!< Network model: packet or flow
+    std::string network{"packet"};     //!< Network model: packet or flow (a list in the sim)
     std::string preset{"perlmutter"};  //!< Server hardware
     uint32_t servers{0};               //!< 0: as many as the ranks need
     uint32_t gpusPerServer{0};         //!< 0: the preset's
@@ -61,6 +61,8 @@ struct JobOptions
      *         (OpusTestbedEmulator::TESTBED_CONTROL_LATENCY_S) for the emulation
      */
     Time ControlLatency(bool emulated) const;
+    /// \return the network models --network lists (Check() has checked them)
+    std::vector<std::string> Networks() const;
 
     /// Checks the values and reads the durations (std::invalid_argument, one line).
     void Check();
@@ -115,6 +117,7 @@ struct JobFabric
 struct JobResult
 {
     std::string fabric;                 //!< Fabric name
+    std::string network;                //!< Network model that produced it (packet, flow)
     std::vector<double> iterationTimes; //!< Seconds
     double iterationTime{0};            //!< Mean after the first iteration (the only one if 1)
     double makespan{0};                 //!< Seconds

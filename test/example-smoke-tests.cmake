@@ -919,3 +919,28 @@ photonic_rails_expect_error(example.photonic-rails-sim-comm-groups-alone photoni
   "--commGroups names the groups of a Chakra trace: it needs --chakra=PREFIX")
 photonic_rails_expect_error(example.photonic-rails-workload-bad-format photonic-rails-workload
   "--job=b16|--out=x|--format=xml" "--format must be json or chakra")
+# Both network models side by side (issue 14): one table, a folder per model, and each
+# summary.json says which model produced it.
+add_test(NAME example.photonic-rails-sim-network-both
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps,ocs|--network=packet,flow|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-network-both"
+                 -DWORKDIR=${CMAKE_BINARY_DIR} -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-network-both
+                 "-DEXISTS=packet/eps/summary.json|packet/ocs/summary.json|flow/eps/summary.json|flow/ocs/timeline.json"
+                 "-DEXPECT_STDOUT=network +fabric [^\n]* vs packet\npacket +eps [^\n]*\npacket +ocs [^\n]*\nflow +eps [^\n]*\nflow +ocs "
+                 -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
+foreach(model packet flow)
+  add_test(NAME example.photonic-rails-sim-network-${model}-summary
+           COMMAND ${CMAKE_COMMAND}
+                   -DFILE=${CMAKE_BINARY_DIR}/sim-smoke-network-both/${model}/ocs/summary.json
+                   "-DPATTERN=\"network\": \"${model}\""
+                   -P ${PROJECT_SOURCE_DIR}/test/file-matches.cmake)
+  set_tests_properties(example.photonic-rails-sim-network-${model}-summary PROPERTIES
+                       DEPENDS example.photonic-rails-sim-network-both)
+endforeach()
+photonic_rails_expect_error(example.photonic-rails-sim-network-unknown photonic-rails-sim
+  "--network=Flow" "unknown --network 'Flow' \\(packet, flow\\)")
+photonic_rails_expect_error(example.photonic-rails-sim-network-twice photonic-rails-sim
+  "--network=flow,flow" "--network names flow twice")
+photonic_rails_expect_error(example.photonic-rails-delay-sweep-network-list
+  photonic-rails-delay-sweep "--network=packet,flow"
+  "the sweep runs one --network at a time \\(packet or flow\\); photonic-rails-sim takes a list")
