@@ -98,23 +98,26 @@ FlowTransport::Dispatch(uint64_t id)
         message.latency = std::max(message.latency, route.latency);
         message.ackLatency = std::max(message.ackLatency, route.ackLatency);
         ++message.partsLeft;
-        Callback<void> drained([this, id]() { PartDrained(id); });
+        std::size_t part = message.parts.size();
+        Callback<void> drained([this, id, part]() { PartDrained(id, part); });
         FlowNetwork::TransferId transfer =
             m_fabric->GetNetwork()->Start(route.path, bytes, route.connection, drained);
-        message.parts.push_back(Part{route.railGpu, route.port, transfer, route.path, true});
+        message.parts.push_back(
+            Part{route.railGpu, route.port, transfer, route.path, true, false});
     }
     return true;
 }
 
 void
-FlowTransport::PartDrained(uint64_t id)
+FlowTransport::PartDrained(uint64_t id, std::size_t part)
 {
     Outgoing& message = m_outgoing.at(id);
+    // Its transfer id goes back to the network: a circuit change must not touch it again.
+    message.parts[part].drained = true;
     if (--message.partsLeft > 0)
     {
         return;
     }
-    message.parts.clear();
     Ptr<FlowTransport> peer = m_fabric->GetFlowTransport(message.peer);
     Simulator::Schedule(message.latency, &FlowTransport::Arrive, peer, m_gpu, id, message.bytes);
     Simulator::Schedule(message.latency + message.ackLatency, &FlowTransport::Complete, this, id);
@@ -151,7 +154,7 @@ FlowTransport::OnPortChange(uint32_t railGpu, uint32_t port)
     {
         for (Part& part : message.parts)
         {
-            if (part.railGpu == railGpu && part.port == port)
+            if (!part.drained && part.railGpu == railGpu && part.port == port)
             {
                 Reroute(id, part);
             }

@@ -68,6 +68,7 @@ class FlowTransport : public MessageTransport
         FlowNetwork::TransferId transfer;      //!< Its transfer
         std::vector<FlowNetwork::LinkId> path; //!< Its links while running
         bool running;                          //!< Not paused
+        bool drained;                          //!< Done (its transfer id may be reused)
     };
     /// A message between Send() and its sent callback.
     struct Outgoing
@@ -83,8 +84,8 @@ class FlowTransport : public MessageTransport
 
     /// Starts \p id's transfers on the routes usable now; false if there is none.
     bool Dispatch(uint64_t id);
-    /// A transfer of message \p id drained.
-    void PartDrained(uint64_t id);
+    /// Part \p part of message \p id drained.
+    void PartDrained(uint64_t id, std::size_t part);
     /// The message is complete at the peer.
     void Arrive(uint32_t source, uint64_t id, uint64_t bytes);
     /// The sender learns that message \p id is complete.

@@ -203,6 +203,56 @@ class FlowRelayTestCase : public TestCase
     }
 };
 
+/**
+ * A message split over two OCS ports whose parts end at different times: the part that ended
+ * first gives its transfer back, and a later message reuses it. A circuit change on the
+ * first part's port must leave that later message alone (it once paused it for good).
+ * GPU 0 has three ports: port 1 to GPU 1 (A, 8 MiB, then half of B), port 0 to GPU 1 from
+ * 10 ns on (the other half of B, which ends first), port 2 to GPU 2 (C, 1 MiB, sent at
+ * 100 us, alone on its links: it arrives 256 T + 2 fibers later). Port 0's circuit is torn
+ * down at 120 us.
+ */
+class FlowDrainedPartTestCase : public TestCase
+{
+  public:
+    FlowDrainedPartTestCase()
+        : TestCase("flow model: a circuit change leaves the transfers of ended parts alone")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RailFabricSpec spec = Spec(3, RailKind::OCS, 1, 3);
+        Ptr<RailNetwork> network = JobBed::BuildFlow(spec);
+        Ptr<OpticalCircuitSwitch> ocs = network->GetOcs(0);
+        ocs->SetAttribute("ReconfigurationDelay", TimeValue(MicroSeconds(1)));
+        // OCS port = server x 3 + NIC port.
+        ocs->Preset(OpticalCircuitSwitch::Duplex({{1, 4}, {2, 8}}));
+        Arrivals arrivals;
+        arrivals.Watch(network);
+        Ptr<MessageTransport> gpu0 = network->GetMessageTransport(0);
+        gpu0->Send(1, 8 << 20);
+        Simulator::Schedule(NanoSeconds(10), [ocs]() {
+            NS_ABORT_UNLESS(ocs->Reconfigure(OpticalCircuitSwitch::Duplex({{0, 3}})).accepted);
+        });
+        Simulator::Schedule(MicroSeconds(5), [gpu0]() { gpu0->Send(1, 2 << 20); });
+        Simulator::Schedule(MicroSeconds(100), [gpu0]() { gpu0->Send(2, 1 << 20); });
+        Simulator::Schedule(MicroSeconds(120), [ocs]() {
+            OcsConnections off{{0, OpticalCircuitSwitch::NO_PORT}, {3, OpticalCircuitSwitch::NO_PORT}};
+            NS_ABORT_UNLESS(ocs->Reconfigure(off).accepted);
+        });
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ_TOL(arrivals.At(0, 3),
+                                  100000 + FramesNs(256) + 2 * LINK_NS,
+                                  1.0,
+                                  "C: 256 T + 2 fibers after it was sent");
+        NS_TEST_EXPECT_MSG_EQ(arrivals.ns.size(), 3, "A, B and C arrived");
+        NS_TEST_EXPECT_MSG_EQ(gpu0->GetPendingMessageCount(), 0, "nothing pending");
+        Simulator::Destroy();
+    }
+};
+
 /// The flow model's suite.
 class FlowModelTestSuite : public TestSuite
 {
@@ -214,6 +264,7 @@ class FlowModelTestSuite : public TestSuite
         AddTestCase(new FlowSharingTestCase, TestCase::QUICK);
         AddTestCase(new FlowBlackoutTestCase, TestCase::QUICK);
         AddTestCase(new FlowRelayTestCase, TestCase::QUICK);
+        AddTestCase(new FlowDrainedPartTestCase, TestCase::QUICK);
     }
 };
 
