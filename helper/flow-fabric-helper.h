@@ -46,8 +46,8 @@ class FlowFabricHelper
     /// The packet model's per-hop delays, from the attributes' initial values.
     static FlowHopDelays PacketDelays();
 
-    RailFabricSpec m_spec;                //!< What to build
-    OcsHelper m_ocsHelper;                //!< Optical rails' switches
+    RailFabricSpec m_spec;                 //!< What to build
+    OcsHelper m_ocsHelper;                 //!< Optical rails' switches
     std::optional<FlowHopDelays> m_delays; //!< Set by SetHopDelays
 };
 

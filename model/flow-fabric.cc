@@ -91,13 +91,11 @@ FlowFabric::AddLinks()
     {
         return;
     }
-    std::string error = ClosPlan::Make(m_spec.PortsPerRail(),
-                                       m_spec.switchRadix,
-                                       m_spec.oversubscription,
-                                       m_clos);
+    std::string error =
+        ClosPlan::Make(m_spec.PortsPerRail(), m_spec.switchRadix, m_spec.oversubscription, m_clos);
     NS_ABORT_MSG_UNLESS(error.empty(), error);
-    uint64_t uplinks = uint64_t(m_spec.gpusPerServer) * m_clos.leaves * m_clos.spines *
-                       m_clos.linksPerPair;
+    uint64_t uplinks =
+        uint64_t(m_spec.gpusPerServer) * m_clos.leaves * m_clos.spines * m_clos.linksPerPair;
     for (uint64_t link = 0; link < uplinks; ++link)
     {
         m_network->AddLink(nic);
@@ -148,7 +146,8 @@ FlowFabric::ScaleUpRoute(uint32_t source, uint32_t destination, uint64_t bytes) 
     FlowRoute route;
     route.railGpu = source;
     route.path = {2 * source, 2 * destination + 1};
-    std::vector<std::pair<uint64_t, uint32_t>> hops(2, {m_spec.scaleUpBps, m_spec.scaleUpFrameBytes});
+    std::vector<std::pair<uint64_t, uint32_t>> hops(2,
+                                                    {m_spec.scaleUpBps, m_spec.scaleUpFrameBytes});
     Time delays = 2 * m_delays.link + m_delays.switching;
     route.latency = delays + FirstFrameLatency(hops, bytes);
     route.ackLatency = delays + AckSerialization(hops);
@@ -224,8 +223,8 @@ FlowFabric::RailRoute(uint32_t source,
     uint32_t uplinks = m_clos.spines * m_clos.linksPerPair;
     uint32_t up = static_cast<uint32_t>(label % uplinks);
     uint32_t spine = up / m_clos.linksPerPair;
-    uint32_t down = spine * m_clos.linksPerPair +
-                    static_cast<uint32_t>(Mix(label) % m_clos.linksPerPair);
+    uint32_t down =
+        spine * m_clos.linksPerPair + static_cast<uint32_t>(Mix(label) % m_clos.linksPerPair);
     uint64_t railBase = uint64_t(m_topology.RailOf(source)) * m_clos.leaves * uplinks;
     uint32_t upLink = m_closLinks + 2 * (railBase + uint64_t(fromLeaf) * uplinks + up);
     uint32_t downLink = m_closLinks + 2 * (railBase + uint64_t(toLeaf) * uplinks + down) + 1;
@@ -274,8 +273,7 @@ FlowFabric::OnCircuitChange(uint32_t rail, uint32_t input, uint32_t /* output */
     uint32_t gpu = m_topology.RankOf(server, rail);
     for (uint32_t local = 0; local < m_spec.gpusPerServer; ++local)
     {
-        m_transports[m_topology.RankOf(server, local)]->OnPortChange(gpu,
-                                                                     input % m_spec.nicPorts);
+        m_transports[m_topology.RankOf(server, local)]->OnPortChange(gpu, input % m_spec.nicPorts);
     }
 }
 

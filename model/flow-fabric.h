@@ -24,8 +24,8 @@ class FlowTransport;
  */
 struct FlowHopDelays
 {
-    Time link{NanoSeconds(50)};    //!< Propagation on an electrical link (EpsChannel Delay)
-    Time fiber{NanoSeconds(50)};   //!< Propagation on a fiber to an OCS (OcsNetDevice)
+    Time link{NanoSeconds(50)};       //!< Propagation on an electrical link (EpsChannel Delay)
+    Time fiber{NanoSeconds(50)};      //!< Propagation on a fiber to an OCS (OcsNetDevice)
     Time switching{NanoSeconds(300)}; //!< A packet switch's ProcessingDelay (EpsSwitch)
 };
 
@@ -44,9 +44,9 @@ struct FlowRoute
     /// The packet model's queue pair it stands for: (railGpu, port, destination); messages
     /// on one run in order
     uint64_t connection{0};
-    double weight{1};                      //!< Share of a message split over routes
-    Time latency;                          //!< Added to the drain time: delays + frames
-    Time ackLatency;                       //!< From arrival to the sender's completion
+    double weight{1}; //!< Share of a message split over routes
+    Time latency;     //!< Added to the drain time: delays + frames
+    Time ackLatency;  //!< From arrival to the sender's completion
 };
 
 /**
@@ -80,7 +80,9 @@ class FlowFabric : public RailNetwork
      * \return the routes from \p source to \p destination usable now (none while no circuit
      *         leads there)
      */
-    std::vector<FlowRoute> RoutesBetween(uint32_t source, uint32_t destination, uint64_t bytes) const;
+    std::vector<FlowRoute> RoutesBetween(uint32_t source,
+                                         uint32_t destination,
+                                         uint64_t bytes) const;
 
     /// \return the transfer engine
     Ptr<FlowNetwork> GetNetwork() const;
@@ -130,13 +132,13 @@ class FlowFabric : public RailNetwork
     /// \param hops the line rate of each hop \return an ACK frame's serialization on all
     static Time AckSerialization(const std::vector<std::pair<uint64_t, uint32_t>>& hops);
 
-    RailTopology m_topology{1};                          //!< Rank arithmetic
-    FlowHopDelays m_delays;                              //!< Per-hop delays
-    Ptr<FlowNetwork> m_network;                          //!< Transfer engine
-    std::vector<Ptr<FlowTransport>> m_transports;        //!< Per GPU
-    ClosPlan m_clos;                                     //!< Per-rail Clos wiring
-    uint32_t m_nicLinks{0};                              //!< First NIC link id
-    uint32_t m_closLinks{0};                             //!< First Clos link id
+    RailTopology m_topology{1};                   //!< Rank arithmetic
+    FlowHopDelays m_delays;                       //!< Per-hop delays
+    Ptr<FlowNetwork> m_network;                   //!< Transfer engine
+    std::vector<Ptr<FlowTransport>> m_transports; //!< Per GPU
+    ClosPlan m_clos;                              //!< Per-rail Clos wiring
+    uint32_t m_nicLinks{0};                       //!< First NIC link id
+    uint32_t m_closLinks{0};                      //!< First Clos link id
 };
 
 } // namespace ns3

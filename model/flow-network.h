@@ -123,15 +123,15 @@ class FlowNetwork : public Object
     /// \return the transfer, which must be active
     Transfer& Get(TransferId id);
 
-    FlowRateSolver m_solver;                     //!< Max-min fair rates
-    std::vector<Transfer> m_transfers;           //!< By id
-    std::vector<TransferId> m_free;              //!< Free slots
-    std::vector<TransferId> m_transferOfFlow;    //!< Solver flow -> transfer
+    FlowRateSolver m_solver;                  //!< Max-min fair rates
+    std::vector<Transfer> m_transfers;        //!< By id
+    std::vector<TransferId> m_free;           //!< Free slots
+    std::vector<TransferId> m_transferOfFlow; //!< Solver flow -> transfer
     /// Per connection, its transfers in start order (the first one runs)
     std::unordered_map<uint64_t, std::deque<TransferId>> m_connections;
-    std::size_t m_active{0};                     //!< Active transfers
-    bool m_solvePending{false};                  //!< A Solve() is scheduled now
-    EventId m_solveEvent;                        //!< That Solve()
+    std::size_t m_active{0};    //!< Active transfers
+    bool m_solvePending{false}; //!< A Solve() is scheduled now
+    EventId m_solveEvent;       //!< That Solve()
 };
 
 } // namespace ns3

@@ -68,8 +68,8 @@ FlowTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
     m_outgoing[id] = Outgoing{peer, bytes, sent, {}, 0, Time(0), Time(0)};
     if (!Dispatch(id))
     {
-        NS_LOG_INFO("GPU " << m_gpu << ": no circuit reaches GPU " << peer << " yet; message "
-                           << id << " waits");
+        NS_LOG_INFO("GPU " << m_gpu << ": no circuit reaches GPU " << peer << " yet; message " << id
+                           << " waits");
         m_waiting.push_back(id);
     }
     return id;
@@ -102,8 +102,7 @@ FlowTransport::Dispatch(uint64_t id)
         Callback<void> drained([this, id, part]() { PartDrained(id, part); });
         FlowNetwork::TransferId transfer =
             m_fabric->GetNetwork()->Start(route.path, bytes, route.connection, drained);
-        message.parts.push_back(
-            Part{route.railGpu, route.port, transfer, route.path, true, false});
+        message.parts.push_back(Part{route.railGpu, route.port, transfer, route.path, true, false});
     }
     return true;
 }

@@ -63,13 +63,14 @@ class FlowTransport : public MessageTransport
     /// One transfer of a message, on one route.
     struct Part
     {
-        uint32_t railGpu;                 //!< GPU whose NIC port carries it
-        uint32_t port;                    //!< That port (FlowRoute::SCALE_UP within a server)
+        uint32_t railGpu;                      //!< GPU whose NIC port carries it
+        uint32_t port;                         //!< That port (FlowRoute::SCALE_UP within a server)
         FlowNetwork::TransferId transfer;      //!< Its transfer
         std::vector<FlowNetwork::LinkId> path; //!< Its links while running
         bool running;                          //!< Not paused
         bool drained;                          //!< Done (its transfer id may be reused)
     };
+
     /// A message between Send() and its sent callback.
     struct Outgoing
     {
@@ -93,13 +94,13 @@ class FlowTransport : public MessageTransport
     /// Re-routes or pauses a running or paused part after its port's circuit changed.
     void Reroute(uint64_t id, Part& part);
 
-    uint32_t m_gpu{0};                                 //!< This GPU
-    Ptr<FlowFabric> m_fabric;                          //!< Its fabric
-    uint64_t m_nextMessageId{1};                       //!< Next message id
-    std::map<uint64_t, Outgoing> m_outgoing;           //!< Message id -> state
-    std::deque<uint64_t> m_waiting;                    //!< Messages with no route yet
-    MessageTransportCounters m_counters;               //!< Counters
-    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageSentTrace;     //!< peer, id, bytes
+    uint32_t m_gpu{0};                                               //!< This GPU
+    Ptr<FlowFabric> m_fabric;                                        //!< Its fabric
+    uint64_t m_nextMessageId{1};                                     //!< Next message id
+    std::map<uint64_t, Outgoing> m_outgoing;                         //!< Message id -> state
+    std::deque<uint64_t> m_waiting;                                  //!< Messages with no route yet
+    MessageTransportCounters m_counters;                             //!< Counters
+    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageSentTrace; //!< peer, id, bytes
     TracedCallback<uint32_t, uint64_t, uint64_t> m_messageReceivedTrace; //!< src, id, bytes
 };
 

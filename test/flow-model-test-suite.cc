@@ -239,7 +239,8 @@ class FlowDrainedPartTestCase : public TestCase
         Simulator::Schedule(MicroSeconds(5), [gpu0]() { gpu0->Send(1, 2 << 20); });
         Simulator::Schedule(MicroSeconds(100), [gpu0]() { gpu0->Send(2, 1 << 20); });
         Simulator::Schedule(MicroSeconds(120), [ocs]() {
-            OcsConnections off{{0, OpticalCircuitSwitch::NO_PORT}, {3, OpticalCircuitSwitch::NO_PORT}};
+            OcsConnections off{{0, OpticalCircuitSwitch::NO_PORT},
+                               {3, OpticalCircuitSwitch::NO_PORT}};
             NS_ABORT_UNLESS(ocs->Reconfigure(off).accepted);
         });
         Simulator::Run();
