@@ -98,7 +98,7 @@ enum class Mode
 /// One-GPU servers on one optical rail at 100 G per NIC port, Opus installed, a DAG replayed.
 struct OpusBed
 {
-    Ptr<RailFabric> fabric;
+    Ptr<RailNetwork> fabric;
     Ptr<OpusController> controller;
     std::vector<Ptr<CollectiveCommunicator>> communicators;
     ApplicationContainer runtimes;
@@ -112,7 +112,8 @@ struct OpusBed
             Mode mode,
             uint32_t iterations = 1,
             Time controlLatency = Seconds(0),
-            Time batchWindow = Seconds(0))
+            Time batchWindow = Seconds(0),
+            const std::string& network = "packet")
     {
         RailFabricSpec spec;
         spec.servers = servers;
@@ -121,10 +122,7 @@ struct OpusBed
         spec.kind = RailKind::OCS;
         spec.nicPortBps = 100000000000;
         spec.scaleUpBps = 800000000000;
-        RailFabricHelper helper;
-        helper.SetSpec(spec);
-        helper.SetOcsDeviceAttribute("FiberDelay", TimeValue(NanoSeconds(LINK_NS)));
-        fabric = helper.Build();
+        fabric = network == "flow" ? tests::JobBed::BuildFlow(spec) : tests::JobBed::BuildPacket(spec);
         fabric->GetOcs(0)->SetAttribute("ReconfigurationDelay", TimeValue(delay));
         communicators = CollectiveHelper().Install(fabric);
         RankRuntimeHelper runtimeHelper;
@@ -240,15 +238,26 @@ XThenY(double rank0Us, double rank1Us)
 class OpusPhaseShiftTestCase : public TestCase
 {
   public:
-    OpusPhaseShiftTestCase()
-        : TestCase("a phase shift costs d on demand and max(0, d - W) with provisioning")
+    /// \param network "packet" or "flow"
+    explicit OpusPhaseShiftTestCase(const std::string& network)
+        : TestCase("a phase shift costs d on demand and max(0, d - W) with provisioning (" +
+                   network + ")"),
+          m_network(network)
     {
     }
 
   private:
     double Makespan(Time delay, Mode mode, uint64_t* reconfigurations = nullptr)
     {
-        OpusBed bed(3, 1, delay, TwoPhases(W_US, 64 * 1024), mode, ITERATIONS);
+        OpusBed bed(3,
+                    1,
+                    delay,
+                    TwoPhases(W_US, 64 * 1024),
+                    mode,
+                    ITERATIONS,
+                    Seconds(0),
+                    Seconds(0),
+                    m_network);
         NS_TEST_EXPECT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
         if (reconfigurations)
         {
@@ -282,6 +291,7 @@ class OpusPhaseShiftTestCase : public TestCase
 
     static constexpr double W_US = 10000;
     static constexpr uint32_t ITERATIONS = 3;
+    std::string m_network; //!< Network model
 };
 
 /// A DAG that holds its iterations (labels 0, 1, 2) is profiled in its first iteration and
@@ -510,8 +520,11 @@ class OpusFirstComeFirstServedTestCase : public TestCase
 class OpusStaticSplitTestCase : public TestCase
 {
   public:
-    OpusStaticSplitTestCase()
-        : TestCase("ocs-static halves a collective's bandwidth when ports are split two ways")
+    /// \param network "packet" or "flow"
+    explicit OpusStaticSplitTestCase(const std::string& network)
+        : TestCase("ocs-static halves a collective's bandwidth when ports are split two ways (" +
+                   network + ")"),
+          m_network(network)
     {
     }
 
@@ -527,8 +540,8 @@ class OpusStaticSplitTestCase : public TestCase
         };
         WorkloadDag dag(3, {{"A", {0, 1}}, {"B", {0, 2}}}, ops);
         // One simulation at a time: each bed runs and destroys its own.
-        auto gatherEnd = [&dag](Mode mode, uint64_t& reconfigurations) {
-            OpusBed bed(3, 2, Seconds(0), dag, mode);
+        auto gatherEnd = [this, &dag](Mode mode, uint64_t& reconfigurations) {
+            OpusBed bed(3, 2, Seconds(0), dag, mode, 1, Seconds(0), Seconds(0), m_network);
             reconfigurations = bed.AllFinished() ? bed.Reconfigurations() : UINT64_MAX;
             return bed.EndNs(0, 0);
         };
@@ -543,6 +556,8 @@ class OpusStaticSplitTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(splitReconfigurations, 0, "static: never reconfigured");
         NS_TEST_ASSERT_MSG_EQ(opusReconfigurations, 1, "Opus: B's shift");
     }
+
+    std::string m_network; //!< Network model
 };
 
 /// Members that compute between their communications announce the next one when they
@@ -897,13 +912,16 @@ class OpusTestSuite : public TestSuite
     OpusTestSuite()
         : TestSuite("opus", UNIT)
     {
-        AddTestCase(new OpusPhaseShiftTestCase, TestCase::QUICK);
+        for (const char* network : {"packet", "flow"})
+        {
+            AddTestCase(new OpusPhaseShiftTestCase(network), TestCase::QUICK);
+            AddTestCase(new OpusStaticSplitTestCase(network), TestCase::QUICK);
+        }
         AddTestCase(new OpusLabelledIterationsTestCase, TestCase::QUICK);
         AddTestCase(new OpusIrregularIterationsTestCase, TestCase::QUICK);
         AddTestCase(new OpusRepeatedGroupTestCase, TestCase::QUICK);
         AddTestCase(new OpusOnlyChangedPortsTestCase, TestCase::QUICK);
         AddTestCase(new OpusFirstComeFirstServedTestCase, TestCase::QUICK);
-        AddTestCase(new OpusStaticSplitTestCase, TestCase::QUICK);
         AddTestCase(new OpusAnnouncedProvisioningTestCase, TestCase::QUICK);
         AddTestCase(new OpusLeasedPairTestCase, TestCase::QUICK);
         AddTestCase(new OpusGuessKeepsAskedCircuitsTestCase, TestCase::QUICK);
