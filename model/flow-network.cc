@@ -57,7 +57,8 @@ FlowNetwork::TransferId
 FlowNetwork::Start(const std::vector<LinkId>& path,
                    uint64_t bytes,
                    uint64_t connection,
-                   DrainedCallback drained)
+                   const DrainedCallback& drained,
+                   uint64_t tag)
 {
     NS_ABORT_MSG_IF(bytes == 0, "FlowNetwork::Start: a transfer has at least one byte");
     TransferId id;
@@ -72,13 +73,16 @@ FlowNetwork::Start(const std::vector<LinkId>& path,
         m_free.pop_back();
     }
     Transfer& t = m_transfers[id];
-    t = Transfer();
     t.active = true;
+    t.paused = false;
+    t.rate = 0;
+    t.flow = NO_FLOW;
     t.remaining = static_cast<double>(bytes);
     t.since = Simulator::Now();
-    t.path = path;
+    t.path.assign(path.begin(), path.end()); // keeps the slot's capacity
     t.connection = connection;
     t.drained = drained;
+    t.tag = tag;
     ++m_active;
     m_connections[connection].push_back(id);
     RunIfFirst(id);
@@ -209,6 +213,7 @@ FlowNetwork::Drain(TransferId id)
     Transfer& t = Get(id);
     m_solver.RemoveFlow(t.flow);
     DrainedCallback drained = t.drained;
+    uint64_t tag = t.tag;
     auto connection = m_connections.find(t.connection);
     connection->second.pop_front();
     if (connection->second.empty())
@@ -219,11 +224,14 @@ FlowNetwork::Drain(TransferId id)
     {
         RunIfFirst(connection->second.front());
     }
-    m_transfers[id] = Transfer();
+    t.active = false;
+    t.flow = NO_FLOW;
+    t.drain = EventId();
+    t.drained = DrainedCallback();
     m_free.push_back(id);
     --m_active;
     RequestSolve();
-    drained();
+    drained(tag);
 }
 
 FlowNetwork::Transfer&

@@ -40,8 +40,9 @@ class FlowNetwork : public Object
   public:
     using LinkId = FlowRateSolver::LinkId; //!< A link
     using TransferId = uint32_t;           //!< A transfer (reused once it has drained)
-    /// Called when a transfer's last byte has left its path's bottleneck.
-    using DrainedCallback = Callback<void>;
+    /// Called when a transfer's last byte has left its path's bottleneck, with the tag the
+    /// transfer was started with (one callback serves all of a caller's transfers).
+    using DrainedCallback = Callback<void, uint64_t>;
 
     /**
      * \brief Get the TypeId
@@ -63,12 +64,14 @@ class FlowNetwork : public Object
      * \param bytes its size (> 0)
      * \param connection its connection: transfers of one connection run in start order
      * \param drained called once when its last byte is through
+     * \param tag passed to \p drained
      * \return its id
      */
     TransferId Start(const std::vector<LinkId>& path,
                      uint64_t bytes,
                      uint64_t connection,
-                     DrainedCallback drained);
+                     const DrainedCallback& drained,
+                     uint64_t tag);
     /// \param transfer a transfer to stop (rate 0), running or queued, until Resume()
     void Pause(TransferId transfer);
     /**
@@ -104,6 +107,7 @@ class FlowNetwork : public Object
         uint64_t connection{0};               //!< Its connection
         EventId drain;                        //!< Its drain, at the current rate
         DrainedCallback drained;              //!< Completion callback
+        uint64_t tag{0};                      //!< Its argument
         bool active{false};                   //!< Slot in use
         bool paused{false};                   //!< Stopped by Pause()
     };

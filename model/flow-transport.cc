@@ -8,6 +8,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -40,6 +42,7 @@ FlowTransport::DoDispose()
 {
     m_fabric = nullptr;
     m_outgoing.clear();
+    m_drained = FlowNetwork::DrainedCallback();
     MessageTransport::DoDispose();
 }
 
@@ -48,6 +51,7 @@ FlowTransport::Setup(uint32_t gpu, Ptr<FlowFabric> fabric)
 {
     m_gpu = gpu;
     m_fabric = fabric;
+    m_drained = MakeCallback(&FlowTransport::PartDrained, this);
 }
 
 uint32_t
@@ -98,18 +102,19 @@ FlowTransport::Dispatch(uint64_t id)
         message.latency = std::max(message.latency, route.latency);
         message.ackLatency = std::max(message.ackLatency, route.ackLatency);
         ++message.partsLeft;
-        std::size_t part = message.parts.size();
-        Callback<void> drained([this, id, part]() { PartDrained(id, part); });
+        uint64_t tag = (id << PART_BITS) | message.parts.size();
         FlowNetwork::TransferId transfer =
-            m_fabric->GetNetwork()->Start(route.path, bytes, route.connection, drained);
+            m_fabric->GetNetwork()->Start(route.path, bytes, route.connection, m_drained, tag);
         message.parts.push_back(Part{route.railGpu, route.port, transfer, route.path, true, false});
     }
     return true;
 }
 
 void
-FlowTransport::PartDrained(uint64_t id, std::size_t part)
+FlowTransport::PartDrained(uint64_t tag)
 {
+    uint64_t id = tag >> PART_BITS;
+    std::size_t part = tag & ((uint64_t(1) << PART_BITS) - 1);
     Outgoing& message = m_outgoing.at(id);
     // Its transfer id goes back to the network: a circuit change must not touch it again.
     message.parts[part].drained = true;
@@ -149,9 +154,17 @@ FlowTransport::Complete(uint64_t id)
 void
 FlowTransport::OnPortChange(uint32_t railGpu, uint32_t port)
 {
-    for (auto& [id, message] : m_outgoing)
+    // In message order, so that the network sees the same changes in the same order on
+    // every run (the table is unordered).
+    std::vector<uint64_t> ids;
+    for (const auto& [id, message] : m_outgoing)
     {
-        for (Part& part : message.parts)
+        ids.push_back(id);
+    }
+    std::sort(ids.begin(), ids.end());
+    for (uint64_t id : ids)
+    {
+        for (Part& part : m_outgoing.at(id).parts)
         {
             if (!part.drained && part.railGpu == railGpu && part.port == port)
             {

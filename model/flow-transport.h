@@ -10,7 +10,7 @@
 #include "ns3/traced-callback.h"
 
 #include <deque>
-#include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -85,8 +85,11 @@ class FlowTransport : public MessageTransport
 
     /// Starts \p id's transfers on the routes usable now; false if there is none.
     bool Dispatch(uint64_t id);
-    /// Part \p part of message \p id drained.
-    void PartDrained(uint64_t id, std::size_t part);
+    /// Bits of a transfer's tag that name the part (the rest is the message id).
+    static constexpr uint32_t PART_BITS = 8;
+
+    /// A part drained: \p tag is (message id << PART_BITS) | part index.
+    void PartDrained(uint64_t tag);
     /// The message is complete at the peer.
     void Arrive(uint32_t source, uint64_t id, uint64_t bytes);
     /// The sender learns that message \p id is complete.
@@ -97,9 +100,10 @@ class FlowTransport : public MessageTransport
     uint32_t m_gpu{0};                                               //!< This GPU
     Ptr<FlowFabric> m_fabric;                                        //!< Its fabric
     uint64_t m_nextMessageId{1};                                     //!< Next message id
-    std::map<uint64_t, Outgoing> m_outgoing;                         //!< Message id -> state
+    std::unordered_map<uint64_t, Outgoing> m_outgoing;                         //!< Message id -> state
     std::deque<uint64_t> m_waiting;                                  //!< Messages with no route yet
     MessageTransportCounters m_counters;                             //!< Counters
+    FlowNetwork::DrainedCallback m_drained; //!< PartDrained, for every transfer
     TracedCallback<uint32_t, uint64_t, uint64_t> m_messageSentTrace; //!< peer, id, bytes
     TracedCallback<uint32_t, uint64_t, uint64_t> m_messageReceivedTrace; //!< src, id, bytes
 };
