@@ -238,6 +238,10 @@ ReadPoint(const Point& point)
     }
     JobResult r;
     r.fabric = point.fabric.name;
+    r.network = j.contains("config") && j["config"].contains("network") &&
+                        j["config"]["network"].is_string()
+                    ? j["config"]["network"].get<std::string>()
+                    : "unknown";
     r.iterationTime = j["iteration_time_s"].get<double>();
     r.makespan = j["makespan_s"].get<double>();
     r.reconfigurations = j["reconfigurations"].get<uint64_t>();
@@ -487,7 +491,8 @@ Report(const std::vector<Point>& points, const std::string& job, std::ostream& c
     const JobResult& base = points.front().result;
     std::optional<double> measuredBase =
         job.empty() ? std::nullopt : TestbedMeasurements::Find(job, "no-controller", 0);
-    std::cout << "baseline " << points.front().fabric.name << ": iteration " << std::fixed
+    std::cout << "network model: " << base.network << "\nbaseline "
+              << points.front().fabric.name << ": iteration " << std::fixed
               << std::setprecision(3) << base.iterationTime * 1e3 << " ms";
     if (measuredBase)
     {
