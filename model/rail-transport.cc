@@ -666,7 +666,7 @@ RailTransport::SendData(QueuePair& qp)
             qp.notBefore = std::max(qp.notBefore, now) + Seconds(wire * 8.0 / rate);
         }
     }
-    if (!qp.timeout.IsRunning())
+    if (qp.deadline == Time::Max())
     {
         ArmTimeout(qp);
     }
@@ -712,15 +712,40 @@ RailTransport::ArmTimeout(QueuePair& qp)
         rate = std::min(rate, qp.rate.GetRate(Simulator::Now()));
     }
     Time ackGap = Seconds(m_ackInterval * (port.mtu + FRAME_OVERHEAD) * 8.0 / rate);
-    qp.timeout.Cancel();
-    qp.timeout =
-        Simulator::Schedule(m_retransmitTimeout + ackGap, &RailTransport::OnTimeout, this, qp.qpn);
+    Time delay = m_retransmitTimeout + ackGap;
+    qp.deadline = Simulator::Now() + delay;
+    // An event already due at or before the new deadline will find it and wait on.
+    if (!qp.timeout.IsRunning() || qp.timeout.GetTs() > qp.deadline.GetTimeStep())
+    {
+        qp.timeout.Cancel();
+        qp.timeout = Simulator::Schedule(delay, &RailTransport::OnTimeout, this, qp.qpn);
+    }
+}
+
+void
+RailTransport::DisarmTimeout(QueuePair& qp)
+{
+    qp.deadline = Time::Max();
 }
 
 void
 RailTransport::OnTimeout(uint32_t qpn)
 {
     QueuePair& qp = m_qps[qpn];
+    if (qp.deadline == Time::Max())
+    {
+        return; // turned off since this event was scheduled
+    }
+    if (Simulator::Now() < qp.deadline)
+    {
+        // ACKs moved the deadline since this event was scheduled.
+        qp.timeout = Simulator::Schedule(qp.deadline - Simulator::Now(),
+                                         &RailTransport::OnTimeout,
+                                         this,
+                                         qpn);
+        return;
+    }
+    qp.deadline = Time::Max();
     if (qp.ackedPsn == qp.nextPsn)
     {
         return; // nothing in flight
@@ -971,7 +996,7 @@ RailTransport::Acknowledge(QueuePair& qp, uint64_t psn)
     }
     if (qp.ackedPsn == qp.nextPsn)
     {
-        qp.timeout.Cancel();
+        DisarmTimeout(qp);
     }
     else
     {

@@ -171,22 +171,23 @@ class RailTransport : public MessageTransport
     /// Sending side of a connection: one port, one peer port.
     struct QueuePair
     {
-        uint32_t qpn;             //!< Index in m_qps
-        uint32_t port;            //!< Local port index
-        uint32_t peer;            //!< Peer GPU
-        uint32_t peerPort;        //!< Peer port index
-        Address peerAddress;      //!< Peer port's MAC address
-        uint32_t label;           //!< Flow label
-        std::deque<Part> parts;   //!< Unacknowledged parts, in PSN order
-        uint64_t nextPsn{0};      //!< Next PSN to send
-        uint64_t ackedPsn{0};     //!< Every PSN below was acknowledged
-        uint64_t endPsn{0};       //!< One past the last PSN queued
-        uint64_t highestSent{0};  //!< One past the highest PSN ever sent
-        bool reachable{false};    //!< The port reaches the peer port now
-        bool scheduled{false};    //!< On its port's round-robin list
-        Time notBefore;           //!< DCQCN pacing: earliest next frame
-        EventId timeout;          //!< Retransmission timer
-        DcqcnRateController rate; //!< DCQCN reaction point
+        uint32_t qpn;               //!< Index in m_qps
+        uint32_t port;              //!< Local port index
+        uint32_t peer;              //!< Peer GPU
+        uint32_t peerPort;          //!< Peer port index
+        Address peerAddress;        //!< Peer port's MAC address
+        uint32_t label;             //!< Flow label
+        std::deque<Part> parts;     //!< Unacknowledged parts, in PSN order
+        uint64_t nextPsn{0};        //!< Next PSN to send
+        uint64_t ackedPsn{0};       //!< Every PSN below was acknowledged
+        uint64_t endPsn{0};         //!< One past the last PSN queued
+        uint64_t highestSent{0};    //!< One past the highest PSN ever sent
+        bool reachable{false};      //!< The port reaches the peer port now
+        bool scheduled{false};      //!< On its port's round-robin list
+        Time notBefore;             //!< DCQCN pacing: earliest next frame
+        Time deadline{Time::Max()}; //!< Retransmission deadline (Max: timer off)
+        EventId timeout;            //!< Wake-up at or before the deadline (see ArmTimeout)
+        DcqcnRateController rate;   //!< DCQCN reaction point
     };
 
     /// Receiving side of a connection.
@@ -284,7 +285,15 @@ class RailTransport : public MessageTransport
                      uint32_t qpn,
                      uint32_t label,
                      uint64_t psn);
+    /**
+     * Sets \p qp's retransmission deadline. The timer is lazy: an ACK moves the deadline
+     * without touching the scheduled event, which, when it fires early, sleeps again until
+     * the deadline. A cancelled ns-3 event stays in the scheduler until its time comes, so
+     * re-arming per ACK would leave one dead event per ACK in the queue for a whole timeout.
+     */
     void ArmTimeout(QueuePair& qp);
+    /// Turns \p qp's retransmission timer off (its event, if any, finds nothing to do).
+    void DisarmTimeout(QueuePair& qp);
     void OnTimeout(uint32_t qpn);
     void OnCircuitChange(uint32_t port);
     void OnDequeue(uint32_t port, Ptr<const Packet> frame);
