@@ -797,9 +797,10 @@ RailTransport::Receive(Ptr<NetDevice> device,
                        const Address& to,
                        NetDevice::PacketType type)
 {
-    Ptr<Packet> copy = frame->Copy();
+    // Peeked, not removed: removing would need a copy of the frame (it is const), and
+    // nothing reads the payload.
     RailTransportHeader header;
-    copy->RemoveHeader(header);
+    uint32_t headerBytes = frame->PeekHeader(header);
     switch (header.kind)
     {
     case RailTransportHeader::DATA: {
@@ -812,8 +813,8 @@ RailTransport::Receive(Ptr<NetDevice> device,
         ReceiveData(port,
                     from,
                     header,
-                    copy->GetSize() - header.padding,
-                    copy->PeekPacketTag(mark));
+                    frame->GetSize() - headerBytes - header.padding,
+                    frame->PeekPacketTag(mark));
         break;
     }
     case RailTransportHeader::ACK:
