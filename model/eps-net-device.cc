@@ -160,7 +160,7 @@ EpsNetDevice::SendFrom(Ptr<Packet> packet,
         ++m_counters.framesDroppedOversize;
         return false;
     }
-    m_macTxTrace(packet);
+    FireTrace(m_macTxTrace, packet);
     if (IsNetworkControl(packet))
     {
         m_networkControl.push_back(packet);

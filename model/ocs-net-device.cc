@@ -162,7 +162,7 @@ OcsNetDevice::SendFrom(Ptr<Packet> packet,
         m_macTxDropTrace(packet);
         return false;
     }
-    m_macTxTrace(packet);
+    FireTrace(m_macTxTrace, packet);
     if (!m_queue->Enqueue(packet))
     {
         ++m_counters.framesDroppedQueueFull;

@@ -181,9 +181,9 @@ RailNetDevice::Arrive(Ptr<Packet> frame)
         m_phyRxDropTrace(frame);
         return false;
     }
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
-    m_phyRxEndTrace(frame);
+    FireTrace(m_snifferTrace, frame);
+    FireTrace(m_promiscSnifferTrace, frame);
+    FireTrace(m_phyRxEndTrace, frame);
     return true;
 }
 
@@ -197,13 +197,13 @@ RailNetDevice::DeliverUp(Ptr<Packet> payload, const EthernetHeader& header)
                                                   : PACKET_OTHERHOST;
     if (type != PACKET_OTHERHOST && !m_rxCallback.IsNull())
     {
-        m_macRxTrace(payload);
+        FireTrace(m_macRxTrace, payload);
         m_rxCallback(this, payload, header.GetLengthType(), header.GetSource());
     }
     // Last: a switch takes this very packet object and forwards it.
     if (!m_promiscCallback.IsNull())
     {
-        m_macPromiscRxTrace(payload);
+        FireTrace(m_macPromiscRxTrace, payload);
         m_promiscCallback(this,
                           payload,
                           header.GetLengthType(),
@@ -224,9 +224,9 @@ RailNetDevice::BeginTransmission(Ptr<Packet> frame)
 {
     m_busy = true;
     m_currentFrame = frame;
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
-    m_phyTxBeginTrace(frame);
+    FireTrace(m_snifferTrace, frame);
+    FireTrace(m_promiscSnifferTrace, frame);
+    FireTrace(m_phyTxBeginTrace, frame);
     Time txTime = m_lineRate.Next(frame->GetSize());
     Simulator::Schedule(txTime + m_interframeGap, &RailNetDevice::EndTransmission, this);
     return txTime;
@@ -236,7 +236,7 @@ void
 RailNetDevice::EndTransmission()
 {
     m_busy = false;
-    m_phyTxEndTrace(m_currentFrame);
+    FireTrace(m_phyTxEndTrace, m_currentFrame);
     m_currentFrame = nullptr;
     TryTransmit();
 }
