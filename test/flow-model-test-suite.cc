@@ -114,6 +114,40 @@ class FlowSharingTestCase : public TestCase
 };
 
 /**
+ * Messages of one connection (a queue pair: GPU 0's port towards GPU 1) run in order, and
+ * connections share a port fairly: GPU 0 sends two 1 MiB messages to GPU 1 and one to
+ * GPU 2 at once. The first to GPU 1 and the one to GPU 2 share GPU 0's uplink, half each,
+ * and end together at 512 T; the second to GPU 1 then has the link alone and ends 256 T
+ * later (each + the last frame's trip). Sharing all three would have ended them together.
+ */
+class FlowConnectionOrderTestCase : public TestCase
+{
+  public:
+    FlowConnectionOrderTestCase()
+        : TestCase("flow model: a connection's messages run in order, connections share")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RailNetwork> network = JobBed::BuildFlow(Spec(3, RailKind::EPS));
+        Arrivals arrivals;
+        arrivals.Watch(network);
+        Ptr<MessageTransport> gpu0 = network->GetMessageTransport(0);
+        gpu0->Send(1, 1 << 20);
+        gpu0->Send(1, 1 << 20);
+        gpu0->Send(2, 1 << 20);
+        Simulator::Run();
+        double trip = FramesNs(1) + SWITCH_NS + 2 * LINK_NS;
+        NS_TEST_EXPECT_MSG_EQ_TOL(arrivals.At(0, 1), FramesNs(512) + trip, 1.0, "first: 512 T");
+        NS_TEST_EXPECT_MSG_EQ_TOL(arrivals.At(0, 3), FramesNs(512) + trip, 1.0, "other: 512 T");
+        NS_TEST_EXPECT_MSG_EQ_TOL(arrivals.At(0, 2), FramesNs(768) + trip, 1.0, "then 256 T");
+        Simulator::Destroy();
+    }
+};
+
+/**
  * A flow crossing a reconfiguration stops for exactly the blackout. Two one-port servers on
  * an OCS with a circuit between them; 0.1 ms into a 1 MiB message the circuit is torn down
  * and set again by two requests of 20 us each (the second waits for the first on the same
@@ -263,6 +297,7 @@ class FlowModelTestSuite : public TestSuite
     {
         AddTestCase(new FlowSingleMessageTestCase, TestCase::QUICK);
         AddTestCase(new FlowSharingTestCase, TestCase::QUICK);
+        AddTestCase(new FlowConnectionOrderTestCase, TestCase::QUICK);
         AddTestCase(new FlowBlackoutTestCase, TestCase::QUICK);
         AddTestCase(new FlowRelayTestCase, TestCase::QUICK);
         AddTestCase(new FlowDrainedPartTestCase, TestCase::QUICK);
