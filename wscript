@@ -163,6 +163,7 @@ def build(bld):
         'model/collective-communicator.h',
         'model/rank-runtime.h',
         'model/simulation-horizon.h',
+        'model/splitmix-hash.h',
         'helper/circuit-recorder.h',
         'helper/collective-helper.h',
         'helper/rank-runtime-helper.h',

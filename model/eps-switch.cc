@@ -15,6 +15,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/splitmix-hash.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -25,21 +26,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("EpsSwitch");
 
 NS_OBJECT_ENSURE_REGISTERED(EpsSwitch);
-
-namespace
-{
-/// splitmix64's finalizer: a fast, well-mixing, platform-independent 64-bit hash step.
-uint64_t
-Mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
-} // namespace
 
 TypeId
 EpsSwitch::GetTypeId()
@@ -324,9 +310,9 @@ EpsSwitch::HashToPort(const std::vector<uint32_t>& ports,
                       uint64_t destination,
                       uint32_t flowLabel) const
 {
-    uint64_t hash = Mix(m_hashSeed ^ source);
-    hash = Mix(hash ^ destination);
-    hash = Mix(hash ^ flowLabel);
+    uint64_t hash = SplitMix64(m_hashSeed ^ source);
+    hash = SplitMix64(hash ^ destination);
+    hash = SplitMix64(hash ^ flowLabel);
     // Multiply-high maps the 64-bit hash onto [0, n) without a division.
     auto index =
         static_cast<std::size_t>((static_cast<unsigned __int128>(hash) * ports.size()) >> 64);
@@ -557,7 +543,7 @@ EpsSwitch::Configure()
                     "EpsSwitch: EcnKmin (" << m_ecnKmin << ") exceeds EcnKmax (" << m_ecnKmax
                                            << ")");
     Ptr<Node> node = GetObject<Node>();
-    m_hashSeed = Mix(m_ecmpSeed != 0 ? m_ecmpSeed : (node ? node->GetId() + 1 : 1));
+    m_hashSeed = SplitMix64(m_ecmpSeed != 0 ? m_ecmpSeed : (node ? node->GetId() + 1 : 1));
     m_configured = true;
     if (!m_pfcEnabled || m_ports.empty())
     {

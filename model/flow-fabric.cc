@@ -9,6 +9,7 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/rail-transport-header.h"
+#include "ns3/splitmix-hash.h"
 
 #include <algorithm>
 
@@ -24,18 +25,6 @@ namespace
 
 /// Bytes a real frame adds to its payload on the wire (Ethernet + RailTransportHeader).
 constexpr uint32_t FRAME_OVERHEAD = RailTransportHeader::FRAME_OVERHEAD;
-
-/// splitmix64's finalizer: the connection hash of a Clos route's ECMP choices.
-uint64_t
-Mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
 
 /// Bytes on the wire of a frame of \p payload bytes standing for real frames of \p real.
 uint64_t
@@ -218,13 +207,13 @@ FlowFabric::RailRoute(uint32_t source,
     }
     // ECMP: the source leaf hashes the connection onto an uplink (and so a spine), the
     // spine onto one of its parallel links down to the destination leaf.
-    uint64_t label = Mix((uint64_t(source) << 40) ^ (uint64_t(destination) << 16) ^
-                         (uint64_t(port) << 8) ^ peerPort);
+    uint64_t label = SplitMix64((uint64_t(source) << 40) ^ (uint64_t(destination) << 16) ^
+                                (uint64_t(port) << 8) ^ peerPort);
     uint32_t uplinks = m_clos.spines * m_clos.linksPerPair;
     uint32_t up = static_cast<uint32_t>(label % uplinks);
     uint32_t spine = up / m_clos.linksPerPair;
-    uint32_t down =
-        spine * m_clos.linksPerPair + static_cast<uint32_t>(Mix(label) % m_clos.linksPerPair);
+    uint32_t down = spine * m_clos.linksPerPair +
+                    static_cast<uint32_t>(SplitMix64(label) % m_clos.linksPerPair);
     uint64_t railBase = uint64_t(m_topology.RailOf(source)) * m_clos.leaves * uplinks;
     uint32_t upLink = m_closLinks + 2 * (railBase + uint64_t(fromLeaf) * uplinks + up);
     uint32_t downLink = m_closLinks + 2 * (railBase + uint64_t(toLeaf) * uplinks + down) + 1;
