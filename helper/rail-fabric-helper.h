@@ -13,6 +13,7 @@
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/rail-endpoints.h"
 #include "ns3/rail-fabric-spec.h"
+#include "ns3/rail-fabric.h"
 #include "ns3/rail-network.h"
 #include "ns3/rail-transport.h"
 
@@ -20,73 +21,6 @@
 
 namespace ns3
 {
-
-/**
- * \ingroup photonic-rails
- * \brief The packet model's built network: GPU nodes, their scale-up domains, rails of
- *        devices and switches, and a RailTransport per GPU.
- *
- * Planes (see RailEndpoints): rail g is plane g; the scale-up domain of server s is plane
- * G + s.
- */
-class RailFabric : public RailNetwork
-{
-  public:
-    /**
-     * \brief Get the TypeId
-     * \return The TypeId for this class
-     */
-    static TypeId GetTypeId();
-
-    /// \param gpu a rank \return its transport
-    Ptr<RailTransport> GetTransport(uint32_t gpu) const;
-    /// \return the endpoint directory
-    Ptr<RailEndpoints> GetEndpoints() const;
-    /// \param gpu a rank \return its NIC ports on its rail, in order
-    std::vector<Ptr<NetDevice>> GetNicPorts(uint32_t gpu) const;
-    /// \param rail a rail \return its packet switches: the switch, or leaves then spines
-    const std::vector<Ptr<EpsSwitch>>& GetRailSwitches(uint32_t rail) const;
-    /// \param server a server \return its scale-up switch
-    Ptr<EpsSwitch> GetScaleUpSwitch(uint32_t server) const;
-    /// \return the Clos wiring of every rail (kind EPS_CLOS only)
-    const ClosPlan& GetClosPlan() const;
-    /// \return packet switches in the rails (scale-up switches not counted)
-    uint32_t GetRailSwitchCount() const;
-    /// \return switch ports in the rails: electrical ports, or OCS ports in use
-    uint64_t GetRailSwitchPortCount() const;
-
-    uint32_t GetOcsPort(uint32_t gpu, uint32_t port) const override;
-    std::string GetModelName() const override;
-    Ptr<MessageTransport> GetMessageTransport(uint32_t gpu) const override;
-
-    /**
-     * \return frames dropped anywhere in the fabric so far: by switches (no route, buffer
-     * full, egress threshold) and ports (queue full, oversize, corrupted, no circuit, lost
-     * in flight)
-     */
-    uint64_t CountDroppedFrames() const override;
-
-    /**
-     * \brief Fixes the random streams of the fabric's switches (their ECN marking).
-     * \param stream the first stream number
-     * \return the number of streams used
-     */
-    int64_t AssignStreams(int64_t stream) override;
-
-  protected:
-    void DoDispose() override;
-
-  private:
-    friend class RailFabricHelper;
-
-    NodeContainer m_switchNodes;                             //!< Every switch node
-    std::vector<Ptr<RailTransport>> m_transports;            //!< Per GPU
-    Ptr<RailEndpoints> m_endpoints;                          //!< Directory
-    std::vector<std::vector<Ptr<NetDevice>>> m_nics;         //!< NIC ports per GPU
-    std::vector<std::vector<Ptr<EpsSwitch>>> m_railSwitches; //!< Per rail (EPS)
-    std::vector<Ptr<EpsSwitch>> m_scaleUp;                   //!< Per server
-    ClosPlan m_clos;                                         //!< Per-rail Clos wiring
-};
 
 /**
  * \ingroup photonic-rails

@@ -1,0 +1,181 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rail-fabric.h"
+
+#include "ns3/abort.h"
+#include "ns3/eps-net-device.h"
+#include "ns3/log.h"
+#include "ns3/ocs-net-device.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RailFabric");
+
+NS_OBJECT_ENSURE_REGISTERED(RailFabric);
+
+TypeId
+RailFabric::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RailFabric").SetParent<RailNetwork>().SetGroupName("PhotonicRails");
+    return tid;
+}
+
+void
+RailFabric::DoDispose()
+{
+    m_transports.clear();
+    m_endpoints = nullptr;
+    m_nics.clear();
+    m_railSwitches.clear();
+    m_scaleUp.clear();
+    RailNetwork::DoDispose();
+}
+
+Ptr<RailTransport>
+RailFabric::GetTransport(uint32_t gpu) const
+{
+    NS_ABORT_MSG_IF(gpu >= m_transports.size(), "no GPU " << gpu);
+    return m_transports[gpu];
+}
+
+Ptr<MessageTransport>
+RailFabric::GetMessageTransport(uint32_t gpu) const
+{
+    return GetTransport(gpu);
+}
+
+std::string
+RailFabric::GetModelName() const
+{
+    return "packet";
+}
+
+Ptr<RailEndpoints>
+RailFabric::GetEndpoints() const
+{
+    return m_endpoints;
+}
+
+std::vector<Ptr<NetDevice>>
+RailFabric::GetNicPorts(uint32_t gpu) const
+{
+    NS_ABORT_MSG_IF(gpu >= m_nics.size(), "no GPU " << gpu);
+    return m_nics[gpu];
+}
+
+const std::vector<Ptr<EpsSwitch>>&
+RailFabric::GetRailSwitches(uint32_t rail) const
+{
+    NS_ABORT_MSG_IF(rail >= m_railSwitches.size(), "no switched rail " << rail);
+    return m_railSwitches[rail];
+}
+
+uint64_t
+RailFabric::CountDroppedFrames() const
+{
+    uint64_t dropped = 0;
+    auto count = [&dropped](const NodeContainer& nodes) {
+        for (auto node = nodes.Begin(); node != nodes.End(); ++node)
+        {
+            if (Ptr<EpsSwitch> sw = (*node)->GetObject<EpsSwitch>())
+            {
+                const EpsSwitchCounters& c = sw->GetCounters();
+                dropped += c.framesDroppedNoRoute + c.framesDroppedBufferFull +
+                           c.framesDroppedEgressThreshold;
+            }
+            for (uint32_t i = 0; i < (*node)->GetNDevices(); ++i)
+            {
+                Ptr<NetDevice> device = (*node)->GetDevice(i);
+                if (auto eps = DynamicCast<EpsNetDevice>(device))
+                {
+                    const EpsNetDeviceCounters& c = eps->GetCounters();
+                    dropped +=
+                        c.framesDroppedQueueFull + c.framesDroppedOversize + c.framesCorrupted;
+                }
+                else if (auto ocs = DynamicCast<OcsNetDevice>(device))
+                {
+                    const OcsNetDeviceCounters& c = ocs->GetCounters();
+                    dropped += c.framesDroppedNoCircuit + c.framesDroppedQueueFull +
+                               c.framesDroppedOversize + c.framesLostInFlight + c.framesCorrupted;
+                }
+            }
+        }
+    };
+    count(m_gpus);
+    count(m_switchNodes);
+    return dropped;
+}
+
+Ptr<EpsSwitch>
+RailFabric::GetScaleUpSwitch(uint32_t server) const
+{
+    NS_ABORT_MSG_IF(server >= m_scaleUp.size(), "no server " << server);
+    return m_scaleUp[server];
+}
+
+const ClosPlan&
+RailFabric::GetClosPlan() const
+{
+    return m_clos;
+}
+
+uint32_t
+RailFabric::GetRailSwitchCount() const
+{
+    uint32_t count = 0;
+    for (const auto& rail : m_railSwitches)
+    {
+        count += rail.size();
+    }
+    return count;
+}
+
+uint64_t
+RailFabric::GetRailSwitchPortCount() const
+{
+    uint64_t ports = 0;
+    for (const auto& rail : m_railSwitches)
+    {
+        for (const auto& sw : rail)
+        {
+            ports += sw->GetNPorts();
+        }
+    }
+    for (const auto& ocs : m_ocs)
+    {
+        ports += ocs->GetNDevices();
+    }
+    return ports;
+}
+
+uint32_t
+RailFabric::GetOcsPort(uint32_t gpu, uint32_t port) const
+{
+    Ptr<OcsNetDevice> device = DynamicCast<OcsNetDevice>(GetNicPorts(gpu).at(port));
+    NS_ABORT_MSG_UNLESS(device, "GPU " << gpu << " port " << port << " is not an OCS port");
+    return device->GetPort();
+}
+
+int64_t
+RailFabric::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (const Ptr<EpsSwitch>& sw : m_scaleUp)
+    {
+        used += sw ? sw->AssignStreams(stream + used) : 0;
+    }
+    for (const auto& switches : m_railSwitches)
+    {
+        for (const Ptr<EpsSwitch>& sw : switches)
+        {
+            used += sw->AssignStreams(stream + used);
+        }
+    }
+    return used;
+}
+
+} // namespace ns3
