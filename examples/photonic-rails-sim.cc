@@ -180,6 +180,10 @@ PrintAlgorithmDifferences(const std::vector<JobResult>& results)
     const JobResult& base = results.front();
     for (const JobResult& r : results)
     {
+        if (r.network != base.network)
+        {
+            continue; // plans do not depend on the network model: its notes would repeat
+        }
         std::set<std::string> types;
         for (const auto* counts : {&base.algorithms, &r.algorithms})
         {
@@ -208,18 +212,20 @@ PrintAlgorithmDifferences(const std::vector<JobResult>& results)
 void
 PrintWrongGuesses(const std::vector<JobResult>& results)
 {
+    bool models = results.front().network != results.back().network;
     for (const JobResult& r : results)
     {
+        std::string run = models ? r.fabric + " (" + r.network + ")" : r.fabric;
         if (r.speculativeUnused > 0)
         {
-            std::cout << "note: " << r.fabric << ": " << r.speculativeUnused << " of "
+            std::cout << "note: " << run << ": " << r.speculativeUnused << " of "
                       << r.speculative
                       << " speculative reconfigurations set up circuits that the communication "
                          "they guessed did not run on (see reconfigurations.csv, used = 0)\n";
         }
         if (r.speculativeDelaying > 0)
         {
-            std::cout << "note: " << r.fabric << ": " << r.speculativeDelaying << " of "
+            std::cout << "note: " << run << ": " << r.speculativeDelaying << " of "
                       << r.speculative
                       << " speculative reconfigurations were still switching ports a request "
                          "needed, which waited for them (see reconfigurations.csv, "

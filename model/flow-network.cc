@@ -116,6 +116,10 @@ FlowNetwork::Pause(TransferId id)
     {
         return;
     }
+    if (t.drain.IsRunning() && t.drain.GetTs() == Simulator::Now().GetTimeStep())
+    {
+        return; // its last byte is through at this very instant: it drains
+    }
     SetRate(id, 0);
     m_solver.RemoveFlow(t.flow);
     t.flow = NO_FLOW;

@@ -172,6 +172,19 @@ FlowTransport::OnPortChange(uint32_t railGpu, uint32_t port)
             }
         }
     }
+    // A reconfiguration brings its circuits up one port at a time: try the waiting messages
+    // once they are all up, so that a message uses every port that reaches its peer (C6).
+    if (!m_waiting.empty() && !m_retryPending)
+    {
+        m_retryPending = true;
+        Simulator::ScheduleNow(&FlowTransport::RetryWaiting, this);
+    }
+}
+
+void
+FlowTransport::RetryWaiting()
+{
+    m_retryPending = false;
     std::deque<uint64_t> waiting;
     waiting.swap(m_waiting);
     for (uint64_t id : waiting)

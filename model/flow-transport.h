@@ -94,17 +94,20 @@ class FlowTransport : public MessageTransport
     void Arrive(uint32_t source, uint64_t id, uint64_t bytes);
     /// The sender learns that message \p id is complete.
     void Complete(uint64_t id);
+    /// Dispatches the messages that wait for a circuit, if one has come.
+    void RetryWaiting();
     /// Re-routes or pauses a running or paused part after its port's circuit changed.
     void Reroute(uint64_t id, Part& part);
 
-    uint32_t m_gpu{0};                                               //!< This GPU
-    Ptr<FlowFabric> m_fabric;                                        //!< Its fabric
-    uint64_t m_nextMessageId{1};                                     //!< Next message id
-    std::unordered_map<uint64_t, Outgoing> m_outgoing;                         //!< Message id -> state
-    std::deque<uint64_t> m_waiting;                                  //!< Messages with no route yet
-    MessageTransportCounters m_counters;                             //!< Counters
-    FlowNetwork::DrainedCallback m_drained; //!< PartDrained, for every transfer
-    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageSentTrace; //!< peer, id, bytes
+    uint32_t m_gpu{0};                                 //!< This GPU
+    Ptr<FlowFabric> m_fabric;                          //!< Its fabric
+    uint64_t m_nextMessageId{1};                       //!< Next message id
+    std::unordered_map<uint64_t, Outgoing> m_outgoing; //!< Message id -> state
+    std::deque<uint64_t> m_waiting;                    //!< Messages with no route yet
+    bool m_retryPending{false};                        //!< A RetryWaiting() is scheduled now
+    MessageTransportCounters m_counters;               //!< Counters
+    FlowNetwork::DrainedCallback m_drained;            //!< PartDrained, for every transfer
+    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageSentTrace;     //!< peer, id, bytes
     TracedCallback<uint32_t, uint64_t, uint64_t> m_messageReceivedTrace; //!< src, id, bytes
 };
 

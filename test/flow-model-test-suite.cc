@@ -288,6 +288,43 @@ class FlowDrainedPartTestCase : public TestCase
     }
 };
 
+/**
+ * A message waiting for a circuit takes every port that one reconfiguration brings up to its
+ * peer, although the switch brings them up one at a time (it once took the first only).
+ * Two servers with two ports each and no circuit: 1 MiB waits until both circuits come up
+ * at 10 + 20 us, then each port carries 512 KiB: 128 T + 2 fibers.
+ */
+class FlowWaitingUsesEveryPortTestCase : public TestCase
+{
+  public:
+    FlowWaitingUsesEveryPortTestCase()
+        : TestCase("flow model: a waiting message takes every port a reconfiguration brings up")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RailNetwork> network = JobBed::BuildFlow(Spec(2, RailKind::OCS, 1, 2));
+        Ptr<OpticalCircuitSwitch> ocs = network->GetOcs(0);
+        ocs->SetAttribute("ReconfigurationDelay", TimeValue(MicroSeconds(20)));
+        Arrivals arrivals;
+        arrivals.Watch(network);
+        network->GetMessageTransport(0)->Send(1, 1 << 20);
+        Simulator::Schedule(MicroSeconds(10), [ocs]() {
+            // OCS port = server x 2 + NIC port.
+            NS_ABORT_UNLESS(
+                ocs->Reconfigure(OpticalCircuitSwitch::Duplex({{0, 2}, {1, 3}})).accepted);
+        });
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ_TOL(arrivals.At(0, 1),
+                                  30000 + FramesNs(128) + 2 * LINK_NS,
+                                  1.0,
+                                  "both ports from 30 us: 128 T + 2 fibers");
+        Simulator::Destroy();
+    }
+};
+
 /// The flow model's suite.
 class FlowModelTestSuite : public TestSuite
 {
@@ -301,6 +338,7 @@ class FlowModelTestSuite : public TestSuite
         AddTestCase(new FlowBlackoutTestCase, TestCase::QUICK);
         AddTestCase(new FlowRelayTestCase, TestCase::QUICK);
         AddTestCase(new FlowDrainedPartTestCase, TestCase::QUICK);
+        AddTestCase(new FlowWaitingUsesEveryPortTestCase, TestCase::QUICK);
     }
 };
 
