@@ -202,10 +202,10 @@ FlowNetwork::SetRate(TransferId id, double rate)
         return;
     }
     // Whole nanoseconds, rounded up, except where the quotient is an integer up to
-    // floating-point noise (a closed form's exact time stays exact).
+    // floating-point noise (a closed form's exact time stays exact): never early.
     double ns = t.remaining / rate * 1e9;
     double nearest = std::round(ns);
-    int64_t delay = std::abs(ns - nearest) < 1e-6 * std::max(1.0, nearest)
+    int64_t delay = std::abs(ns - nearest) <= 1e-9 * std::max(1.0, ns)
                         ? static_cast<int64_t>(nearest)
                         : static_cast<int64_t>(std::ceil(ns));
     t.drain = Simulator::Schedule(NanoSeconds(delay), &FlowNetwork::Drain, this, id);

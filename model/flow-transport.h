@@ -87,6 +87,8 @@ class FlowTransport : public MessageTransport
     bool Dispatch(uint64_t id);
     /// Bits of a transfer's tag that name the part (the rest is the message id).
     static constexpr uint32_t PART_BITS = 8;
+    static_assert((uint64_t(1) << PART_BITS) > RailFabricSpec::MAX_NIC_PORTS,
+                  "a tag's part index (one part per NIC port) fits in PART_BITS");
 
     /// A part drained: \p tag is (message id << PART_BITS) | part index.
     void PartDrained(uint64_t tag);
