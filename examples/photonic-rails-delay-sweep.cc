@@ -484,14 +484,19 @@ MeasuredStep(const std::string& job, const std::string& mode, double delayMs)
 }
 
 /// The table on stdout and delay-sweep.csv: one row per run, beside the measured step of
-/// the paper's testbed when \p job (b16, b24) has one at that delay.
+/// the paper's testbed when \p job (b16, b24) has one at that delay; \p ringSteps is
+/// --ringSteps, named in the header when merged.
 void
-Report(const std::vector<Point>& points, const std::string& job, std::ostream& csv)
+Report(const std::vector<Point>& points,
+       const std::string& job,
+       const std::string& ringSteps,
+       std::ostream& csv)
 {
     const JobResult& base = points.front().result;
     std::optional<double> measuredBase =
         job.empty() ? std::nullopt : TestbedMeasurements::Find(job, "no-controller", 0);
-    std::cout << "network model: " << base.network << "\nbaseline "
+    std::cout << "network model: " << base.network
+              << (ringSteps == "merged" ? ", ring steps merged" : "") << "\nbaseline "
               << points.front().fabric.name << ": iteration " << std::fixed
               << std::setprecision(3) << base.iterationTime * 1e3 << " ms";
     if (measuredBase)
@@ -737,7 +742,7 @@ main(int argc, char* argv[])
         std::cerr << "[sweep] " << points.size() << " runs, " << o.jobs << " at a time\n";
         RunAll(o, dag, points);
         std::ofstream csv = out.Open("delay-sweep.csv");
-        Report(points, measuredJob, csv);
+        Report(points, measuredJob, o.ringSteps, csv);
         std::ofstream slopes = out.Open("delay-sweep-slopes.csv");
         ReportSlopes(points, measuredJob, slopes);
         std::cerr << "[sweep] wrote " << (out.GetDir() / "delay-sweep.csv").string() << " and "

@@ -4,6 +4,8 @@
 
 #include "collective-helper.h"
 
+#include <memory>
+
 namespace ns3
 {
 
@@ -34,9 +36,10 @@ CollectiveHelper::Install(Ptr<RailNetwork> fabric) const
         gpus.Get(rank)->AggregateObject(communicator);
         communicators.push_back(communicator);
     }
+    auto shared = std::make_shared<const std::vector<Ptr<CollectiveCommunicator>>>(communicators);
     for (const auto& communicator : communicators)
     {
-        communicator->Connect(communicators);
+        communicator->Connect(shared);
     }
     return communicators;
 }

@@ -143,6 +143,7 @@ InstallCommunicators(const JobOptions& o, Ptr<RailNetwork> fabric)
     collectives.SetCommunicatorAttribute("ChunkBytes", UintegerValue(uint64_t(o.chunkKiB) * 1024));
     collectives.SetCommunicatorAttribute("ReductionBandwidth", DoubleValue(o.reduceGBps * 1e9));
     collectives.SetCommunicatorAttribute("DefaultAlgorithm", StringValue(o.algorithm));
+    collectives.SetCommunicatorAttribute("AggregateRings", BooleanValue(o.ringSteps == "merged"));
     return collectives.Install(fabric);
 }
 
@@ -249,6 +250,11 @@ Describe(const JobOptions& o, const RailFabricSpec& spec, RailKind built, bool e
     {
         os << ", Opus testbed emulation (delay " << ReconfigurationDelay(o, spec).As(Time::MS)
            << " slept where the testbed's controller did)";
+    }
+    if (o.ringSteps == "merged")
+    {
+        os << "\n[sim] ring steps merged: a flat ring collective is one message per neighbour "
+              "and direction, its members starting and finishing together";
     }
     if (o.network == "flow")
     {
@@ -559,6 +565,7 @@ WriteSummary(const std::string& path,
     c["algorithm"] = o.algorithm;
     c["channels"] = o.channels;
     c["chunk_bytes"] = uint64_t(o.chunkKiB) * 1024;
+    c["ring_steps"] = o.ringSteps;
     c["reduction_gbytes_per_s"] = o.reduceGBps;
     c["iterations"] = o.iterations;
     c["dag_iterations"] = r.iterationTimes.size() / std::max<uint32_t>(1, o.iterations);
@@ -921,6 +928,10 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
             algorithm);
     cmd.Add("channels", "NCCL channels per collective", channels, CHANNELS);
     cmd.Add("chunkKiB", "pipelining chunk inside a channel, KiB", chunkKiB, CHUNK_KIB);
+    cmd.Add("ringSteps",
+            "flat ring collectives: chunked (every chunk of every step a message, as NCCL) or "
+            "merged (one message per neighbour and direction, for thousands of GPUs)",
+            ringSteps);
     cmd.Add("reduceGBps", "reduction bandwidth per GPU, GB/s", reduceGBps, REDUCE_GBPS);
     cmd.Add("iterations", "replays of the workload, back to back", iterations, ITERATIONS);
     cmd.Add("seed", "run number of the random streams", seed);
@@ -951,6 +962,18 @@ JobOptions::Check()
         throw std::invalid_argument(
             "bad value for --provisioning: " + StrictCommandLine::Quote(provisioning) +
             " (expected 0, 1 or oracle)");
+    }
+    if (ringSteps != "chunked" && ringSteps != "merged")
+    {
+        throw std::invalid_argument("bad value for --ringSteps: " +
+                                    StrictCommandLine::Quote(ringSteps) +
+                                    " (expected chunked or merged)");
+    }
+    if (ringSteps == "merged" && reduceGBps > 0)
+    {
+        throw std::invalid_argument(
+            "--ringSteps=merged needs free reductions (--reduceGBps=0): merged steps cannot "
+            "pipeline their reductions");
     }
     std::vector<std::string> models = Networks();
     for (const std::string& model : models)

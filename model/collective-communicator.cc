@@ -7,6 +7,7 @@
 #include "simulation-horizon.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -14,6 +15,7 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -59,6 +61,14 @@ CollectiveCommunicator::GetTypeId()
                           DoubleValue(0.0),
                           MakeDoubleAccessor(&CollectiveCommunicator::m_reductionBandwidth),
                           MakeDoubleChecker<double>(0.0))
+            .AddAttribute("AggregateRings",
+                          "Run flat ring collectives with their steps merged: one message per "
+                          "neighbour and direction, the members starting together and finishing "
+                          "together (a cost per call instead of per chunk; needs "
+                          "ReductionBandwidth 0).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&CollectiveCommunicator::m_aggregateRings),
+                          MakeBooleanChecker())
             .AddTraceSource("CallStart",
                             "A call started, with the plan it runs.",
                             MakeTraceSourceAccessor(&CollectiveCommunicator::m_callTrace),
@@ -70,7 +80,8 @@ CollectiveCommunicator::CollectiveCommunicator()
     : m_channels(2),
       m_chunkBytes(1 << 19),
       m_defaultAlgorithm(WorkloadAlgorithm::AUTO),
-      m_reductionBandwidth(0.0)
+      m_reductionBandwidth(0.0),
+      m_aggregateRings(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -89,8 +100,9 @@ CollectiveCommunicator::DoDispose()
         m_transport->SetReceiveCallback(MessageTransport::ReceiveCallback());
     }
     m_transport = nullptr;
-    m_peers.clear(); // breaks the reference cycle between communicators
+    m_peers.reset(); // the last one breaks the reference cycle between communicators
     m_executions.clear();
+    m_rendezvous.clear();
     Object::DoDispose();
 }
 
@@ -110,9 +122,11 @@ CollectiveCommunicator::Setup(uint32_t rank,
 }
 
 void
-CollectiveCommunicator::Connect(const std::vector<Ptr<CollectiveCommunicator>>& communicators)
+CollectiveCommunicator::Connect(
+    std::shared_ptr<const std::vector<Ptr<CollectiveCommunicator>>> communicators)
 {
-    NS_ABORT_MSG_IF(m_rank >= communicators.size() || communicators[m_rank] != this,
+    NS_ABORT_MSG_IF(!communicators || m_rank >= communicators->size() ||
+                        (*communicators)[m_rank] != this,
                     "CollectiveCommunicator::Connect: rank " << m_rank << " is not at its index");
     m_peers = communicators;
 }
@@ -128,6 +142,12 @@ std::string
 CollectiveCommunicator::GetDefaultAlgorithm() const
 {
     return WorkloadAlgorithmName(m_defaultAlgorithm);
+}
+
+CollectiveCommunicator*
+CollectiveCommunicator::Peer(uint32_t rank) const
+{
+    return PeekPointer((*m_peers)[rank]);
 }
 
 uint32_t
@@ -162,6 +182,25 @@ CollectiveCommunicator::PointToPointPlan(const CollectiveCall& call) const
     return plan;
 }
 
+std::string
+CollectiveCommunicator::ShapeKey(const CollectiveCall& call)
+{
+    std::string key;
+    key.reserve(2 + sizeof(call.bytes) + sizeof(call.root) + sizeof(uint32_t) * call.members.size());
+    auto append = [&key](const auto& value) {
+        key.append(reinterpret_cast<const char*>(&value), sizeof(value));
+    };
+    append(uint8_t(call.type));
+    append(uint8_t(call.algorithm));
+    append(call.bytes);
+    append(call.root);
+    for (uint32_t member : call.members)
+    {
+        append(member);
+    }
+    return key;
+}
+
 std::shared_ptr<const CollectivePlan>
 CollectiveCommunicator::GetPlan(const CollectiveCall& call)
 {
@@ -186,31 +225,54 @@ CollectiveCommunicator::GetPlan(const CollectiveCall& call)
     request.chunkBytes = m_chunkBytes;
 
     // Collectives of one shape repeat (every layer, every micro-batch): plan each once.
-    std::ostringstream key;
-    key << int(call.type) << ' ' << call.root << ' ' << call.bytes << ' ' << int(request.algorithm);
-    for (uint32_t member : call.members)
-    {
-        key << ' ' << member;
-    }
-    auto& cached = m_plans[key.str()];
+    std::string key = ShapeKey(call);
+    key += char(request.algorithm);
+    key += char(m_aggregateRings);
+    auto& cached = m_plans[key];
     if (!cached)
     {
         try
         {
-            cached = std::make_shared<const CollectivePlan>(CollectivePlanner::Plan(request));
+            cached = std::make_shared<const CollectivePlan>(PlanRequest(request));
         }
         catch (const std::invalid_argument&)
         {
             if (!byDefault)
             {
-                m_plans.erase(key.str());
+                m_plans.erase(key);
                 throw;
             }
             request.algorithm = WorkloadAlgorithm::AUTO;
-            cached = std::make_shared<const CollectivePlan>(CollectivePlanner::Plan(request));
+            cached = std::make_shared<const CollectivePlan>(PlanRequest(request));
         }
     }
     return cached;
+}
+
+CollectivePlan
+CollectiveCommunicator::PlanRequest(const CollectiveRequest& request) const
+{
+    if (!m_aggregateRings)
+    {
+        return CollectivePlanner::Plan(request);
+    }
+    // Merged steps carry per peer what the chunks would (channels and chunks only cut the
+    // same bytes finer), so plan the steps uncut: (n-1) tasks a way rather than thousands.
+    CollectiveRequest uncut = request;
+    uncut.channels = 1;
+    uncut.chunkBytes = UNCUT_CHUNK;
+    CollectivePlan plan = CollectivePlanner::Plan(uncut);
+    if (!CollectivePlanner::CanAggregate(plan) || plan.tasks.empty())
+    {
+        return CollectivePlanner::Plan(request);
+    }
+    NS_ABORT_MSG_IF(m_reductionBandwidth > 0.0,
+                    "CollectiveCommunicator: AggregateRings needs ReductionBandwidth 0 (merged "
+                    "steps cannot pipeline their reductions)");
+    CollectivePlan merged = CollectivePlanner::AggregateSteps(plan);
+    merged.channels = request.channels;
+    merged.chunkBytes = request.chunkBytes;
+    return merged;
 }
 
 void
@@ -218,7 +280,7 @@ CollectiveCommunicator::Start(const CollectiveCall& call, DoneCallback done)
 {
     NS_LOG_FUNCTION(this << call.instance);
     NS_ABORT_MSG_IF(!m_transport, "CollectiveCommunicator::Start before Setup");
-    NS_ABORT_MSG_IF(m_peers.empty(), "CollectiveCommunicator::Start before Connect");
+    NS_ABORT_MSG_IF(!m_peers, "CollectiveCommunicator::Start before Connect");
     uint64_t id = m_nextExecution++;
     Execution& exec = m_executions[id];
     exec.call = call;
@@ -259,12 +321,22 @@ CollectiveCommunicator::Start(const CollectiveCall& call, DoneCallback done)
     }
     if (tasks.empty())
     {
-        m_executions.erase(id);
-        ++m_counters.callsDone;
-        Simulator::ScheduleNow([done]() { done(); });
+        EndExecution(id);
         return;
     }
-    for (uint32_t i = 0; i < tasks.size(); ++i)
+    if (plan->aggregated)
+    {
+        Rendezvous(id, false);
+        return;
+    }
+    StartTasks(id);
+}
+
+void
+CollectiveCommunicator::StartTasks(uint64_t id)
+{
+    std::shared_ptr<const CollectivePlan> plan = m_executions.at(id).plan;
+    for (uint32_t i = 0; i < plan->tasks.size(); ++i)
     {
         // Starting one task may finish others (an arrived message): recheck the execution.
         auto it = m_executions.find(id);
@@ -291,7 +363,7 @@ CollectiveCommunicator::StartTask(uint64_t id, uint32_t index)
     switch (task.kind)
     {
     case CollectiveTask::SEND: {
-        NS_ABORT_MSG_IF(task.peer >= m_peers.size() || !m_peers[task.peer],
+        NS_ABORT_MSG_IF(task.peer >= m_peers->size() || !Peer(task.peer),
                         "rank " << m_rank << ", " << exec.call.instance << ": no rank "
                                 << task.peer);
         uint64_t messageId =
@@ -302,7 +374,7 @@ CollectiveCommunicator::StartTask(uint64_t id, uint32_t index)
         ++m_counters.messagesSent;
         m_counters.bytesSent += task.bytes;
         std::get<1>(key) = m_rank;
-        m_peers[task.peer]->Expect(m_rank, messageId, key, task.bytes);
+        Peer(task.peer)->Expect(m_rank, messageId, key, task.bytes);
         break;
     }
     case CollectiveTask::RECV: {
@@ -359,11 +431,68 @@ CollectiveCommunicator::FinishTask(uint64_t id, uint32_t index)
     {
         return;
     }
+    if (it->second.plan->aggregated)
+    {
+        Rendezvous(id, true);
+        return;
+    }
+    EndExecution(id);
+}
+
+void
+CollectiveCommunicator::EndExecution(uint64_t id)
+{
+    auto it = m_executions.find(id);
+    NS_ASSERT(it != m_executions.end());
     DoneCallback done = it->second.done;
     m_executions.erase(it);
     ++m_counters.callsDone;
     // Always completes from its own event, so the caller never re-enters Start().
     Simulator::ScheduleNow([done]() { done(); });
+}
+
+void
+CollectiveCommunicator::Rendezvous(uint64_t id, bool finish)
+{
+    Execution& exec = m_executions.at(id);
+    exec.atRendezvous = true;
+    const std::vector<uint32_t>& members = exec.call.members;
+    uint32_t lowest = *std::min_element(members.begin(), members.end());
+    Peer(lowest)->Arrive({exec.call.instance, finish}, members.size(), m_rank, id);
+}
+
+void
+CollectiveCommunicator::Arrive(const RendezvousKey& key,
+                               std::size_t members,
+                               uint32_t rank,
+                               uint64_t exec)
+{
+    auto it = m_rendezvous.find(key);
+    if (it == m_rendezvous.end())
+    {
+        it = m_rendezvous.emplace(key, Arrivals()).first;
+    }
+    it->second.emplace_back(rank, exec);
+    if (it->second.size() < members)
+    {
+        return;
+    }
+    // Taken out first: a member started here may finish, and reach the other rendezvous.
+    Arrivals arrivals = std::move(it->second);
+    m_rendezvous.erase(it);
+    for (const auto& [member, memberExec] : arrivals)
+    {
+        CollectiveCommunicator* communicator = Peer(member);
+        communicator->m_executions.at(memberExec).atRendezvous = false;
+        if (key.second)
+        {
+            communicator->EndExecution(memberExec);
+        }
+        else
+        {
+            communicator->StartTasks(memberExec);
+        }
+    }
 }
 
 void
@@ -414,6 +543,21 @@ CollectiveCommunicator::MessageReceived(uint32_t source, uint64_t messageId, uin
     FinishTask(task.first, task.second);
 }
 
+std::string
+CollectiveCommunicator::DescribeRendezvous(const Execution& exec) const
+{
+    const std::vector<uint32_t>& members = exec.call.members;
+    uint32_t lowest = *std::min_element(members.begin(), members.end());
+    bool finish = exec.tasksLeft == 0;
+    const auto& held = Peer(lowest)->m_rendezvous;
+    auto it = held.find({exec.call.instance, finish});
+    std::size_t arrived = it == held.end() ? 0 : it->second.size();
+    std::ostringstream os;
+    os << "waits for " << members.size() - arrived << " of " << members.size()
+       << " members to " << (finish ? "finish it" : "start it");
+    return os.str();
+}
+
 std::vector<std::string>
 CollectiveCommunicator::DescribeBlocked() const
 {
@@ -438,8 +582,12 @@ CollectiveCommunicator::DescribeBlocked() const
         }
         std::ostringstream os;
         os << exec.call.instance << " (" << WorkloadOpTypeName(exec.call.type) << ", "
-           << exec.plan->name << "): " << exec.tasksLeft << " of " << exec.plan->tasks.size()
-           << " steps left";
+           << exec.plan->name << (exec.plan->aggregated ? ", steps aggregated" : "")
+           << "): " << exec.tasksLeft << " of " << exec.plan->tasks.size() << " steps left";
+        if (exec.atRendezvous)
+        {
+            os << "; " << DescribeRendezvous(exec);
+        }
         for (const auto& [peer, n] : receives)
         {
             os << "; waits for " << n << " message(s) from rank " << peer;

@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -64,6 +65,14 @@ struct CollectiveCounters
  * Messages are matched without looking at their contents: the sender tells the receiver's
  * communicator which (call instance, sender, ordinal) a transport message id carries at the
  * moment it sends it, as a posted receive buffer would tell NCCL where data belongs.
+ *
+ * With AggregateRings, a flat ring collective (CollectivePlanner::CanAggregate) runs with
+ * its steps merged (CollectivePlanner::AggregateSteps): one message per neighbour and
+ * direction. Merged steps wait for nothing, so the call's members start it together, when
+ * the last of them has called Start, and finish together, when the last of them has sent
+ * and received everything; both rendezvous are held by the call's lowest member. This is
+ * what a pipelined ring does once its links are busy, at a cost per call rather than per
+ * chunk (see the module docs for what it leaves out).
  */
 class CollectiveCommunicator : public Object
 {
@@ -91,9 +100,10 @@ class CollectiveCommunicator : public Object
 
     /**
      * \brief Lets communicators reach each other (every rank's, indexed by rank).
-     * \param communicators all communicators of the job
+     * \param communicators all communicators of the job, one list shared by all of them
+     *        (a copy each would take ranks^2 pointers: 512 MiB at 8,192 GPUs)
      */
-    void Connect(const std::vector<Ptr<CollectiveCommunicator>>& communicators);
+    void Connect(std::shared_ptr<const std::vector<Ptr<CollectiveCommunicator>>> communicators);
 
     /**
      * \brief Starts a call; every participant must start the same instance.
@@ -128,6 +138,14 @@ class CollectiveCommunicator : public Object
     std::shared_ptr<const CollectivePlan> GetPlan(const CollectiveCall& call);
 
     /**
+     * \brief A compact key of a call's shape: type, algorithm, bytes, root and members,
+     *        the same for every participant (caches of plans and demands are keyed by it).
+     * \param call the call
+     * \return the key (binary: compare it, do not print it)
+     */
+    static std::string ShapeKey(const CollectiveCall& call);
+
+    /**
      * TracedCallback signature for started calls.
      * \param instance the call's instance name
      * \param plan the plan it runs (algorithm, tasks)
@@ -151,31 +169,50 @@ class CollectiveCommunicator : public Object
         std::vector<bool> started;                   //!< Per task
         uint32_t tasksLeft{0};                       //!< Unfinished tasks
         DoneCallback done;                           //!< Completion
+        bool atRendezvous{false};                    //!< Aggregated: waits for the members
     };
+
+    /// Members of an aggregated call that reached one of its rendezvous: (rank, execution).
+    using Arrivals = std::vector<std::pair<uint32_t, uint64_t>>;
+    /// (call instance, true for the finish rendezvous)
+    using RendezvousKey = std::pair<std::string, bool>;
 
     using TaskRef = std::pair<uint64_t, uint32_t>; //!< (execution id, task index)
 
     void SetDefaultAlgorithm(std::string name);
     std::string GetDefaultAlgorithm() const;
+    void StartTasks(uint64_t exec);
     void StartTask(uint64_t exec, uint32_t task);
+    void Rendezvous(uint64_t exec, bool finish);
+    void Arrive(const RendezvousKey& key, std::size_t members, uint32_t rank, uint64_t exec);
+    void EndExecution(uint64_t exec);
+    std::string DescribeRendezvous(const Execution& exec) const;
     void FinishTask(uint64_t exec, uint32_t task);
     void Expect(uint32_t source, uint64_t messageId, const MessageKey& key, uint64_t bytes);
     void MessageSent(uint64_t messageId);
     void MessageReceived(uint32_t source, uint64_t messageId, uint64_t bytes);
     std::shared_ptr<const CollectivePlan> PointToPointPlan(const CollectiveCall& call) const;
+    CollectivePlan PlanRequest(const CollectiveRequest& request) const;
+    CollectiveCommunicator* Peer(uint32_t rank) const;
+
+    /// A chunk no step fills: with it every step is one task per direction.
+    static constexpr uint64_t UNCUT_CHUNK = uint64_t(1) << 62;
 
     uint32_t m_rank{0};                               //!< This rank
     Ptr<MessageTransport> m_transport;                //!< Its transport (any network model)
     uint32_t m_gpusPerServer{8};                      //!< Ranks per server
     bool m_optical{false};                            //!< Rails are circuits
-    std::vector<Ptr<CollectiveCommunicator>> m_peers; //!< Every rank's communicator
+    /// Every rank's communicator (shared by all of them)
+    std::shared_ptr<const std::vector<Ptr<CollectiveCommunicator>>> m_peers;
     uint32_t m_channels;                              //!< Attribute
     uint64_t m_chunkBytes;                            //!< Attribute
     WorkloadAlgorithm m_defaultAlgorithm;             //!< Attribute
     double m_reductionBandwidth;                      //!< Attribute, bytes/s
+    bool m_aggregateRings;                            //!< Attribute
+    std::map<RendezvousKey, Arrivals> m_rendezvous;   //!< Calls this rank is lowest member of
     uint64_t m_nextExecution{1};                      //!< Next execution id
     std::map<uint64_t, Execution> m_executions;       //!< Active calls
-    std::map<std::string, std::shared_ptr<const CollectivePlan>> m_plans; //!< Plan cache
+    std::unordered_map<std::string, std::shared_ptr<const CollectivePlan>> m_plans; //!< Cache
     std::map<uint64_t, TaskRef> m_sending; //!< Message id -> SEND task
     std::map<std::pair<uint32_t, uint64_t>, std::pair<MessageKey, uint64_t>>
         m_expected;                           //!< (source, id) -> key, bytes

@@ -1426,6 +1426,57 @@ CollectivePlanner::Plan(const CollectiveRequest& request)
     return plan;
 }
 
+bool
+CollectivePlanner::CanAggregate(const CollectivePlan& plan)
+{
+    return plan.name == "ring" && !plan.hierarchical && !plan.aggregated;
+}
+
+CollectivePlan
+CollectivePlanner::AggregateSteps(const CollectivePlan& plan)
+{
+    CollectivePlan merged;
+    merged.algorithm = plan.algorithm;
+    merged.hierarchical = plan.hierarchical;
+    merged.name = plan.name;
+    merged.channels = plan.channels;
+    merged.chunkBytes = plan.chunkBytes;
+    merged.aggregated = true;
+    std::map<uint32_t, uint64_t> sent;
+    std::map<uint32_t, uint64_t> received;
+    uint64_t reduced = 0;
+    for (const CollectiveTask& task : plan.tasks)
+    {
+        switch (task.kind)
+        {
+        case CollectiveTask::SEND:
+            sent[task.peer] += task.bytes;
+            break;
+        case CollectiveTask::RECV:
+            received[task.peer] += task.bytes;
+            break;
+        case CollectiveTask::REDUCE:
+            reduced += task.bytes;
+            break;
+        }
+    }
+    for (const auto& [peer, bytes] : sent)
+    {
+        merged.tasks.push_back({CollectiveTask::SEND, peer, bytes, {}});
+    }
+    CollectiveTask reduce{CollectiveTask::REDUCE, 0, reduced, {}};
+    for (const auto& [peer, bytes] : received)
+    {
+        reduce.deps.push_back(merged.tasks.size());
+        merged.tasks.push_back({CollectiveTask::RECV, peer, bytes, {}});
+    }
+    if (reduced > 0)
+    {
+        merged.tasks.push_back(reduce);
+    }
+    return merged;
+}
+
 std::string
 CollectivePlanner::CheckAlgorithm(WorkloadOpType type,
                                   WorkloadAlgorithm algorithm,

@@ -71,6 +71,7 @@ struct CollectivePlan
     std::string name;
     uint32_t channels{0};   //!< The request's channels (steps use min(channels, bytes))
     uint64_t chunkBytes{0}; //!< The request's pipelining chunk
+    bool aggregated{false}; //!< Steps merged per peer (CollectivePlanner::AggregateSteps)
 };
 
 /**
@@ -220,6 +221,30 @@ class CollectivePlanner
      * \return the plan
      */
     static CollectivePlan Plan(const CollectiveRequest& request);
+
+    /**
+     * \brief Whether AggregateSteps applies to a plan: a flat "ring" (one or both ways).
+     *
+     * Its members talk only to their ring neighbours, every step's chunks flow on once they
+     * arrive, so the links stay busy from the first step to the last and the steps can be
+     * merged. Other algorithms change peers or wait between rounds; a hierarchical ring
+     * pipelines between stages on different links.
+     * \param plan a plan from Plan()
+     * \return true for a flat ring
+     */
+    static bool CanAggregate(const CollectivePlan& plan);
+
+    /**
+     * \brief Merges a plan's steps: one SEND and one RECV per peer with the bytes of all the
+     *        plan's SENDs to it and RECVs from it, and, if the plan reduces, one REDUCE of all
+     *        its bytes after the RECVs. Nothing waits for anything else, so the caller must
+     *        start the members together and finish them together (CollectiveCommunicator's
+     *        AggregateRings does). Peers come in ascending order, SENDs first, so every
+     *        member's k-th SEND to a peer is that peer's k-th RECV from it (k = 0).
+     * \param plan a plan CanAggregate() accepts
+     * \return the merged plan (aggregated = true; name, algorithm, channels, chunk kept)
+     */
+    static CollectivePlan AggregateSteps(const CollectivePlan& plan);
 
     /**
      * \brief The algorithm AUTO resolves to (request.algorithm is ignored).

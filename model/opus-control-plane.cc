@@ -62,13 +62,7 @@ OpusControlPlane::ShapeKey(const CollectiveCall& call, uint32_t rank) const
         key << "p2p " << (send ? rank : call.peer) << '>' << (send ? call.peer : rank);
         return key.str();
     }
-    key << WorkloadOpTypeName(call.type) << ' ' << WorkloadAlgorithmName(call.algorithm) << ' '
-        << call.bytes << ' ' << call.root;
-    for (uint32_t member : call.members)
-    {
-        key << ' ' << member;
-    }
-    return key.str();
+    return CollectiveCommunicator::ShapeKey(call);
 }
 
 std::shared_ptr<const OpusDemand>

@@ -15,6 +15,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -154,7 +155,7 @@ class OpusControlPlane : public Object
     std::string ShapeKey(const CollectiveCall& call, uint32_t rank) const;
 
     std::vector<Ptr<CollectiveCommunicator>> m_communicators;           //!< Per rank
-    std::map<std::string, std::shared_ptr<const OpusDemand>> m_demands; //!< Per shape
+    std::unordered_map<std::string, std::shared_ptr<const OpusDemand>> m_demands; //!< Per shape
     std::vector<std::pair<Time, Time>> m_waits;            //!< [ready, grant) intervals
     TracedCallback<const std::string&, Time> m_grantTrace; //!< Grants
 };

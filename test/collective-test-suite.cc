@@ -155,6 +155,117 @@ class RingClosedFormTestCase : public TestCase
     double m_tolerance;    //!< Relative tolerance of the closed forms
 };
 
+/// With AggregateRings (merged steps) the ring collectives take the same closed forms:
+/// one message per edge carries the n-1 steps back to back, as the chunks kept the links
+/// busy. Every member ends at the same instant (the finish rendezvous), and a member that
+/// starts late by D delays the whole ring by D in both granularities, because its block
+/// must still go round.
+class MergedRingStepsTestCase : public TestCase
+{
+  public:
+    /// \param network "packet" or "flow"
+    explicit MergedRingStepsTestCase(const std::string& network)
+        : TestCase("merged ring steps take the closed-form time, end together and wait for "
+                   "a late member (" +
+                   network + ")"),
+          m_network(network)
+    {
+    }
+
+  private:
+    static constexpr uint32_t N = 4;
+    static constexpr uint64_t S = 4 << 20; // 4 MiB: whole frames in every block
+
+    /// Runs one collective, member 0 starting after \p lateUs; returns its end (ns) after
+    /// checking that every member finished at that instant, if merged, with every byte.
+    double Run(WorkloadOpType type, bool merged, double lateUs = 0)
+    {
+        std::vector<WorkloadOp> ops;
+        for (uint32_t r = 0; r < N; ++r)
+        {
+            ops.push_back(Compute(r, 0, r == 0 ? lateUs : 0));
+            ops.push_back(Collective(r, 1, type, "all", S));
+            ops.back().deps = {0};
+        }
+        JobBed bed(Spec(N, RailKind::EPS), WorkloadDag(N, AllRanks(N), ops), 1, m_network, merged);
+        bed.Run();
+        NS_TEST_EXPECT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        NS_TEST_EXPECT_MSG_EQ(bed.BytesSent(), bed.BytesReceived(), "bytes conserved");
+        for (uint32_t r = 1; merged && r < N; ++r)
+        {
+            NS_TEST_EXPECT_MSG_EQ(bed.EndNs(r, 1), bed.EndNs(0, 1), "members end together");
+        }
+        return bed.LastEndNs(1);
+    }
+
+    void DoRun() override
+    {
+        const double frame = FrameNs(100e9);
+        const double path = frame + SWITCH_NS + 2 * LINK_NS; // last frame's extra trip
+        struct Case
+        {
+            WorkloadOpType type;
+            double frames; // per NIC, back to back
+        };
+        for (Case c : {Case{WorkloadOpType::ALLGATHER, double((N - 1) * (S / MTU))},
+                       Case{WorkloadOpType::REDUCESCATTER, double((N - 1) * (S / N / MTU))},
+                       Case{WorkloadOpType::ALLREDUCE, double(2 * (N - 1) * (S / N / MTU))}})
+        {
+            double expected = c.frames * frame + path;
+            NS_TEST_EXPECT_MSG_EQ_TOL(Run(c.type, true),
+                                      expected,
+                                      0.005 * expected,
+                                      WorkloadOpTypeName(c.type) << " merged");
+        }
+        const double late = 1000; // us
+        double expected = (N - 1) * (S / MTU) * frame + path + late * 1e3;
+        NS_TEST_EXPECT_MSG_EQ_TOL(Run(WorkloadOpType::ALLGATHER, true, late),
+                                  expected,
+                                  0.005 * expected,
+                                  "merged allgather waits for the late member");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Run(WorkloadOpType::ALLGATHER, false, late),
+                                  expected,
+                                  0.02 * expected,
+                                  "chunked allgather waits for it as long");
+    }
+
+    std::string m_network; //!< Network model
+};
+
+/// A merged ring whose third member never starts: the two others wait at the start
+/// rendezvous, send nothing, and say how many members they wait for.
+class MergedRingStuckTestCase : public TestCase
+{
+  public:
+    MergedRingStuckTestCase()
+        : TestCase("a merged ring missing a member reports the members it waits for")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<WorkloadOp> ops{Collective(0, 0, WorkloadOpType::ALLGATHER, "all", 3000),
+                                    Collective(1, 0, WorkloadOpType::ALLGATHER, "all", 3000),
+                                    PointToPoint(2, 0, WorkloadOpType::RECV, 1, 100),
+                                    Collective(2, 1, WorkloadOpType::ALLGATHER, "all", 3000)};
+        ops.back().deps = {0};
+        JobBed bed(Spec(3, RailKind::EPS), WorkloadDag(3, AllRanks(3), ops), 1, "flow", true);
+        bed.Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), false, "the ring cannot run");
+        NS_TEST_ASSERT_MSG_EQ(bed.BytesSent(), 0, "nobody sent before the members met");
+        for (uint32_t rank : {0, 1})
+        {
+            std::vector<std::string> waits = bed.communicators[rank]->DescribeBlocked();
+            NS_TEST_ASSERT_MSG_EQ(waits.size(), 1, "one call");
+            NS_TEST_ASSERT_MSG_EQ(waits[0],
+                                  "g:all#0 (allgather, ring, steps aggregated): 2 of 2 steps "
+                                  "left; waits for 1 of 3 members to start it",
+                                  "what it waits for");
+        }
+    }
+};
+
 /// Direct AllToAll: each NIC sends (n-1)S/n; Send/Recv: one message on an idle path.
 class AllToAllAndSendRecvTestCase : public TestCase
 {
@@ -847,12 +958,14 @@ class CollectiveTestSuite : public TestSuite
         {
             AddTestCase(new RingClosedFormTestCase(network), TestCase::QUICK);
             AddTestCase(new AllToAllAndSendRecvTestCase(network), TestCase::QUICK);
+            AddTestCase(new MergedRingStepsTestCase(network), TestCase::QUICK);
         }
         AddTestCase(new AutoAlgorithmTestCase, TestCase::QUICK);
         AddTestCase(new NewPeerFromAcknowledgementTestCase, TestCase::QUICK);
         AddTestCase(new PipelineMakespanTestCase, TestCase::QUICK);
         AddTestCase(new ConservationAndDeterminismTestCase, TestCase::QUICK);
         AddTestCase(new StuckRunTestCase, TestCase::QUICK);
+        AddTestCase(new MergedRingStuckTestCase, TestCase::QUICK);
         AddTestCase(new ReductionPastTheClockTestCase, TestCase::QUICK);
         AddTestCase(new IterationAccountingTestCase, TestCase::QUICK);
         AddTestCase(new CoalescedFramesTestCase, TestCase::QUICK);

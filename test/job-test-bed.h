@@ -8,6 +8,7 @@
 #ifndef JOB_TEST_BED_H
 #define JOB_TEST_BED_H
 
+#include "ns3/boolean.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/photonic-rails-module.h"
@@ -114,10 +115,12 @@ struct JobBed
     tests::OpEndLog ends; //!< Op end times, last replay
 
     /// \param network "packet" or "flow"
+    /// \param mergedRings the communicators' AggregateRings (flat rings' steps merged)
     JobBed(RailFabricSpec spec,
            const WorkloadDag& dag,
            uint32_t iterations = 1,
-           const std::string& network = "packet")
+           const std::string& network = "packet",
+           bool mergedRings = false)
     {
         fabric = network == "flow" ? BuildFlow(spec) : BuildPacket(spec);
         if (spec.kind == RailKind::OCS)
@@ -127,7 +130,9 @@ struct JobBed
                 fabric->GetOcs(rail)->Preset(fabric->RingCircuits(rail));
             }
         }
-        communicators = CollectiveHelper().Install(fabric);
+        CollectiveHelper collectives;
+        collectives.SetCommunicatorAttribute("AggregateRings", BooleanValue(mergedRings));
+        communicators = collectives.Install(fabric);
         RankRuntimeHelper runtimeHelper;
         runtimeHelper.SetAttribute("Iterations", UintegerValue(iterations));
         auto shared = std::make_shared<const WorkloadDag>(dag);

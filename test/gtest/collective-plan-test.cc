@@ -1398,3 +1398,118 @@ TEST(CollectivePlan, APlanBeyondMaxTasksIsRefused)
     r.chunkBytes = 1 << 20;
     EXPECT_LT(CollectivePlanner::Plan(r).tasks.size(), 16u);
 }
+
+TEST(CollectivePlan, MergedRingStepsKeepEveryPeersBytes)
+{
+    // AggregateSteps: one SEND and one RECV per neighbour carrying what the chunked plan
+    // moves to and from it, one REDUCE of all its reduced bytes after the RECVs, and the
+    // members' merged plans still pair up (a -> b sends = b <- a receives).
+    for (bool optical : {false, true})
+    {
+        for (uint32_t n : {2u, 3u, 5u, 8u})
+        {
+            for (WorkloadOpType type : {WorkloadOpType::ALLGATHER,
+                                        WorkloadOpType::REDUCESCATTER,
+                                        WorkloadOpType::ALLREDUCE})
+            {
+                CollectiveRequest request =
+                    Request(type, Iota(n), 1001 * n + 7, WorkloadAlgorithm::RING, 2, 100);
+                request.optical = optical;
+                std::map<std::pair<uint32_t, uint32_t>, uint64_t> sent;
+                std::map<std::pair<uint32_t, uint32_t>, uint64_t> received;
+                for (const auto& [rank, chunked] : PlanAll(request))
+                {
+                    ASSERT_TRUE(CollectivePlanner::CanAggregate(chunked));
+                    CollectivePlan merged = CollectivePlanner::AggregateSteps(chunked);
+                    EXPECT_TRUE(merged.aggregated);
+                    EXPECT_EQ(merged.name, "ring");
+                    EXPECT_FALSE(CollectivePlanner::CanAggregate(merged));
+                    Totals before = Count(chunked);
+                    Totals after = Count(merged);
+                    EXPECT_EQ(after.sentTo, before.sentTo);
+                    EXPECT_EQ(after.recvFrom, before.recvFrom);
+                    EXPECT_EQ(after.reduced, before.reduced);
+                    // Channels and chunks cut the same bytes finer: merging the uncut plan
+                    // (what the communicator does) gives the same tasks.
+                    CollectiveRequest uncut = request;
+                    uncut.rank = rank;
+                    uncut.channels = 1;
+                    uncut.chunkBytes = HUGE_CHUNK;
+                    CollectivePlan fromUncut =
+                        CollectivePlanner::AggregateSteps(CollectivePlanner::Plan(uncut));
+                    ASSERT_EQ(fromUncut.tasks.size(), merged.tasks.size());
+                    for (std::size_t i = 0; i < merged.tasks.size(); ++i)
+                    {
+                        EXPECT_EQ(fromUncut.tasks[i].kind, merged.tasks[i].kind);
+                        EXPECT_EQ(fromUncut.tasks[i].peer, merged.tasks[i].peer);
+                        EXPECT_EQ(fromUncut.tasks[i].bytes, merged.tasks[i].bytes);
+                    }
+                    // A ring member talks to its two neighbours at most, once each way.
+                    EXPECT_EQ(after.sends, before.sentTo.size());
+                    EXPECT_LE(after.sends, 2u);
+                    for (const CollectiveTask& task : merged.tasks)
+                    {
+                        EXPECT_EQ(task.deps.empty(), task.kind != CollectiveTask::REDUCE);
+                        if (task.kind == CollectiveTask::SEND)
+                        {
+                            sent[{rank, task.peer}] += task.bytes;
+                        }
+                        else if (task.kind == CollectiveTask::RECV)
+                        {
+                            received[{task.peer, rank}] += task.bytes;
+                        }
+                    }
+                }
+                EXPECT_EQ(sent, received) << "n=" << n << " optical=" << optical;
+            }
+        }
+    }
+}
+
+TEST(CollectivePlan, MergedRingAllGatherClosedForm)
+{
+    // One way round, a member of an n-ring allgather of S sends (n-1)S to the next member
+    // and receives (n-1)S from the previous one, in one message each.
+    const uint64_t bytes = 3000;
+    for (uint32_t n : {2u, 4u, 7u})
+    {
+        CollectiveRequest request =
+            Request(WorkloadOpType::ALLGATHER, Iota(n), bytes, WorkloadAlgorithm::RING, 2, 512);
+        request.rank = 1;
+        CollectivePlan merged = CollectivePlanner::AggregateSteps(CollectivePlanner::Plan(request));
+        std::map<uint32_t, uint64_t> next{{2 % n, (n - 1) * bytes}};
+        std::map<uint32_t, uint64_t> previous{{0, (n - 1) * bytes}};
+        EXPECT_EQ(Count(merged).sentTo, next) << "n=" << n;
+        EXPECT_EQ(Count(merged).recvFrom, previous) << "n=" << n;
+        EXPECT_EQ(merged.tasks.size(), 2u);
+    }
+}
+
+TEST(CollectivePlan, OnlyFlatRingsMerge)
+{
+    CollectiveRequest grid =
+        Request(WorkloadOpType::ALLREDUCE, Iota(8), 8000, WorkloadAlgorithm::RING, 1, 512);
+    grid.gpusPerServer = 4; // two servers of four: hierarchical
+    EXPECT_FALSE(CollectivePlanner::CanAggregate(CollectivePlanner::Plan(grid)));
+    CollectiveRequest optical = Request(WorkloadOpType::ALLTOALL, Iota(6), 6000,
+                                        WorkloadAlgorithm::AUTO);
+    optical.optical = true; // ring-relay
+    EXPECT_FALSE(CollectivePlanner::CanAggregate(CollectivePlanner::Plan(optical)));
+    struct Case
+    {
+        WorkloadOpType type;
+        WorkloadAlgorithm algorithm;
+    };
+    for (Case c : {Case{WorkloadOpType::ALLREDUCE, WorkloadAlgorithm::HALVING_DOUBLING},
+                   Case{WorkloadOpType::ALLREDUCE, WorkloadAlgorithm::TREE},
+                   Case{WorkloadOpType::ALLTOALL, WorkloadAlgorithm::RING},
+                   Case{WorkloadOpType::ALLTOALL, WorkloadAlgorithm::DIRECT},
+                   Case{WorkloadOpType::BROADCAST, WorkloadAlgorithm::RING},
+                   Case{WorkloadOpType::BARRIER, WorkloadAlgorithm::AUTO}})
+    {
+        CollectivePlan plan = CollectivePlanner::Plan(Request(c.type, Iota(8), 8000, c.algorithm));
+        EXPECT_FALSE(CollectivePlanner::CanAggregate(plan)) << plan.name;
+    }
+    EXPECT_TRUE(CollectivePlanner::CanAggregate(
+        CollectivePlanner::Plan(Request(WorkloadOpType::REDUCESCATTER, Iota(8), 8000))));
+}
