@@ -497,8 +497,8 @@ Report(const std::vector<Point>& points,
         job.empty() ? std::nullopt : TestbedMeasurements::Find(job, "no-controller", 0);
     std::cout << "network model: " << base.network
               << (ringSteps == "merged" ? ", ring steps merged" : "") << "\nbaseline "
-              << points.front().fabric.name << ": iteration " << std::fixed
-              << std::setprecision(3) << base.iterationTime * 1e3 << " ms";
+              << points.front().fabric.name << ": iteration " << std::fixed << std::setprecision(3)
+              << base.iterationTime * 1e3 << " ms";
     if (measuredBase)
     {
         std::cout << " (measured without a controller: " << *measuredBase * 1e3 << " ms)";
@@ -733,7 +733,10 @@ main(int argc, char* argv[])
         {
             fabrics.push_back(point.fabric);
         }
-        JobRunner::CheckBeforeRuns(o, fabrics, *dag);
+        for (const std::string& note : JobRunner::CheckBeforeRuns(o, fabrics, *dag))
+        {
+            std::cerr << "[sweep] " << note << "\n";
+        }
         if (o.iterations < 2)
         {
             std::cerr << "[sweep] note: with 1 iteration provisioning never acts (it profiles "

@@ -283,7 +283,10 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
     {
         CheckProvisioningApplies(o);
     }
-    JobRunner::CheckBeforeRuns(o, fabrics, dag);
+    for (const std::string& note : JobRunner::CheckBeforeRuns(o, fabrics, dag))
+    {
+        std::cerr << "[sim] " << note << "\n";
+    }
     bool optical = false;
     bool opus = false;
     for (const JobFabric& fabric : fabrics)

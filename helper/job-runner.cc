@@ -147,20 +147,48 @@ InstallCommunicators(const JobOptions& o, Ptr<RailNetwork> fabric)
     return collectives.Install(fabric);
 }
 
+/// True if a merged ring has steps to hide (3 members or more) and they are one chunk per
+/// channel: bytes to a neighbour over the n-1 steps and the channels fit one chunk (the
+/// pipelining that hides a step's latency needs two).
+bool
+OneChunkPerStep(const CollectivePlan& plan, std::size_t members)
+{
+    if (members < 3)
+    {
+        return false;
+    }
+    for (const CollectiveTask& task : plan.tasks)
+    {
+        uint64_t perStep = task.bytes / (members - 1) / plan.channels;
+        if (task.kind == CollectiveTask::SEND && perStep > plan.chunkBytes)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 /// Plans every collective once before simulating: a call that cannot run is a one-line
-/// error, never an abort mid-run (plans are cached, so the run reuses them).
-void
+/// error, never an abort mid-run (plans are cached, so the run reuses them). With merged
+/// ring steps, returns how many calls merged and, when some move at most one chunk per step
+/// and channel, a note that chunked steps would pay their steps' latencies.
+std::vector<std::string>
 CheckPlans(const WorkloadDag& dag, const std::vector<Ptr<CollectiveCommunicator>>& communicators)
 {
+    uint64_t collectives = 0;
+    uint64_t merged = 0;
+    uint64_t oneChunk = 0;
+    std::string example;
     for (const WorkloadOp& op : dag.GetAllOps())
     {
         if (!IsWorkloadCollective(op.type))
         {
             continue;
         }
+        std::shared_ptr<const CollectivePlan> plan;
         try
         {
-            communicators[op.rank]->GetPlan(RankRuntime::CallOf(dag, op));
+            plan = communicators[op.rank]->GetPlan(RankRuntime::CallOf(dag, op));
         }
         catch (const std::invalid_argument& e)
         {
@@ -168,16 +196,46 @@ CheckPlans(const WorkloadDag& dag, const std::vector<Ptr<CollectiveCommunicator>
                                         std::to_string(op.id) + " (" + WorkloadOpTypeName(op.type) +
                                         " on " + op.group + "): " + e.what());
         }
+        ++collectives;
+        if (plan->aggregated)
+        {
+            ++merged;
+            if (OneChunkPerStep(*plan, dag.FindGroup(op.group)->size()))
+            {
+                example = example.empty() ? op.label : example;
+                ++oneChunk;
+            }
+        }
     }
+    std::vector<std::string> notes;
+    if (!communicators.empty() && communicators.front()->GetAggregateRings())
+    {
+        notes.push_back("ring steps merged in " + std::to_string(merged) + " of " +
+                        std::to_string(collectives) + " collective calls (counted per rank)" +
+                        (merged < collectives ? "; the others are not flat rings and keep "
+                                                "their messages"
+                                              : ""));
+    }
+    if (oneChunk > 0)
+    {
+        notes.push_back(
+            "note: " + std::to_string(oneChunk) + " of the " + std::to_string(merged) +
+            " merged calls" + (example.empty() ? std::string() : " (e.g. '" + example + "')") +
+            " move at most one chunk per step and channel: chunked steps pay a message's "
+            "latency at every step there, merged ones once (--ringSteps=chunked shows the "
+            "cost)");
+    }
+    return notes;
 }
 
 } // namespace
 
-void
+std::vector<std::string>
 JobRunner::CheckBeforeRuns(const JobOptions& o,
                            const std::vector<JobFabric>& fabrics,
                            const WorkloadDag& dag)
 {
+    std::vector<std::pair<std::string, std::string>> notes; // (fabrics, note)
     bool opus = false;
     for (const JobFabric& fabric : fabrics)
     {
@@ -196,7 +254,21 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
         auto communicators = InstallCommunicators(o, fabric);
         try
         {
-            CheckPlans(dag, communicators);
+            for (const std::string& note : CheckPlans(dag, communicators))
+            {
+                // One line per note, naming the fabrics it applies to.
+                auto same = std::find_if(notes.begin(), notes.end(), [&note](const auto& n) {
+                    return n.second == note;
+                });
+                if (same == notes.end())
+                {
+                    notes.emplace_back(f.name, note);
+                }
+                else
+                {
+                    same->first += ", " + f.name;
+                }
+            }
             if (f.kind == RailKind::OCS)
             {
                 OpusHelper().CheckDemands(fabric, communicators, dag, f.staticSplit);
@@ -209,6 +281,12 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
         }
         Simulator::Destroy();
     }
+    std::vector<std::string> lines;
+    for (const auto& [names, note] : notes)
+    {
+        lines.push_back(names + ": " + note);
+    }
+    return lines;
 }
 
 namespace
@@ -765,8 +843,8 @@ JobRunner::Run(const JobOptions& o,
     std::cerr << "[sim] " << f.name << ": iteration " << std::setprecision(6) << r.iterationTime
               << " s; " << r.events << " events in " << r.wall << " s wall ("
               << std::setprecision(3) << r.events / std::max(r.wall, 1e-9) / 1e6
-              << " M events/s), peak RSS " << std::setprecision(4) << PeakRssMiB() << " MiB; wrote "
-              << outDir << "/\n";
+              << " M events/s), peak RSS " << std::fixed << std::setprecision(1) << PeakRssMiB()
+              << std::defaultfloat << " MiB; wrote " << outDir << "/\n";
     return r;
 }
 
@@ -963,18 +1041,6 @@ JobOptions::Check()
             "bad value for --provisioning: " + StrictCommandLine::Quote(provisioning) +
             " (expected 0, 1 or oracle)");
     }
-    if (ringSteps != "chunked" && ringSteps != "merged")
-    {
-        throw std::invalid_argument("bad value for --ringSteps: " +
-                                    StrictCommandLine::Quote(ringSteps) +
-                                    " (expected chunked or merged)");
-    }
-    if (ringSteps == "merged" && reduceGBps > 0)
-    {
-        throw std::invalid_argument(
-            "--ringSteps=merged needs free reductions (--reduceGBps=0): merged steps cannot "
-            "pipeline their reductions");
-    }
     std::vector<std::string> models = Networks();
     for (const std::string& model : models)
     {
@@ -987,6 +1053,24 @@ JobOptions::Check()
         {
             throw std::invalid_argument("--network names " + model + " twice");
         }
+    }
+    if (ringSteps != "chunked" && ringSteps != "merged")
+    {
+        throw std::invalid_argument(
+            "bad value for --ringSteps: " + StrictCommandLine::Quote(ringSteps) +
+            " (expected chunked or merged)");
+    }
+    if (ringSteps == "merged" && std::count(models.begin(), models.end(), "packet") > 0)
+    {
+        throw std::invalid_argument(
+            "--ringSteps=merged runs on the flow model only: at packet level a merged message "
+            "is split over the NIC ports once, where chunks follow the ports' load");
+    }
+    if (ringSteps == "merged" && reduceGBps > 0)
+    {
+        throw std::invalid_argument(
+            "--ringSteps=merged needs free reductions (--reduceGBps=0): merged steps cannot "
+            "pipeline their reductions");
     }
     OcsTechnology technology;
     if (!OcsTechnologyCatalog::Find(ocs, technology))

@@ -163,12 +163,13 @@ class JobRunner
      * \param o the options
      * \param fabrics the fabrics
      * \param dag the job
+     * \return notes for the user, one line each ("fabric: note: ..."; none usually)
      *
      * Throws std::invalid_argument with a one-line reason.
      */
-    static void CheckBeforeRuns(const JobOptions& o,
-                                const std::vector<JobFabric>& fabrics,
-                                const WorkloadDag& dag);
+    static std::vector<std::string> CheckBeforeRuns(const JobOptions& o,
+                                                    const std::vector<JobFabric>& fabrics,
+                                                    const WorkloadDag& dag);
 
     /**
      * \brief Runs the job.

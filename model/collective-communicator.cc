@@ -16,6 +16,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -150,6 +151,12 @@ CollectiveCommunicator::Peer(uint32_t rank) const
     return PeekPointer((*m_peers)[rank]);
 }
 
+bool
+CollectiveCommunicator::GetAggregateRings() const
+{
+    return m_aggregateRings;
+}
+
 uint32_t
 CollectiveCommunicator::GetRank() const
 {
@@ -186,7 +193,8 @@ std::string
 CollectiveCommunicator::ShapeKey(const CollectiveCall& call)
 {
     std::string key;
-    key.reserve(2 + sizeof(call.bytes) + sizeof(call.root) + sizeof(uint32_t) * call.members.size());
+    key.reserve(2 + sizeof(call.bytes) + sizeof(call.root) +
+                sizeof(uint32_t) * call.members.size());
     auto append = [&key](const auto& value) {
         key.append(reinterpret_cast<const char*>(&value), sizeof(value));
     };
@@ -551,10 +559,30 @@ CollectiveCommunicator::DescribeRendezvous(const Execution& exec) const
     bool finish = exec.tasksLeft == 0;
     const auto& held = Peer(lowest)->m_rendezvous;
     auto it = held.find({exec.call.instance, finish});
-    std::size_t arrived = it == held.end() ? 0 : it->second.size();
+    std::set<uint32_t> missing(members.begin(), members.end());
+    if (it != held.end())
+    {
+        for (const auto& arrival : it->second)
+        {
+            missing.erase(arrival.first);
+        }
+    }
+    // Name a few of the missing members: the report is one line per call.
+    const std::size_t named = 4;
     std::ostringstream os;
-    os << "waits for " << members.size() - arrived << " of " << members.size()
-       << " members to " << (finish ? "finish it" : "start it");
+    os << "waits for " << missing.size() << " of " << members.size() << " members to "
+       << (finish ? "finish it" : "start it") << " (rank";
+    std::size_t count = 0;
+    for (uint32_t rank : missing)
+    {
+        if (count == named)
+        {
+            os << " and " << missing.size() - named << " more";
+            break;
+        }
+        os << (count++ == 0 ? (missing.size() > 1 ? "s " : " ") : ", ") << rank;
+    }
+    os << ")";
     return os.str();
 }
 

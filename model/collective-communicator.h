@@ -7,8 +7,8 @@
 
 #include "ns3/callback.h"
 #include "ns3/collective-plan.h"
-#include "ns3/object.h"
 #include "ns3/message-transport.h"
+#include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
 #include <map>
@@ -117,6 +117,9 @@ class CollectiveCommunicator : public Object
 
     /// \return this rank
     uint32_t GetRank() const;
+
+    /// \return the AggregateRings attribute: flat rings run with merged steps
+    bool GetAggregateRings() const;
 
     /// \return the counters
     const CollectiveCounters& GetCounters() const;

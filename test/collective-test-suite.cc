@@ -202,11 +202,13 @@ class MergedRingStepsTestCase : public TestCase
     {
         const double frame = FrameNs(100e9);
         const double path = frame + SWITCH_NS + 2 * LINK_NS; // last frame's extra trip
+
         struct Case
         {
             WorkloadOpType type;
             double frames; // per NIC, back to back
         };
+
         for (Case c : {Case{WorkloadOpType::ALLGATHER, double((N - 1) * (S / MTU))},
                        Case{WorkloadOpType::REDUCESCATTER, double((N - 1) * (S / N / MTU))},
                        Case{WorkloadOpType::ALLREDUCE, double(2 * (N - 1) * (S / N / MTU))}})
@@ -260,7 +262,7 @@ class MergedRingStuckTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(waits.size(), 1, "one call");
             NS_TEST_ASSERT_MSG_EQ(waits[0],
                                   "g:all#0 (allgather, ring, steps aggregated): 2 of 2 steps "
-                                  "left; waits for 1 of 3 members to start it",
+                                  "left; waits for 1 of 3 members to start it (rank 2)",
                                   "what it waits for");
         }
     }

@@ -944,24 +944,36 @@ photonic_rails_expect_error(example.photonic-rails-sim-network-twice photonic-ra
 photonic_rails_expect_error(example.photonic-rails-delay-sweep-network-list
   photonic-rails-delay-sweep "--network=packet,flow"
   "the sweep runs one --network at a time \\(packet or flow\\); photonic-rails-sim takes a list")
-# Merged ring steps (issue 14): both models run with them, the summary says so, and the
-# values that cannot work are one-line errors.
+# Merged ring steps (issue 14): the flow model runs with them on both kinds of rails, the
+# summary says so, and the combinations that cannot work are one-line errors.
 add_test(NAME example.photonic-rails-sim-ring-steps-merged
          COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
-                 "-DARGS=--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps,ocs|--network=packet,flow|--ringSteps=merged|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-ring-steps"
+                 "-DARGS=--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps,ocs|--network=flow|--ringSteps=merged|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-ring-steps"
                  -DWORKDIR=${CMAKE_BINARY_DIR} -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-ring-steps
-                 "-DEXISTS=packet/ocs/summary.json|flow/ocs/summary.json"
-                 "-DEXPECT_STDOUT=network +fabric [^\n]* vs packet\npacket +eps [^\n]*\npacket +ocs [^\n]*\nflow +eps [^\n]*\nflow +ocs "
+                 "-DEXISTS=eps/summary.json|ocs/summary.json|ocs/timeline.json"
+                 "-DEXPECT_STDOUT=fabric [^\n]*\neps [^\n]*\nocs "
+                 "-DEXPECT_STDERR=eps, ocs: ring steps merged in [0-9]+ of [0-9]+ collective calls"
+                 -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
+# 32 GPUs, FSDP 4: each rank's 4 scalar allreduces (the gradient norm, 3 optimizer ones)
+# move one chunk per step: 32 x 4 = 128 calls are named as hiding their steps' latency.
+add_test(NAME example.photonic-rails-sim-ring-steps-latency-note
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--model=llama3-70b|--layers=1|--tp=8|--fsdp=4|--gpu=h100|--preset=dgx-h100|--frameBytes=61440|--network=flow|--ringSteps=merged|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-ring-steps-note"
+                 -DWORKDIR=${CMAKE_BINARY_DIR} -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-ring-steps-note
+                 "-DEXISTS=summary.json"
+                 "-DEXPECT_STDERR=eps: note: 128 of the [0-9]+ merged calls \\(e.g. 'fsdp.allreduce.gradnorm'\\) move at most one chunk per step and channel"
                  -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
 add_test(NAME example.photonic-rails-sim-ring-steps-summary
          COMMAND ${CMAKE_COMMAND}
-                 -DFILE=${CMAKE_BINARY_DIR}/sim-smoke-ring-steps/flow/ocs/summary.json
+                 -DFILE=${CMAKE_BINARY_DIR}/sim-smoke-ring-steps/ocs/summary.json
                  "-DPATTERN=\"ring_steps\": \"merged\""
                  -P ${PROJECT_SOURCE_DIR}/test/file-matches.cmake)
 set_tests_properties(example.photonic-rails-sim-ring-steps-summary PROPERTIES
                      DEPENDS example.photonic-rails-sim-ring-steps-merged)
 photonic_rails_expect_error(example.photonic-rails-sim-ring-steps-unknown photonic-rails-sim
   "--ringSteps=fused" "bad value for --ringSteps: 'fused' \\(expected chunked or merged\\)")
+photonic_rails_expect_error(example.photonic-rails-sim-ring-steps-packet photonic-rails-sim
+  "--ringSteps=merged|--network=flow,packet" "--ringSteps=merged runs on the flow model only")
 photonic_rails_expect_error(example.photonic-rails-sim-ring-steps-reduce photonic-rails-sim
-  "--ringSteps=merged|--reduceGBps=100"
+  "--ringSteps=merged|--network=flow|--reduceGBps=100"
   "--ringSteps=merged needs free reductions \\(--reduceGBps=0\\)")

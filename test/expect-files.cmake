@@ -1,5 +1,5 @@
 # Runs PROGRAM with ARGS ("|"-separated) in WORKDIR and checks what it writes: exit status 0,
-# stdout matching EXPECT_STDOUT (if given), each of FILES ("|"-separated names) in OUT_DIR
+# stdout matching EXPECT_STDOUT and stderr matching EXPECT_STDERR (if given), each of FILES ("|"-separated names) in OUT_DIR
 # equal to EXPECTED_DIR/<PREFIX><name>, each of EXISTS present in OUT_DIR, and, when gnuplot
 # is installed, each of IF_GNUPLOT too. OUT_DIR is emptied first.
 string(REPLACE "|" ";" args "${ARGS}")
@@ -11,6 +11,9 @@ if(NOT rc EQUAL 0)
 endif()
 if(DEFINED EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
   message(FATAL_ERROR "stdout does not match '${EXPECT_STDOUT}':\n${out}")
+endif()
+if(DEFINED EXPECT_STDERR AND NOT err MATCHES "${EXPECT_STDERR}")
+  message(FATAL_ERROR "stderr does not match '${EXPECT_STDERR}':\n${err}")
 endif()
 string(REPLACE "|" ";" files "${FILES}")
 foreach(name ${files})

@@ -1491,15 +1491,17 @@ TEST(CollectivePlan, OnlyFlatRingsMerge)
         Request(WorkloadOpType::ALLREDUCE, Iota(8), 8000, WorkloadAlgorithm::RING, 1, 512);
     grid.gpusPerServer = 4; // two servers of four: hierarchical
     EXPECT_FALSE(CollectivePlanner::CanAggregate(CollectivePlanner::Plan(grid)));
-    CollectiveRequest optical = Request(WorkloadOpType::ALLTOALL, Iota(6), 6000,
-                                        WorkloadAlgorithm::AUTO);
+    CollectiveRequest optical =
+        Request(WorkloadOpType::ALLTOALL, Iota(6), 6000, WorkloadAlgorithm::AUTO);
     optical.optical = true; // ring-relay
     EXPECT_FALSE(CollectivePlanner::CanAggregate(CollectivePlanner::Plan(optical)));
+
     struct Case
     {
         WorkloadOpType type;
         WorkloadAlgorithm algorithm;
     };
+
     for (Case c : {Case{WorkloadOpType::ALLREDUCE, WorkloadAlgorithm::HALVING_DOUBLING},
                    Case{WorkloadOpType::ALLREDUCE, WorkloadAlgorithm::TREE},
                    Case{WorkloadOpType::ALLTOALL, WorkloadAlgorithm::RING},
