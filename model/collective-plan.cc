@@ -1435,6 +1435,8 @@ CollectivePlanner::CanAggregate(const CollectivePlan& plan)
 CollectivePlan
 CollectivePlanner::AggregateSteps(const CollectivePlan& plan)
 {
+    // Field by field: a copy of the plan would keep its task vector's capacity, thousands of
+    // tasks per cached plan.
     CollectivePlan merged;
     merged.algorithm = plan.algorithm;
     merged.hierarchical = plan.hierarchical;
