@@ -221,9 +221,9 @@ CheckPlans(const WorkloadDag& dag, const std::vector<Ptr<CollectiveCommunicator>
         notes.push_back(
             "note: " + std::to_string(oneChunk) + " of the " + std::to_string(merged) +
             " merged calls" + (example.empty() ? std::string() : " (e.g. '" + example + "')") +
-            " move at most one chunk per step and channel: chunked steps pay a message's "
-            "latency at every step there, merged ones once (--ringSteps=chunked shows the "
-            "cost)");
+            " move at most one chunk per step and channel: where those chunks take less time "
+            "on the wire than a message's latency (a few us), chunked steps pay it at every "
+            "step and merged ones once (--ringSteps=chunked shows the cost)");
     }
     return notes;
 }
