@@ -151,7 +151,9 @@ JsonString(std::ostream& os, const std::string& s)
 } // namespace
 
 void
-JobRecorder::WriteChromeTrace(std::ostream& os, uint32_t gpusPerServer) const
+JobRecorder::WriteChromeTrace(std::ostream& os,
+                              uint32_t gpusPerServer,
+                              const std::vector<FabricSpan>& fabricSpans) const
 {
     RailTopology topology(gpusPerServer); // a trace process per server
     // Thread ids: one per (rank, stream), named by metadata events.
@@ -197,6 +199,28 @@ JobRecorder::WriteChromeTrace(std::ostream& os, uint32_t gpusPerServer) const
            << ",\"iteration\":" << span.iteration << ",\"bytes\":" << op.bytes << ",\"group\":";
         JsonString(os, op.group);
         os << "}}";
+    }
+    // The fabric's process comes after every server's.
+    uint32_t fabricPid = 0;
+    for (const Span& span : m_spans)
+    {
+        fabricPid = std::max(fabricPid, topology.ServerOf(span.op->rank) + 1);
+    }
+    if (!fabricSpans.empty())
+    {
+        comma();
+        os << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << fabricPid
+           << ",\"args\":{\"name\":\"fabric faults\"}}";
+    }
+    for (std::size_t i = 0; i < fabricSpans.size(); ++i)
+    {
+        const FabricSpan& span = fabricSpans[i];
+        comma();
+        os << "{\"ph\":\"X\",\"name\":";
+        JsonString(os, span.name);
+        os << ",\"cat\":\"fault\",\"pid\":" << fabricPid << ",\"tid\":" << i
+           << ",\"ts\":" << span.startS * 1e6 << ",\"dur\":" << (span.endS - span.startS) * 1e6
+           << "}";
     }
     os << "\n]}\n";
 }

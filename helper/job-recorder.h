@@ -21,6 +21,17 @@ namespace ns3
 
 /**
  * \ingroup photonic-rails
+ * \brief Something that happened to the fabric over a time span (a part down), for traces.
+ */
+struct FabricSpan
+{
+    std::string name; //!< What, e.g. "nic:gpu5.port1 down"
+    double startS;    //!< Start, seconds
+    double endS;      //!< End, seconds (at startS: an instant)
+};
+
+/**
+ * \ingroup photonic-rails
  * \brief Observes the rank runtimes of a job and keeps what the outputs report.
  *
  * It listens to the OpStart/OpEnd trace sources only: it never steers the simulation.
@@ -78,8 +89,11 @@ class JobRecorder
      * (one process per server, one thread per rank and stream); opens in Perfetto.
      * \param os the stream
      * \param gpusPerServer ranks per server
+     * \param fabricSpans fabric events (faults), drawn on a "fabric" process, a thread each
      */
-    void WriteChromeTrace(std::ostream& os, uint32_t gpusPerServer) const;
+    void WriteChromeTrace(std::ostream& os,
+                          uint32_t gpusPerServer,
+                          const std::vector<FabricSpan>& fabricSpans = {}) const;
 
   private:
     struct Span

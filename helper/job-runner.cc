@@ -9,6 +9,8 @@
 #include "ns3/collective-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/enum.h"
+#include "ns3/eps-routing.h"
+#include "ns3/fault-injector.h"
 #include "ns3/flow-fabric-helper.h"
 #include "ns3/job-recorder.h"
 #include "ns3/ocs-technology.h"
@@ -131,7 +133,13 @@ BuildNetwork(const JobOptions& o, const RailFabricSpec& spec)
     }
     RailFabricHelper helper;
     helper.SetSpec(spec);
-    return helper.Build();
+    Ptr<RailFabric> fabric = helper.Build();
+    for (uint32_t rail = 0; spec.kind != RailKind::OCS && rail < spec.gpusPerServer; ++rail)
+    {
+        fabric->GetRailRouting(rail)->SetAttribute("DetectionDelay",
+                                                   TimeValue(o.detectionDelayTime));
+    }
+    return fabric;
 }
 
 /// Every rank's communicator on \p fabric, configured by the options.
@@ -239,8 +247,16 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
     bool opus = false;
     for (const JobFabric& fabric : fabrics)
     {
-        MakeSpec(o, fabric, dag.GetRankCount());
+        o.faultSchedule.CheckAgainst(MakeSpec(o, fabric, dag.GetRankCount()), fabric.name);
         opus = opus || fabric.IsOpus();
+        for (const Fault& fault : o.faultSchedule.GetFaults())
+        {
+            if (fault.kind == Fault::OCS_RECONFIG && fabric.staticSplit)
+            {
+                throw std::invalid_argument("fault \"" + fault.entry +
+                                            "\": fabric ocs-static never reconfigures");
+            }
+        }
     }
     if (opus)
     {
@@ -417,13 +433,34 @@ class ProgressReporter
     uint64_t m_events{0};                          //!< Events run at the last tick
 };
 
-/// Prints what blocked ranks wait for and throws the one-line reason.
+/// \return one line per pair of GPUs whose transfers wait for a failed part (packet fabrics)
+std::vector<std::string>
+DescribeWaitingTransfers(Ptr<RailNetwork> network)
+{
+    std::vector<std::string> lines;
+    if (Ptr<RailFabric> fabric = DynamicCast<RailFabric>(network))
+    {
+        for (uint32_t gpu = 0; gpu < fabric->GetSpec().Gpus(); ++gpu)
+        {
+            auto waiting = fabric->GetTransport(gpu)->DescribeWaiting();
+            lines.insert(lines.end(), waiting.begin(), waiting.end());
+        }
+    }
+    return lines;
+}
+
+/// Prints what blocked ranks and transfers wait for and throws the one-line reason.
 void
 ReportStuck(const ApplicationContainer& runtimes,
             const std::vector<Ptr<CollectiveCommunicator>>& communicators,
             Ptr<OpusControlPlane> controller,
+            const std::vector<std::string>& waitingTransfers,
             double lastActivity)
 {
+    for (const std::string& line : waitingTransfers)
+    {
+        std::cerr << line << "\n";
+    }
     if (controller)
     {
         for (const std::string& line : controller->DescribePending())
@@ -459,6 +496,11 @@ ReportStuck(const ApplicationContainer& runtimes,
     std::ostringstream reason;
     reason << "the simulation is stuck after " << lastActivity << " s: " << blocked << " of "
            << runtimes.GetN() << " ranks cannot progress (what each waits for is listed above)";
+    if (!waitingTransfers.empty())
+    {
+        reason << "; transfers between " << waitingTransfers.size()
+               << " pairs of GPUs wait for failed parts";
+    }
     throw std::runtime_error(reason.str());
 }
 
@@ -576,15 +618,89 @@ WriteReconfigurations(const std::string& path, const OpticalReport& report)
     }
 }
 
+/// What the fabric carried, for summary.json.
+struct Traffic
+{
+    uint64_t bytesSent;      //!< By the communicators
+    uint64_t bytesDelivered; //!< Counted at the final GPUs
+    uint64_t framesDropped;  //!< Anywhere in the fabric
+};
+
+/// The faults and what the transports and routing did about them, for summary.json.
+nlohmann::ordered_json
+ReportFaults(const FaultInjector& faults, Ptr<RailFabric> fabric)
+{
+    nlohmann::ordered_json report;
+    nlohmann::ordered_json schedule = nlohmann::ordered_json::array();
+    for (const Fault& fault : faults.GetFaults())
+    {
+        nlohmann::ordered_json entry;
+        entry["part"] = fault.part;
+        entry["at_s"] = fault.down.GetSeconds();
+        if (fault.IsRepaired())
+        {
+            entry["until_s"] = fault.up.GetSeconds();
+        }
+        schedule.push_back(entry);
+    }
+    report["schedule"] = schedule;
+    report["events"] = faults.GetEvents().size();
+    uint64_t timeouts = 0;
+    uint64_t retransmitted = 0;
+    uint64_t partsMoved = 0;
+    uint64_t bytesMoved = 0;
+    for (uint32_t gpu = 0; gpu < fabric->GetSpec().Gpus(); ++gpu)
+    {
+        const RailTransportCounters& c = fabric->GetTransport(gpu)->GetCounters();
+        timeouts += c.timeouts;
+        retransmitted += c.retransmittedFrames;
+        partsMoved += c.partsMoved;
+        bytesMoved += c.bytesMoved;
+    }
+    report["transport_timeouts"] = timeouts;
+    report["retransmitted_frames"] = retransmitted;
+    report["parts_moved"] = partsMoved;
+    report["bytes_moved"] = bytesMoved;
+    if (fabric->GetKind() != RailKind::OCS)
+    {
+        uint32_t recomputations = 0;
+        for (uint32_t rail = 0; rail < fabric->GetSpec().gpusPerServer; ++rail)
+        {
+            recomputations += fabric->GetRailRouting(rail)->GetRecomputations();
+        }
+        report["route_recomputations"] = recomputations;
+    }
+    return report;
+}
+
+/// \return each fault that happened before \p end as a span for the timeline
+std::vector<FabricSpan>
+FaultSpans(const FaultInjector& faults, Time end)
+{
+    std::vector<FabricSpan> spans;
+    for (const Fault& fault : faults.GetFaults())
+    {
+        if (fault.down > end)
+        {
+            continue;
+        }
+        bool reconfig = fault.kind == Fault::OCS_RECONFIG;
+        Time until = reconfig ? fault.down : std::min(fault.up, end);
+        spans.push_back({fault.part + (reconfig ? " (next reconfiguration fails)" : " down"),
+                         fault.down.GetSeconds(),
+                         until.GetSeconds()});
+    }
+    return spans;
+}
+
 void
 WriteSummary(const std::string& path,
              const JobOptions& o,
              const RailFabricSpec& spec,
              const JobResult& r,
              const OpticalReport* optical,
-             uint64_t bytesSent,
-             uint64_t bytesDelivered,
-             uint64_t dropped)
+             const Traffic& traffic,
+             const nlohmann::ordered_json& faults)
 {
     nlohmann::ordered_json j;
     j["iteration_times_s"] = r.iterationTimes;
@@ -606,9 +722,13 @@ WriteSummary(const std::string& path,
         }
     }
     j["algorithms"] = r.algorithms;
-    j["bytes_sent"] = bytesSent;
-    j["bytes_delivered"] = bytesDelivered;
-    j["frames_dropped"] = dropped;
+    j["bytes_sent"] = traffic.bytesSent;
+    j["bytes_delivered"] = traffic.bytesDelivered;
+    j["frames_dropped"] = traffic.framesDropped;
+    if (!faults.is_null())
+    {
+        j["faults"] = faults;
+    }
     j["wall_s"] = r.wall;
     j["events"] = r.events;
     j["events_per_s"] = r.wall > 0 ? r.events / r.wall : 0.0;
@@ -648,6 +768,10 @@ WriteSummary(const std::string& path,
     c["iterations"] = o.iterations;
     c["dag_iterations"] = r.iterationTimes.size() / std::max<uint32_t>(1, o.iterations);
     c["seed"] = o.seed;
+    if (!o.faultSchedule.IsEmpty() && spec.kind != RailKind::OCS)
+    {
+        c["detection_delay_s"] = o.detectionDelayTime.GetSeconds();
+    }
     j["config"] = c;
     OpenOutput(path) << j.dump(2) << "\n";
 }
@@ -749,6 +873,12 @@ JobRunner::Run(const JobOptions& o,
     runtimeHelper.SetAttribute("Iterations", UintegerValue(o.iterations));
     ApplicationContainer runtimes = runtimeHelper.Install(dag, fabric->GetGpus(), communicators);
     Ptr<OpusControlPlane> controller = InstallOpus(o, f, fabric, communicators, runtimes, *dag);
+    std::unique_ptr<FaultInjector> faults;
+    if (!o.faultSchedule.IsEmpty())
+    {
+        faults = std::make_unique<FaultInjector>(DynamicCast<RailFabric>(fabric), o.faultSchedule);
+        faults->Schedule();
+    }
     JobRecorder recorder;
     recorder.Attach(runtimes, dag->GetIterationCount(), o.iterations);
     recorder.AttachPlans(dag, communicators);
@@ -774,7 +904,11 @@ JobRunner::Run(const JobOptions& o,
     {
         if (!DynamicCast<RankRuntime>(runtimes.Get(i))->IsFinished())
         {
-            ReportStuck(runtimes, communicators, controller, recorder.GetLastActivity());
+            ReportStuck(runtimes,
+                        communicators,
+                        controller,
+                        DescribeWaitingTransfers(fabric),
+                        recorder.GetLastActivity());
         }
     }
     r.iterationTimes = recorder.GetIterationTimes();
@@ -833,12 +967,27 @@ JobRunner::Run(const JobOptions& o,
         recorder.GetTimeline().WriteCsv(csv);
     }
     WriteReconfigurations(outDir + "/reconfigurations.csv", optical ? *optical : OpticalReport{});
+    nlohmann::ordered_json faultReport;
+    std::vector<FabricSpan> faultSpans;
+    if (faults)
+    {
+        std::ofstream csv = OpenOutput(outDir + "/faults.csv");
+        faults->WriteCsv(csv);
+        faultReport = ReportFaults(*faults, DynamicCast<RailFabric>(fabric));
+        faultSpans = FaultSpans(*faults, Simulator::Now());
+    }
     {
         std::ofstream trace = OpenOutput(outDir + "/timeline.json");
-        recorder.WriteChromeTrace(trace, spec.gpusPerServer);
+        recorder.WriteChromeTrace(trace, spec.gpusPerServer, faultSpans);
     }
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
-    WriteSummary(outDir + "/summary.json", o, spec, r, optical.get(), sent, delivered, dropped);
+    WriteSummary(outDir + "/summary.json",
+                 o,
+                 spec,
+                 r,
+                 optical.get(),
+                 {sent, delivered, dropped},
+                 faultReport);
     Simulator::Destroy();
     std::cerr << "[sim] " << f.name << ": iteration " << std::setprecision(6) << r.iterationTime
               << " s; " << r.events << " events in " << r.wall << " s wall ("
@@ -1014,6 +1163,18 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
     cmd.Add("iterations", "replays of the workload, back to back", iterations, ITERATIONS);
     cmd.Add("seed", "run number of the random streams", seed);
     cmd.Add("progress", "wall seconds between progress lines on stderr (0: none)", progress);
+    cmd.Add("faults",
+            "JSON fault schedule: an array of \"KIND:PART@DOWN[-UP]\" or {part, at, until} "
+            "(packet network only)",
+            faults);
+    cmd.Add("fault",
+            "inline faults, comma-separated: KIND:PART@DOWN[-UP], e.g. nic:gpu5.port1@1.2s; "
+            "kinds nic, link, switch, ocs-port, ocs, ocs-reconfig",
+            fault);
+    cmd.Add("detectionDelay",
+            "electrical rails: time from a link failure (or repair) to routes that avoid (or "
+            "use) it",
+            detectionDelay);
 }
 
 void
@@ -1033,6 +1194,8 @@ JobOptions::Check()
     {
         controlLatencyTime = StrictCommandLine::ParseTime("controlLatency", controlLatency);
     }
+    detectionDelayTime = StrictCommandLine::ParseTime("detectionDelay", detectionDelay);
+    faultSchedule = FaultSchedule::Read(faults, fault);
     // One spelling per mode: true and false (a boolean flag's) are refused, not read as 1
     // and 0, so that scripts and docs say the same.
     if (provisioning != "0" && provisioning != "1" && provisioning != "oracle")
@@ -1065,6 +1228,11 @@ JobOptions::Check()
         throw std::invalid_argument(
             "--ringSteps=merged runs on the flow model only: at packet level a merged message "
             "is split over the NIC ports once, where chunks follow the ports' load");
+    }
+    if (!faultSchedule.IsEmpty() && std::count(models.begin(), models.end(), "flow") > 0)
+    {
+        throw std::invalid_argument("faults run on the packet network only (--network=packet): "
+                                    "the flow model has no ports to fail");
     }
     if (ringSteps == "merged" && reduceGBps > 0)
     {

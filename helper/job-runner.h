@@ -5,6 +5,7 @@
 #ifndef JOB_RUNNER_H
 #define JOB_RUNNER_H
 
+#include "ns3/fault-schedule.h"
 #include "ns3/nstime.h"
 #include "ns3/opus-shim.h"
 #include "ns3/rail-fabric-spec.h"
@@ -53,6 +54,11 @@ struct JobOptions
     uint32_t iterations{1};            //!< Replays
     uint32_t seed{1};                  //!< RNG run number
     double progress{5};                //!< Wall seconds between progress lines (0: none)
+    std::string faults;                //!< --faults: a JSON fault schedule ("" = none)
+    std::string fault;                 //!< --fault: inline faults, comma-separated
+    std::string detectionDelay{"10ms"}; //!< Electrical rails: failure to rerouting
+    FaultSchedule faultSchedule;        //!< faults and fault read by Check
+    Time detectionDelayTime;            //!< detectionDelay read by Check
 
     /// \param cmd the program's flags: every field above but workload gets its flag
     void AddFlags(StrictCommandLine& cmd);

@@ -4,6 +4,7 @@
 
 #include "rail-fabric-helper.h"
 
+#include "ns3/eps-routing.h"
 #include "ns3/rail-topology.h"
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -207,7 +208,7 @@ RailFabricHelper::BuildSwitchedRail(Ptr<RailFabric> fabric, uint32_t rail)
     {
         sw->AddRoute(Mac48Address::ConvertFrom(nics[p]->GetAddress()), p);
     }
-    fabric->m_railSwitches.push_back({sw});
+    AddRailSwitches(fabric, rail, {sw});
 }
 
 void
@@ -289,7 +290,19 @@ RailFabricHelper::BuildClosRail(Ptr<RailFabric> fabric, uint32_t rail)
             }
         }
     }
-    fabric->m_railSwitches.push_back(switches);
+    AddRailSwitches(fabric, rail, switches);
+}
+
+void
+RailFabricHelper::AddRailSwitches(Ptr<RailFabric> fabric,
+                                  uint32_t rail,
+                                  const std::vector<Ptr<EpsSwitch>>& switches)
+{
+    fabric->m_railSwitches.resize(rail + 1);
+    fabric->m_railSwitches[rail] = switches;
+    fabric->m_railRouting.resize(rail + 1);
+    fabric->m_railRouting[rail] = CreateObject<EpsRouting>();
+    fabric->m_railRouting[rail]->SetSwitches(switches);
 }
 
 void

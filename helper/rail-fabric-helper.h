@@ -70,6 +70,10 @@ class RailFabricHelper
     void BuildOpticalRail(Ptr<RailFabric> fabric, uint32_t rail);
     void BuildSwitchedRail(Ptr<RailFabric> fabric, uint32_t rail);
     void BuildClosRail(Ptr<RailFabric> fabric, uint32_t rail);
+    /// Records a packet-switched rail's switches and puts them under one EpsRouting.
+    void AddRailSwitches(Ptr<RailFabric> fabric,
+                         uint32_t rail,
+                         const std::vector<Ptr<EpsSwitch>>& switches);
     /// The rail's NIC ports in order (server-major, then port), with their GPUs.
     std::vector<std::pair<uint32_t, uint32_t>> RailPorts(uint32_t rail) const;
     /// Links a new NIC port of \p gpu to \p switchNode on \p rail.

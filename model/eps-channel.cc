@@ -34,7 +34,10 @@ EpsChannel::GetTypeId()
 }
 
 EpsChannel::EpsChannel()
-    : m_nDevices(0)
+    : m_nDevices(0),
+      m_up(true),
+      m_cuts(0),
+      m_framesLost(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -92,9 +95,55 @@ EpsChannel::Transmit(Ptr<Packet> frame, const EpsNetDevice* sender, Time txTime)
     // The receiver's events run in its node's context, as for any ns-3 channel.
     Simulator::ScheduleWithContext(receiver->GetNode()->GetId(),
                                    txTime + m_delay,
-                                   &EpsNetDevice::Receive,
+                                   &EpsChannel::Deliver,
+                                   this,
                                    receiver,
-                                   frame);
+                                   frame,
+                                   m_cuts);
+}
+
+void
+EpsChannel::Deliver(Ptr<EpsNetDevice> receiver, Ptr<Packet> frame, uint32_t cuts)
+{
+    if (cuts != m_cuts)
+    {
+        NS_LOG_INFO("frame lost: the cable was cut under it");
+        ++m_framesLost;
+        return;
+    }
+    receiver->Receive(frame);
+}
+
+void
+EpsChannel::SetLinkUp(bool up)
+{
+    NS_LOG_FUNCTION(this << up);
+    NS_ABORT_MSG_IF(m_nDevices < 2, "EpsChannel::SetLinkUp: attach both ends first");
+    if (up == m_up)
+    {
+        return;
+    }
+    m_up = up;
+    if (!up)
+    {
+        ++m_cuts;
+    }
+    for (const auto& device : m_devices)
+    {
+        up ? device->NotifyLinkUp() : device->NotifyLinkDown();
+    }
+}
+
+bool
+EpsChannel::IsLinkUp() const
+{
+    return m_up;
+}
+
+uint64_t
+EpsChannel::GetFramesLost() const
+{
+    return m_framesLost;
 }
 
 std::size_t

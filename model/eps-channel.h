@@ -22,8 +22,10 @@ class EpsNetDevice;
  * \brief A full-duplex point-to-point cable between two EpsNetDevices.
  *
  * Each direction is independent. A frame whose transmission starts at t with serialization
- * time s arrives (last bit) at the other end at t + s + Delay. The channel has no state of
- * its own beyond the two ends: it neither queues nor drops.
+ * time s arrives (last bit) at the other end at t + s + Delay. The channel neither queues nor
+ * drops, except when it is cut (SetLinkUp(false): a fibre cut, a dead transceiver, a port or
+ * switch failure): the frames on the wire are lost, both ends see the link go down, and
+ * nothing passes until it is repaired.
  */
 class EpsChannel : public Channel
 {
@@ -60,6 +62,18 @@ class EpsChannel : public Channel
      */
     void Transmit(Ptr<Packet> frame, const EpsNetDevice* sender, Time txTime);
 
+    /**
+     * \brief Cuts (false) or repairs (true) the cable; both ends are told.
+     *
+     * Frames whose last bit had not arrived when the cable is cut are lost.
+     * \param up the new state
+     */
+    void SetLinkUp(bool up);
+    /// \return false while the cable is cut
+    bool IsLinkUp() const;
+    /// \return frames lost on the wire because the cable was cut under them
+    uint64_t GetFramesLost() const;
+
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
@@ -67,9 +81,15 @@ class EpsChannel : public Channel
     void DoDispose() override;
 
   private:
+    /// Hands \p frame to \p receiver unless the cable was cut since it left (\p cuts).
+    void Deliver(Ptr<EpsNetDevice> receiver, Ptr<Packet> frame, uint32_t cuts);
+
     Time m_delay;                               //!< One-way propagation delay
     std::array<Ptr<EpsNetDevice>, 2> m_devices; //!< The two ends
     std::size_t m_nDevices;                     //!< Ends attached so far
+    bool m_up;                                  //!< Not cut
+    uint32_t m_cuts;                            //!< Times cut so far (frames check it)
+    uint64_t m_framesLost;                      //!< Frames lost to cuts
 };
 
 } // namespace ns3

@@ -142,6 +142,35 @@ EpsNetDevice::NotifyLinkUp()
     TryTransmit();
 }
 
+void
+EpsNetDevice::NotifyLinkDown()
+{
+    NS_LOG_FUNCTION(this);
+    m_linkUp = false;
+    // Users learn first, so that emptying the queue (its Dequeue trace) refills nothing.
+    NotifyLinkChange();
+    while (m_queue && !m_queue->IsEmpty())
+    {
+        DropLinkDown(m_queue->Dequeue());
+    }
+    for (const auto& frame : m_networkControl)
+    {
+        DropLinkDown(frame);
+    }
+    m_networkControl.clear();
+    // A repaired cable starts with neither side paused.
+    SetPaused(false);
+    m_pauseWanted = false;
+    m_pauseAdvertised = false;
+}
+
+void
+EpsNetDevice::DropLinkDown(Ptr<const Packet> frame)
+{
+    ++m_counters.framesDroppedLinkDown;
+    m_macTxDropTrace(frame);
+}
+
 bool
 EpsNetDevice::SendFrom(Ptr<Packet> packet,
                        const Address& source,
@@ -158,6 +187,11 @@ EpsNetDevice::SendFrom(Ptr<Packet> packet,
     if (!Frame(packet, source, dest, protocolNumber))
     {
         ++m_counters.framesDroppedOversize;
+        return false;
+    }
+    if (!m_linkUp && m_channel->GetNDevices() == 2)
+    {
+        DropLinkDown(packet); // the cable is cut
         return false;
     }
     FireTrace(m_macTxTrace, packet);

@@ -35,6 +35,7 @@ struct EpsNetDeviceCounters
     uint64_t framesDroppedQueueFull{0}; //!< Frames refused by a full transmit queue
     uint64_t framesDroppedOversize{0};  //!< Payloads larger than the MTU, refused
     uint64_t framesCorrupted{0};        //!< Received frames dropped by the receive error model
+    uint64_t framesDroppedLinkDown{0};  //!< Frames queued or given while the cable was cut
     uint64_t pauseFramesSent{0};        //!< PAUSE (XOFF) frames sent
     uint64_t resumeFramesSent{0};       //!< RESUME (XON) frames sent
     uint64_t pauseFramesReceived{0};    //!< PAUSE (XOFF) frames received
@@ -144,8 +145,13 @@ class EpsNetDevice : public RailNetDevice
      * \param frame the frame, with its Ethernet header
      */
     void Receive(Ptr<Packet> frame);
-    /// Called by the channel when both ends are attached.
+    /// Called by the channel when both ends are attached, and when it is repaired.
     void NotifyLinkUp();
+    /**
+     * Called by the channel when it is cut: the frames waiting to leave are lost, and the
+     * pause state (ours and the peer's) is void.
+     */
+    void NotifyLinkDown();
 
     // NetDevice API (the rest is RailNetDevice's)
     Ptr<Channel> GetChannel() const override;
@@ -174,6 +180,8 @@ class EpsNetDevice : public RailNetDevice
     Ptr<Packet> MakePauseFrame(bool pause) const;
     /// Acts on a received MAC control frame (\p payload without its Ethernet header).
     void ReceiveControl(Ptr<const Packet> payload);
+    /// Counts and traces a frame lost because the cable is cut.
+    void DropLinkDown(Ptr<const Packet> frame);
     /// Enters or leaves the paused state (peer's PAUSE/RESUME).
     void SetPaused(bool paused);
 

@@ -187,6 +187,7 @@ EpsSwitch::AddPort(Ptr<EpsNetDevice> device)
         }));
     device->SetFrameSource(EpsNetDevice::FrameSource(
         [this, port](bool networkControlOnly) { return Dequeue(port, networkControlOnly); }));
+    device->AddLinkChangeCallback(MakeCallback(&EpsSwitch::OnLinkChange, this).Bind(port));
     m_configured = false;
     return port;
 }
@@ -263,6 +264,12 @@ void
 EpsSwitch::AddRoute(Mac48Address destination, uint32_t port)
 {
     AddRoute(destination, std::vector<uint32_t>{port});
+}
+
+void
+EpsSwitch::RemoveRoute(Mac48Address destination)
+{
+    m_routes.erase(MacKey(destination));
 }
 
 std::vector<uint32_t>
@@ -356,6 +363,11 @@ EpsSwitch::Receive(uint32_t port,
     m_counters.bytesReceived += bytes;
 
     DropReason reason = NO_ROUTE;
+    if (egress != NO_PORT && !m_ports[egress].device->IsLinkUp())
+    {
+        Drop(frame, port, LINK_DOWN);
+        return true;
+    }
     if (egress == NO_PORT || !Admit(egress, bytes, reason))
     {
         Drop(frame, port, reason);
@@ -396,6 +408,11 @@ void
 EpsSwitch::Enqueue(uint32_t egress, uint32_t ingress, Ptr<Packet> frame)
 {
     Port& port = m_ports[egress];
+    if (!port.device->IsLinkUp())
+    {
+        DropQueued({frame, ingress}); // the link went down during the processing delay
+        return;
+    }
     bool networkControl = EpsNetDevice::IsNetworkControl(frame);
     if (!networkControl && m_ecnEnabled && ShouldMark(port.queueBytes))
     {
@@ -437,6 +454,45 @@ EpsSwitch::Dequeue(uint32_t egress, bool networkControlOnly)
     return head.frame;
 }
 
+void
+EpsSwitch::OnLinkChange(uint32_t index)
+{
+    Port& port = m_ports[index];
+    if (port.device->IsLinkUp())
+    {
+        NS_LOG_INFO("port " << index << " link up");
+        return;
+    }
+    NS_LOG_INFO("port " << index << " link down: " << port.queue.size() + port.networkControl.size()
+                        << " queued frames lost");
+    std::deque<Queued> lost;
+    lost.swap(port.queue);
+    lost.insert(lost.end(), port.networkControl.begin(), port.networkControl.end());
+    port.networkControl.clear();
+    port.queueBytes = 0;
+    m_queueLengthTrace(index, 0);
+    // The device forgot the PAUSE it had sent; so does the ingress.
+    if (port.ingressPaused)
+    {
+        port.ingressPaused = false;
+        m_pfcPauseTrace(index, false);
+    }
+    for (const Queued& queued : lost)
+    {
+        DropQueued(queued);
+    }
+}
+
+void
+EpsSwitch::DropQueued(const Queued& queued)
+{
+    uint32_t bytes = queued.frame->GetSize();
+    m_bufferUsed -= bytes;
+    m_ports[queued.ingress].ingressBytes -= bytes;
+    Drop(queued.frame, queued.ingress, LINK_DOWN);
+    CheckXon(queued.ingress);
+}
+
 bool
 EpsSwitch::ShouldMark(uint64_t queueBytes)
 {
@@ -467,6 +523,9 @@ EpsSwitch::Drop(Ptr<const Packet> frame, uint32_t ingress, DropReason reason)
         break;
     case EGRESS_THRESHOLD:
         ++m_counters.framesDroppedEgressThreshold;
+        break;
+    case LINK_DOWN:
+        ++m_counters.framesDroppedLinkDown;
         break;
     }
     m_dropTrace(frame, ingress, reason);

@@ -38,6 +38,7 @@ struct EpsSwitchCounters
     uint64_t framesDroppedNoRoute{0};         //!< Unknown destination (never flooded)
     uint64_t framesDroppedBufferFull{0};      //!< The shared buffer had no room
     uint64_t framesDroppedEgressThreshold{0}; //!< Over the dynamic threshold (PFC off)
+    uint64_t framesDroppedLinkDown{0};        //!< Routed to, or queued at, a port whose link is down
     uint64_t framesMarked{0};                 //!< ECN marking decisions
     uint64_t pausesSent{0};                   //!< PAUSE frames requested on ingress ports
     uint64_t resumesSent{0};                  //!< RESUME frames requested on ingress ports
@@ -88,6 +89,7 @@ class EpsSwitch : public Object
         NO_ROUTE,         //!< No route to the destination MAC
         BUFFER_FULL,      //!< The shared buffer had no room
         EGRESS_THRESHOLD, //!< The egress queue exceeded the dynamic threshold
+        LINK_DOWN,        //!< The egress port's link is down (until routing avoids it)
     };
 
     /// Port number that means "none".
@@ -145,6 +147,8 @@ class EpsSwitch : public Object
     void AddRoute(Mac48Address destination, std::vector<uint32_t> ports);
     /// \param destination a unicast MAC address \param port its single egress port
     void AddRoute(Mac48Address destination, uint32_t port);
+    /// \param destination a MAC address whose frames are dropped (NO_ROUTE) from now on
+    void RemoveRoute(Mac48Address destination);
     /// \param destination a MAC address \return its egress ports (empty if no route)
     std::vector<uint32_t> GetRoute(Mac48Address destination) const;
     /// \return the number of destinations with a route
@@ -226,6 +230,10 @@ class EpsSwitch : public Object
         uint64_t headroom{0};              //!< PFC headroom
     };
 
+    /// A port's link went down or came up: a dead port loses its queue and its pause.
+    void OnLinkChange(uint32_t port);
+    /// Drops a buffered frame, releasing its buffer and ingress accounting.
+    void DropQueued(const Queued& queued);
     /// Promiscuous receive callback of port \p port.
     bool Receive(uint32_t port,
                  Ptr<const Packet> payload,

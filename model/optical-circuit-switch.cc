@@ -129,6 +129,7 @@ OpticalCircuitSwitch::AddPort()
     m_darkHolds.resize(m_radix, 0);
     m_darkSince.resize(m_radix, Time(0));
     m_darkTotal.resize(m_radix, Time(0));
+    m_failed.resize(m_radix, false);
     m_lines.resize(m_radix);
     return m_portsInUse++;
 }
@@ -374,9 +375,11 @@ OpticalCircuitSwitch::Start(Request& request)
     std::set<uint32_t> dark;
     for (const auto& [input, output] : info.requested)
     {
-        if (m_output[input] == output)
+        // Unchanged circuits keep carrying traffic; a circuit a failed reconfiguration left
+        // dark is set again.
+        if (m_output[input] == output && (m_up[input] || output == NO_PORT))
         {
-            continue; // unchanged circuits keep carrying traffic
+            continue;
         }
         info.changed[input] = output;
         dark.insert(input);
@@ -438,9 +441,15 @@ OpticalCircuitSwitch::Finish(uint64_t id)
             m_darkTotal[port] += Simulator::Now() - m_darkSince[port];
         }
     }
+    info.failed = m_failNext > 0 && !info.changed.empty();
+    if (info.failed)
+    {
+        --m_failNext;
+        NS_LOG_INFO("OCS request " << id << " failed: its circuits stay dark");
+    }
     for (const auto& [input, output] : info.changed)
     {
-        if (output != NO_PORT)
+        if (output != NO_PORT && !info.failed)
         {
             m_up[input] = true;
             m_circuitUpTrace(input, output);
@@ -497,7 +506,63 @@ OpticalCircuitSwitch::GetConnection(uint32_t input) const
 bool
 OpticalCircuitSwitch::IsCircuitUp(uint32_t input) const
 {
-    return input < m_up.size() && m_up[input];
+    return input < m_up.size() && IsLit(input);
+}
+
+bool
+OpticalCircuitSwitch::IsLit(uint32_t input) const
+{
+    return m_up[input] && !m_failed[input] && !m_failed[m_output[input]];
+}
+
+void
+OpticalCircuitSwitch::SetPortFailed(uint32_t port, bool failed)
+{
+    NS_LOG_FUNCTION(this << port << failed);
+    CheckPort(port);
+    if (m_failed[port] == failed)
+    {
+        return;
+    }
+    // The circuits through the port: from it, and into it.
+    std::vector<uint32_t> inputs;
+    for (uint32_t input = 0; input < m_output.size(); ++input)
+    {
+        if (m_up[input] && (input == port || m_output[input] == port))
+        {
+            inputs.push_back(input);
+        }
+    }
+    if (failed)
+    {
+        for (uint32_t input : inputs)
+        {
+            if (IsLit(input))
+            {
+                m_teardowns[input].push_back(Simulator::Now()); // its frames in flight are lost
+            }
+        }
+    }
+    m_failed[port] = failed;
+    NotifyDevice(port);
+    for (uint32_t input : inputs)
+    {
+        NotifyDevice(input);
+        NotifyDevice(m_output[input]);
+    }
+}
+
+bool
+OpticalCircuitSwitch::IsPortFailed(uint32_t port) const
+{
+    CheckPort(port);
+    return m_failed[port];
+}
+
+void
+OpticalCircuitSwitch::FailNextReconfiguration()
+{
+    ++m_failNext;
 }
 
 bool
@@ -567,7 +632,7 @@ OpticalCircuitSwitch::GetPortDarkTime(uint32_t port) const
 Ptr<OcsNetDevice>
 OpticalCircuitSwitch::GetCircuitPeer(uint32_t input) const
 {
-    if (input >= m_up.size() || !m_up[input])
+    if (input >= m_up.size() || !IsLit(input))
     {
         return nullptr;
     }
@@ -580,7 +645,7 @@ OpticalCircuitSwitch::Transmit(Ptr<Packet> frame, uint32_t input, Time txTime)
     uint32_t output = m_output[input];
     Ptr<OcsNetDevice> receiver = m_devices[output];
     // Devices transmit only over circuits that lead to another device (GetCircuitPeer).
-    NS_ASSERT_MSG(m_up[input] && receiver, "transmit on a circuit that is not up");
+    NS_ASSERT_MSG(IsLit(input) && receiver, "transmit on a circuit that is not up");
     Time inFiber = m_devices[input]->GetFiberDelay();
     Time lastBitThrough = Simulator::Now() + inFiber + txTime;
     uint32_t generation = m_teardowns[input].size();

@@ -44,7 +44,8 @@ struct OcsReconfiguration
     std::vector<uint32_t> darkPorts; //!< Ports dark during this reconfiguration, sorted
     Time requestedAt;                //!< When the request arrived
     Time startedAt;                  //!< When its ports went dark (after any queueing)
-    Time endedAt;                    //!< When its circuits came up
+    Time endedAt;                    //!< When its circuits came up (or failed to)
+    bool failed{false};              //!< The changed circuits did not come up (a fault)
 };
 
 /**
@@ -201,6 +202,25 @@ class OpticalCircuitSwitch : public Channel
     uint64_t GetFramesLost() const;
 
     /**
+     * \brief Fails (true) or repairs (false) a port: a dead port, or the fibre or NIC
+     * transceiver plugged into it. No light passes a failed port, so a circuit through it
+     * carries nothing (its frames in flight are lost) until the port is repaired; the
+     * mirrors keep their position, so the circuit is back with the repair. Both ends'
+     * devices see their link go down and come back.
+     * \param port the port
+     * \param failed the new state
+     */
+    void SetPortFailed(uint32_t port, bool failed);
+    /// \param port a port \return true while it is failed
+    bool IsPortFailed(uint32_t port) const;
+    /**
+     * \brief Makes the next reconfiguration that changes circuits fail: when its blackout
+     * ends, its new circuits stay dark and its done callback reports failed. Repeating the
+     * same request retries it.
+     */
+    void FailNextReconfiguration();
+
+    /**
      * \param port a port
      * \return the total time the port has been dark, up to now
      */
@@ -284,6 +304,8 @@ class OpticalCircuitSwitch : public Channel
     /// Tells the device on \p port that its circuit changed.
     void NotifyDevice(uint32_t port) const;
     void CheckPort(uint32_t port) const;
+    /// \return true if the circuit from \p input is up and neither of its ports failed.
+    bool IsLit(uint32_t input) const;
 
     uint32_t m_radix;            //!< Number of ports
     Time m_reconfigurationDelay; //!< Blackout of a changed port
@@ -299,6 +321,8 @@ class OpticalCircuitSwitch : public Channel
     std::vector<uint32_t> m_darkHolds;          //!< Reconfigurations darkening each port
     std::vector<Time> m_darkSince;              //!< Start of the current blackout per port
     std::vector<Time> m_darkTotal;              //!< Finished blackout time per port
+    std::vector<bool> m_failed;                 //!< Failed ports
+    uint32_t m_failNext{0};                     //!< Reconfigurations left to fail
     std::vector<std::deque<uint64_t>> m_lines;  //!< Per port: requests waiting on it, FIFO
 
     std::map<uint64_t, Request> m_requests; //!< Accepted, not completed, by id

@@ -5,7 +5,9 @@
 #include "rail-fabric.h"
 
 #include "ns3/abort.h"
+#include "ns3/eps-channel.h"
 #include "ns3/eps-net-device.h"
+#include "ns3/eps-routing.h"
 #include "ns3/log.h"
 #include "ns3/ocs-net-device.h"
 
@@ -31,6 +33,7 @@ RailFabric::DoDispose()
     m_endpoints = nullptr;
     m_nics.clear();
     m_railSwitches.clear();
+    m_railRouting.clear();
     m_scaleUp.clear();
     RailNetwork::DoDispose();
 }
@@ -85,7 +88,7 @@ RailFabric::CountDroppedFrames() const
             {
                 const EpsSwitchCounters& c = sw->GetCounters();
                 dropped += c.framesDroppedNoRoute + c.framesDroppedBufferFull +
-                           c.framesDroppedEgressThreshold;
+                           c.framesDroppedEgressThreshold + c.framesDroppedLinkDown;
             }
             for (uint32_t i = 0; i < (*node)->GetNDevices(); ++i)
             {
@@ -93,8 +96,13 @@ RailFabric::CountDroppedFrames() const
                 if (auto eps = DynamicCast<EpsNetDevice>(device))
                 {
                     const EpsNetDeviceCounters& c = eps->GetCounters();
-                    dropped +=
-                        c.framesDroppedQueueFull + c.framesDroppedOversize + c.framesCorrupted;
+                    dropped += c.framesDroppedQueueFull + c.framesDroppedOversize +
+                               c.framesCorrupted + c.framesDroppedLinkDown;
+                    Ptr<EpsChannel> cable = eps->GetEpsChannel();
+                    if (cable && cable->GetDevice(0) == device) // each cable counted once
+                    {
+                        dropped += cable->GetFramesLost();
+                    }
                 }
                 else if (auto ocs = DynamicCast<OcsNetDevice>(device))
                 {
@@ -108,6 +116,13 @@ RailFabric::CountDroppedFrames() const
     count(m_gpus);
     count(m_switchNodes);
     return dropped;
+}
+
+Ptr<EpsRouting>
+RailFabric::GetRailRouting(uint32_t rail) const
+{
+    NS_ABORT_MSG_IF(rail >= m_railRouting.size(), "RailFabric: rail " << rail << " is not switched");
+    return m_railRouting[rail];
 }
 
 Ptr<EpsSwitch>

@@ -18,6 +18,7 @@
 namespace ns3
 {
 
+class EpsRouting;
 class RailFabricHelper;
 
 /**
@@ -45,6 +46,8 @@ class RailFabric : public RailNetwork
     std::vector<Ptr<NetDevice>> GetNicPorts(uint32_t gpu) const;
     /// \param rail a rail \return its packet switches: the switch, or leaves then spines
     const std::vector<Ptr<EpsSwitch>>& GetRailSwitches(uint32_t rail) const;
+    /// \param rail a rail \return the routing of its packet switches (EPS, EPS_CLOS)
+    Ptr<EpsRouting> GetRailRouting(uint32_t rail) const;
     /// \param server a server \return its scale-up switch
     Ptr<EpsSwitch> GetScaleUpSwitch(uint32_t server) const;
     /// \return the Clos wiring of every rail (kind EPS_CLOS only)
@@ -83,6 +86,7 @@ class RailFabric : public RailNetwork
     Ptr<RailEndpoints> m_endpoints;                          //!< Directory
     std::vector<std::vector<Ptr<NetDevice>>> m_nics;         //!< NIC ports per GPU
     std::vector<std::vector<Ptr<EpsSwitch>>> m_railSwitches; //!< Per rail (EPS)
+    std::vector<Ptr<EpsRouting>> m_railRouting;              //!< Per rail (EPS)
     std::vector<Ptr<EpsSwitch>> m_scaleUp;                   //!< Per server
     ClosPlan m_clos;                                         //!< Per-rail Clos wiring
 };

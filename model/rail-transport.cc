@@ -21,6 +21,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <set>
 
 namespace ns3
 {
@@ -123,6 +124,13 @@ RailTransport::GetTypeId()
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&RailTransport::m_retransmitTimeout),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RetryCount",
+                          "Timeouts in a row without acknowledgement progress after which a "
+                          "QP's path counts as failed (RDMA's retry count; NCCL_IB_RETRY_CNT "
+                          "is 7): its data moves to other ports, or waits for a fabric change.",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RailTransport::m_retryCount),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("Dcqcn",
                           "DCQCN rate control (reaction to CNPs, CNPs for ECN marks).",
                           BooleanValue(false),
@@ -183,6 +191,7 @@ RailTransport::RailTransport()
       m_window(4096),
       m_queueFrames(2),
       m_initialPsn(0),
+      m_retryCount(7),
       m_dcqcn(false),
       m_dcqcnG(1.0 / 256)
 {
@@ -335,13 +344,48 @@ RailTransport::PeerPortVia(uint32_t port, uint32_t peer) const
     {
         return -1;
     }
-    // A packet switch reaches every port of the plane; port k talks to the peer's port k.
+    // A packet switch reaches every port of the plane; port k talks to the peer's port k,
+    // or to the next one up if that one is down.
     std::vector<uint32_t> peerPorts = m_endpoints->GetPortsOnPlane(peer, p.plane);
-    if (peerPorts.empty())
+    for (std::size_t j = 0; j < peerPorts.size(); ++j)
     {
-        return -1;
+        uint32_t peerPort = peerPorts[(p.rankInPlane + j) % peerPorts.size()];
+        if (!PeerPortFailed(peer, peerPort))
+        {
+            return peerPort;
+        }
     }
-    return peerPorts[p.rankInPlane % peerPorts.size()];
+    return -1;
+}
+
+bool
+RailTransport::PortFailed(uint32_t port) const
+{
+    const Port& p = m_ports[port];
+    if (p.optical)
+    {
+        Ptr<OpticalCircuitSwitch> ocs = p.optical->GetSwitch();
+        return ocs && ocs->IsPortFailed(p.optical->GetPort());
+    }
+    return !p.device->IsLinkUp();
+}
+
+bool
+RailTransport::PeerPortFailed(uint32_t gpu, uint32_t index) const
+{
+    Ptr<NetDevice> device = m_endpoints->GetPorts(gpu)[index];
+    if (Ptr<OcsNetDevice> optical = DynamicCast<OcsNetDevice>(device))
+    {
+        Ptr<OpticalCircuitSwitch> ocs = optical->GetSwitch();
+        return ocs && ocs->IsPortFailed(optical->GetPort());
+    }
+    return !device->IsLinkUp();
+}
+
+bool
+RailTransport::IsBroken(const QueuePair& qp) const
+{
+    return qp.gaveUp || PortFailed(qp.port) || PeerPortFailed(qp.peer, qp.peerPort);
 }
 
 std::vector<std::pair<uint32_t, uint32_t>>
@@ -470,7 +514,7 @@ RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& rout
         QueuePair& qp = GetQueuePair(routes[i].first, peer, routes[i].second);
         Part slice = part;
         slice.bytes = shares[i];
-        slice.available = part.available == part.bytes ? shares[i] : 0;
+        slice.available = std::min(part.available, shares[i]);
         slice.firstPsn = qp.endPsn;
         slice.mtu = m_ports[routes[i].first].mtu;
         slice.frames = (shares[i] + slice.mtu - 1) / slice.mtu;
@@ -559,7 +603,8 @@ RailTransport::FramePayload(const Part& part, uint64_t psn) const
 bool
 RailTransport::CanSend(QueuePair& qp)
 {
-    if (!qp.reachable || qp.nextPsn >= qp.endPsn || qp.nextPsn - qp.ackedPsn >= m_window)
+    if (!qp.reachable || qp.gaveUp || qp.nextPsn >= qp.endPsn ||
+        qp.nextPsn - qp.ackedPsn >= m_window)
     {
         return false;
     }
@@ -746,9 +791,31 @@ RailTransport::OnTimeout(uint32_t qpn)
         return;
     }
     qp.deadline = Time::Max();
+    UpdateReachability(qp);
+    if (!qp.parts.empty() && IsBroken(qp))
+    {
+        ++m_counters.timeouts;
+        qp.nextPsn = qp.ackedPsn;
+        if (!MoveParts(qp))
+        {
+            NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": path down, no other port reaches GPU "
+                               << qp.peer << "; waiting");
+        }
+        return;
+    }
     if (qp.ackedPsn == qp.nextPsn)
     {
         return; // nothing in flight
+    }
+    if (++qp.retries > m_retryCount)
+    {
+        NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": no progress after " << m_retryCount
+                           << " retries; the path counts as failed");
+        qp.gaveUp = true;
+        ++m_counters.timeouts;
+        qp.nextPsn = qp.ackedPsn;
+        MoveParts(qp);
+        return;
     }
     ++m_counters.timeouts;
     NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": timeout, back to PSN " << qp.ackedPsn);
@@ -772,10 +839,44 @@ RailTransport::OnCircuitChange(uint32_t port)
     {
         if (qp.port == port)
         {
-            UpdateReachability(qp);
-            Schedule(qp);
+            Recheck(qp);
         }
     }
+    RetryWaiting();
+    Pump(port);
+}
+
+void
+RailTransport::NotifyFabricChange()
+{
+    for (auto& qp : m_qps)
+    {
+        Recheck(qp);
+    }
+    RetryWaiting();
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        Pump(port);
+    }
+}
+
+void
+RailTransport::Recheck(QueuePair& qp)
+{
+    qp.gaveUp = false; // something changed: the path gets another chance
+    qp.retries = 0;
+    UpdateReachability(qp);
+    Schedule(qp);
+    // A broken path with data gets one timeout to show it (nothing may be in flight).
+    if (!qp.parts.empty() && qp.deadline == Time::Max() && IsBroken(qp))
+    {
+        ArmTimeout(qp);
+    }
+}
+
+void
+RailTransport::RetryWaiting()
+{
     // Messages that found no port before may find one now.
     std::deque<Waiting> waiting;
     waiting.swap(m_waiting);
@@ -786,7 +887,156 @@ RailTransport::OnCircuitChange(uint32_t port)
             m_waiting.push_back(w);
         }
     }
-    Pump(port);
+}
+
+uint64_t
+RailTransport::ResetConnection(uint32_t sourceGpu, uint32_t qpn, uint64_t nextPsn)
+{
+    auto [found, fresh] = m_receiving.try_emplace(ConnectionKey(sourceGpu, qpn));
+    ReceiveState& state = found->second;
+    uint64_t expected = fresh ? m_initialPsn : state.expectedPsn;
+    state.expectedPsn = nextPsn;
+    state.nackSent = false;
+    state.unacked = 0;
+    return expected;
+}
+
+bool
+RailTransport::MoveParts(QueuePair& qp)
+{
+    auto routes = RoutesTo(qp.peer);
+    bool optical = static_cast<bool>(m_ports[qp.port].optical);
+    routes.erase(std::remove_if(routes.begin(),
+                                routes.end(),
+                                [&qp, optical](const std::pair<uint32_t, uint32_t>& route) {
+                                    return route.first == qp.port &&
+                                           (optical || route.second == qp.peerPort);
+                                }),
+                 routes.end());
+    if (routes.empty())
+    {
+        return false;
+    }
+    // Reconnecting, the receiver says how far it got: parts it has complete are done, the
+    // rest moves; frames still on the old path arrive as duplicates and are dropped.
+    Ptr<Node> peerNode = m_endpoints->GetPorts(qp.peer)[0]->GetNode();
+    uint64_t received =
+        peerNode->GetObject<RailTransport>()->ResetConnection(m_gpu, qp.qpn, qp.endPsn);
+    Acknowledge(qp, received);
+    std::deque<Part> left;
+    left.swap(qp.parts);
+    qp.ackedPsn = qp.nextPsn = qp.highestSent = qp.endPsn;
+    DisarmTimeout(qp);
+    NS_LOG_INFO("GPU " << m_gpu << " qp " << qp.qpn << ": path to GPU " << qp.peer << " down; "
+                       << left.size() << " parts move to " << routes.size() << " ports");
+    for (Part part : left)
+    {
+        uint64_t done = received > part.firstPsn
+                            ? std::min(received - part.firstPsn, part.frames) * part.mtu
+                            : 0;
+        part.bytes -= done;
+        part.offset += done;
+        part.available = part.available > done ? part.available - done : 0;
+        ++m_counters.partsMoved;
+        m_counters.bytesMoved += part.bytes;
+        Requeue(routes, qp.peer, part);
+    }
+    return true;
+}
+
+std::string
+RailTransport::DescribeBlockage(uint32_t peer, bool gaveUp) const
+{
+    std::set<std::string> down; // sorted and once each, for a stable report
+    auto name = [](uint32_t gpu, uint32_t k) {
+        return "gpu" + std::to_string(gpu) + ".port" + std::to_string(k);
+    };
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        std::vector<uint32_t> peerPorts = m_endpoints->GetPortsOnPlane(peer, m_ports[port].plane);
+        if (!peerPorts.empty() && PortFailed(port))
+        {
+            down.insert(name(m_gpu, m_ports[port].rankInPlane));
+        }
+        for (uint32_t k = 0; k < peerPorts.size(); ++k)
+        {
+            if (PeerPortFailed(peer, peerPorts[k]))
+            {
+                down.insert(name(peer, k));
+            }
+        }
+    }
+    if (down.empty())
+    {
+        return gaveUp ? "no acknowledgement after " + std::to_string(m_retryCount) +
+                            " retransmission timeouts (a failure inside the network)"
+                      : "no circuit reaches GPU " + std::to_string(peer);
+    }
+    std::string text;
+    for (const std::string& port : down)
+    {
+        text += (text.empty() ? "" : ", ") + port;
+    }
+    return "port" + std::string(down.size() > 1 ? "s " : " ") + text + " down";
+}
+
+std::vector<std::string>
+RailTransport::DescribeWaiting() const
+{
+    std::map<uint32_t, std::pair<uint64_t, uint64_t>> waiting; // peer -> (parts, bytes)
+    std::set<uint32_t> gaveUp;                                  // peers of QPs that gave up
+    for (const QueuePair& qp : m_qps)
+    {
+        if (!qp.parts.empty() && IsBroken(qp))
+        {
+            for (const Part& part : qp.parts)
+            {
+                ++waiting[qp.peer].first;
+                waiting[qp.peer].second += part.bytes;
+            }
+            if (qp.gaveUp)
+            {
+                gaveUp.insert(qp.peer);
+            }
+        }
+    }
+    for (const Waiting& w : m_waiting)
+    {
+        ++waiting[w.peer].first;
+        waiting[w.peer].second += w.bytes;
+    }
+    std::vector<std::string> lines;
+    for (const auto& [peer, load] : waiting)
+    {
+        lines.push_back("GPU " + std::to_string(m_gpu) + " -> GPU " + std::to_string(peer) +
+                        ": " + std::to_string(load.first) + " transfer" +
+                        (load.first > 1 ? "s" : "") + " (" + std::to_string(load.second) +
+                        " B) wait: " + DescribeBlockage(peer, gaveUp.count(peer) > 0));
+    }
+    return lines;
+}
+
+void
+RailTransport::Requeue(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
+                       uint32_t peer,
+                       const Part& rest)
+{
+    switch (rest.role)
+    {
+    case PartRole::OWN:
+        m_outgoing[rest.messageId].partsLeft += QueueParts(routes, peer, rest).size() - 1;
+        break;
+    case PartRole::RELAY:
+        QueueParts(routes, peer, rest); // still completed by the proxy
+        break;
+    case PartRole::FORWARD: {
+        // A forwarded share stays one part: its bytes become available in order.
+        auto forward = m_forwards.find({rest.origin, rest.messageId});
+        NS_ABORT_MSG_IF(forward == m_forwards.end(), "moving an unknown forwarded message");
+        forward->second.qpns[rest.slot] = QueueParts({routes[0]}, peer, rest)[0];
+        break;
+    }
+    }
 }
 
 void
@@ -950,6 +1200,8 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
                       0,
                       0,
                       0,
+                      0,
+                      static_cast<uint32_t>(forward.qpns.size()),
                       0};
             auto qpns = QueueParts({routes[i]}, header.relayTo, part);
             forward.qpns.insert(forward.qpns.end(), qpns.begin(), qpns.end());
@@ -970,9 +1222,10 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
         for (auto& part : qp.parts)
         {
             if (part.role == PartRole::FORWARD && part.origin == header.origin &&
-                part.messageId == header.messageId)
+                part.messageId == header.messageId && part.slot == i)
             {
-                part.available = std::min(available, part.bytes);
+                uint64_t ours = available > part.offset ? available - part.offset : 0;
+                part.available = std::min(ours, part.bytes);
             }
         }
         Schedule(qp);
@@ -988,6 +1241,8 @@ RailTransport::Acknowledge(QueuePair& qp, uint64_t psn)
         return;
     }
     qp.ackedPsn = psn;
+    qp.retries = 0;
+    qp.gaveUp = false;
     qp.nextPsn = std::max(qp.nextPsn, psn);
     while (!qp.parts.empty() && qp.parts.front().firstPsn + qp.parts.front().frames <= psn)
     {

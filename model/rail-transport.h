@@ -19,6 +19,7 @@
 
 #include <deque>
 #include <map>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -47,6 +48,8 @@ struct RailTransportCounters
     uint64_t cnpsReceived{0};          //!< CNPs received (rate cuts)
     uint64_t messagesRelayed{0};       //!< Messages sent through a proxy GPU (PXN)
     uint64_t messagesForwarded{0};     //!< Messages forwarded as a proxy (PXN)
+    uint64_t partsMoved{0};            //!< Parts moved off a failed path to other ports
+    uint64_t bytesMoved{0};            //!< Their bytes not yet received when moved
 };
 
 /**
@@ -73,6 +76,15 @@ struct RailTransportCounters
  * On an optical port a QP sends only while the port's circuit leads to its peer port; it
  * pauses when the circuit goes and resumes when it comes back. A message for which no port
  * reaches the peer waits until one does.
+ *
+ * Faults: a QP whose path failed (its port or the peer's port is down: a cut cable, a dead
+ * NIC or OCS port) is given up one RetransmitTimeout after its last progress, or after the
+ * failure if it had nothing in flight. So is a QP that timed out more than RetryCount times
+ * in a row (a failure inside a packet network, as RDMA's retry count). The bytes its peer
+ * has not received move to the other ports that reach the peer, as new parts (a
+ * reconnection: the receiver tells how far it got, so nothing is delivered twice). With no
+ * other port the QP waits, without timers, until NotifyFabricChange() or its own port
+ * reports a change, and then tries its path again.
  */
 class RailTransport : public MessageTransport
 {
@@ -118,6 +130,28 @@ class RailTransport : public MessageTransport
     std::size_t GetPendingMessageCount() const override;
 
     MessageTransportCounters GetMessageCounters() const override;
+
+    /**
+     * \brief Tells this transport that a port somewhere in the fabric failed or came back
+     * (the fabric manager's notice): paths are checked again and waiting data retried.
+     */
+    void NotifyFabricChange();
+
+    /**
+     * \brief The receiving end of a reconnection: the sender moves connection (\p sourceGpu,
+     * \p qpn) on to PSN \p nextPsn.
+     * \param sourceGpu the sending GPU
+     * \param qpn its QP
+     * \param nextPsn the PSN the connection continues from
+     * \return the PSN this end expected: every frame below it was accepted
+     */
+    uint64_t ResetConnection(uint32_t sourceGpu, uint32_t qpn, uint64_t nextPsn);
+
+    /**
+     * \return one line per peer that this GPU's transfers wait to reach because a part
+     * failed: the peer, the transfers and bytes, and which ports are down
+     */
+    std::vector<std::string> DescribeWaiting() const;
 
     /**
      * TracedCallback signature for whole messages.
@@ -166,6 +200,8 @@ class RailTransport : public MessageTransport
         uint64_t firstPsn;     //!< PSN of its first frame
         uint64_t frames;       //!< Frames it takes (more than 2^32 with tiny frames)
         uint32_t mtu;          //!< Payload bytes per frame on its port
+        uint32_t slot{0};      //!< FORWARD: which of the proxy's shares it carries
+        uint64_t offset{0};    //!< FORWARD: bytes of that share before this part
     };
 
     /// Sending side of a connection: one port, one peer port.
@@ -185,6 +221,8 @@ class RailTransport : public MessageTransport
         bool reachable{false};      //!< The port reaches the peer port now
         bool scheduled{false};      //!< On its port's round-robin list
         Time notBefore;             //!< DCQCN pacing: earliest next frame
+        uint32_t retries{0};        //!< Timeouts since the last acknowledgement progress
+        bool gaveUp{false};         //!< More than RetryCount: the path counts as failed
         Time deadline{Time::Max()}; //!< Retransmission deadline (Max: timer off)
         EventId timeout;            //!< Wake-up at or before the deadline (see ArmTimeout)
         DcqcnRateController rate;   //!< DCQCN reaction point
@@ -257,6 +295,24 @@ class RailTransport : public MessageTransport
     std::vector<uint32_t> QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
                                      uint32_t peer,
                                      Part part);
+    /// \return true if \p port is down (cut cable, failed OCS port)
+    bool PortFailed(uint32_t port) const;
+    /// \return true if port \p index of GPU \p gpu is down
+    bool PeerPortFailed(uint32_t gpu, uint32_t index) const;
+    /// \return true if \p qp's path failed: its port or its peer port is down, or it gave up
+    bool IsBroken(const QueuePair& qp) const;
+    /// Moves the parts of broken \p qp to the ports that reach its peer; false if none does.
+    bool MoveParts(QueuePair& qp);
+    /// Queues the unsent rest of a moved part over \p routes.
+    void Requeue(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
+                 uint32_t peer,
+                 const Part& rest);
+    /// Re-checks \p qp after a change: reachability, sending, and the timer if broken.
+    void Recheck(QueuePair& qp);
+    /// Dispatches waiting messages that a port reaches now.
+    void RetryWaiting();
+    /// \return why this GPU cannot reach \p peer, e.g. "port gpu5.port1 down"
+    std::string DescribeBlockage(uint32_t peer, bool gaveUp) const;
     /// \return the peer port index reached through \p port, or -1.
     int32_t PeerPortVia(uint32_t port, uint32_t peer) const;
     /**
@@ -348,6 +404,7 @@ class RailTransport : public MessageTransport
     uint32_t m_queueFrames;   //!< Device queue depth kept per port
     uint64_t m_initialPsn;    //!< PSN of every connection's first frame
     Time m_retransmitTimeout; //!< Go-back-N timer
+    uint32_t m_retryCount;    //!< Timeouts without progress before a path counts as failed
     bool m_dcqcn;             //!< Rate control on
     Time m_cnpInterval;       //!< Minimum time between CNPs per QP
     double m_dcqcnG;          //!< DCQCN gain g

@@ -1,0 +1,179 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fault-injector.h"
+
+#include "ns3/abort.h"
+#include "ns3/eps-channel.h"
+#include "ns3/eps-net-device.h"
+#include "ns3/eps-routing.h"
+#include "ns3/log.h"
+#include "ns3/ocs-net-device.h"
+#include "ns3/optical-circuit-switch.h"
+#include "ns3/rail-fabric.h"
+#include "ns3/simulator.h"
+
+#include <iomanip>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FaultInjector");
+
+FaultInjector::FaultInjector(Ptr<RailFabric> fabric, const FaultSchedule& schedule)
+    : m_fabric(fabric),
+      m_faults(schedule.GetFaults())
+{
+    schedule.CheckAgainst(fabric->GetSpec(), "in use");
+}
+
+void
+FaultInjector::Schedule()
+{
+    // Transports retry paths they gave up on once routing has moved around a failure.
+    for (uint32_t rail = 0; m_fabric->GetKind() != RailKind::OCS &&
+                            rail < m_fabric->GetSpec().gpusPerServer;
+         ++rail)
+    {
+        m_fabric->GetRailRouting(rail)->TraceConnectWithoutContext(
+            "Rerouted",
+            MakeCallback(&FaultInjector::NotifyTransports, this));
+    }
+    for (const Fault& fault : m_faults)
+    {
+        Simulator::Schedule(fault.down, &FaultInjector::Apply, this, fault, true);
+        if (fault.IsRepaired())
+        {
+            Simulator::Schedule(fault.up, &FaultInjector::Apply, this, fault, false);
+        }
+    }
+}
+
+const std::vector<FaultInjector::Event>&
+FaultInjector::GetEvents() const
+{
+    return m_events;
+}
+
+const std::vector<Fault>&
+FaultInjector::GetFaults() const
+{
+    return m_faults;
+}
+
+void
+FaultInjector::WriteCsv(std::ostream& os) const
+{
+    os << "time_s,part,event\n" << std::setprecision(12);
+    for (const Event& e : m_events)
+    {
+        os << e.at.GetSeconds() << ',' << e.part << ',' << e.event << '\n';
+    }
+}
+
+void
+FaultInjector::Apply(const Fault& fault, bool down)
+{
+    NS_LOG_INFO(fault.part << (down ? " down" : " up"));
+    if (fault.kind == Fault::OCS_RECONFIG)
+    {
+        m_fabric->GetOcs(fault.rail)->FailNextReconfiguration();
+        m_events.push_back({Simulator::Now(), fault.part, "next reconfiguration fails"});
+        return;
+    }
+    m_events.push_back({Simulator::Now(), fault.part, down ? "down" : "up"});
+    for (const Ptr<EpsChannel>& cable : CablesOf(fault))
+    {
+        uint32_t& cuts = m_cableCuts[cable];
+        cuts = down ? cuts + 1 : cuts - 1;
+        cable->SetLinkUp(cuts == 0);
+    }
+    for (const auto& key : OcsPortsOf(fault))
+    {
+        uint32_t& holds = m_portFaults[key];
+        holds = down ? holds + 1 : holds - 1;
+        key.first->SetPortFailed(key.second, holds > 0);
+    }
+    NotifyTransports();
+}
+
+void
+FaultInjector::NotifyTransports()
+{
+    for (uint32_t gpu = 0; gpu < m_fabric->GetSpec().Gpus(); ++gpu)
+    {
+        m_fabric->GetTransport(gpu)->NotifyFabricChange();
+    }
+}
+
+std::vector<Ptr<EpsChannel>>
+FaultInjector::CablesOf(const Fault& fault) const
+{
+    if (m_fabric->GetKind() == RailKind::OCS)
+    {
+        return {};
+    }
+    auto cableOf = [](Ptr<NetDevice> device) {
+        Ptr<EpsChannel> cable = DynamicCast<EpsNetDevice>(device)->GetEpsChannel();
+        NS_ABORT_MSG_UNLESS(cable, "FaultInjector: an unconnected port");
+        return cable;
+    };
+    const ClosPlan& plan = m_fabric->GetClosPlan();
+    switch (fault.kind)
+    {
+    case Fault::NIC:
+        return {cableOf(m_fabric->GetNicPorts(fault.gpu)[fault.port])};
+    case Fault::LINK: {
+        Ptr<EpsSwitch> leaf = m_fabric->GetRailSwitches(fault.rail)[fault.leaf];
+        // A leaf's ports: its NICs, then per spine its parallel cables (RailFabricHelper).
+        uint32_t uplinks = plan.spines * plan.linksPerPair;
+        uint32_t port =
+            leaf->GetNPorts() - uplinks + fault.spine * plan.linksPerPair + fault.cable;
+        return {cableOf(leaf->GetPortDevice(port))};
+    }
+    case Fault::SWITCH: {
+        uint32_t index = fault.isRail ? 0 : fault.isSpine ? plan.leaves + fault.spine : fault.leaf;
+        Ptr<EpsSwitch> sw = m_fabric->GetRailSwitches(fault.rail)[index];
+        std::vector<Ptr<EpsChannel>> cables;
+        for (uint32_t port = 0; port < sw->GetNPorts(); ++port)
+        {
+            cables.push_back(cableOf(sw->GetPortDevice(port)));
+        }
+        return cables;
+    }
+    default:
+        return {};
+    }
+}
+
+std::vector<std::pair<Ptr<OpticalCircuitSwitch>, uint32_t>>
+FaultInjector::OcsPortsOf(const Fault& fault) const
+{
+    if (m_fabric->GetKind() != RailKind::OCS)
+    {
+        return {};
+    }
+    switch (fault.kind)
+    {
+    case Fault::NIC: {
+        auto nic = DynamicCast<OcsNetDevice>(m_fabric->GetNicPorts(fault.gpu)[fault.port]);
+        return {{nic->GetSwitch(), nic->GetPort()}};
+    }
+    case Fault::OCS_PORT:
+        return {{m_fabric->GetOcs(fault.rail), fault.port}};
+    case Fault::OCS: {
+        Ptr<OpticalCircuitSwitch> ocs = m_fabric->GetOcs(fault.rail);
+        std::vector<std::pair<Ptr<OpticalCircuitSwitch>, uint32_t>> ports;
+        for (uint32_t port = 0; port < m_fabric->GetSpec().PortsPerRail(); ++port)
+        {
+            ports.emplace_back(ocs, port);
+        }
+        return ports;
+    }
+    default:
+        return {};
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,88 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FAULT_INJECTOR_H
+#define FAULT_INJECTOR_H
+
+#include "ns3/eps-channel.h"
+#include "ns3/fault-schedule.h"
+#include "ns3/optical-circuit-switch.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+
+#include <map>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+class RailFabric;
+
+/**
+ * \ingroup photonic-rails
+ * \brief Carries out a fault schedule on a packet-level fabric and records what it did.
+ *
+ * A part fails by cutting cables (a NIC port's, a leaf-spine cable, every cable of a
+ * switch) or by failing OCS ports (a NIC port on optical rails is the OCS port it is plugged
+ * into); an OCS reconfiguration fault makes the next one that changes circuits fail. A cable
+ * or OCS port that several faults take down comes back when the last of them is repaired.
+ * After every change, and whenever routing has moved around one, the GPUs' transports are
+ * told (the fabric manager's notice).
+ */
+class FaultInjector
+{
+  public:
+    /// One thing that happened.
+    struct Event
+    {
+        Time at;           //!< When
+        std::string part;  //!< The part, e.g. "nic:gpu5.port1"
+        std::string event; //!< "down", "up", or "next reconfiguration fails"
+    };
+
+    /**
+     * \param fabric the fabric the faults hit
+     * \param schedule the faults (checked against the fabric's spec)
+     */
+    FaultInjector(Ptr<RailFabric> fabric, const FaultSchedule& schedule);
+
+    /// Schedules every failure and repair (call before Simulator::Run).
+    void Schedule();
+
+    /// \return what happened so far, in time order
+    const std::vector<Event>& GetEvents() const;
+
+    /// \return the faults
+    const std::vector<Fault>& GetFaults() const;
+
+    /**
+     * \brief Writes faults.csv: time_s, part, event.
+     * \param os the stream
+     */
+    void WriteCsv(std::ostream& os) const;
+
+  private:
+    /// Fails (\p down) or repairs one fault's part.
+    void Apply(const Fault& fault, bool down);
+    /// Tells every GPU's transport that the fabric changed.
+    void NotifyTransports();
+    /// \return the cables a fault cuts (electrical rails)
+    std::vector<Ptr<EpsChannel>> CablesOf(const Fault& fault) const;
+    /// \return the OCS ports a fault fails (optical rails)
+    std::vector<std::pair<Ptr<OpticalCircuitSwitch>, uint32_t>> OcsPortsOf(const Fault& fault) const;
+
+    Ptr<RailFabric> m_fabric;                       //!< The fabric
+    std::vector<Fault> m_faults;                    //!< The schedule
+    std::vector<Event> m_events;                    //!< What happened
+    std::map<Ptr<EpsChannel>, uint32_t> m_cableCuts; //!< Faults holding each cable down
+    std::map<std::pair<Ptr<OpticalCircuitSwitch>, uint32_t>, uint32_t>
+        m_portFaults; //!< Faults holding each OCS port down
+};
+
+} // namespace ns3
+
+#endif /* FAULT_INJECTOR_H */

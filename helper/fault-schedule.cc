@@ -1,0 +1,373 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fault-schedule.h"
+
+#include "strict-command-line.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+using Json = nlohmann::json;
+
+/// \return \p text's number (digits only: the regexes checked), or throws naming \p entry.
+uint32_t
+Index(const std::string& text, const std::string& entry)
+{
+    if (text.size() > 10 || std::stoull(text) > 0xffffffffULL)
+    {
+        throw std::invalid_argument("fault \"" + entry + "\": " + text + " is too large");
+    }
+    return static_cast<uint32_t>(std::stoull(text));
+}
+
+/// Reads a fault time; the message names the entry.
+Time
+ReadTime(const std::string& text, const std::string& entry)
+{
+    try
+    {
+        return StrictCommandLine::ParseTime("fault", text);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::string why = e.what();
+        why = why.substr(why.find(": ") + 2); // drop the "--fault: " prefix
+        throw std::invalid_argument("fault \"" + entry + "\": " + why);
+    }
+}
+
+/// Reads PART for \p kind into \p fault; false if it does not have that kind's form.
+bool
+ReadPart(Fault& fault, const std::string& part)
+{
+    std::smatch m;
+    const std::string& e = fault.entry;
+    switch (fault.kind)
+    {
+    case Fault::NIC:
+        if (!std::regex_match(part, m, std::regex("gpu([0-9]+)\\.port([0-9]+)")))
+        {
+            return false;
+        }
+        fault.gpu = Index(m[1], e);
+        fault.port = Index(m[2], e);
+        return true;
+    case Fault::LINK:
+        if (!std::regex_match(part,
+                              m,
+                              std::regex("rail([0-9]+)\\.leaf([0-9]+)-spine([0-9]+)(\\.([0-9]+))?")))
+        {
+            return false;
+        }
+        fault.rail = Index(m[1], e);
+        fault.leaf = Index(m[2], e);
+        fault.spine = Index(m[3], e);
+        fault.cable = m[5].matched ? Index(m[5], e) : 0;
+        return true;
+    case Fault::SWITCH:
+        if (!std::regex_match(part, m, std::regex("rail([0-9]+)(\\.(leaf|spine)([0-9]+))?")))
+        {
+            return false;
+        }
+        fault.rail = Index(m[1], e);
+        fault.isRail = !m[2].matched;
+        fault.isSpine = m[3] == "spine";
+        (fault.isSpine ? fault.spine : fault.leaf) = m[2].matched ? Index(m[4], e) : 0;
+        return true;
+    case Fault::OCS_PORT:
+        if (!std::regex_match(part, m, std::regex("rail([0-9]+)\\.port([0-9]+)")))
+        {
+            return false;
+        }
+        fault.rail = Index(m[1], e);
+        fault.port = Index(m[2], e);
+        return true;
+    case Fault::OCS:
+    case Fault::OCS_RECONFIG:
+        if (!std::regex_match(part, m, std::regex("rail([0-9]+)")))
+        {
+            return false;
+        }
+        fault.rail = Index(m[1], e);
+        return true;
+    }
+    return false;
+}
+
+/// The part forms, for the message about an unknown one.
+std::string
+PartForm(Fault::Kind kind)
+{
+    switch (kind)
+    {
+    case Fault::NIC:
+        return "gpuG.portK";
+    case Fault::LINK:
+        return "railR.leafL-spineS or railR.leafL-spineS.K";
+    case Fault::SWITCH:
+        return "railR, railR.leafL or railR.spineS";
+    case Fault::OCS_PORT:
+        return "railR.portP";
+    case Fault::OCS:
+    case Fault::OCS_RECONFIG:
+        return "railR";
+    }
+    return "";
+}
+
+const std::vector<std::pair<std::string, Fault::Kind>> KINDS = {
+    {"nic", Fault::NIC},
+    {"link", Fault::LINK},
+    {"switch", Fault::SWITCH},
+    {"ocs-port", Fault::OCS_PORT},
+    {"ocs", Fault::OCS},
+    {"ocs-reconfig", Fault::OCS_RECONFIG},
+};
+
+/// Turns one element of a --faults file into the inline form.
+std::string
+InlineOf(const Json& item, std::size_t index, const std::string& file)
+{
+    std::string where = file + ": fault " + std::to_string(index + 1);
+    if (item.is_string())
+    {
+        return item.get<std::string>();
+    }
+    if (!item.is_object() || !item.contains("part") || !item.contains("at") ||
+        !item["part"].is_string() || !item["at"].is_string())
+    {
+        throw std::invalid_argument(where +
+                                    ": expected a string or {\"part\": \"...\", \"at\": \"...\"}");
+    }
+    for (const auto& [key, value] : item.items())
+    {
+        if (key != "part" && key != "at" && key != "until")
+        {
+            throw std::invalid_argument(where + ": unknown key \"" + key +
+                                        "\" (part, at, until)");
+        }
+    }
+    std::string text = item["part"].get<std::string>() + "@" + item["at"].get<std::string>();
+    if (item.contains("until"))
+    {
+        if (!item["until"].is_string())
+        {
+            throw std::invalid_argument(where + ": \"until\" must be a duration string");
+        }
+        text += "-" + item["until"].get<std::string>();
+    }
+    return text;
+}
+} // namespace
+
+bool
+Fault::IsRepaired() const
+{
+    return up != Time::Max();
+}
+
+std::string
+Fault::KindName(Kind kind)
+{
+    for (const auto& [name, k] : KINDS)
+    {
+        if (k == kind)
+        {
+            return name;
+        }
+    }
+    return "?";
+}
+
+Fault
+Fault::Parse(const std::string& text)
+{
+    Fault fault;
+    fault.entry = text;
+    std::smatch m;
+    if (!std::regex_match(text, m, std::regex("([a-z-]+):([^@]*)@([^-]*)(-(.*))?")))
+    {
+        throw std::invalid_argument("fault \"" + text +
+                                    "\": expected KIND:PART@TIME or KIND:PART@DOWN-UP "
+                                    "(e.g. nic:gpu5.port1@1.2s)");
+    }
+    auto kind = std::find_if(KINDS.begin(), KINDS.end(), [&m](const auto& k) {
+        return k.first == m[1].str();
+    });
+    if (kind == KINDS.end())
+    {
+        throw std::invalid_argument("fault \"" + text + "\": unknown kind \"" + m[1].str() +
+                                    "\" (nic, link, switch, ocs-port, ocs, ocs-reconfig)");
+    }
+    fault.kind = kind->second;
+    if (!ReadPart(fault, m[2]))
+    {
+        throw std::invalid_argument("fault \"" + text + "\": " + kind->first + " part \"" +
+                                    m[2].str() + "\" is not " + PartForm(fault.kind));
+    }
+    fault.part = kind->first + ":" + m[2].str();
+    fault.down = ReadTime(m[3], text);
+    if (m[4].matched)
+    {
+        if (fault.kind == OCS_RECONFIG)
+        {
+            throw std::invalid_argument("fault \"" + text +
+                                        "\": a failed reconfiguration has no repair time");
+        }
+        fault.up = ReadTime(m[5], text);
+        if (fault.up <= fault.down)
+        {
+            throw std::invalid_argument("fault \"" + text +
+                                        "\": the repair time must be after the failure");
+        }
+    }
+    return fault;
+}
+
+std::string
+Fault::CheckAgainst(const RailFabricSpec& spec) const
+{
+    std::string head = "fault \"" + entry + "\": ";
+    auto range = [&head](const std::string& what, uint32_t value, uint32_t count) {
+        return value < count ? std::string()
+                             : head + "no " + what + " " + std::to_string(value) + " (there " +
+                                   (count == 1 ? "is 1" : "are " + std::to_string(count)) + ")";
+    };
+    bool optical = spec.kind == RailKind::OCS;
+    uint32_t rails = spec.gpusPerServer;
+    if (kind == NIC)
+    {
+        std::string error = range("GPU", gpu, spec.Gpus());
+        return error.empty() ? range("NIC port", port, spec.nicPorts) : error;
+    }
+    std::string error = range("rail", rail, rails);
+    if (!error.empty())
+    {
+        return error;
+    }
+    if (kind == OCS_PORT || kind == OCS || kind == OCS_RECONFIG)
+    {
+        if (!optical)
+        {
+            return head + "an OCS fault on electrical rails";
+        }
+        return kind == OCS_PORT ? range("OCS port", port, spec.PortsPerRail()) : "";
+    }
+    if (optical)
+    {
+        return head + "a packet-switch fault on optical rails";
+    }
+    bool clos = spec.kind == RailKind::EPS_CLOS;
+    if (kind == SWITCH && isRail)
+    {
+        return clos ? head + "a Clos rail has leaves and spines: name railR.leafL or railR.spineS"
+                    : "";
+    }
+    if (!clos)
+    {
+        return head + "a single-switch rail has no " + (kind == LINK ? "leaf-spine cable" : "leaf or spine") +
+               " (fail switch:railR, or a nic)";
+    }
+    ClosPlan plan;
+    std::string planError =
+        ClosPlan::Make(spec.PortsPerRail(), spec.switchRadix, spec.oversubscription, plan);
+    if (!planError.empty())
+    {
+        return head + planError;
+    }
+    if (kind == SWITCH)
+    {
+        return isSpine ? range("spine", spine, plan.spines) : range("leaf", leaf, plan.leaves);
+    }
+    error = range("leaf", leaf, plan.leaves);
+    error = error.empty() ? range("spine", spine, plan.spines) : error;
+    return error.empty() ? range("parallel cable", cable, plan.linksPerPair) : error;
+}
+
+FaultSchedule
+FaultSchedule::Read(const std::string& file, const std::string& inline_)
+{
+    FaultSchedule schedule;
+    if (!file.empty())
+    {
+        std::ifstream in(file);
+        if (!in)
+        {
+            throw std::invalid_argument("--faults: cannot open " + file);
+        }
+        Json json = Json::parse(in, nullptr, false);
+        if (json.is_discarded())
+        {
+            throw std::invalid_argument("--faults: " + file + " is not valid JSON");
+        }
+        if (json.is_object() && json.contains("faults"))
+        {
+            json = json["faults"];
+        }
+        if (!json.is_array())
+        {
+            throw std::invalid_argument("--faults: " + file +
+                                        " must hold a JSON array of faults (or {\"faults\": [...]})");
+        }
+        for (std::size_t i = 0; i < json.size(); ++i)
+        {
+            schedule.Add(Fault::Parse(InlineOf(json[i], i, file)));
+        }
+    }
+    if (!inline_.empty())
+    {
+        for (const std::string& text : StrictCommandLine::SplitList("fault", inline_))
+        {
+            schedule.Add(Fault::Parse(text));
+        }
+    }
+    return schedule;
+}
+
+const std::vector<Fault>&
+FaultSchedule::GetFaults() const
+{
+    return m_faults;
+}
+
+bool
+FaultSchedule::IsEmpty() const
+{
+    return m_faults.empty();
+}
+
+void
+FaultSchedule::Add(const Fault& fault)
+{
+    auto after = std::upper_bound(m_faults.begin(),
+                                  m_faults.end(),
+                                  fault,
+                                  [](const Fault& a, const Fault& b) { return a.down < b.down; });
+    m_faults.insert(after, fault);
+}
+
+void
+FaultSchedule::CheckAgainst(const RailFabricSpec& spec, const std::string& fabricName) const
+{
+    for (const Fault& fault : m_faults)
+    {
+        std::string error = fault.CheckAgainst(spec);
+        if (!error.empty())
+        {
+            throw std::invalid_argument(error + " on fabric " + fabricName);
+        }
+    }
+}
+
+} // namespace ns3
