@@ -107,6 +107,7 @@ def build(bld):
         'test/rail-fabric-test-suite.cc',
         'test/collective-test-suite.cc',
         'test/chakra-test-suite.cc',
+        'test/faults-test-suite.cc',
         'test/flow-model-test-suite.cc',
         'test/message-transport-test-suite.cc',
         'test/opus-emulation-test-suite.cc',

@@ -977,3 +977,32 @@ photonic_rails_expect_error(example.photonic-rails-sim-ring-steps-packet photoni
 photonic_rails_expect_error(example.photonic-rails-sim-ring-steps-reduce photonic-rails-sim
   "--ringSteps=merged|--network=flow|--reduceGBps=100"
   "--ringSteps=merged needs free reductions \\(--reduceGBps=0\\)")
+# Faults (issue 15): a schedule from a file and inline, on every kind of rail, runs the same
+# twice and loses nothing; a fault that can never be repaired is reported with the part that
+# holds the transfers; bad entries are one-line errors before the run.
+add_test(NAME example.photonic-rails-sim-faults
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps,eps-clos,ocs|--radix=4|--faults=${PROJECT_SOURCE_DIR}/test/data/faults.json|--fault=nic:gpu6.port0@30ms-31ms|--progress=0"
+                 "-DFABRICS=eps|eps-clos|ocs" -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-faults
+                 -P ${PROJECT_SOURCE_DIR}/test/fault-runs-agree.cmake)
+photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck photonic-rails-sim
+  "--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps|--fault=nic:gpu5.port0@1ms|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-fault-stuck"
+  "GPU 1 -> GPU 5: [0-9]+ transfers? \\([0-9]+ B\\) wait: port gpu5.port0 down\n.*error: the simulation is stuck after [0-9.e-]+ s: [0-9]+ of 8 ranks cannot progress \\(what each waits for is listed above\\); transfers between [0-9]+ pairs of GPUs wait for failed parts")
+photonic_rails_expect_error(example.photonic-rails-sim-fault-no-gpu photonic-rails-sim
+  "--fault=nic:gpu99.port0@1s|--fabric=eps"
+  "error: fault \"nic:gpu99.port0@1s\": no GPU 99 \\(there are 16\\) on fabric eps")
+photonic_rails_expect_error(example.photonic-rails-sim-fault-ocs-on-eps photonic-rails-sim
+  "--fault=ocs-port:rail0.port1@1s|--fabric=eps,ocs"
+  "error: fault \"ocs-port:rail0.port1@1s\": an OCS fault on electrical rails on fabric eps")
+photonic_rails_expect_error(example.photonic-rails-sim-fault-time photonic-rails-sim
+  "--fault=nic:gpu1.port0@1.2x"
+  "error: fault \"nic:gpu1.port0@1.2x\": '1.2x' is not a duration")
+photonic_rails_expect_error(example.photonic-rails-sim-fault-flow photonic-rails-sim
+  "--fault=nic:gpu1.port0@1s|--network=flow"
+  "error: faults run on the packet network only \\(--network=packet\\)")
+photonic_rails_expect_error(example.photonic-rails-sim-fault-static photonic-rails-sim
+  "--fault=ocs-reconfig:rail0@1s|--fabric=ocs-static"
+  "error: fault \"ocs-reconfig:rail0@1s\": fabric ocs-static never reconfigures")
+photonic_rails_expect_error(example.photonic-rails-sim-fault-file photonic-rails-sim
+  "--faults=${PROJECT_SOURCE_DIR}/test/data/deadlock.json"
+  "error: --faults: .*deadlock.json must hold a JSON array of faults")

@@ -1,0 +1,168 @@
+// FaultSchedule: the --fault and --faults forms, and the checks against a fabric (issue 15).
+#include "ns3/fault-schedule.h"
+
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <stdexcept>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The message \p f throws, or "accepted".
+template <typename F>
+std::string
+Refusal(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "accepted";
+}
+
+/// 4 servers x 4 GPUs, 2 NIC ports each: 8 ports per rail.
+RailFabricSpec
+Spec(RailKind kind)
+{
+    RailFabricSpec spec;
+    spec.servers = 4;
+    spec.gpusPerServer = 4;
+    spec.nicPorts = 2;
+    spec.kind = kind;
+    spec.switchRadix = 4; // a Clos rail: 4 leaves of 2 NICs, 2 spines
+    return spec;
+}
+
+/// Why \p text is refused on \p kind's rails, or "" if it fits.
+std::string
+Misfit(const std::string& text, RailKind kind)
+{
+    return Fault::Parse(text).CheckAgainst(Spec(kind));
+}
+
+} // namespace
+
+TEST(FaultSchedule, ReadsEveryKindInline)
+{
+    Fault nic = Fault::Parse("nic:gpu5.port1@1.2s");
+    EXPECT_EQ(nic.kind, Fault::NIC);
+    EXPECT_EQ(nic.gpu, 5u);
+    EXPECT_EQ(nic.port, 1u);
+    EXPECT_EQ(nic.down, MilliSeconds(1200));
+    EXPECT_FALSE(nic.IsRepaired());
+    EXPECT_EQ(nic.part, "nic:gpu5.port1");
+
+    Fault link = Fault::Parse("link:rail2.leaf1-spine0.1@10ms-250ms");
+    EXPECT_EQ(link.kind, Fault::LINK);
+    EXPECT_EQ(link.rail, 2u);
+    EXPECT_EQ(link.leaf, 1u);
+    EXPECT_EQ(link.spine, 0u);
+    EXPECT_EQ(link.cable, 1u);
+    EXPECT_EQ(link.up, MilliSeconds(250));
+    EXPECT_EQ(Fault::Parse("link:rail0.leaf1-spine3@0").cable, 0u);
+
+    Fault spine = Fault::Parse("switch:rail1.spine3@1us");
+    EXPECT_TRUE(spine.isSpine);
+    EXPECT_EQ(spine.spine, 3u);
+    EXPECT_FALSE(Fault::Parse("switch:rail1.leaf2@1us").isSpine);
+    EXPECT_TRUE(Fault::Parse("switch:rail1@1us").isRail);
+    EXPECT_EQ(Fault::Parse("ocs-port:rail3.port7@5ms").port, 7u);
+    EXPECT_EQ(Fault::Parse("ocs:rail3@5ms").kind, Fault::OCS);
+    EXPECT_EQ(Fault::Parse("ocs-reconfig:rail0@0").kind, Fault::OCS_RECONFIG);
+}
+
+TEST(FaultSchedule, RefusesMalformedEntriesInOneLine)
+{
+    auto parse = [](const std::string& text) { return Refusal([&] { Fault::Parse(text); }); };
+    EXPECT_EQ(parse("nic:gpu5.port1"),
+              "fault \"nic:gpu5.port1\": expected KIND:PART@TIME or KIND:PART@DOWN-UP (e.g. "
+              "nic:gpu5.port1@1.2s)");
+    EXPECT_EQ(parse("fan:gpu5@1s"),
+              "fault \"fan:gpu5@1s\": unknown kind \"fan\" (nic, link, switch, ocs-port, ocs, "
+              "ocs-reconfig)");
+    EXPECT_EQ(parse("nic:gpu5@1s"), "fault \"nic:gpu5@1s\": nic part \"gpu5\" is not gpuG.portK");
+    EXPECT_EQ(parse("nic:gpu5.port0@soon"),
+              "fault \"nic:gpu5.port0@soon\": 'soon' is not a duration (e.g. 25ms, 1.5s, 100us)");
+    EXPECT_EQ(parse("nic:gpu5.port0@2"),
+              "fault \"nic:gpu5.port0@2\": '2' has no unit (e.g. 25ms, 1.5s, 100us)");
+    EXPECT_EQ(parse("nic:gpu5.port0@2s-1s"),
+              "fault \"nic:gpu5.port0@2s-1s\": the repair time must be after the failure");
+    EXPECT_EQ(parse("ocs-reconfig:rail0@1s-2s"),
+              "fault \"ocs-reconfig:rail0@1s-2s\": a failed reconfiguration has no repair time");
+    EXPECT_EQ(parse("nic:gpu99999999999.port0@1s"),
+              "fault \"nic:gpu99999999999.port0@1s\": 99999999999 is too large");
+}
+
+TEST(FaultSchedule, ChecksPartsAgainstTheFabric)
+{
+    EXPECT_EQ(Misfit("nic:gpu15.port1@1s", RailKind::EPS), "");
+    EXPECT_EQ(Misfit("nic:gpu16.port0@1s", RailKind::OCS),
+              "fault \"nic:gpu16.port0@1s\": no GPU 16 (there are 16)");
+    EXPECT_EQ(Misfit("nic:gpu0.port2@1s", RailKind::EPS),
+              "fault \"nic:gpu0.port2@1s\": no NIC port 2 (there are 2)");
+    EXPECT_EQ(Misfit("ocs-port:rail0.port7@1s", RailKind::OCS), "");
+    EXPECT_EQ(Misfit("ocs-port:rail0.port8@1s", RailKind::OCS),
+              "fault \"ocs-port:rail0.port8@1s\": no OCS port 8 (there are 8)");
+    EXPECT_EQ(Misfit("ocs:rail4@1s", RailKind::OCS),
+              "fault \"ocs:rail4@1s\": no rail 4 (there are 4)");
+    EXPECT_EQ(Misfit("ocs:rail0@1s", RailKind::EPS),
+              "fault \"ocs:rail0@1s\": an OCS fault on electrical rails");
+    EXPECT_EQ(Misfit("switch:rail0@1s", RailKind::OCS),
+              "fault \"switch:rail0@1s\": a packet-switch fault on optical rails");
+    EXPECT_EQ(Misfit("switch:rail0@1s", RailKind::EPS), "");
+    EXPECT_EQ(Misfit("switch:rail0@1s", RailKind::EPS_CLOS),
+              "fault \"switch:rail0@1s\": a Clos rail has leaves and spines: name railR.leafL "
+              "or railR.spineS");
+    EXPECT_EQ(Misfit("switch:rail0.spine1@1s", RailKind::EPS_CLOS), "");
+    EXPECT_EQ(Misfit("switch:rail0.spine2@1s", RailKind::EPS_CLOS),
+              "fault \"switch:rail0.spine2@1s\": no spine 2 (there are 2)");
+    EXPECT_EQ(Misfit("link:rail0.leaf3-spine1@1s", RailKind::EPS_CLOS), "");
+    EXPECT_EQ(Misfit("link:rail0.leaf4-spine1@1s", RailKind::EPS_CLOS),
+              "fault \"link:rail0.leaf4-spine1@1s\": no leaf 4 (there are 4)");
+    EXPECT_EQ(Misfit("link:rail0.leaf0-spine0.1@1s", RailKind::EPS_CLOS),
+              "fault \"link:rail0.leaf0-spine0.1@1s\": no parallel cable 1 (there is 1)");
+    EXPECT_EQ(Misfit("link:rail0.leaf0-spine0@1s", RailKind::EPS),
+              "fault \"link:rail0.leaf0-spine0@1s\": a single-switch rail has no leaf-spine "
+              "cable (fail switch:railR, or a nic)");
+}
+
+TEST(FaultSchedule, ReadsFilesAndKeepsTimeOrder)
+{
+    std::string path = ::testing::TempDir() + "faults.json";
+    {
+        std::ofstream out(path);
+        out << R"({"faults": ["nic:gpu1.port0@3ms",
+                    {"part": "ocs-port:rail0.port2", "at": "1ms", "until": "2ms"}]})";
+    }
+    FaultSchedule schedule = FaultSchedule::Read(path, "ocs:rail1@2ms,nic:gpu0.port0@1ms");
+    const auto& faults = schedule.GetFaults();
+    ASSERT_EQ(faults.size(), 4u);
+    EXPECT_EQ(faults[0].part, "ocs-port:rail0.port2"); // 1 ms, from the file: first
+    EXPECT_EQ(faults[0].up, MilliSeconds(2));
+    EXPECT_EQ(faults[1].part, "nic:gpu0.port0");       // 1 ms, inline
+    EXPECT_EQ(faults[2].part, "ocs:rail1");
+    EXPECT_EQ(faults[3].part, "nic:gpu1.port0");
+    {
+        std::ofstream out(path);
+        out << R"([{"part": "nic:gpu1.port0", "at": "1ms", "when": "now"}])";
+    }
+    EXPECT_EQ(Refusal([&] { FaultSchedule::Read(path, ""); }),
+              path + ": fault 1: unknown key \"when\" (part, at, until)");
+    {
+        std::ofstream out(path);
+        out << "{\"faults\": 3}";
+    }
+    EXPECT_EQ(Refusal([&] { FaultSchedule::Read(path, ""); }),
+              "--faults: " + path + " must hold a JSON array of faults (or {\"faults\": [...]})");
+    EXPECT_EQ(Refusal([&] { FaultSchedule::Read(path + ".missing", ""); }),
+              "--faults: cannot open " + path + ".missing");
+    std::remove(path.c_str());
+}
