@@ -602,7 +602,8 @@ void
 WriteReconfigurations(const std::string& path, const OpticalReport& report)
 {
     std::ofstream csv = OpenOutput(path);
-    csv << "rail,ports,requested_s,start_s,end_s,group,speculative,used,delayed_request\n"
+    csv << "rail,ports,requested_s,start_s,end_s,group,speculative,used,delayed_request,"
+           "failed_attempts\n"
         << std::setprecision(12);
     for (const auto& r : report.records)
     {
@@ -614,7 +615,7 @@ WriteReconfigurations(const std::string& path, const OpticalReport& report)
         csv << ',' << r.requested.GetSeconds() << ',' << r.started.GetSeconds() << ','
             << r.ended.GetSeconds() << ',' << WorkloadTimeline::QuoteCsv(JoinGroups(r.groups))
             << ',' << (r.speculative ? 1 : 0) << ',' << (r.used ? 1 : 0) << ','
-            << (r.delayedRequest ? 1 : 0) << '\n';
+            << (r.delayedRequest ? 1 : 0) << ',' << r.failedAttempts << '\n';
     }
 }
 
@@ -671,6 +672,42 @@ ReportFaults(const FaultInjector& faults, Ptr<RailFabric> fabric)
         report["route_recomputations"] = recomputations;
     }
     return report;
+}
+
+/**
+ * \return seconds from the first failure until the traffic it stopped moved again: the
+ * latest of a transport moving stopped data to other ports or resuming it on a repaired
+ * path, routing moving around the failure before its repair, and a failed OCS
+ * reconfiguration succeeding on retry; 0 if it stopped nothing
+ */
+double
+Recovery(Ptr<RailFabric> fabric, const OpticalReport* optical, const Fault& first)
+{
+    Time last = first.down;
+    for (uint32_t gpu = 0; gpu < fabric->GetSpec().Gpus(); ++gpu)
+    {
+        last = std::max(last, fabric->GetTransport(gpu)->GetLastRecovery());
+    }
+    for (uint32_t rail = 0; fabric->GetKind() != RailKind::OCS &&
+                            rail < fabric->GetSpec().gpusPerServer;
+         ++rail)
+    {
+        for (Time at : fabric->GetRailRouting(rail)->GetReroutes())
+        {
+            if (at < first.up)
+            {
+                last = std::max(last, at);
+            }
+        }
+    }
+    for (const auto& record : optical ? optical->records : std::vector<OpusReconfigurationRecord>())
+    {
+        if (record.failedAttempts > 0 && record.ended > last)
+        {
+            last = record.ended;
+        }
+    }
+    return (last - first.down).GetSeconds();
 }
 
 /// \return each fault that happened before \p end as a span for the timeline
@@ -975,6 +1012,9 @@ JobRunner::Run(const JobOptions& o,
         faults->WriteCsv(csv);
         faultReport = ReportFaults(*faults, DynamicCast<RailFabric>(fabric));
         faultSpans = FaultSpans(*faults, Simulator::Now());
+        r.faultRecovery =
+            Recovery(DynamicCast<RailFabric>(fabric), optical.get(), faults->GetFaults().front());
+        faultReport["recovery_s"] = r.faultRecovery;
     }
     {
         std::ofstream trace = OpenOutput(outDir + "/timeline.json");

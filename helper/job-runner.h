@@ -134,6 +134,9 @@ struct JobResult
     uint64_t speculative{0};            //!< Reconfigurations ordered by provisioning
     uint64_t speculativeUnused{0};      //!< Of them, not used by the communication guessed
     uint64_t speculativeDelaying{0};    //!< Of them, switching a request had to wait for
+    /// With faults: seconds from the first failure until the traffic it stopped moved again
+    /// (moved to other ports, resumed on the repaired part, rerouted, or switched on retry)
+    double faultRecovery{0};
     double wall{0};                     //!< Wall seconds
     uint64_t events{0};                 //!< Simulator events
     /// Per collective type, per algorithm run: collective ops (one per member and replay)

@@ -45,7 +45,6 @@ EpsRouting::GetTypeId()
 }
 
 EpsRouting::EpsRouting()
-    : m_recomputations(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -96,7 +95,13 @@ EpsRouting::GetDetectionDelay() const
 uint32_t
 EpsRouting::GetRecomputations() const
 {
-    return m_recomputations;
+    return m_reroutes.size();
+}
+
+const std::vector<Time>&
+EpsRouting::GetReroutes() const
+{
+    return m_reroutes;
 }
 
 void
@@ -106,7 +111,7 @@ EpsRouting::OnLinkChange()
     if (!m_pending.IsRunning())
     {
         m_pending = Simulator::Schedule(m_detectionDelay, [this]() {
-            ++m_recomputations;
+            m_reroutes.push_back(Simulator::Now());
             Recompute();
             m_reroutedTrace();
         });

@@ -57,6 +57,9 @@ class EpsRouting : public Object
     /// \return how many times the routes were recomputed after a link change
     uint32_t GetRecomputations() const;
 
+    /// \return when the routes were recomputed after link changes, in time order
+    const std::vector<Time>& GetReroutes() const;
+
     /// TracedCallback signature of Rerouted: the routes changed after a link change.
     typedef void (*ReroutedTracedCallback)();
 
@@ -75,7 +78,7 @@ class EpsRouting : public Object
     std::vector<std::vector<int32_t>> m_links; //!< Per switch and port: neighbour switch or -1
     Time m_detectionDelay;                     //!< Failure detection and reconvergence time
     EventId m_pending;                         //!< The scheduled recomputation
-    uint32_t m_recomputations;                 //!< Recomputations after link changes
+    std::vector<Time> m_reroutes;              //!< When each recomputation ran
     TracedCallback<> m_reroutedTrace;          //!< Rerouted
 };
 

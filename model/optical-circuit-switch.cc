@@ -63,7 +63,11 @@ OpticalCircuitSwitch::GetTypeId()
             .AddTraceSource("FrameLost",
                             "A frame was lost because its circuit was torn down under it.",
                             MakeTraceSourceAccessor(&OpticalCircuitSwitch::m_frameLostTrace),
-                            "ns3::OpticalCircuitSwitch::FrameLostTracedCallback");
+                            "ns3::OpticalCircuitSwitch::FrameLostTracedCallback")
+            .AddTraceSource("PortFailure",
+                            "A port failed (true) or was repaired (false).",
+                            MakeTraceSourceAccessor(&OpticalCircuitSwitch::m_portFailureTrace),
+                            "ns3::OpticalCircuitSwitch::PortFailureTracedCallback");
     return tid;
 }
 
@@ -544,6 +548,7 @@ OpticalCircuitSwitch::SetPortFailed(uint32_t port, bool failed)
         }
     }
     m_failed[port] = failed;
+    m_portFailureTrace(port, failed);
     NotifyDevice(port);
     for (uint32_t input : inputs)
     {

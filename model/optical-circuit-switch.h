@@ -264,6 +264,13 @@ class OpticalCircuitSwitch : public Channel
      * \param input the sender's port
      * \param output the output its circuit led to
      */
+    /**
+     * TracedCallback signature of PortFailure.
+     * \param port the port
+     * \param failed true when it fails, false when it is repaired
+     */
+    typedef void (*PortFailureTracedCallback)(uint32_t port, bool failed);
+
     typedef void (*FrameLostTracedCallback)(Ptr<const Packet> frame,
                                             uint32_t input,
                                             uint32_t output);
@@ -335,6 +342,7 @@ class OpticalCircuitSwitch : public Channel
     TracedCallback<const OcsReconfiguration&> m_reconfigStartTrace;         //!< Ports went dark
     TracedCallback<const OcsReconfiguration&> m_reconfigEndTrace;           //!< Circuits came up
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_frameLostTrace; //!< Frame lost
+    TracedCallback<uint32_t, bool> m_portFailureTrace; //!< A port failed or was repaired
 };
 
 } // namespace ns3

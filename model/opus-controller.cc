@@ -69,10 +69,14 @@ OpusController::Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
     m_ocsPorts = std::move(ocsPorts);
     SetUpDemands(gpusPerServer, m_ocsPorts.front().size(), std::move(communicators));
     m_config.assign(m_switches.size(), {});
+    m_deadPorts.assign(m_switches.size(), {});
     m_portGpu.assign(m_switches.size(), {});
     for (uint32_t rail = 0; rail < m_switches.size(); ++rail)
     {
         m_portGpu[rail].assign(m_switches[rail]->GetRadix(), UINT32_MAX);
+        m_switches[rail]->TraceConnectWithoutContext(
+            "PortFailure",
+            MakeCallback(&OpusController::OnPortFailure, this).Bind(rail));
     }
     for (uint32_t gpu = 0; gpu < m_ocsPorts.size(); ++gpu)
     {
@@ -235,6 +239,64 @@ OpusController::ServeQueue()
     }
 }
 
+void
+OpusController::OnPortFailure(uint32_t rail, uint32_t port, bool failed)
+{
+    NS_LOG_INFO("rail " << rail << " OCS port " << port << (failed ? " failed" : " repaired"));
+    if (failed)
+    {
+        m_deadPorts[rail].insert(port);
+        return;
+    }
+    m_deadPorts[rail].erase(port);
+    // Requests that waited for ports may be served now; not from inside the OCS's call.
+    Simulator::ScheduleNow(&OpusController::ServeQueue, this);
+}
+
+bool
+OpusController::IsDead(uint32_t rail, uint32_t port) const
+{
+    return m_deadPorts[rail].count(port) > 0;
+}
+
+std::vector<OpusCircuitNeed>
+OpusController::LiveNeeds(uint32_t rail,
+                          const std::vector<OpusCircuitNeed>& needs,
+                          const std::string& group) const
+{
+    if (m_deadPorts[rail].empty())
+    {
+        return needs;
+    }
+    std::map<uint32_t, uint32_t> peers; // GPU -> pairs it is in on this rail
+    for (const OpusCircuitNeed& need : needs)
+    {
+        ++peers[need.a];
+        ++peers[need.b];
+    }
+    auto live = [this, rail](uint32_t gpu) {
+        return static_cast<uint32_t>(
+            std::count_if(m_ocsPorts[gpu].begin(), m_ocsPorts[gpu].end(), [&](uint32_t port) {
+                return !IsDead(rail, port);
+            }));
+    };
+    std::vector<OpusCircuitNeed> result;
+    for (OpusCircuitNeed need : needs)
+    {
+        uint32_t most = std::min(live(need.a) / peers[need.a], live(need.b) / peers[need.b]);
+        if (most == 0)
+        {
+            m_unserved.insert("Opus: rail " + std::to_string(rail) + ": GPUs " +
+                              std::to_string(need.a) + " and " + std::to_string(need.b) +
+                              " of " + group + " get no circuit: too few live ports");
+            continue;
+        }
+        need.circuits = std::min(need.circuits, most);
+        result.push_back(need);
+    }
+    return result;
+}
+
 bool
 OpusController::Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& changes) const
 {
@@ -248,7 +310,7 @@ OpusController::Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& chang
     {
         RailChange& change = changes[rail];
         change.config = m_config[rail];
-        if (!PlanRail(rail, needs, change.config, change, keep))
+        if (!PlanRail(rail, LiveNeeds(rail, needs, ticket.group), change.config, change, keep))
         {
             return false;
         }
@@ -341,7 +403,8 @@ OpusController::PlanRail(uint32_t rail,
         {
             auto circuit = config.find(port);
             if (kept < need.circuits && circuit != config.end() &&
-                owner[circuit->second] == need.b && change.used.count(port) == 0)
+                owner[circuit->second] == need.b && change.used.count(port) == 0 &&
+                !IsDead(rail, port) && !IsDead(rail, circuit->second))
             {
                 change.used.insert({port, circuit->second});
                 ++kept;
@@ -365,7 +428,7 @@ OpusController::PlanRail(uint32_t rail,
         uint32_t chosen = OpticalCircuitSwitch::NO_PORT;
         for (uint32_t port : m_ocsPorts[gpu])
         {
-            bool usable = change.used.count(port) == 0 && !leased(port);
+            bool usable = change.used.count(port) == 0 && !leased(port) && !IsDead(rail, port);
             if (usable && (chosen == OpticalCircuitSwitch::NO_PORT || config.count(port) == 0))
             {
                 chosen = port;
@@ -620,16 +683,69 @@ void
 OpusController::Switched(uint64_t id, const OcsReconfiguration& done)
 {
     OpusReconfigurationRecord& record = m_records[id];
+    Switching& switching = m_switching.at(id);
+    if (done.failed)
+    {
+        // Its waiters keep waiting: the circuits are dark. One retry, once the failure
+        // report has reached the controller (not from inside the OCS's call).
+        ++record.failedAttempts;
+        if (++switching.attempts < 2)
+        {
+            NS_LOG_INFO("rail " << switching.rail << ": reconfiguration " << id
+                                << " failed; retrying");
+            Simulator::Schedule(m_controlLatency, &OpusController::Retry, this, id);
+            return;
+        }
+        std::string ports;
+        for (uint32_t port : done.darkPorts)
+        {
+            ports += (ports.empty() ? "" : " ") + std::to_string(port);
+        }
+        std::string groups;
+        for (const std::string& group : record.groups)
+        {
+            groups += (groups.empty() ? "" : " ") + group;
+        }
+        m_stuck.insert("Opus: rail " + std::to_string(switching.rail) + " ports " + ports +
+                       " for " + groups + ": the reconfiguration failed twice; its circuits "
+                       "stay dark");
+        return;
+    }
     record.darkPorts = done.darkPorts;
     record.started = done.startedAt;
     record.ended = done.endedAt;
-    auto waiters = std::move(m_switching.at(id).waiters);
+    auto waiters = std::move(switching.waiters);
     m_switching.erase(id);
     // The acknowledgement travels back to the shims.
     for (auto& waiter : waiters)
     {
         Simulator::Schedule(m_controlLatency, waiter);
     }
+}
+
+void
+OpusController::Retry(uint64_t id)
+{
+    Switching& switching = m_switching.at(id);
+    // Only what the target still wants: a later change of these ports, queued behind this
+    // one at the OCS, must not be undone by the retry.
+    const std::map<uint32_t, uint32_t>& target = m_config[switching.rail];
+    OcsConnections again;
+    for (const auto& [input, output] : switching.connections)
+    {
+        auto wanted = target.find(input);
+        uint32_t now = wanted == target.end() ? OpticalCircuitSwitch::NO_PORT : wanted->second;
+        if (now == output)
+        {
+            again[input] = output;
+        }
+    }
+    OcsRequestResult result = m_switches[switching.rail]->Reconfigure(
+        again,
+        MakeCallback(&OpusController::Switched, this).Bind(id));
+    NS_ABORT_MSG_UNLESS(result.accepted,
+                        "OpusController: rail " << switching.rail
+                                                << " refused a retry: " << result.error);
 }
 
 void
@@ -691,6 +807,8 @@ OpusController::DescribePending() const
         lines.push_back("Opus: " + instance + " waits for " + std::to_string(g.missing) + " of " +
                         std::to_string(g.ticket.members) + " members to ask for its circuits");
     }
+    lines.insert(lines.end(), m_stuck.begin(), m_stuck.end());
+    lines.insert(lines.end(), m_unserved.begin(), m_unserved.end());
     for (const Ticket& ticket : m_queue)
     {
         lines.push_back(

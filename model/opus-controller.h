@@ -177,6 +177,7 @@ class OpusController : public OpusControlPlane
         OcsConnections connections;                 //!< What it asks of the OCS
         Time ordered;                               //!< When its first change was ordered
         bool issued{false};                         //!< Handed to the OCS
+        uint32_t attempts{0};                       //!< Times the OCS failed it
         std::vector<std::function<void()>> waiters; //!< Called when it ends
     };
 
@@ -188,6 +189,20 @@ class OpusController : public OpusControlPlane
     void ProvisionIfAnnounced(Gathering& g);
     void Enqueue(Ticket ticket);
     void ServeQueue();
+    /// A port of \p rail's OCS failed or was repaired: planning avoids it while it is down.
+    void OnPortFailure(uint32_t rail, uint32_t port, bool failed);
+    /// \return true if OCS port \p port of \p rail is down
+    bool IsDead(uint32_t rail, uint32_t port) const;
+    /**
+     * \return \p needs of \p rail cut to the live ports: a GPU with d of its P ports down
+     * has P - d for its peers on the rail; a pair left without one is not served (noted for
+     * DescribePending)
+     */
+    std::vector<OpusCircuitNeed> LiveNeeds(uint32_t rail,
+                                           const std::vector<OpusCircuitNeed>& needs,
+                                           const std::string& group) const;
+    /// Hands a failed reconfiguration to the OCS again: what the target still wants of it.
+    void Retry(uint64_t switching);
     /// Plans \p ticket on every rail; false if a needed port is leased.
     bool Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& changes) const;
     /// Plans the needs of one rail on \p config (updated); false if a port is missing.
@@ -234,6 +249,9 @@ class OpusController : public OpusControlPlane
     std::vector<std::vector<uint32_t>> m_ocsPorts;      //!< Per GPU, per NIC port
     std::vector<std::vector<uint32_t>> m_portGpu;       //!< Per rail, per OCS port
     std::vector<std::map<uint32_t, uint32_t>> m_config; //!< Per rail: target circuits
+    std::vector<std::set<uint32_t>> m_deadPorts;        //!< Per rail: failed OCS ports
+    mutable std::set<std::string> m_unserved; //!< Pairs planning found no live port for
+    std::set<std::string> m_stuck;            //!< Reconfigurations that failed twice
     std::map<OpusDemand::Link, uint32_t> m_pairLeases;  //!< Active communications per pair
     Time m_controlLatency;                              //!< Attribute
     Time m_batchWindow;                                 //!< Attribute

@@ -794,6 +794,7 @@ RailTransport::OnTimeout(uint32_t qpn)
     UpdateReachability(qp);
     if (!qp.parts.empty() && IsBroken(qp))
     {
+        qp.hit = true;
         ++m_counters.timeouts;
         qp.nextPsn = qp.ackedPsn;
         if (!MoveParts(qp))
@@ -812,6 +813,7 @@ RailTransport::OnTimeout(uint32_t qpn)
         NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": no progress after " << m_retryCount
                            << " retries; the path counts as failed");
         qp.gaveUp = true;
+        qp.hit = true;
         ++m_counters.timeouts;
         qp.nextPsn = qp.ackedPsn;
         MoveParts(qp);
@@ -866,6 +868,11 @@ RailTransport::Recheck(QueuePair& qp)
     qp.gaveUp = false; // something changed: the path gets another chance
     qp.retries = 0;
     UpdateReachability(qp);
+    if (qp.hit && qp.reachable && !IsBroken(qp))
+    {
+        qp.hit = false; // its path is back
+        m_lastRecovery = Simulator::Now();
+    }
     Schedule(qp);
     // A broken path with data gets one timeout to show it (nothing may be in flight).
     if (!qp.parts.empty() && qp.deadline == Time::Max() && IsBroken(qp))
@@ -925,6 +932,8 @@ RailTransport::MoveParts(QueuePair& qp)
     Acknowledge(qp, received);
     std::deque<Part> left;
     left.swap(qp.parts);
+    qp.hit = false;
+    m_lastRecovery = Simulator::Now();
     qp.ackedPsn = qp.nextPsn = qp.highestSent = qp.endPsn;
     DisarmTimeout(qp);
     NS_LOG_INFO("GPU " << m_gpu << " qp " << qp.qpn << ": path to GPU " << qp.peer << " down; "
@@ -942,6 +951,12 @@ RailTransport::MoveParts(QueuePair& qp)
         Requeue(routes, qp.peer, part);
     }
     return true;
+}
+
+Time
+RailTransport::GetLastRecovery() const
+{
+    return m_lastRecovery;
 }
 
 std::string

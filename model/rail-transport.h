@@ -154,6 +154,12 @@ class RailTransport : public MessageTransport
     std::vector<std::string> DescribeWaiting() const;
 
     /**
+     * \return when data that a failure had stopped last moved again (moved to other ports,
+     * or resumed on its repaired path); negative if none ever was
+     */
+    Time GetLastRecovery() const;
+
+    /**
      * TracedCallback signature for whole messages.
      * \param gpu the peer (sent) or source (received) GPU
      * \param id the sender's message id
@@ -223,6 +229,7 @@ class RailTransport : public MessageTransport
         Time notBefore;             //!< DCQCN pacing: earliest next frame
         uint32_t retries{0};        //!< Timeouts since the last acknowledgement progress
         bool gaveUp{false};         //!< More than RetryCount: the path counts as failed
+        bool hit{false};            //!< A failure stopped it; not moving again yet
         Time deadline{Time::Max()}; //!< Retransmission deadline (Max: timer off)
         EventId timeout;            //!< Wake-up at or before the deadline (see ArmTimeout)
         DcqcnRateController rate;   //!< DCQCN reaction point
@@ -394,6 +401,7 @@ class RailTransport : public MessageTransport
     std::deque<Waiting> m_waiting;                     //!< Messages no port reached yet
     uint64_t m_nextMessageId;                          //!< Next message id
     RailTransportCounters m_counters;                  //!< Counters
+    Time m_lastRecovery{Seconds(-1)};                  //!< See GetLastRecovery
 
     uint32_t m_mtu;           //!< Payload bytes per frame on rail ports
     uint32_t m_scaleUpMtu;    //!< Payload bytes per frame on scale-up ports

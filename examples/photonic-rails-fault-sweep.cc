@@ -1,0 +1,286 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * photonic-rails-fault-sweep: what one failure costs a training job on electrical and
+ * optical rails. The job runs packet by packet once without faults and once per kind of
+ * failure (a NIC port, a leaf-spine cable, a switch, an OCS port, a whole OCS, a failed
+ * OCS reconfiguration) at --at, repaired --duration later, on eps, eps-clos and ocs (Opus).
+ *
+ *   photonic-rails-fault-sweep                          # the paper's job (b16)
+ *   photonic-rails-fault-sweep --at=2s --duration=1s --fabrics=eps,ocs --out=faults
+ *
+ * For each run: the penalty (makespan minus the fault-free run's) and the recovery (from the
+ * failure until the last communication in flight at it ended). Writes DIR/fault-sweep.csv,
+ * DIR/fault-sweep.plt and (gnuplot installed) DIR/fault-sweep.png, and every run's outputs in
+ * DIR/runs/<fabric>-<fault>/. A run that cannot finish is reported as such and the sweep goes
+ * on. Errors are one line on stderr with a non-zero exit status.
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/experiment-output.h"
+#include "ns3/job-runner.h"
+#include "ns3/job-workload.h"
+#include "ns3/rail-topology.h"
+#include "ns3/strict-command-line.h"
+#include "ns3/text-table.h"
+
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+const char* const PROGRAM = "photonic-rails-fault-sweep";
+
+/// Every flag of the program, with its default.
+struct Options : JobOptions
+{
+    JobWorkload source;                                //!< --dag or the generator's flags
+    std::string fabrics{"eps,eps-clos,ocs"};           //!< Fabrics swept
+    std::string at{"1s"};                              //!< When each failure strikes
+    std::string duration{"100ms"};                     //!< How long the part stays down
+    uint32_t gpu{5};                                   //!< The GPU whose parts fail
+    std::string out{"photonic-rails-fault-sweep-out"}; //!< Output folder
+    bool plot{true};                                   //!< Render the PNG
+};
+
+/// One run of the sweep.
+struct Point
+{
+    JobFabric fabric;                  //!< The rails
+    std::string fault;                 //!< Inline fault, "" for the fault-free run
+    std::string kind;                  //!< Its kind ("none" for the fault-free run)
+    std::optional<JobResult> result;   //!< When it finished
+    std::string failure;               //!< Why it did not
+};
+
+/// \return \p t in the largest unit that keeps it whole, e.g. 1100ms
+std::string
+TimeText(Time t)
+{
+    int64_t ns = t.GetNanoSeconds();
+    for (const auto& [unit, per] : std::vector<std::pair<std::string, int64_t>>{
+             {"s", 1000000000}, {"ms", 1000000}, {"us", 1000}})
+    {
+        if (ns % per == 0)
+        {
+            return std::to_string(ns / per) + unit;
+        }
+    }
+    return std::to_string(ns) + "ns";
+}
+
+/// \return the inline faults of one failure of each kind that \p fabric has, at \p o.at
+std::vector<std::pair<std::string, std::string>>
+FaultsFor(const Options& o, const JobFabric& fabric, uint32_t ranks)
+{
+    RailFabricSpec spec = JobRunner::MakeSpec(o, fabric, ranks);
+    if (o.gpu >= spec.Gpus())
+    {
+        throw std::invalid_argument("--gpu " + std::to_string(o.gpu) + ": the job has " +
+                                    std::to_string(spec.Gpus()) + " GPUs");
+    }
+    Time at = StrictCommandLine::ParseTime("at", o.at);
+    Time until = at + StrictCommandLine::ParseTime("duration", o.duration);
+    std::string when = "@" + TimeText(at) + "-" + TimeText(until);
+    std::string rail = "rail" + std::to_string(RailTopology(spec.gpusPerServer).RailOf(o.gpu));
+    std::string gpu = "gpu" + std::to_string(o.gpu);
+    std::vector<std::pair<std::string, std::string>> faults{{"nic", "nic:" + gpu + ".port0" + when}};
+    if (fabric.kind == RailKind::EPS)
+    {
+        faults.emplace_back("switch", "switch:" + rail + when);
+    }
+    else if (fabric.kind == RailKind::EPS_CLOS)
+    {
+        faults.emplace_back("link", "link:" + rail + ".leaf0-spine0" + when);
+        faults.emplace_back("switch", "switch:" + rail + ".spine0" + when);
+    }
+    else
+    {
+        uint32_t port = o.gpu / spec.gpusPerServer * spec.nicPorts; // its port 0 (RailFabricHelper)
+        faults.emplace_back("ocs-port", "ocs-port:" + rail + ".port" + std::to_string(port) + when);
+        faults.emplace_back("ocs", "ocs:" + rail + when);
+        faults.emplace_back("ocs-reconfig",
+                            "ocs-reconfig:" + rail + "@" + TimeText(at));
+    }
+    return faults;
+}
+
+/// Runs one point; a run that cannot finish keeps its reason.
+void
+RunPoint(const Options& o, std::shared_ptr<const WorkloadDag> dag, Point& p)
+{
+    JobOptions run = o;
+    run.fault = p.fault;
+    run.faultSchedule = FaultSchedule::Read("", p.fault);
+    std::string dir = o.out + "/runs/" + p.fabric.name + "-" + p.kind;
+    try
+    {
+        p.result = JobRunner::Run(run, dag, p.fabric, dir);
+    }
+    catch (const std::runtime_error& e)
+    {
+        p.failure = e.what();
+        std::cerr << "[fault-sweep] " << p.fabric.name << " " << p.kind
+                  << ": did not finish: " << p.failure << "\n";
+    }
+}
+
+/// Prints the table and writes fault-sweep.csv.
+void
+Report(const std::vector<Point>& points, std::ostream& csv)
+{
+    TextTable table;
+    table.AddColumn("fabric", TextTable::LEFT, 10);
+    table.AddColumn("fault", TextTable::LEFT, 14);
+    table.AddColumn("part", TextTable::LEFT, 40);
+    table.AddColumn("makespan (s)", TextTable::RIGHT, 14);
+    table.AddColumn("penalty (ms)", TextTable::RIGHT, 14);
+    table.AddColumn("recovery (ms)", TextTable::RIGHT, 15);
+    csv << "fabric,fault,part,makespan_s,penalty_s,recovery_s,finished\n" << std::setprecision(12);
+    const Point* base = nullptr;
+    for (const Point& p : points)
+    {
+        if (p.kind == "none")
+        {
+            base = &p;
+        }
+        bool compare = base && base->result && p.result;
+        double penalty = compare ? p.result->makespan - base->result->makespan : 0;
+        table.AddRow({p.fabric.name,
+                      p.kind,
+                      p.fault.empty() ? "-" : p.fault,
+                      p.result ? TextTable::Fixed(p.result->makespan, 6) : "did not finish",
+                      compare && p.kind != "none" ? TextTable::Fixed(penalty * 1e3, 3) : "-",
+                      p.result && p.kind != "none"
+                          ? TextTable::Fixed(p.result->faultRecovery * 1e3, 3)
+                          : "-"});
+        csv << p.fabric.name << ',' << p.kind << ',' << p.fault << ','
+            << (p.result ? std::to_string(p.result->makespan) : "") << ','
+            << (compare && p.kind != "none" ? std::to_string(penalty) : "") << ','
+            << (p.result && p.kind != "none" ? std::to_string(p.result->faultRecovery) : "")
+            << ',' << (p.result ? 1 : 0) << '\n';
+    }
+    table.Print(std::cout);
+}
+
+/// fault-sweep.png: the penalty of each failure, clustered by fabric.
+void
+Plot(const std::vector<Point>& points, const ExperimentOutput& out, bool render)
+{
+    out.WriteFigure(
+        "fault-sweep",
+        900,
+        520,
+        [&points](std::ostream& plt) {
+            plt << "set title 'Makespan penalty of one failure'\n"
+                   "set ylabel 'penalty (ms)'\nset style data histograms\n"
+                   "set style fill solid 0.8 border -1\nset boxwidth 0.8\n"
+                   "set xtics rotate by -30\nset grid ytics\nunset key\n"
+                   "plot '-' using 2:xtic(1) lc rgb '#3060a0'\n";
+            const Point* base = nullptr;
+            for (const Point& p : points)
+            {
+                if (p.kind == "none")
+                {
+                    base = &p;
+                    continue;
+                }
+                double penalty = base && base->result && p.result
+                                     ? (p.result->makespan - base->result->makespan) * 1e3
+                                     : 0;
+                plt << '"' << p.fabric.name << ' ' << p.kind << "\" " << penalty << '\n';
+            }
+            plt << "e\n";
+        },
+        render);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Options o;
+    try
+    {
+        StrictCommandLine cmd(__FILE__,
+                              "What one failure costs a training job, packet by packet: the "
+                              "job without faults, then with one failure of each kind at --at "
+                              "(repaired --duration later), on each fabric.\nWithout --dag or "
+                              "generator flags it runs the paper's measured job (--job=b16) on "
+                              "the testbed as measured, with radix-4 Clos rails (two leaves per "
+                              "rail) so that eps-clos has cables and a spine to fail.");
+        o.source.AddFlags(cmd);
+        o.AddFlags(cmd);
+        cmd.Add("fabrics", "fabrics swept: eps, eps-clos, ocs (comma-separated)", o.fabrics);
+        cmd.Add("at", "when each failure strikes (a duration from the start)", o.at);
+        cmd.Add("duration", "how long the failed part stays down", o.duration);
+        cmd.Add("gpu", "the GPU whose NIC port, rail and OCS port fail", o.gpu);
+        cmd.Add("out", "output folder", o.out);
+        cmd.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);
+        cmd.Parse(argc, argv);
+        for (const char* flag : {"fault", "faults"})
+        {
+            if (cmd.IsGiven(flag))
+            {
+                throw std::invalid_argument(std::string("--") + flag +
+                                            " is what the sweep sets: use --at, --duration "
+                                            "and --gpu");
+            }
+        }
+        if (o.source.ApplyDefault(cmd, o) && !cmd.IsGiven("radix"))
+        {
+            o.radix = 4;
+        }
+        o.Check();
+        if (o.network != "packet")
+        {
+            throw std::invalid_argument("the fault sweep runs on the packet network only");
+        }
+        auto dag = o.source.Load(cmd, o);
+        std::vector<Point> points;
+        for (const JobFabric& fabric : JobFabric::ParseList(o.fabrics, o.provisioning, "fabrics"))
+        {
+            if (fabric.emulated || fabric.staticSplit)
+            {
+                throw std::invalid_argument("--fabrics: " + fabric.name +
+                                            " is not swept (eps, eps-clos, ocs and its "
+                                            "provisioning forms are)");
+            }
+            points.push_back({fabric, "", "none", std::nullopt, ""});
+            for (const auto& [kind, fault] : FaultsFor(o, fabric, dag->GetRankCount()))
+            {
+                points.push_back({fabric, fault, kind, std::nullopt, ""});
+            }
+        }
+        for (const Point& p : points)
+        {
+            JobOptions check = o;
+            check.faultSchedule = FaultSchedule::Read("", p.fault);
+            JobRunner::CheckBeforeRuns(check, {p.fabric}, *dag);
+        }
+        std::cerr << "[fault-sweep] " << points.size() << " runs of " << dag->GetRankCount()
+                  << " ranks\n";
+        for (Point& p : points)
+        {
+            RunPoint(o, dag, p);
+        }
+        ExperimentOutput out(o.out, "[fault-sweep]");
+        std::ofstream csv = out.Open("fault-sweep.csv");
+        Report(points, csv);
+        Plot(points, out, o.plot);
+        return 0;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
+        return 1;
+    }
+}
