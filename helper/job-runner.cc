@@ -677,8 +677,8 @@ ReportFaults(const FaultInjector& faults, Ptr<RailFabric> fabric)
 /**
  * \return seconds from the first failure until the traffic it stopped moved again: the
  * latest of a transport moving stopped data to other ports or resuming it on a repaired
- * path, routing moving around the failure before its repair, and a failed OCS
- * reconfiguration succeeding on retry; 0 if it stopped nothing
+ * path, and routing moving around the failure before its repair; for a failed OCS
+ * reconfiguration, from its failure until its retry succeeded. 0 if it stopped nothing
  */
 double
 Recovery(Ptr<RailFabric> fabric, const OpticalReport* optical, const Fault& first)
@@ -700,14 +700,18 @@ Recovery(Ptr<RailFabric> fabric, const OpticalReport* optical, const Fault& firs
             }
         }
     }
+    Time failure = first.down;
     for (const auto& record : optical ? optical->records : std::vector<OpusReconfigurationRecord>())
     {
-        if (record.failedAttempts > 0 && record.ended > last)
+        // A failed reconfiguration strikes when it fails, not when the fault is armed.
+        if (record.failedAttempts > 0 && first.kind == Fault::OCS_RECONFIG)
         {
-            last = record.ended;
+            failure = record.failedAt;
+            last = std::max(last, record.ended > record.failedAt ? record.ended : failure);
+            break;
         }
     }
-    return (last - first.down).GetSeconds();
+    return std::max(Time(0), last - failure).GetSeconds();
 }
 
 /// \return each fault that happened before \p end as a span for the timeline

@@ -95,7 +95,7 @@ EpsRouting::GetDetectionDelay() const
 uint32_t
 EpsRouting::GetRecomputations() const
 {
-    return m_reroutes.size();
+    return m_recomputations;
 }
 
 const std::vector<Time>&
@@ -111,9 +111,12 @@ EpsRouting::OnLinkChange()
     if (!m_pending.IsRunning())
     {
         m_pending = Simulator::Schedule(m_detectionDelay, [this]() {
-            m_reroutes.push_back(Simulator::Now());
-            Recompute();
-            m_reroutedTrace();
+            ++m_recomputations;
+            if (Recompute())
+            {
+                m_reroutes.push_back(Simulator::Now());
+                m_reroutedTrace();
+            }
         });
     }
 }
@@ -147,10 +150,19 @@ EpsRouting::Distances(uint32_t target) const
     return distance;
 }
 
-void
+bool
 EpsRouting::Recompute()
 {
     NS_LOG_FUNCTION(this);
+    bool changed = false;
+    auto install = [&changed](Ptr<EpsSwitch> sw, Mac48Address mac, std::vector<uint32_t> ports) {
+        if (sw->GetRoute(mac) == ports)
+        {
+            return;
+        }
+        changed = true;
+        ports.empty() ? sw->RemoveRoute(mac) : sw->AddRoute(mac, ports);
+    };
     for (uint32_t home = 0; home < m_switches.size(); ++home)
     {
         std::vector<int32_t> distance = Distances(home);
@@ -162,7 +174,7 @@ EpsRouting::Recompute()
                 continue;
             }
             Mac48Address mac = Mac48Address::ConvertFrom(host->GetAddress());
-            m_switches[home]->AddRoute(mac, hostPort);
+            install(m_switches[home], mac, {hostPort});
             for (uint32_t sw = 0; sw < m_switches.size(); ++sw)
             {
                 if (sw == home)
@@ -179,17 +191,11 @@ EpsRouting::Recompute()
                         ports.push_back(port);
                     }
                 }
-                if (ports.empty())
-                {
-                    m_switches[sw]->RemoveRoute(mac);
-                }
-                else
-                {
-                    m_switches[sw]->AddRoute(mac, ports);
-                }
+                install(m_switches[sw], mac, ports);
             }
         }
     }
+    return changed;
 }
 
 } // namespace ns3

@@ -25,7 +25,8 @@ class EpsSwitch;
  * of them is a host port (a GPU NIC). For every host, each switch's route lists the ports
  * on its shortest live paths to the host's switch, in port order (the order the fabric
  * builders use). When a switch port's link goes down or comes back, the routes are
- * recomputed DetectionDelay later, as a routing protocol reconverges after a failure is
+ * recomputed DetectionDelay later (the Rerouted trace fires if some changed), as a routing
+ * protocol reconverges after a failure is
  * detected; until then switches keep hashing onto dead ports and those frames are lost
  * (EpsSwitch drops them as LINK_DOWN). A host whose switch no longer reaches it has no
  * route (its frames are dropped as NO_ROUTE). Its own switch keeps the route to its port.
@@ -49,7 +50,8 @@ class EpsRouting : public Object
     void SetSwitches(const std::vector<Ptr<EpsSwitch>>& switches);
 
     /// Installs the shortest-path routes over the links that are up now.
-    void Recompute();
+    /// \return true if a route changed
+    bool Recompute();
 
     /// \return the time from a link change to the routes that avoid it
     Time GetDetectionDelay() const;
@@ -57,7 +59,7 @@ class EpsRouting : public Object
     /// \return how many times the routes were recomputed after a link change
     uint32_t GetRecomputations() const;
 
-    /// \return when the routes were recomputed after link changes, in time order
+    /// \return when recomputing the routes after a link change changed some, in time order
     const std::vector<Time>& GetReroutes() const;
 
     /// TracedCallback signature of Rerouted: the routes changed after a link change.
@@ -78,7 +80,8 @@ class EpsRouting : public Object
     std::vector<std::vector<int32_t>> m_links; //!< Per switch and port: neighbour switch or -1
     Time m_detectionDelay;                     //!< Failure detection and reconvergence time
     EventId m_pending;                         //!< The scheduled recomputation
-    std::vector<Time> m_reroutes;              //!< When each recomputation ran
+    uint32_t m_recomputations{0};              //!< Recomputations after link changes
+    std::vector<Time> m_reroutes;              //!< When one changed routes
     TracedCallback<> m_reroutedTrace;          //!< Rerouted
 };
 

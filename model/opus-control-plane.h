@@ -38,6 +38,7 @@ struct OpusReconfigurationRecord
     std::vector<std::string> groups;
     bool speculative{false}; //!< Provisioning only (no member waited for it yet)
     uint32_t failedAttempts{0}; //!< Times the OCS failed it (a fault; retried once)
+    Time failedAt;              //!< When it first failed (failedAttempts > 0)
     /// The communication it was ordered for ran on its circuits: always for a request;
     /// for a speculative one, only if that communication found its circuits in place
     /// (a wrong prediction sets up circuits that are undone, or never used)

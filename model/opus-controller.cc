@@ -688,7 +688,10 @@ OpusController::Switched(uint64_t id, const OcsReconfiguration& done)
     {
         // Its waiters keep waiting: the circuits are dark. One retry, once the failure
         // report has reached the controller (not from inside the OCS's call).
-        ++record.failedAttempts;
+        if (record.failedAttempts++ == 0)
+        {
+            record.failedAt = done.endedAt;
+        }
         if (++switching.attempts < 2)
         {
             NS_LOG_INFO("rail " << switching.rail << ": reconfiguration " << id

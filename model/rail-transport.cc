@@ -320,7 +320,7 @@ RailTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
     }
     NS_LOG_INFO("GPU " << m_gpu << ": no circuit reaches GPU " << peer << " yet; message " << id
                        << " waits");
-    m_waiting.push_back({id, peer, bytes});
+    m_waiting.push_back({id, peer, bytes, !FailedPortsTowards(peer).empty()});
     return id;
 }
 
@@ -893,6 +893,10 @@ RailTransport::RetryWaiting()
         {
             m_waiting.push_back(w);
         }
+        else if (w.failed)
+        {
+            m_lastRecovery = Simulator::Now(); // a failure had kept it
+        }
     }
 }
 
@@ -959,8 +963,8 @@ RailTransport::GetLastRecovery() const
     return m_lastRecovery;
 }
 
-std::string
-RailTransport::DescribeBlockage(uint32_t peer, bool gaveUp) const
+std::set<std::string>
+RailTransport::FailedPortsTowards(uint32_t peer) const
 {
     std::set<std::string> down; // sorted and once each, for a stable report
     auto name = [](uint32_t gpu, uint32_t k) {
@@ -981,6 +985,13 @@ RailTransport::DescribeBlockage(uint32_t peer, bool gaveUp) const
             }
         }
     }
+    return down;
+}
+
+std::string
+RailTransport::DescribeBlockage(uint32_t peer, bool gaveUp) const
+{
+    std::set<std::string> down = FailedPortsTowards(peer);
     if (down.empty())
     {
         return gaveUp ? "no acknowledgement after " + std::to_string(m_retryCount) +

@@ -19,6 +19,7 @@
 
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -271,9 +272,10 @@ class RailTransport : public MessageTransport
     /// A message that no port could reach yet.
     struct Waiting
     {
-        uint64_t id;    //!< Message id
-        uint32_t peer;  //!< Destination GPU
-        uint64_t bytes; //!< Size
+        uint64_t id;       //!< Message id
+        uint32_t peer;     //!< Destination GPU
+        uint64_t bytes;    //!< Size
+        bool failed{false}; //!< A failed port kept it (not just a missing circuit)
     };
 
     /// A message this GPU forwards as a PXN proxy.
@@ -318,6 +320,8 @@ class RailTransport : public MessageTransport
     void Recheck(QueuePair& qp);
     /// Dispatches waiting messages that a port reaches now.
     void RetryWaiting();
+    /// \return the failed ports (this GPU's and \p peer's on shared planes), e.g. gpu5.port1
+    std::set<std::string> FailedPortsTowards(uint32_t peer) const;
     /// \return why this GPU cannot reach \p peer, e.g. "port gpu5.port1 down"
     std::string DescribeBlockage(uint32_t peer, bool gaveUp) const;
     /// \return the peer port index reached through \p port, or -1.

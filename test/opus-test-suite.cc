@@ -113,7 +113,8 @@ struct OpusBed
             uint32_t iterations = 1,
             Time controlLatency = Seconds(0),
             Time batchWindow = Seconds(0),
-            const std::string& network = "packet")
+            const std::string& network = "packet",
+            uint32_t failedReconfigurations = 0)
     {
         RailFabricSpec spec;
         spec.servers = servers;
@@ -140,6 +141,10 @@ struct OpusBed
                                           : opus.Install(fabric, communicators, runtimes, dag);
         recorder.Attach(runtimes, dag.GetIterationCount(), iterations);
         ends.Attach(runtimes);
+        for (uint32_t i = 0; i < failedReconfigurations; ++i)
+        {
+            fabric->GetOcs(0)->FailNextReconfiguration();
+        }
         Simulator::Run();
     }
 
@@ -292,6 +297,60 @@ class OpusPhaseShiftTestCase : public TestCase
     static constexpr double W_US = 10000;
     static constexpr uint32_t ITERATIONS = 3;
     std::string m_network; //!< Network model
+};
+
+/**
+ * The first reconfiguration the OCS makes fails (its circuits stay dark): Opus retries it at
+ * once (no control latency), which costs one more blackout d: 5 shifts cost 6 d and the OCS
+ * counts 6 reconfigurations. If the retry fails too, the group waits and the controller
+ * names the rail, the ports the retry darkened (0 and 2, the new circuit A -> B; port 1's
+ * old circuit was cleared by the first attempt) and the group.
+ */
+class OpusReconfigurationRetryTestCase : public TestCase
+{
+  public:
+    OpusReconfigurationRetryTestCase()
+        : TestCase("a failed reconfiguration is retried once (one more d); a second failure "
+                   "leaves the group waiting, reported")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double d = 25e6;
+        auto bed = [d](Time delay, uint32_t failures) {
+            return std::make_unique<OpusBed>(3,
+                                             1,
+                                             delay,
+                                             TwoPhases(10000, 64 * 1024),
+                                             Mode::ON_DEMAND,
+                                             3,
+                                             Seconds(0),
+                                             Seconds(0),
+                                             "packet",
+                                             failures);
+        };
+        double base = bed(Seconds(0), 0)->MakespanNs();
+        auto once = bed(NanoSeconds(d), 1);
+        NS_TEST_ASSERT_MSG_EQ(once->AllFinished(), true, "the retry worked");
+        NS_TEST_ASSERT_MSG_EQ(once->Reconfigurations(), 6, "5 shifts and one retry");
+        NS_TEST_ASSERT_MSG_EQ_TOL(once->MakespanNs() - base, 6 * d, 2000.0, "6 d");
+        once.reset();
+        auto twice = bed(NanoSeconds(d), 2);
+        NS_TEST_ASSERT_MSG_EQ(twice->AllFinished(), false, "the group waits");
+        auto lines = twice->controller->DescribePending();
+        bool named = std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+            return line == "Opus: rail 0 ports 0 2 for g:B: the reconfiguration failed twice; "
+                           "its circuits stay dark";
+        });
+        std::string all;
+        for (const auto& line : lines)
+        {
+            all += line + "; ";
+        }
+        NS_TEST_ASSERT_MSG_EQ(named, true, "reported: " + all);
+    }
 };
 
 /// A DAG that holds its iterations (labels 0, 1, 2) is profiled in its first iteration and
@@ -917,6 +976,7 @@ class OpusTestSuite : public TestSuite
             AddTestCase(new OpusPhaseShiftTestCase(network), TestCase::QUICK);
             AddTestCase(new OpusStaticSplitTestCase(network), TestCase::QUICK);
         }
+        AddTestCase(new OpusReconfigurationRetryTestCase, TestCase::QUICK);
         AddTestCase(new OpusLabelledIterationsTestCase, TestCase::QUICK);
         AddTestCase(new OpusIrregularIterationsTestCase, TestCase::QUICK);
         AddTestCase(new OpusRepeatedGroupTestCase, TestCase::QUICK);
