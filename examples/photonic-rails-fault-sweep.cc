@@ -10,10 +10,10 @@
  *   photonic-rails-fault-sweep --at=2s --duration=1s --fabrics=eps,ocs --out=faults
  *
  * For each run: the penalty (makespan minus the fault-free run's) and the recovery (from the
- * failure until the last communication in flight at it ended). Writes DIR/fault-sweep.csv,
- * DIR/fault-sweep.plt and (gnuplot installed) DIR/fault-sweep.png, and every run's outputs in
- * DIR/runs/<fabric>-<fault>/. A run that cannot finish is reported as such and the sweep goes
- * on. Errors are one line on stderr with a non-zero exit status.
+ * failure until the traffic it stopped moved again; summary.json's recovery_s). Writes
+ * DIR/fault-sweep.csv, DIR/fault-sweep.plt and (gnuplot installed) DIR/fault-sweep.png, and every
+ * run's outputs in DIR/runs/<fabric>-<fault>/. A run that cannot finish is reported as such and the
+ * sweep goes on. Errors are one line on stderr with a non-zero exit status.
  */
 
 #include "ns3/core-module.h"
@@ -53,11 +53,11 @@ struct Options : JobOptions
 /// One run of the sweep.
 struct Point
 {
-    JobFabric fabric;                  //!< The rails
-    std::string fault;                 //!< Inline fault, "" for the fault-free run
-    std::string kind;                  //!< Its kind ("none" for the fault-free run)
-    std::optional<JobResult> result;   //!< When it finished
-    std::string failure;               //!< Why it did not
+    JobFabric fabric;                //!< The rails
+    std::string fault;               //!< Inline fault, "" for the fault-free run
+    std::string kind;                //!< Its kind ("none" for the fault-free run)
+    std::optional<JobResult> result; //!< When it finished
+    std::string failure;             //!< Why it did not
 };
 
 /// \return \p t in the largest unit that keeps it whole, e.g. 1100ms
@@ -65,8 +65,9 @@ std::string
 TimeText(Time t)
 {
     int64_t ns = t.GetNanoSeconds();
-    for (const auto& [unit, per] : std::vector<std::pair<std::string, int64_t>>{
-             {"s", 1000000000}, {"ms", 1000000}, {"us", 1000}})
+    for (const auto& [unit, per] : std::vector<std::pair<std::string, int64_t>>{{"s", 1000000000},
+                                                                                {"ms", 1000000},
+                                                                                {"us", 1000}})
     {
         if (ns % per == 0)
         {
@@ -91,7 +92,8 @@ FaultsFor(const Options& o, const JobFabric& fabric, uint32_t ranks)
     std::string when = "@" + TimeText(at) + "-" + TimeText(until);
     std::string rail = "rail" + std::to_string(RailTopology(spec.gpusPerServer).RailOf(o.gpu));
     std::string gpu = "gpu" + std::to_string(o.gpu);
-    std::vector<std::pair<std::string, std::string>> faults{{"nic", "nic:" + gpu + ".port0" + when}};
+    std::vector<std::pair<std::string, std::string>> faults{
+        {"nic", "nic:" + gpu + ".port0" + when}};
     if (fabric.kind == RailKind::EPS)
     {
         faults.emplace_back("switch", "switch:" + rail + when);
@@ -106,8 +108,7 @@ FaultsFor(const Options& o, const JobFabric& fabric, uint32_t ranks)
         uint32_t port = o.gpu / spec.gpusPerServer * spec.nicPorts; // its port 0 (RailFabricHelper)
         faults.emplace_back("ocs-port", "ocs-port:" + rail + ".port" + std::to_string(port) + when);
         faults.emplace_back("ocs", "ocs:" + rail + when);
-        faults.emplace_back("ocs-reconfig",
-                            "ocs-reconfig:" + rail + "@" + TimeText(at));
+        faults.emplace_back("ocs-reconfig", "ocs-reconfig:" + rail + "@" + TimeText(at));
     }
     return faults;
 }
@@ -161,11 +162,22 @@ Report(const std::vector<Point>& points, std::ostream& csv)
                       p.result && p.kind != "none"
                           ? TextTable::Fixed(p.result->faultRecovery * 1e3, 3)
                           : "-"});
-        csv << p.fabric.name << ',' << p.kind << ',' << p.fault << ','
-            << (p.result ? std::to_string(p.result->makespan) : "") << ','
-            << (compare && p.kind != "none" ? std::to_string(penalty) : "") << ','
-            << (p.result && p.kind != "none" ? std::to_string(p.result->faultRecovery) : "")
-            << ',' << (p.result ? 1 : 0) << '\n';
+        csv << p.fabric.name << ',' << p.kind << ',' << p.fault << ',';
+        if (p.result)
+        {
+            csv << p.result->makespan;
+        }
+        csv << ',';
+        if (compare && p.kind != "none")
+        {
+            csv << penalty;
+        }
+        csv << ',';
+        if (p.result && p.kind != "none")
+        {
+            csv << p.result->faultRecovery;
+        }
+        csv << ',' << (p.result ? 1 : 0) << '\n';
     }
     table.Print(std::cout);
 }
@@ -192,9 +204,11 @@ Plot(const std::vector<Point>& points, const ExperimentOutput& out, bool render)
                     base = &p;
                     continue;
                 }
-                double penalty = base && base->result && p.result
-                                     ? (p.result->makespan - base->result->makespan) * 1e3
-                                     : 0;
+                if (!base || !base->result || !p.result)
+                {
+                    continue; // did not finish: no penalty to draw (the table says so)
+                }
+                double penalty = (p.result->makespan - base->result->makespan) * 1e3;
                 plt << '"' << p.fabric.name << ' ' << p.kind << "\" " << penalty << '\n';
             }
             plt << "e\n";

@@ -31,9 +31,18 @@ FaultInjector::FaultInjector(Ptr<RailFabric> fabric, const FaultSchedule& schedu
 void
 FaultInjector::Schedule()
 {
+    // faults.csv says when a reconfiguration really failed, not only when one was set to.
+    for (uint32_t rail = 0;
+         m_fabric->GetKind() == RailKind::OCS && rail < m_fabric->GetSpec().gpusPerServer;
+         ++rail)
+    {
+        m_fabric->GetOcs(rail)->TraceConnectWithoutContext(
+            "ReconfigurationEnd",
+            MakeCallback(&FaultInjector::OnReconfigurationEnd, this).Bind(rail));
+    }
     // Transports retry paths they gave up on once routing has moved around a failure.
-    for (uint32_t rail = 0; m_fabric->GetKind() != RailKind::OCS &&
-                            rail < m_fabric->GetSpec().gpusPerServer;
+    for (uint32_t rail = 0;
+         m_fabric->GetKind() != RailKind::OCS && rail < m_fabric->GetSpec().gpusPerServer;
          ++rail)
     {
         m_fabric->GetRailRouting(rail)->TraceConnectWithoutContext(
@@ -99,6 +108,22 @@ FaultInjector::Apply(const Fault& fault, bool down)
 }
 
 void
+FaultInjector::OnReconfigurationEnd(uint32_t rail, const OcsReconfiguration& reconfiguration)
+{
+    if (reconfiguration.failed)
+    {
+        std::string ports;
+        for (uint32_t port : reconfiguration.darkPorts)
+        {
+            ports += (ports.empty() ? "" : " ") + std::to_string(port);
+        }
+        m_events.push_back({Simulator::Now(),
+                            "ocs-reconfig:rail" + std::to_string(rail),
+                            "reconfiguration failed (ports " + ports + " stay dark)"});
+    }
+}
+
+void
 FaultInjector::NotifyTransports()
 {
     for (uint32_t gpu = 0; gpu < m_fabric->GetSpec().Gpus(); ++gpu)
@@ -128,8 +153,7 @@ FaultInjector::CablesOf(const Fault& fault) const
         Ptr<EpsSwitch> leaf = m_fabric->GetRailSwitches(fault.rail)[fault.leaf];
         // A leaf's ports: its NICs, then per spine its parallel cables (RailFabricHelper).
         uint32_t uplinks = plan.spines * plan.linksPerPair;
-        uint32_t port =
-            leaf->GetNPorts() - uplinks + fault.spine * plan.linksPerPair + fault.cable;
+        uint32_t port = leaf->GetNPorts() - uplinks + fault.spine * plan.linksPerPair + fault.cable;
         return {cableOf(leaf->GetPortDevice(port))};
     }
     case Fault::SWITCH: {

@@ -7,8 +7,8 @@
 
 #include "ns3/eps-channel.h"
 #include "ns3/fault-schedule.h"
-#include "ns3/optical-circuit-switch.h"
 #include "ns3/nstime.h"
+#include "ns3/optical-circuit-switch.h"
 #include "ns3/ptr.h"
 
 #include <map>
@@ -41,7 +41,7 @@ class FaultInjector
     {
         Time at;           //!< When
         std::string part;  //!< The part, e.g. "nic:gpu5.port1"
-        std::string event; //!< "down", "up", or "next reconfiguration fails"
+        std::string event; //!< "down", "up", "next reconfiguration fails", or a failure
     };
 
     /**
@@ -68,16 +68,19 @@ class FaultInjector
   private:
     /// Fails (\p down) or repairs one fault's part.
     void Apply(const Fault& fault, bool down);
+    /// Records a reconfiguration of \p rail's OCS that failed.
+    void OnReconfigurationEnd(uint32_t rail, const OcsReconfiguration& reconfiguration);
     /// Tells every GPU's transport that the fabric changed.
     void NotifyTransports();
     /// \return the cables a fault cuts (electrical rails)
     std::vector<Ptr<EpsChannel>> CablesOf(const Fault& fault) const;
     /// \return the OCS ports a fault fails (optical rails)
-    std::vector<std::pair<Ptr<OpticalCircuitSwitch>, uint32_t>> OcsPortsOf(const Fault& fault) const;
+    std::vector<std::pair<Ptr<OpticalCircuitSwitch>, uint32_t>> OcsPortsOf(
+        const Fault& fault) const;
 
-    Ptr<RailFabric> m_fabric;                       //!< The fabric
-    std::vector<Fault> m_faults;                    //!< The schedule
-    std::vector<Event> m_events;                    //!< What happened
+    Ptr<RailFabric> m_fabric;                        //!< The fabric
+    std::vector<Fault> m_faults;                     //!< The schedule
+    std::vector<Event> m_events;                     //!< What happened
     std::map<Ptr<EpsChannel>, uint32_t> m_cableCuts; //!< Faults holding each cable down
     std::map<std::pair<Ptr<OpticalCircuitSwitch>, uint32_t>, uint32_t>
         m_portFaults; //!< Faults holding each OCS port down

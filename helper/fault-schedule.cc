@@ -6,10 +6,10 @@
 
 #include "strict-command-line.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <stdexcept>
 
@@ -24,11 +24,28 @@ using Json = nlohmann::json;
 uint32_t
 Index(const std::string& text, const std::string& entry)
 {
-    if (text.size() > 10 || std::stoull(text) > 0xffffffffULL)
+    std::size_t first = std::min(text.find_first_not_of('0'), text.size() - 1);
+    std::string digits = text.substr(first); // leading zeros say nothing
+    if (digits.size() > 10 || std::stoull(digits) > 0xffffffffULL)
     {
         throw std::invalid_argument("fault \"" + entry + "\": " + text + " is too large");
     }
-    return static_cast<uint32_t>(std::stoull(text));
+    return static_cast<uint32_t>(std::stoull(digits));
+}
+
+/// \return where DOWN-UP splits: the first '-' that is neither a leading sign nor an
+/// exponent's (1e-3s), or npos
+std::size_t
+TimeSplit(const std::string& times)
+{
+    for (std::size_t i = 1; i < times.size(); ++i)
+    {
+        if (times[i] == '-' && times[i - 1] != 'e' && times[i - 1] != 'E')
+        {
+            return i;
+        }
+    }
+    return std::string::npos;
 }
 
 /// Reads a fault time; the message names the entry.
@@ -64,9 +81,10 @@ ReadPart(Fault& fault, const std::string& part)
         fault.port = Index(m[2], e);
         return true;
     case Fault::LINK:
-        if (!std::regex_match(part,
-                              m,
-                              std::regex("rail([0-9]+)\\.leaf([0-9]+)-spine([0-9]+)(\\.([0-9]+))?")))
+        if (!std::regex_match(
+                part,
+                m,
+                std::regex("rail([0-9]+)\\.leaf([0-9]+)-spine([0-9]+)(\\.([0-9]+))?")))
         {
             return false;
         }
@@ -154,9 +172,13 @@ InlineOf(const Json& item, std::size_t index, const std::string& file)
     {
         if (key != "part" && key != "at" && key != "until")
         {
-            throw std::invalid_argument(where + ": unknown key \"" + key +
-                                        "\" (part, at, until)");
+            throw std::invalid_argument(where + ": unknown key \"" + key + "\" (part, at, until)");
         }
+    }
+    if (item["part"].get<std::string>().find('@') != std::string::npos)
+    {
+        throw std::invalid_argument(where + ": \"part\" names the part only (e.g. "
+                                            "nic:gpu5.port1); the time goes in \"at\"");
     }
     std::string text = item["part"].get<std::string>() + "@" + item["at"].get<std::string>();
     if (item.contains("until"))
@@ -196,7 +218,7 @@ Fault::Parse(const std::string& text)
     Fault fault;
     fault.entry = text;
     std::smatch m;
-    if (!std::regex_match(text, m, std::regex("([a-z-]+):([^@]*)@([^-]*)(-(.*))?")))
+    if (!std::regex_match(text, m, std::regex("([a-z-]+):([^@]*)@(.+)")))
     {
         throw std::invalid_argument("fault \"" + text +
                                     "\": expected KIND:PART@TIME or KIND:PART@DOWN-UP "
@@ -217,15 +239,17 @@ Fault::Parse(const std::string& text)
                                     m[2].str() + "\" is not " + PartForm(fault.kind));
     }
     fault.part = kind->first + ":" + m[2].str();
-    fault.down = ReadTime(m[3], text);
-    if (m[4].matched)
+    std::string times = m[3].str();
+    std::size_t split = TimeSplit(times);
+    fault.down = ReadTime(times.substr(0, split), text);
+    if (split != std::string::npos)
     {
         if (fault.kind == OCS_RECONFIG)
         {
             throw std::invalid_argument("fault \"" + text +
                                         "\": a failed reconfiguration has no repair time");
         }
-        fault.up = ReadTime(m[5], text);
+        fault.up = ReadTime(times.substr(split + 1), text);
         if (fault.up <= fault.down)
         {
             throw std::invalid_argument("fault \"" + text +
@@ -276,7 +300,8 @@ Fault::CheckAgainst(const RailFabricSpec& spec) const
     }
     if (!clos)
     {
-        return head + "a single-switch rail has no " + (kind == LINK ? "leaf-spine cable" : "leaf or spine") +
+        return head + "a single-switch rail has no " +
+               (kind == LINK ? "leaf-spine cable" : "leaf or spine") +
                " (fail switch:railR, or a nic)";
     }
     ClosPlan plan;
@@ -302,9 +327,10 @@ FaultSchedule::Read(const std::string& file, const std::string& inline_)
     if (!file.empty())
     {
         std::ifstream in(file);
-        if (!in)
+        if (!in || std::filesystem::is_directory(file))
         {
-            throw std::invalid_argument("--faults: cannot open " + file);
+            throw std::invalid_argument("--faults: cannot open " + file +
+                                        (in ? " (a directory)" : ""));
         }
         Json json = Json::parse(in, nullptr, false);
         if (json.is_discarded())
@@ -313,12 +339,17 @@ FaultSchedule::Read(const std::string& file, const std::string& inline_)
         }
         if (json.is_object() && json.contains("faults"))
         {
+            if (json.size() > 1)
+            {
+                throw std::invalid_argument("--faults: " + file +
+                                            ": the object holds \"faults\" only");
+            }
             json = json["faults"];
         }
         if (!json.is_array())
         {
-            throw std::invalid_argument("--faults: " + file +
-                                        " must hold a JSON array of faults (or {\"faults\": [...]})");
+            throw std::invalid_argument(
+                "--faults: " + file + " must hold a JSON array of faults (or {\"faults\": [...]})");
         }
         for (std::size_t i = 0; i < json.size(); ++i)
         {

@@ -688,8 +688,8 @@ Recovery(Ptr<RailFabric> fabric, const OpticalReport* optical, const Fault& firs
     {
         last = std::max(last, fabric->GetTransport(gpu)->GetLastRecovery());
     }
-    for (uint32_t rail = 0; fabric->GetKind() != RailKind::OCS &&
-                            rail < fabric->GetSpec().gpusPerServer;
+    for (uint32_t rail = 0;
+         fabric->GetKind() != RailKind::OCS && rail < fabric->GetSpec().gpusPerServer;
          ++rail)
     {
         for (Time at : fabric->GetRailRouting(rail)->GetReroutes())
@@ -714,7 +714,8 @@ Recovery(Ptr<RailFabric> fabric, const OpticalReport* optical, const Fault& firs
     return std::max(Time(0), last - failure).GetSeconds();
 }
 
-/// \return each fault that happened before \p end as a span for the timeline
+/// \return each fault that struck before \p end (the job's end) as a span up to its repair
+/// or \p end, for the timeline
 std::vector<FabricSpan>
 FaultSpans(const FaultInjector& faults, Time end)
 {
@@ -1015,7 +1016,7 @@ JobRunner::Run(const JobOptions& o,
         std::ofstream csv = OpenOutput(outDir + "/faults.csv");
         faults->WriteCsv(csv);
         faultReport = ReportFaults(*faults, DynamicCast<RailFabric>(fabric));
-        faultSpans = FaultSpans(*faults, Simulator::Now());
+        faultSpans = FaultSpans(*faults, Seconds(r.makespan));
         r.faultRecovery =
             Recovery(DynamicCast<RailFabric>(fabric), optical.get(), faults->GetFaults().front());
         faultReport["recovery_s"] = r.faultRecovery;

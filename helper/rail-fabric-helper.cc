@@ -4,14 +4,14 @@
 
 #include "rail-fabric-helper.h"
 
-#include "ns3/eps-routing.h"
-#include "ns3/rail-topology.h"
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/eps-net-device.h"
+#include "ns3/eps-routing.h"
 #include "ns3/log.h"
 #include "ns3/ocs-net-device.h"
+#include "ns3/rail-topology.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 

@@ -57,7 +57,8 @@ OpticalCircuitSwitch::GetTypeId()
                             MakeTraceSourceAccessor(&OpticalCircuitSwitch::m_reconfigStartTrace),
                             "ns3::OpticalCircuitSwitch::ReconfigurationTracedCallback")
             .AddTraceSource("ReconfigurationEnd",
-                            "A reconfiguration brought its circuits up.",
+                            "A reconfiguration brought its circuits up (or failed to: "
+                            "OcsReconfiguration::failed).",
                             MakeTraceSourceAccessor(&OpticalCircuitSwitch::m_reconfigEndTrace),
                             "ns3::OpticalCircuitSwitch::ReconfigurationTracedCallback")
             .AddTraceSource("FrameLost",
@@ -456,7 +457,10 @@ OpticalCircuitSwitch::Finish(uint64_t id)
         if (output != NO_PORT && !info.failed)
         {
             m_up[input] = true;
-            m_circuitUpTrace(input, output);
+            if (IsLit(input)) // a failed port keeps it dark until its repair
+            {
+                m_circuitUpTrace(input, output);
+            }
         }
     }
     for (uint32_t port : request.ports)
@@ -537,17 +541,24 @@ OpticalCircuitSwitch::SetPortFailed(uint32_t port, bool failed)
             inputs.push_back(input);
         }
     }
-    if (failed)
+    std::vector<bool> wasLit;
+    for (uint32_t input : inputs)
     {
-        for (uint32_t input : inputs)
+        wasLit.push_back(IsLit(input));
+        if (failed && wasLit.back())
         {
-            if (IsLit(input))
-            {
-                m_teardowns[input].push_back(Simulator::Now()); // its frames in flight are lost
-            }
+            m_teardowns[input].push_back(Simulator::Now()); // its frames in flight are lost
         }
     }
     m_failed[port] = failed;
+    // Recorders of circuit uptime see a dark circuit go down and come back.
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+    {
+        if (wasLit[i] != IsLit(inputs[i]))
+        {
+            (failed ? m_circuitDownTrace : m_circuitUpTrace)(inputs[i], m_output[inputs[i]]);
+        }
+    }
     m_portFailureTrace(port, failed);
     NotifyDevice(port);
     for (uint32_t input : inputs)

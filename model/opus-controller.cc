@@ -243,14 +243,56 @@ void
 OpusController::OnPortFailure(uint32_t rail, uint32_t port, bool failed)
 {
     NS_LOG_INFO("rail " << rail << " OCS port " << port << (failed ? " failed" : " repaired"));
+    // Not from inside the OCS's call: planning orders reconfigurations of it.
     if (failed)
     {
         m_deadPorts[rail].insert(port);
+        Simulator::ScheduleNow(&OpusController::Reconnect, this, rail);
         return;
     }
     m_deadPorts[rail].erase(port);
-    // Requests that waited for ports may be served now; not from inside the OCS's call.
+    m_unserved.clear(); // planning finds again what still cannot be served
     Simulator::ScheduleNow(&OpusController::ServeQueue, this);
+}
+
+void
+OpusController::Reconnect(uint32_t rail)
+{
+    const std::map<uint32_t, uint32_t>& config = m_config[rail];
+    std::set<OpusDemand::Link> keep;
+    for (const auto& [pair, count] : m_pairLeases)
+    {
+        keep.insert(pair);
+    }
+    for (const OpusDemand::Link& pair : keep)
+    {
+        auto [pairRail, a, b] = pair;
+        bool lit = pairRail != rail;
+        for (const auto& [from, to] : config)
+        {
+            lit = lit || (m_portGpu[rail][from] == a && m_portGpu[rail][to] == b &&
+                          !IsDead(rail, from) && !IsDead(rail, to));
+        }
+        if (lit)
+        {
+            continue;
+        }
+        RailChange change;
+        change.config = config;
+        if (!PlanRail(rail, {{rail, a, b, 1}}, change.config, change, keep))
+        {
+            m_unserved.insert("Opus: rail " + std::to_string(rail) + ": GPUs " + std::to_string(a) +
+                              " and " + std::to_string(b) +
+                              " lost their circuits to failed ports; no free live port joins "
+                              "them");
+            continue;
+        }
+        NS_LOG_INFO("rail " << rail << ": GPUs " << a << " and " << b << " reconnected");
+        Ticket repair;
+        repair.group = "reconnect:" + std::to_string(a) + "-" + std::to_string(b);
+        Order(rail, change, repair);
+        m_config[rail] = change.config;
+    }
 }
 
 bool
@@ -259,42 +301,45 @@ OpusController::IsDead(uint32_t rail, uint32_t port) const
     return m_deadPorts[rail].count(port) > 0;
 }
 
-std::vector<OpusCircuitNeed>
+bool
 OpusController::LiveNeeds(uint32_t rail,
                           const std::vector<OpusCircuitNeed>& needs,
-                          const std::string& group) const
+                          const std::string& group,
+                          std::vector<OpusCircuitNeed>& live) const
 {
+    live = needs;
     if (m_deadPorts[rail].empty())
     {
-        return needs;
+        return true;
     }
+    live.clear();
     std::map<uint32_t, uint32_t> peers; // GPU -> pairs it is in on this rail
     for (const OpusCircuitNeed& need : needs)
     {
         ++peers[need.a];
         ++peers[need.b];
     }
-    auto live = [this, rail](uint32_t gpu) {
+    auto livePorts = [this, rail](uint32_t gpu) {
         return static_cast<uint32_t>(
             std::count_if(m_ocsPorts[gpu].begin(), m_ocsPorts[gpu].end(), [&](uint32_t port) {
                 return !IsDead(rail, port);
             }));
     };
-    std::vector<OpusCircuitNeed> result;
     for (OpusCircuitNeed need : needs)
     {
-        uint32_t most = std::min(live(need.a) / peers[need.a], live(need.b) / peers[need.b]);
+        uint32_t most =
+            std::min(livePorts(need.a) / peers[need.a], livePorts(need.b) / peers[need.b]);
         if (most == 0)
         {
             m_unserved.insert("Opus: rail " + std::to_string(rail) + ": GPUs " +
-                              std::to_string(need.a) + " and " + std::to_string(need.b) +
-                              " of " + group + " get no circuit: too few live ports");
-            continue;
+                              std::to_string(need.a) + " and " + std::to_string(need.b) + " of " +
+                              group + " wait for a repair: too few live ports for a circuit");
+            return false;
         }
         need.circuits = std::min(need.circuits, most);
-        result.push_back(need);
+        live.push_back(need);
     }
-    return result;
+    return true;
 }
 
 bool
@@ -310,7 +355,9 @@ OpusController::Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& chang
     {
         RailChange& change = changes[rail];
         change.config = m_config[rail];
-        if (!PlanRail(rail, LiveNeeds(rail, needs, ticket.group), change.config, change, keep))
+        std::vector<OpusCircuitNeed> live;
+        if (!LiveNeeds(rail, needs, ticket.group, live) ||
+            !PlanRail(rail, live, change.config, change, keep))
         {
             return false;
         }
@@ -416,9 +463,9 @@ OpusController::PlanRail(uint32_t rail,
     // unconnected ones first.
     auto leased = [&](uint32_t port) {
         auto circuit = config.find(port);
-        if (circuit == config.end())
+        if (circuit == config.end() || IsDead(rail, port) || IsDead(rail, circuit->second))
         {
-            return false;
+            return false; // a dead circuit carries nothing to protect
         }
         uint32_t a = owner[port];
         uint32_t b = owner[circuit->second];
@@ -691,6 +738,7 @@ OpusController::Switched(uint64_t id, const OcsReconfiguration& done)
         if (record.failedAttempts++ == 0)
         {
             record.failedAt = done.endedAt;
+            record.started = done.startedAt; // its ports went dark then, and stay dark
         }
         if (++switching.attempts < 2)
         {
@@ -710,12 +758,16 @@ OpusController::Switched(uint64_t id, const OcsReconfiguration& done)
             groups += (groups.empty() ? "" : " ") + group;
         }
         m_stuck.insert("Opus: rail " + std::to_string(switching.rail) + " ports " + ports +
-                       " for " + groups + ": the reconfiguration failed twice; its circuits "
+                       " for " + groups +
+                       ": the reconfiguration failed twice; its circuits "
                        "stay dark");
         return;
     }
     record.darkPorts = done.darkPorts;
-    record.started = done.startedAt;
+    if (record.failedAttempts == 0) // else dark since its first attempt
+    {
+        record.started = done.startedAt;
+    }
     record.ended = done.endedAt;
     auto waiters = std::move(switching.waiters);
     m_switching.erase(id);

@@ -194,13 +194,19 @@ class OpusController : public OpusControlPlane
     /// \return true if OCS port \p port of \p rail is down
     bool IsDead(uint32_t rail, uint32_t port) const;
     /**
-     * \return \p needs of \p rail cut to the live ports: a GPU with d of its P ports down
-     * has P - d for its peers on the rail; a pair left without one is not served (noted for
-     * DescribePending)
+     * \brief Cuts \p needs of \p rail to the live ports: a GPU with d of its P ports down
+     * has P - d for its peers on the rail.
+     * \param[out] live the needs cut
+     * \return false if a pair is left without a port: the request waits for a repair
+     * (noted for DescribePending)
      */
-    std::vector<OpusCircuitNeed> LiveNeeds(uint32_t rail,
-                                           const std::vector<OpusCircuitNeed>& needs,
-                                           const std::string& group) const;
+    bool LiveNeeds(uint32_t rail,
+                   const std::vector<OpusCircuitNeed>& needs,
+                   const std::string& group,
+                   std::vector<OpusCircuitNeed>& live) const;
+    /// Gives an active pair of \p rail that a failure left without a live circuit one on
+    /// free live ports, if there are some (its communication goes on, slower).
+    void Reconnect(uint32_t rail);
     /// Hands a failed reconfiguration to the OCS again: what the target still wants of it.
     void Retry(uint64_t switching);
     /// Plans \p ticket on every rail; false if a needed port is leased.
@@ -250,8 +256,8 @@ class OpusController : public OpusControlPlane
     std::vector<std::vector<uint32_t>> m_portGpu;       //!< Per rail, per OCS port
     std::vector<std::map<uint32_t, uint32_t>> m_config; //!< Per rail: target circuits
     std::vector<std::set<uint32_t>> m_deadPorts;        //!< Per rail: failed OCS ports
-    mutable std::set<std::string> m_unserved; //!< Pairs planning found no live port for
-    std::set<std::string> m_stuck;            //!< Reconfigurations that failed twice
+    mutable std::set<std::string> m_unserved;           //!< Pairs planning found no live port for
+    std::set<std::string> m_stuck;                      //!< Reconfigurations that failed twice
     std::map<OpusDemand::Link, uint32_t> m_pairLeases;  //!< Active communications per pair
     Time m_controlLatency;                              //!< Attribute
     Time m_batchWindow;                                 //!< Attribute

@@ -121,7 +121,8 @@ RailFabric::CountDroppedFrames() const
 Ptr<EpsRouting>
 RailFabric::GetRailRouting(uint32_t rail) const
 {
-    NS_ABORT_MSG_IF(rail >= m_railRouting.size(), "RailFabric: rail " << rail << " is not switched");
+    NS_ABORT_MSG_IF(rail >= m_railRouting.size(),
+                    "RailFabric: rail " << rail << " is not switched");
     return m_railRouting[rail];
 }
 

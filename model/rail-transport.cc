@@ -561,13 +561,20 @@ RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort)
 void
 RailTransport::UpdateReachability(QueuePair& qp)
 {
+    if (!m_ports[qp.port].optical)
+    {
+        // A packet switch joins the QP's two ports while both are up, whichever peer port
+        // new messages would pick (the preferred one may have come back since).
+        qp.reachable = !PortFailed(qp.port) && !PeerPortFailed(qp.peer, qp.peerPort);
+        return;
+    }
     int32_t peerPort = PeerPortVia(qp.port, qp.peer);
-    if (m_ports[qp.port].optical && peerPort >= 0)
+    if (peerPort >= 0)
     {
         qp.peerPort = peerPort;
         qp.peerAddress = m_endpoints->GetPorts(qp.peer)[peerPort]->GetAddress();
     }
-    qp.reachable = peerPort >= 0 && static_cast<uint32_t>(peerPort) == qp.peerPort;
+    qp.reachable = peerPort >= 0;
 }
 
 void
@@ -799,8 +806,9 @@ RailTransport::OnTimeout(uint32_t qpn)
         qp.nextPsn = qp.ackedPsn;
         if (!MoveParts(qp))
         {
-            NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": path down, no other port reaches GPU "
-                               << qp.peer << "; waiting");
+            NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn
+                               << ": path down, no other port reaches GPU " << qp.peer
+                               << "; waiting");
         }
         return;
     }
@@ -839,7 +847,8 @@ RailTransport::OnCircuitChange(uint32_t port)
 {
     for (auto& qp : m_qps)
     {
-        if (qp.port == port)
+        // A QP waiting on a failed path may find another port now (a new circuit).
+        if (qp.port == port || (!qp.parts.empty() && IsBroken(qp)))
         {
             Recheck(qp);
         }
@@ -868,14 +877,19 @@ RailTransport::Recheck(QueuePair& qp)
     qp.gaveUp = false; // something changed: the path gets another chance
     qp.retries = 0;
     UpdateReachability(qp);
-    if (qp.hit && qp.reachable && !IsBroken(qp))
+    bool broken = IsBroken(qp);
+    if (!qp.parts.empty() && broken)
+    {
+        qp.hit = true; // a failure stops its data
+    }
+    else if (qp.hit && qp.reachable && !broken)
     {
         qp.hit = false; // its path is back
         m_lastRecovery = Simulator::Now();
     }
     Schedule(qp);
     // A broken path with data gets one timeout to show it (nothing may be in flight).
-    if (!qp.parts.empty() && qp.deadline == Time::Max() && IsBroken(qp))
+    if (!qp.parts.empty() && qp.deadline == Time::Max() && broken)
     {
         ArmTimeout(qp);
     }
@@ -1010,7 +1024,7 @@ std::vector<std::string>
 RailTransport::DescribeWaiting() const
 {
     std::map<uint32_t, std::pair<uint64_t, uint64_t>> waiting; // peer -> (parts, bytes)
-    std::set<uint32_t> gaveUp;                                  // peers of QPs that gave up
+    std::set<uint32_t> gaveUp;                                 // peers of QPs that gave up
     for (const QueuePair& qp : m_qps)
     {
         if (!qp.parts.empty() && IsBroken(qp))
@@ -1034,9 +1048,9 @@ RailTransport::DescribeWaiting() const
     std::vector<std::string> lines;
     for (const auto& [peer, load] : waiting)
     {
-        lines.push_back("GPU " + std::to_string(m_gpu) + " -> GPU " + std::to_string(peer) +
-                        ": " + std::to_string(load.first) + " transfer" +
-                        (load.first > 1 ? "s" : "") + " (" + std::to_string(load.second) +
+        lines.push_back("GPU " + std::to_string(m_gpu) + " -> GPU " + std::to_string(peer) + ": " +
+                        std::to_string(load.first) + " transfer" + (load.first > 1 ? "s" : "") +
+                        " (" + std::to_string(load.second) +
                         " B) wait: " + DescribeBlockage(peer, gaveUp.count(peer) > 0));
     }
     return lines;

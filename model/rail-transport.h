@@ -6,10 +6,10 @@
 #define RAIL_TRANSPORT_H
 
 #include "ns3/callback.h"
-#include "ns3/message-transport.h"
 #include "ns3/data-rate.h"
 #include "ns3/dcqcn-rate-controller.h"
 #include "ns3/event-id.h"
+#include "ns3/message-transport.h"
 #include "ns3/net-device.h"
 #include "ns3/object.h"
 #include "ns3/queue.h"
@@ -272,9 +272,9 @@ class RailTransport : public MessageTransport
     /// A message that no port could reach yet.
     struct Waiting
     {
-        uint64_t id;       //!< Message id
-        uint32_t peer;     //!< Destination GPU
-        uint64_t bytes;    //!< Size
+        uint64_t id;        //!< Message id
+        uint32_t peer;      //!< Destination GPU
+        uint64_t bytes;     //!< Size
         bool failed{false}; //!< A failed port kept it (not just a missing circuit)
     };
 

@@ -984,7 +984,20 @@ add_test(NAME example.photonic-rails-sim-faults
          COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
                  "-DARGS=--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps,eps-clos,ocs|--radix=4|--faults=${PROJECT_SOURCE_DIR}/test/data/faults.json|--fault=nic:gpu6.port0@30ms-31ms|--progress=0"
                  "-DFABRICS=eps|eps-clos|ocs" -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-faults
-                 -P ${PROJECT_SOURCE_DIR}/test/fault-runs-agree.cmake)
+                 -DEVENTS=6 -P ${PROJECT_SOURCE_DIR}/test/fault-runs-agree.cmake)
+# Review finds: a peer port repaired while its data had moved to the peer's other port (two
+# NIC ports), and a pair whose two circuits die under a running all-gather (Opus joins its
+# live ports again); both must finish with every byte.
+add_test(NAME example.photonic-rails-sim-fault-peer-port-back
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps,eps-clos|--radix=4|--nicPorts=2|--fault=nic:gpu5.port0@1ms-3ms|--progress=0"
+                 "-DFABRICS=eps|eps-clos" -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-fault-peer-port
+                 -DEVENTS=2 -P ${PROJECT_SOURCE_DIR}/test/fault-runs-agree.cmake)
+add_test(NAME example.photonic-rails-sim-fault-reconnect
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--model=llama3-8b|--layers=1|--tp=1|--fsdp=8|--preset=perlmutter|--frameBytes=61440|--fabric=ocs|--nicPorts=2|--fault=nic:gpu0.port0@2ms,nic:gpu4.port1@2500us|--progress=0"
+                 "-DFABRICS=." -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-fault-reconnect
+                 -DEVENTS=2 -P ${PROJECT_SOURCE_DIR}/test/fault-runs-agree.cmake)
 photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck photonic-rails-sim
   "--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps|--fault=nic:gpu5.port0@1ms|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-fault-stuck"
   "GPU 1 -> GPU 5: [0-9]+ transfers? \\([0-9]+ B\\) wait: port gpu5.port0 down\n.*error: the simulation is stuck after [0-9.e-]+ s: [0-9]+ of 8 ranks cannot progress \\(what each waits for is listed above\\); transfers between [0-9]+ pairs of GPUs wait for failed parts")

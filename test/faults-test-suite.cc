@@ -71,9 +71,8 @@ class OcsPortDiesTestCase : public TestCase
         bed.ocs->Preset(bed.Circuits(0, 1, 2));
         const uint64_t bytes = 8 << 20;
         bed.transports[0]->Send(1, bytes);
-        Simulator::Schedule(MicroSeconds(100), [&]() {
-            bed.ocs->SetPortFailed(bed.Port(0, 1), true);
-        });
+        Simulator::Schedule(MicroSeconds(100),
+                            [&]() { bed.ocs->SetPortFailed(bed.Port(0, 1), true); });
         Simulator::Run();
 
         NS_TEST_ASSERT_MSG_EQ(bed.deliveries[1].size(), 1, "delivered once");
@@ -117,15 +116,14 @@ class NicPortDiesTestCase : public TestCase
         faults.Schedule();
         const uint64_t bytes = 8 << 20;
         Time delivered;
-        fabric->GetTransport(1)->SetReceiveCallback(
-            Callback<void, uint32_t, uint64_t, uint64_t>([&](uint32_t, uint64_t, uint64_t) {
-                delivered = Simulator::Now();
-            }));
+        fabric->GetTransport(1)->SetReceiveCallback(Callback<void, uint32_t, uint64_t, uint64_t>(
+            [&](uint32_t, uint64_t, uint64_t) { delivered = Simulator::Now(); }));
         fabric->GetTransport(0)->Send(1, bytes);
         Simulator::Run();
 
         double sentByFailure = std::floor(100e3 / FRAME_NS);
-        double expectedNs = 100e3 + 1e6 + ACK_INTERVAL * FRAME_NS + (1024 - sentByFailure) * FRAME_NS;
+        double expectedNs =
+            100e3 + 1e6 + ACK_INTERVAL * FRAME_NS + (1024 - sentByFailure) * FRAME_NS;
         NS_TEST_ASSERT_MSG_EQ_TOL(delivered.GetNanoSeconds(), expectedNs, expectedNs * 0.01, "");
         NS_TEST_ASSERT_MSG_EQ(fabric->GetTransport(0)->GetCounters().partsMoved, 1, "");
         NS_TEST_ASSERT_MSG_EQ(fabric->GetTransport(1)->GetCounters().payloadBytesDelivered,

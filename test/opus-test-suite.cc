@@ -382,26 +382,26 @@ class OpusCircuitDiesTestCase : public TestCase
         const uint64_t bytes = 256 << 20; // each way: 10.9 ms at 2 x 100 G
         WorkloadDag dag(2, {{"A", {0, 1}}}, {Gather(0, 0, "A", bytes), Gather(1, 0, "A", bytes)});
         auto bed = [&dag](Time failAt) {
-            return std::make_unique<OpusBed>(
-                2,
-                2,
-                MicroSeconds(1),
-                dag,
-                Mode::ON_DEMAND,
-                1,
-                Seconds(0),
-                Seconds(0),
-                "packet",
-                [failAt](Ptr<RailNetwork> fabric) {
-                    if (failAt.IsStrictlyPositive())
-                    {
-                        Ptr<OpticalCircuitSwitch> ocs = fabric->GetOcs(0);
-                        uint32_t port = fabric->GetOcsPort(0, 1);
-                        Simulator::Schedule(failAt, [ocs, port]() {
-                            ocs->SetPortFailed(port, true);
-                        });
-                    }
-                });
+            return std::make_unique<OpusBed>(2,
+                                             2,
+                                             MicroSeconds(1),
+                                             dag,
+                                             Mode::ON_DEMAND,
+                                             1,
+                                             Seconds(0),
+                                             Seconds(0),
+                                             "packet",
+                                             [failAt](Ptr<RailNetwork> fabric) {
+                                                 if (failAt.IsStrictlyPositive())
+                                                 {
+                                                     Ptr<OpticalCircuitSwitch> ocs =
+                                                         fabric->GetOcs(0);
+                                                     uint32_t port = fabric->GetOcsPort(0, 1);
+                                                     Simulator::Schedule(failAt, [ocs, port]() {
+                                                         ocs->SetPortFailed(port, true);
+                                                     });
+                                                 }
+                                             });
         };
         double t0 = bed(Seconds(0))->MakespanNs();
         double t = t0 / 3;
@@ -417,6 +417,66 @@ class OpusCircuitDiesTestCase : public TestCase
                              .payloadBytesDelivered;
         }
         NS_TEST_ASSERT_MSG_EQ(delivered, 2 * bytes, "each rank got the other's buffer");
+    }
+};
+
+/**
+ * The same pair loses both circuits at t: GPU 0's port 0 and GPU 1's port 1 die. Each GPU
+ * still has a live port, so Opus joins them with a new circuit, dark for the reconfiguration
+ * delay d; then everything left goes over it, at half rate: T = t + d + 2 (T0 - t), within
+ * 0.1%, every byte delivered.
+ */
+class OpusReconnectTestCase : public TestCase
+{
+  public:
+    OpusReconnectTestCase()
+        : TestCase("a pair whose circuits all died gets a new one on its live ports")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t bytes = 256 << 20; // each way: 10.9 ms at 2 x 100 G
+        const Time d = MilliSeconds(2);
+        WorkloadDag dag(2, {{"A", {0, 1}}}, {Gather(0, 0, "A", bytes), Gather(1, 0, "A", bytes)});
+        auto bed = [&dag, d](Time failAt) {
+            return std::make_unique<OpusBed>(
+                2,
+                2,
+                d,
+                dag,
+                Mode::ON_DEMAND,
+                1,
+                Seconds(0),
+                Seconds(0),
+                "packet",
+                [failAt](Ptr<RailNetwork> fabric) {
+                    Ptr<OpticalCircuitSwitch> ocs = fabric->GetOcs(0);
+                    for (uint32_t port : {fabric->GetOcsPort(0, 0), fabric->GetOcsPort(1, 1)})
+                    {
+                        if (failAt.IsStrictlyPositive())
+                        {
+                            Simulator::Schedule(failAt,
+                                                [ocs, port]() { ocs->SetPortFailed(port, true); });
+                        }
+                    }
+                });
+        };
+        double t0 = bed(Seconds(0))->MakespanNs();
+        double t = t0 / 3;
+        auto failed = bed(NanoSeconds(t));
+        NS_TEST_ASSERT_MSG_EQ(failed->AllFinished(), true, "the collective finished");
+        double expected = t + d.GetNanoSeconds() + 2 * (t0 - t);
+        NS_TEST_ASSERT_MSG_EQ_TOL(failed->MakespanNs(), expected, expected * 0.001, "");
+        uint64_t delivered = 0;
+        for (uint32_t gpu = 0; gpu < 2; ++gpu)
+        {
+            delivered += failed->fabric->GetMessageTransport(gpu)
+                             ->GetMessageCounters()
+                             .payloadBytesDelivered;
+        }
+        NS_TEST_ASSERT_MSG_EQ(delivered, 2 * bytes, "every byte");
     }
 };
 
@@ -1045,6 +1105,7 @@ class OpusTestSuite : public TestSuite
         }
         AddTestCase(new OpusReconfigurationRetryTestCase, TestCase::QUICK);
         AddTestCase(new OpusCircuitDiesTestCase, TestCase::QUICK);
+        AddTestCase(new OpusReconnectTestCase, TestCase::QUICK);
         AddTestCase(new OpusLabelledIterationsTestCase, TestCase::QUICK);
         AddTestCase(new OpusIrregularIterationsTestCase, TestCase::QUICK);
         AddTestCase(new OpusRepeatedGroupTestCase, TestCase::QUICK);

@@ -68,6 +68,11 @@ TEST(FaultSchedule, ReadsEveryKindInline)
     EXPECT_EQ(link.cable, 1u);
     EXPECT_EQ(link.up, MilliSeconds(250));
     EXPECT_EQ(Fault::Parse("link:rail0.leaf1-spine3@0").cable, 0u);
+    // An exponent's minus is not the separator; leading zeros are just zeros.
+    Fault exponent = Fault::Parse("nic:gpu00000000001.port0@1e-3s-2e-3s");
+    EXPECT_EQ(exponent.gpu, 1u);
+    EXPECT_EQ(exponent.down, MilliSeconds(1));
+    EXPECT_EQ(exponent.up, MilliSeconds(2));
 
     Fault spine = Fault::Parse("switch:rail1.spine3@1us");
     EXPECT_TRUE(spine.isSpine);
@@ -99,6 +104,8 @@ TEST(FaultSchedule, RefusesMalformedEntriesInOneLine)
               "fault \"ocs-reconfig:rail0@1s-2s\": a failed reconfiguration has no repair time");
     EXPECT_EQ(parse("nic:gpu99999999999.port0@1s"),
               "fault \"nic:gpu99999999999.port0@1s\": 99999999999 is too large");
+    EXPECT_EQ(parse("nic:gpu5.port0@-1ms"),
+              "fault \"nic:gpu5.port0@-1ms\": '-1ms' is not a duration (e.g. 25ms, 1.5s, 100us)");
 }
 
 TEST(FaultSchedule, ChecksPartsAgainstTheFabric)
@@ -147,7 +154,7 @@ TEST(FaultSchedule, ReadsFilesAndKeepsTimeOrder)
     ASSERT_EQ(faults.size(), 4u);
     EXPECT_EQ(faults[0].part, "ocs-port:rail0.port2"); // 1 ms, from the file: first
     EXPECT_EQ(faults[0].up, MilliSeconds(2));
-    EXPECT_EQ(faults[1].part, "nic:gpu0.port0");       // 1 ms, inline
+    EXPECT_EQ(faults[1].part, "nic:gpu0.port0"); // 1 ms, inline
     EXPECT_EQ(faults[2].part, "ocs:rail1");
     EXPECT_EQ(faults[3].part, "nic:gpu1.port0");
     {
@@ -164,5 +171,20 @@ TEST(FaultSchedule, ReadsFilesAndKeepsTimeOrder)
               "--faults: " + path + " must hold a JSON array of faults (or {\"faults\": [...]})");
     EXPECT_EQ(Refusal([&] { FaultSchedule::Read(path + ".missing", ""); }),
               "--faults: cannot open " + path + ".missing");
+    EXPECT_EQ(Refusal([&] { FaultSchedule::Read(::testing::TempDir(), ""); }),
+              "--faults: cannot open " + ::testing::TempDir() + " (a directory)");
+    {
+        std::ofstream out(path);
+        out << R"({"faults": [], "fautls": 3})";
+    }
+    EXPECT_EQ(Refusal([&] { FaultSchedule::Read(path, ""); }),
+              "--faults: " + path + ": the object holds \"faults\" only");
+    {
+        std::ofstream out(path);
+        out << R"([{"part": "nic:gpu1.port0@5ms", "at": "1ms"}])";
+    }
+    EXPECT_EQ(Refusal([&] { FaultSchedule::Read(path, ""); }),
+              path + ": fault 1: \"part\" names the part only (e.g. nic:gpu5.port1); the time "
+                     "goes in \"at\"");
     std::remove(path.c_str());
 }
