@@ -677,13 +677,17 @@ ReportFaults(const FaultInjector& faults, Ptr<RailFabric> fabric)
 /**
  * \return seconds from the first failure until the traffic it stopped moved again: the
  * latest of a transport moving stopped data to other ports or resuming it on a repaired
- * path, and routing moving around the failure before its repair; for a failed OCS
+ * path, Opus serving a request held for the repair, and routing moving around the failure
+ * before its repair; for a failed OCS
  * reconfiguration, from its failure until its retry succeeded. 0 if it stopped nothing
  */
 double
-Recovery(Ptr<RailFabric> fabric, const OpticalReport* optical, const Fault& first)
+Recovery(Ptr<RailFabric> fabric,
+         Ptr<OpusControlPlane> controller,
+         const OpticalReport* optical,
+         const Fault& first)
 {
-    Time last = first.down;
+    Time last = std::max(first.down, controller ? controller->GetLastRecovery() : Time(0));
     for (uint32_t gpu = 0; gpu < fabric->GetSpec().Gpus(); ++gpu)
     {
         last = std::max(last, fabric->GetTransport(gpu)->GetLastRecovery());
@@ -1017,8 +1021,10 @@ JobRunner::Run(const JobOptions& o,
         faults->WriteCsv(csv);
         faultReport = ReportFaults(*faults, DynamicCast<RailFabric>(fabric));
         faultSpans = FaultSpans(*faults, Seconds(r.makespan));
-        r.faultRecovery =
-            Recovery(DynamicCast<RailFabric>(fabric), optical.get(), faults->GetFaults().front());
+        r.faultRecovery = Recovery(DynamicCast<RailFabric>(fabric),
+                                   controller,
+                                   optical.get(),
+                                   faults->GetFaults().front());
         faultReport["recovery_s"] = r.faultRecovery;
     }
     {

@@ -156,4 +156,10 @@ OpusControlPlane::GetWaitTime() const
     return total;
 }
 
+Time
+OpusControlPlane::GetLastRecovery() const
+{
+    return Seconds(-1);
+}
+
 } // namespace ns3

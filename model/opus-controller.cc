@@ -251,8 +251,20 @@ OpusController::OnPortFailure(uint32_t rail, uint32_t port, bool failed)
         return;
     }
     m_deadPorts[rail].erase(port);
-    m_unserved.clear(); // planning finds again what still cannot be served
+    if (!m_unserved.empty())
+    {
+        // Requests held for a repair are served now (planning notes again what still
+        // cannot be).
+        m_unserved.clear();
+        m_lastRecovery = Simulator::Now();
+    }
     Simulator::ScheduleNow(&OpusController::ServeQueue, this);
+}
+
+Time
+OpusController::GetLastRecovery() const
+{
+    return m_lastRecovery;
 }
 
 void

@@ -115,6 +115,7 @@ class OpusController : public OpusControlPlane
 
     /// \return one line per request that waits, saying for what
     std::vector<std::string> DescribePending() const override;
+    Time GetLastRecovery() const override;
 
   protected:
     void DoDispose() override;
@@ -258,6 +259,7 @@ class OpusController : public OpusControlPlane
     std::vector<std::set<uint32_t>> m_deadPorts;        //!< Per rail: failed OCS ports
     mutable std::set<std::string> m_unserved;           //!< Pairs planning found no live port for
     std::set<std::string> m_stuck;                      //!< Reconfigurations that failed twice
+    Time m_lastRecovery{Seconds(-1)};                   //!< See GetLastRecovery
     std::map<OpusDemand::Link, uint32_t> m_pairLeases;  //!< Active communications per pair
     Time m_controlLatency;                              //!< Attribute
     Time m_batchWindow;                                 //!< Attribute
