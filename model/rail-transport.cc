@@ -847,8 +847,8 @@ RailTransport::OnCircuitChange(uint32_t port)
 {
     for (auto& qp : m_qps)
     {
-        // A QP waiting on a failed path may find another port now (a new circuit).
-        if (qp.port == port || (!qp.parts.empty() && IsBroken(qp)))
+        // A QP a failure stopped may find another port now (a new circuit).
+        if (qp.port == port || qp.hit)
         {
             Recheck(qp);
         }
