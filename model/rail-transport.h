@@ -84,8 +84,8 @@ struct RailTransportCounters
  * in a row (a failure inside a packet network, as RDMA's retry count). The bytes its peer
  * has not received move to the other ports that reach the peer, as new parts (a
  * reconnection: the receiver tells how far it got, so nothing is delivered twice). With no
- * other port the QP waits, without timers, until NotifyFabricChange() or its own port
- * reports a change, and then tries its path again.
+ * other port the QP waits, without timers, until NotifyFabricChange() or a change of one of
+ * this GPU's ports (a new circuit), and then tries its path again.
  */
 class RailTransport : public MessageTransport
 {

@@ -360,6 +360,56 @@ class OpusReconfigurationRetryTestCase : public TestCase
     }
 };
 
+/// Bytes each GPU of PairGather sends the other.
+constexpr uint64_t PAIR_BYTES = 256 << 20; // 10.9 ms at 2 x 100 G
+
+/**
+ * Two GPUs with two 100 G NIC ports each all-gather PAIR_BYTES each way under Opus on demand
+ * (reconfiguration delay \p delay); the OCS ports of \p dying (GPU, NIC port) fail at
+ * \p failAt (none if it is 0).
+ */
+std::unique_ptr<OpusBed>
+PairGather(Time delay, Time failAt, const std::vector<std::pair<uint32_t, uint32_t>>& dying)
+{
+    WorkloadDag dag(2,
+                    {{"A", {0, 1}}},
+                    {Gather(0, 0, "A", PAIR_BYTES), Gather(1, 0, "A", PAIR_BYTES)});
+    return std::make_unique<OpusBed>(
+        2,
+        2,
+        delay,
+        dag,
+        Mode::ON_DEMAND,
+        1,
+        Seconds(0),
+        Seconds(0),
+        "packet",
+        [failAt, dying](Ptr<RailNetwork> fabric) {
+            Ptr<OpticalCircuitSwitch> ocs = fabric->GetOcs(0);
+            for (const auto& [gpu, nic] : dying)
+            {
+                uint32_t port = fabric->GetOcsPort(gpu, nic);
+                if (failAt.IsStrictlyPositive())
+                {
+                    Simulator::Schedule(failAt, [ocs, port]() { ocs->SetPortFailed(port, true); });
+                }
+            }
+        });
+}
+
+/// \return the payload bytes \p bed's GPUs received, counted frame by frame
+uint64_t
+DeliveredBytes(const OpusBed& bed)
+{
+    uint64_t delivered = 0;
+    for (uint32_t gpu = 0; gpu < bed.fabric->GetGpus().GetN(); ++gpu)
+    {
+        delivered +=
+            bed.fabric->GetMessageTransport(gpu)->GetMessageCounters().payloadBytesDelivered;
+    }
+    return delivered;
+}
+
 /**
  * Two GPUs, two NIC ports each: Opus gives their all-gather two circuits. One of GPU 0's OCS
  * ports dies at a third of the fault-free time T0: the transport moves what it had not
@@ -379,44 +429,15 @@ class OpusCircuitDiesTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const uint64_t bytes = 256 << 20; // each way: 10.9 ms at 2 x 100 G
-        WorkloadDag dag(2, {{"A", {0, 1}}}, {Gather(0, 0, "A", bytes), Gather(1, 0, "A", bytes)});
-        auto bed = [&dag](Time failAt) {
-            return std::make_unique<OpusBed>(2,
-                                             2,
-                                             MicroSeconds(1),
-                                             dag,
-                                             Mode::ON_DEMAND,
-                                             1,
-                                             Seconds(0),
-                                             Seconds(0),
-                                             "packet",
-                                             [failAt](Ptr<RailNetwork> fabric) {
-                                                 if (failAt.IsStrictlyPositive())
-                                                 {
-                                                     Ptr<OpticalCircuitSwitch> ocs =
-                                                         fabric->GetOcs(0);
-                                                     uint32_t port = fabric->GetOcsPort(0, 1);
-                                                     Simulator::Schedule(failAt, [ocs, port]() {
-                                                         ocs->SetPortFailed(port, true);
-                                                     });
-                                                 }
-                                             });
-        };
-        double t0 = bed(Seconds(0))->MakespanNs();
+        double t0 = PairGather(MicroSeconds(1), Seconds(0), {})->MakespanNs();
         double t = t0 / 3;
-        auto failed = bed(NanoSeconds(t));
+        auto failed = PairGather(MicroSeconds(1), NanoSeconds(t), {{0, 1}});
         NS_TEST_ASSERT_MSG_EQ(failed->AllFinished(), true, "the collective finished");
         double expected = t + 2 * (t0 - t);
         NS_TEST_ASSERT_MSG_EQ_TOL(failed->MakespanNs(), expected, expected * 0.001, "half rate");
-        uint64_t delivered = 0;
-        for (uint32_t gpu = 0; gpu < 2; ++gpu)
-        {
-            delivered += failed->fabric->GetMessageTransport(gpu)
-                             ->GetMessageCounters()
-                             .payloadBytesDelivered;
-        }
-        NS_TEST_ASSERT_MSG_EQ(delivered, 2 * bytes, "each rank got the other's buffer");
+        NS_TEST_ASSERT_MSG_EQ(DeliveredBytes(*failed),
+                              2 * PAIR_BYTES,
+                              "each rank got the other's buffer");
     }
 };
 
@@ -437,46 +458,14 @@ class OpusReconnectTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const uint64_t bytes = 256 << 20; // each way: 10.9 ms at 2 x 100 G
         const Time d = MilliSeconds(2);
-        WorkloadDag dag(2, {{"A", {0, 1}}}, {Gather(0, 0, "A", bytes), Gather(1, 0, "A", bytes)});
-        auto bed = [&dag, d](Time failAt) {
-            return std::make_unique<OpusBed>(
-                2,
-                2,
-                d,
-                dag,
-                Mode::ON_DEMAND,
-                1,
-                Seconds(0),
-                Seconds(0),
-                "packet",
-                [failAt](Ptr<RailNetwork> fabric) {
-                    Ptr<OpticalCircuitSwitch> ocs = fabric->GetOcs(0);
-                    for (uint32_t port : {fabric->GetOcsPort(0, 0), fabric->GetOcsPort(1, 1)})
-                    {
-                        if (failAt.IsStrictlyPositive())
-                        {
-                            Simulator::Schedule(failAt,
-                                                [ocs, port]() { ocs->SetPortFailed(port, true); });
-                        }
-                    }
-                });
-        };
-        double t0 = bed(Seconds(0))->MakespanNs();
+        double t0 = PairGather(d, Seconds(0), {})->MakespanNs();
         double t = t0 / 3;
-        auto failed = bed(NanoSeconds(t));
+        auto failed = PairGather(d, NanoSeconds(t), {{0, 0}, {1, 1}});
         NS_TEST_ASSERT_MSG_EQ(failed->AllFinished(), true, "the collective finished");
         double expected = t + d.GetNanoSeconds() + 2 * (t0 - t);
         NS_TEST_ASSERT_MSG_EQ_TOL(failed->MakespanNs(), expected, expected * 0.001, "");
-        uint64_t delivered = 0;
-        for (uint32_t gpu = 0; gpu < 2; ++gpu)
-        {
-            delivered += failed->fabric->GetMessageTransport(gpu)
-                             ->GetMessageCounters()
-                             .payloadBytesDelivered;
-        }
-        NS_TEST_ASSERT_MSG_EQ(delivered, 2 * bytes, "every byte");
+        NS_TEST_ASSERT_MSG_EQ(DeliveredBytes(*failed), 2 * PAIR_BYTES, "every byte");
     }
 };
 
