@@ -650,6 +650,8 @@ ReportFaults(const FaultInjector& faults, Ptr<RailFabric> fabric)
     uint64_t retransmitted = 0;
     uint64_t partsMoved = 0;
     uint64_t bytesMoved = 0;
+    uint64_t detours = 0;
+    uint64_t bytesDetoured = 0;
     for (uint32_t gpu = 0; gpu < fabric->GetSpec().Gpus(); ++gpu)
     {
         const RailTransportCounters& c = fabric->GetTransport(gpu)->GetCounters();
@@ -657,11 +659,15 @@ ReportFaults(const FaultInjector& faults, Ptr<RailFabric> fabric)
         retransmitted += c.retransmittedFrames;
         partsMoved += c.partsMoved;
         bytesMoved += c.bytesMoved;
+        detours += c.detours;
+        bytesDetoured += c.bytesDetoured;
     }
     report["transport_timeouts"] = timeouts;
     report["retransmitted_frames"] = retransmitted;
     report["parts_moved"] = partsMoved;
     report["bytes_moved"] = bytesMoved;
+    report["detours"] = detours;
+    report["bytes_detoured"] = bytesDetoured;
     if (fabric->GetKind() != RailKind::OCS)
     {
         uint32_t recomputations = 0;
@@ -676,18 +682,15 @@ ReportFaults(const FaultInjector& faults, Ptr<RailFabric> fabric)
 
 /**
  * \return seconds from the first failure until the traffic it stopped moved again: the
- * latest of a transport moving stopped data to other ports or resuming it on a repaired
- * path, Opus serving a request held for the repair, and routing moving around the failure
+ * latest of a transport moving stopped data to other ports or around the failure (a
+ * detour), or resuming it on a repaired path, and routing moving around the failure
  * before its repair; for a failed OCS
  * reconfiguration, from its failure until its retry succeeded. 0 if it stopped nothing
  */
 double
-Recovery(Ptr<RailFabric> fabric,
-         Ptr<OpusControlPlane> controller,
-         const OpticalReport* optical,
-         const Fault& first)
+Recovery(Ptr<RailFabric> fabric, const OpticalReport* optical, const Fault& first)
 {
-    Time last = std::max(first.down, controller ? controller->GetLastRecovery() : Time(0));
+    Time last = first.down;
     for (uint32_t gpu = 0; gpu < fabric->GetSpec().Gpus(); ++gpu)
     {
         last = std::max(last, fabric->GetTransport(gpu)->GetLastRecovery());
@@ -1021,10 +1024,8 @@ JobRunner::Run(const JobOptions& o,
         faults->WriteCsv(csv);
         faultReport = ReportFaults(*faults, DynamicCast<RailFabric>(fabric));
         faultSpans = FaultSpans(*faults, Seconds(r.makespan));
-        r.faultRecovery = Recovery(DynamicCast<RailFabric>(fabric),
-                                   controller,
-                                   optical.get(),
-                                   faults->GetFaults().front());
+        r.faultRecovery =
+            Recovery(DynamicCast<RailFabric>(fabric), optical.get(), faults->GetFaults().front());
         faultReport["recovery_s"] = r.faultRecovery;
     }
     {

@@ -4,6 +4,7 @@
 
 #include "opus-helper.h"
 
+#include "ns3/rail-transport.h"
 #include "ns3/rank-runtime.h"
 #include "ns3/string.h"
 #include "ns3/workload-estimator.h"
@@ -59,6 +60,24 @@ OpusHelper::SetShimAttribute(std::string name, const AttributeValue& value)
     m_shimFactory.Set(name, value);
 }
 
+namespace
+{
+
+/// Opus's Relay trace: the pair's transports detour their traffic to each other, or stop.
+void
+RelayPair(Ptr<RailNetwork> fabric, uint32_t rail, uint32_t a, uint32_t b, bool relayed)
+{
+    auto transportA = DynamicCast<RailTransport>(fabric->GetMessageTransport(a));
+    auto transportB = DynamicCast<RailTransport>(fabric->GetMessageTransport(b));
+    if (transportA && transportB) // the flow model has no faults
+    {
+        transportA->SetDetour(b, relayed);
+        transportB->SetDetour(a, relayed);
+    }
+}
+
+} // namespace
+
 Ptr<OpusController>
 OpusHelper::CreateController(Ptr<RailNetwork> fabric,
                              const std::vector<Ptr<CollectiveCommunicator>>& communicators) const
@@ -80,6 +99,7 @@ OpusHelper::CreateController(Ptr<RailNetwork> fabric,
     }
     Ptr<OpusController> controller = m_controllerFactory.Create<OpusController>();
     controller->Setup(switches, ports, spec.gpusPerServer, communicators);
+    controller->TraceConnectWithoutContext("Relay", MakeBoundCallback(&RelayPair, fabric));
     return controller;
 }
 

@@ -156,10 +156,4 @@ OpusControlPlane::GetWaitTime() const
     return total;
 }
 
-Time
-OpusControlPlane::GetLastRecovery() const
-{
-    return Seconds(-1);
-}
-
 } // namespace ns3

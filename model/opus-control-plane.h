@@ -109,10 +109,6 @@ class OpusControlPlane : public Object
     /// \return one line per request that waits, saying for what
     virtual std::vector<std::string> DescribePending() const = 0;
 
-    /// \return when a request that a failed port had held was last served after the repair
-    ///         (negative: never)
-    virtual Time GetLastRecovery() const;
-
     /// \return every reconfiguration ordered so far (completed ones have their end time)
     const std::vector<OpusReconfigurationRecord>& GetReconfigurations() const;
 

@@ -5,10 +5,12 @@
 #include "opus-controller.h"
 
 #include "rail-topology.h"
+
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <iterator>
 #include <sstream>
 
 namespace ns3
@@ -38,7 +40,13 @@ OpusController::GetTypeId()
                           "share one blackout. 0: only those of the same instant.",
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&OpusController::m_batchWindow),
-                          MakeTimeChecker(Seconds(0), Seconds(1e6)));
+                          MakeTimeChecker(Seconds(0), Seconds(1e6)))
+            .AddTraceSource("Relay",
+                            "A GPU pair that failed ports leave without a live port for a "
+                            "circuit is to relay its traffic through other GPUs (true), or has "
+                            "a circuit again (false).",
+                            MakeTraceSourceAccessor(&OpusController::m_relayTrace),
+                            "ns3::OpusController::RelayTracedCallback");
     return tid;
 }
 
@@ -192,8 +200,9 @@ OpusController::Release(const std::string& instance)
     {
         return;
     }
-    for (const OpusDemand::Link& pair : found->second.pairs)
+    for (const OpusCircuitNeed& need : found->second.needs)
     {
+        OpusDemand::Link pair{need.rail, need.a, need.b};
         if (--m_pairLeases[pair] == 0)
         {
             m_pairLeases.erase(pair);
@@ -251,60 +260,78 @@ OpusController::OnPortFailure(uint32_t rail, uint32_t port, bool failed)
         return;
     }
     m_deadPorts[rail].erase(port);
-    if (!m_unserved.empty())
-    {
-        // Requests held for a repair are served now (planning notes again what still
-        // cannot be).
-        m_unserved.clear();
-        m_lastRecovery = Simulator::Now();
-    }
+    // Relayed pairs of running communications may get a circuit again.
+    Simulator::ScheduleNow(&OpusController::Reconnect, this, rail);
     Simulator::ScheduleNow(&OpusController::ServeQueue, this);
-}
-
-Time
-OpusController::GetLastRecovery() const
-{
-    return m_lastRecovery;
 }
 
 void
 OpusController::Reconnect(uint32_t rail)
 {
-    const std::map<uint32_t, uint32_t>& config = m_config[rail];
     std::set<OpusDemand::Link> keep;
     for (const auto& [pair, count] : m_pairLeases)
     {
         keep.insert(pair);
     }
-    for (const OpusDemand::Link& pair : keep)
+    for (const auto& [instance, lease] : m_leases)
     {
-        auto [pairRail, a, b] = pair;
-        bool lit = pairRail != rail;
-        for (const auto& [from, to] : config)
+        // The lease's pairs on the rail share its live ports again; a pair without a live
+        // circuit gets its share back on free live ports, or as many as are free.
+        std::vector<OpusCircuitNeed> needs;
+        std::copy_if(lease.needs.begin(),
+                     lease.needs.end(),
+                     std::back_inserter(needs),
+                     [rail](const OpusCircuitNeed& need) { return need.rail == rail; });
+        std::vector<OpusCircuitNeed> live;
+        std::vector<OpusDemand::Link> relayed;
+        LiveNeeds(rail, needs, live, relayed);
+        for (const OpusDemand::Link& pair : relayed)
         {
-            lit = lit || (m_portGpu[rail][from] == a && m_portGpu[rail][to] == b &&
-                          !IsDead(rail, from) && !IsDead(rail, to));
+            SetRelayed(pair, !IsJoined(pair));
         }
-        if (lit)
+        for (const OpusCircuitNeed& need : live)
         {
-            continue;
+            OpusDemand::Link pair{rail, need.a, need.b};
+            if (!IsJoined(pair))
+            {
+                SetRelayed(pair, !Rejoin(need, keep));
+            }
         }
-        RailChange change;
-        change.config = config;
-        if (!PlanRail(rail, {{rail, a, b, 1}}, change.config, change, keep))
-        {
-            m_unserved.insert("Opus: rail " + std::to_string(rail) + ": GPUs " + std::to_string(a) +
-                              " and " + std::to_string(b) +
-                              " lost their circuits to failed ports; no free live port joins "
-                              "them");
-            continue;
-        }
-        NS_LOG_INFO("rail " << rail << ": GPUs " << a << " and " << b << " reconnected");
-        Ticket repair;
-        repair.group = "reconnect:" + std::to_string(a) + "-" + std::to_string(b);
-        Order(rail, change, repair);
-        m_config[rail] = change.config;
     }
+}
+
+bool
+OpusController::Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& keep)
+{
+    for (; need.circuits > 0; --need.circuits)
+    {
+        RailChange change;
+        change.config = m_config[need.rail];
+        if (PlanRail(need.rail, {need}, change.config, change, keep))
+        {
+            NS_LOG_INFO("rail " << need.rail << ": GPUs " << need.a << " and " << need.b
+                                << " reconnected with " << need.circuits << " circuits");
+            Ticket repair;
+            repair.group = "reconnect:" + std::to_string(need.a) + "-" + std::to_string(need.b);
+            Order(need.rail, change, repair);
+            m_config[need.rail] = change.config;
+            return true;
+        }
+    }
+    NS_LOG_INFO("rail " << need.rail << ": no free live port joins GPUs " << need.a << " and "
+                        << need.b);
+    return false;
+}
+
+bool
+OpusController::IsJoined(const OpusDemand::Link& pair) const
+{
+    auto [rail, a, b] = pair;
+    const std::map<uint32_t, uint32_t>& config = m_config[rail];
+    return std::any_of(config.begin(), config.end(), [&](const auto& circuit) {
+        return m_portGpu[rail][circuit.first] == a && m_portGpu[rail][circuit.second] == b &&
+               !IsDead(rail, circuit.first) && !IsDead(rail, circuit.second);
+    });
 }
 
 bool
@@ -313,16 +340,29 @@ OpusController::IsDead(uint32_t rail, uint32_t port) const
     return m_deadPorts[rail].count(port) > 0;
 }
 
-bool
+void
+OpusController::SetRelayed(const OpusDemand::Link& pair, bool relayed)
+{
+    if (relayed ? !m_relayed.insert(pair).second : m_relayed.erase(pair) == 0)
+    {
+        return;
+    }
+    auto [rail, a, b] = pair;
+    NS_LOG_INFO("rail " << rail << ": GPUs " << a << " and " << b
+                        << (relayed ? " relay through other GPUs" : " have a circuit again"));
+    m_relayTrace(rail, a, b, relayed);
+}
+
+void
 OpusController::LiveNeeds(uint32_t rail,
                           const std::vector<OpusCircuitNeed>& needs,
-                          const std::string& group,
-                          std::vector<OpusCircuitNeed>& live) const
+                          std::vector<OpusCircuitNeed>& live,
+                          std::vector<OpusDemand::Link>& relayed) const
 {
     live = needs;
     if (m_deadPorts[rail].empty())
     {
-        return true;
+        return;
     }
     live.clear();
     std::map<uint32_t, uint32_t> peers; // GPU -> pairs it is in on this rail
@@ -337,21 +377,47 @@ OpusController::LiveNeeds(uint32_t rail,
                 return !IsDead(rail, port);
             }));
     };
-    for (OpusCircuitNeed need : needs)
+    // Each pair gets an equal share of both ends' live ports; the ports the shares leave
+    // over go one by one to the pairs in order, those without a circuit first.
+    std::map<uint32_t, uint32_t> spare; // GPU -> live ports not given yet
+    std::vector<OpusCircuitNeed> cut = needs;
+    for (OpusCircuitNeed& need : cut)
     {
-        uint32_t most =
-            std::min(livePorts(need.a) / peers[need.a], livePorts(need.b) / peers[need.b]);
-        if (most == 0)
-        {
-            m_unserved.insert("Opus: rail " + std::to_string(rail) + ": GPUs " +
-                              std::to_string(need.a) + " and " + std::to_string(need.b) + " of " +
-                              group + " wait for a repair: too few live ports for a circuit");
-            return false;
-        }
-        need.circuits = std::min(need.circuits, most);
-        live.push_back(need);
+        spare.try_emplace(need.a, livePorts(need.a));
+        spare.try_emplace(need.b, livePorts(need.b));
     }
-    return true;
+    for (OpusCircuitNeed& need : cut)
+    {
+        need.circuits = std::min(
+            {need.circuits, livePorts(need.a) / peers[need.a], livePorts(need.b) / peers[need.b]});
+        spare[need.a] -= need.circuits;
+        spare[need.b] -= need.circuits;
+    }
+    for (bool connectFirst : {true, false})
+    {
+        for (std::size_t i = 0; i < cut.size(); ++i)
+        {
+            OpusCircuitNeed& need = cut[i];
+            while (need.circuits < needs[i].circuits && spare[need.a] > 0 && spare[need.b] > 0 &&
+                   (!connectFirst || need.circuits == 0))
+            {
+                ++need.circuits;
+                --spare[need.a];
+                --spare[need.b];
+            }
+        }
+    }
+    for (const OpusCircuitNeed& need : cut)
+    {
+        if (need.circuits == 0)
+        {
+            relayed.emplace_back(rail, need.a, need.b);
+        }
+        else
+        {
+            live.push_back(need);
+        }
+    }
 }
 
 bool
@@ -368,8 +434,8 @@ OpusController::Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& chang
         RailChange& change = changes[rail];
         change.config = m_config[rail];
         std::vector<OpusCircuitNeed> live;
-        if (!LiveNeeds(rail, needs, ticket.group, live) ||
-            !PlanRail(rail, live, change.config, change, keep))
+        LiveNeeds(rail, needs, live, change.relayed);
+        if (!PlanRail(rail, live, change.config, change, keep))
         {
             return false;
         }
@@ -590,8 +656,11 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
     {
         for (const OpusCircuitNeed& need : shared->demand->GetNeeds())
         {
-            lease.pairs.emplace_back(need.rail, need.a, need.b);
-            ++m_pairLeases[lease.pairs.back()];
+            lease.needs.push_back(need);
+            OpusDemand::Link pair{need.rail, need.a, need.b};
+            ++m_pairLeases[pair];
+            const auto& relayed = changes[need.rail].relayed;
+            SetRelayed(pair, std::find(relayed.begin(), relayed.end(), pair) != relayed.end());
         }
         m_leases[shared->instance] = std::move(lease);
     }
@@ -875,7 +944,13 @@ OpusController::DescribePending() const
                         std::to_string(g.ticket.members) + " members to ask for its circuits");
     }
     lines.insert(lines.end(), m_stuck.begin(), m_stuck.end());
-    lines.insert(lines.end(), m_unserved.begin(), m_unserved.end());
+    for (const auto& [rail, a, b] : m_relayed)
+    {
+        lines.push_back("Opus: rail " + std::to_string(rail) + ": GPUs " + std::to_string(a) +
+                        " and " + std::to_string(b) +
+                        " have no live port for a circuit; their traffic relays through other "
+                        "GPUs");
+    }
     for (const Ticket& ticket : m_queue)
     {
         lines.push_back(

@@ -113,9 +113,17 @@ class OpusController : public OpusControlPlane
      */
     uint32_t Preset(const std::vector<std::shared_ptr<const OpusDemand>>& demands);
 
-    /// \return one line per request that waits, saying for what
+    /// \return one line per request that waits, saying for what, and per relayed pair
     std::vector<std::string> DescribePending() const override;
-    Time GetLastRecovery() const override;
+
+    /**
+     * TracedCallback signature for relayed pairs.
+     * \param rail the rail
+     * \param a one GPU
+     * \param b the other
+     * \param relayed true if they relay from now on, false if they have a circuit again
+     */
+    typedef void (*RelayTracedCallback)(uint32_t rail, uint32_t a, uint32_t b, bool relayed);
 
   protected:
     void DoDispose() override;
@@ -150,7 +158,7 @@ class OpusController : public OpusControlPlane
     /// since RailTransport spreads a message over every circuit that reaches its peer.
     struct Lease
     {
-        std::vector<OpusDemand::Link> pairs; //!< (rail, a, b) of every need
+        std::vector<OpusCircuitNeed> needs;  //!< Its demand's needs
         uint32_t membersLeft{0};             //!< Members still running it
     };
 
@@ -160,6 +168,7 @@ class OpusController : public OpusControlPlane
         std::map<uint32_t, uint32_t> config; //!< The rail's circuits afterwards
         OcsConnections connections;          //!< For OpticalCircuitSwitch::Reconfigure
         std::set<uint32_t> used;             //!< Ports of the demand's circuits
+        std::vector<OpusDemand::Link> relayed; //!< Pairs left without a live port
     };
 
     /// A speculative setup whose communication has not asked for it yet.
@@ -198,16 +207,23 @@ class OpusController : public OpusControlPlane
      * \brief Cuts \p needs of \p rail to the live ports: a GPU with d of its P ports down
      * has P - d for its peers on the rail.
      * \param[out] live the needs cut
-     * \return false if a pair is left without a port: the request waits for a repair
-     * (noted for DescribePending)
+     * \param[out] relayed the pairs left without a port (they relay through other GPUs)
      */
-    bool LiveNeeds(uint32_t rail,
+    void LiveNeeds(uint32_t rail,
                    const std::vector<OpusCircuitNeed>& needs,
-                   const std::string& group,
-                   std::vector<OpusCircuitNeed>& live) const;
-    /// Gives an active pair of \p rail that a failure left without a live circuit one on
-    /// free live ports, if there are some (its communication goes on, slower).
+                   std::vector<OpusCircuitNeed>& live,
+                   std::vector<OpusDemand::Link>& relayed) const;
+    /// Gives each active pair of \p rail that a failure left without a live circuit its
+    /// share of the live ports (LiveNeeds), or as many circuits as free live ports allow;
+    /// without any the pair relays.
     void Reconnect(uint32_t rail);
+    /// Orders up to \p need's circuits on free live ports, circuits of \p keep untouched.
+    /// \return false if not even one fits
+    bool Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& keep);
+    /// \return true if a circuit of the target configuration joins \p pair on live ports
+    bool IsJoined(const OpusDemand::Link& pair) const;
+    /// Marks \p pair relayed or not, and fires the Relay trace if that changes.
+    void SetRelayed(const OpusDemand::Link& pair, bool relayed);
     /// Hands a failed reconfiguration to the OCS again: what the target still wants of it.
     void Retry(uint64_t switching);
     /// Plans \p ticket on every rail; false if a needed port is leased.
@@ -257,9 +273,8 @@ class OpusController : public OpusControlPlane
     std::vector<std::vector<uint32_t>> m_portGpu;       //!< Per rail, per OCS port
     std::vector<std::map<uint32_t, uint32_t>> m_config; //!< Per rail: target circuits
     std::vector<std::set<uint32_t>> m_deadPorts;        //!< Per rail: failed OCS ports
-    mutable std::set<std::string> m_unserved;           //!< Pairs planning found no live port for
+    std::set<OpusDemand::Link> m_relayed;               //!< Pairs without a live port
     std::set<std::string> m_stuck;                      //!< Reconfigurations that failed twice
-    Time m_lastRecovery{Seconds(-1)};                   //!< See GetLastRecovery
     std::map<OpusDemand::Link, uint32_t> m_pairLeases;  //!< Active communications per pair
     Time m_controlLatency;                              //!< Attribute
     Time m_batchWindow;                                 //!< Attribute
@@ -269,6 +284,7 @@ class OpusController : public OpusControlPlane
     std::map<std::string, Lease> m_leases;              //!< Per active instance
     std::map<uint64_t, Switching> m_switching;          //!< In flight, by record index
     std::map<std::string, Guess> m_guesses; //!< Set-up guesses not yet used, by instance
+    TracedCallback<uint32_t, uint32_t, uint32_t, bool> m_relayTrace; //!< Relay
 };
 
 } // namespace ns3

@@ -5,6 +5,8 @@
 #include "rail-endpoints.h"
 
 #include "ns3/abort.h"
+#include "ns3/ocs-net-device.h"
+#include "ns3/optical-circuit-switch.h"
 
 namespace ns3
 {
@@ -27,6 +29,7 @@ RailEndpoints::DoDispose()
     m_ports.clear();
     m_planes.clear();
     m_owners.clear();
+    m_members.clear();
     Object::DoDispose();
 }
 
@@ -44,6 +47,7 @@ RailEndpoints::AddPort(uint32_t gpu, Ptr<NetDevice> port, uint32_t plane)
                         "port address " << address << " registered twice");
     m_ports[gpu].push_back(port);
     m_planes[gpu].push_back(plane);
+    m_members[plane].emplace_back(gpu, index);
     return index;
 }
 
@@ -90,11 +94,31 @@ RailEndpoints::GetGpuCount() const
     return m_ports.size();
 }
 
+const std::vector<std::pair<uint32_t, uint32_t>>&
+RailEndpoints::GetPlaneMembers(uint32_t plane) const
+{
+    static const std::vector<std::pair<uint32_t, uint32_t>> none;
+    auto it = m_members.find(plane);
+    return it == m_members.end() ? none : it->second;
+}
+
 const std::vector<Ptr<NetDevice>>&
 RailEndpoints::GetPorts(uint32_t gpu) const
 {
     NS_ABORT_MSG_IF(gpu >= m_ports.size(), "unknown GPU " << gpu);
     return m_ports[gpu];
+}
+
+bool
+RailEndpoints::IsPortDown(uint32_t gpu, uint32_t index) const
+{
+    Ptr<NetDevice> device = GetPorts(gpu).at(index);
+    if (Ptr<OcsNetDevice> optical = DynamicCast<OcsNetDevice>(device))
+    {
+        Ptr<OpticalCircuitSwitch> ocs = optical->GetSwitch();
+        return ocs && ocs->IsPortFailed(optical->GetPort());
+    }
+    return !device->IsLinkUp();
 }
 
 bool

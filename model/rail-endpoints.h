@@ -60,6 +60,12 @@ class RailEndpoints : public Object
     /// \return one more than the highest GPU number with a port
     uint32_t GetGpuCount() const;
 
+    /**
+     * \param plane a plane
+     * \return every port on it as (GPU, port index), in the order they were added
+     */
+    const std::vector<std::pair<uint32_t, uint32_t>>& GetPlaneMembers(uint32_t plane) const;
+
     /// \param plane a plane that is a scale-up domain (PXN proxies are reached through it)
     void MarkScaleUpPlane(uint32_t plane);
 
@@ -71,6 +77,14 @@ class RailEndpoints : public Object
      * \return its ports, in order
      */
     const std::vector<Ptr<NetDevice>>& GetPorts(uint32_t gpu) const;
+
+    /**
+     * \param gpu a GPU
+     * \param index one of its ports
+     * \return true if the port is down: its cable is cut (packet-switched or scale-up port),
+     *         or its OCS port failed
+     */
+    bool IsPortDown(uint32_t gpu, uint32_t index) const;
 
     /**
      * \brief Finds the GPU and port index owning a MAC address.
@@ -88,6 +102,7 @@ class RailEndpoints : public Object
     std::vector<std::vector<Ptr<NetDevice>>> m_ports;               //!< Ports per GPU
     std::vector<std::vector<uint32_t>> m_planes;                    //!< Plane of each port
     std::set<uint32_t> m_scaleUpPlanes;                             //!< Scale-up domains
+    std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> m_members; //!< Per plane
     std::map<Mac48Address, std::pair<uint32_t, uint32_t>> m_owners; //!< Address -> GPU, index
 };
 

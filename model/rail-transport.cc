@@ -131,6 +131,14 @@ RailTransport::GetTypeId()
                           UintegerValue(7),
                           MakeUintegerAccessor(&RailTransport::m_retryCount),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Detour",
+                          "Send what a failure stops around it, through other GPUs (see "
+                          "RailDetour), when every port of the sender or of the peer on their "
+                          "rail is down or Opus can give the pair no circuit; false: wait "
+                          "for the repair.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RailTransport::m_detourOn),
+                          MakeBooleanChecker())
             .AddAttribute("Dcqcn",
                           "DCQCN rate control (reaction to CNPs, CNPs for ECN marks).",
                           BooleanValue(false),
@@ -192,6 +200,7 @@ RailTransport::RailTransport()
       m_queueFrames(2),
       m_initialPsn(0),
       m_retryCount(7),
+      m_detourOn(true),
       m_dcqcn(false),
       m_dcqcnG(1.0 / 256)
 {
@@ -216,6 +225,7 @@ RailTransport::DoDispose()
     }
     m_qps.clear();
     m_ports.clear();
+    m_detour.reset();
     m_endpoints = nullptr;
     MessageTransport::DoDispose();
 }
@@ -226,6 +236,7 @@ RailTransport::Setup(uint32_t gpu, Ptr<RailEndpoints> endpoints)
     NS_ABORT_MSG_IF(m_endpoints, "RailTransport::Setup called twice");
     m_gpu = gpu;
     m_endpoints = endpoints;
+    m_detour = std::make_unique<RailDetour>(endpoints);
     const auto& devices = endpoints->GetPorts(gpu);
     for (uint32_t i = 0; i < devices.size(); ++i)
     {
@@ -305,7 +316,7 @@ RailTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
                     "RailTransport::Send: bad peer GPU " << peer << " from GPU " << m_gpu);
     uint64_t id = m_nextMessageId++;
     m_outgoing[id] = Outgoing{0, sent, peer, bytes};
-    if (Dispatch(id, peer, bytes))
+    if (DispatchOrDetour(id, peer, bytes))
     {
         return id;
     }
@@ -315,6 +326,7 @@ RailTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
         NS_ABORT_MSG_IF(proxy == NO_GPU,
                         "GPU " << m_gpu << " shares no plane with GPU " << peer
                                << " and no GPU of its scale-up domain is on the peer's rail");
+        ++m_counters.messagesRelayed;
         Relay(id, proxy, peer, bytes);
         return id;
     }
@@ -361,25 +373,13 @@ RailTransport::PeerPortVia(uint32_t port, uint32_t peer) const
 bool
 RailTransport::PortFailed(uint32_t port) const
 {
-    const Port& p = m_ports[port];
-    if (p.optical)
-    {
-        Ptr<OpticalCircuitSwitch> ocs = p.optical->GetSwitch();
-        return ocs && ocs->IsPortFailed(p.optical->GetPort());
-    }
-    return !p.device->IsLinkUp();
+    return m_endpoints->IsPortDown(m_gpu, port);
 }
 
 bool
 RailTransport::PeerPortFailed(uint32_t gpu, uint32_t index) const
 {
-    Ptr<NetDevice> device = m_endpoints->GetPorts(gpu)[index];
-    if (Ptr<OcsNetDevice> optical = DynamicCast<OcsNetDevice>(device))
-    {
-        Ptr<OpticalCircuitSwitch> ocs = optical->GetSwitch();
-        return ocs && ocs->IsPortFailed(optical->GetPort());
-    }
-    return !device->IsLinkUp();
+    return m_endpoints->IsPortDown(gpu, index);
 }
 
 bool
@@ -429,30 +429,47 @@ RailTransport::ProxyFor(uint32_t peer)
     // PXN: the GPU of this GPU's scale-up domain that sits on one of the peer's rails (the
     // lowest-numbered one, for determinism). The first hop is the scale-up link, the
     // second the peer's rail, as NCCL does.
-    auto sharesPlane = [this](uint32_t gpu, uint32_t other, bool scaleUp) {
-        const auto& ports = m_endpoints->GetPorts(other);
-        for (uint32_t i = 0; i < ports.size(); ++i)
-        {
-            uint32_t plane = m_endpoints->GetPlane(other, i);
-            if (m_endpoints->IsScaleUpPlane(plane) == scaleUp &&
-                !m_endpoints->GetPortsOnPlane(gpu, plane).empty())
-            {
-                return true;
-            }
-        }
-        return false;
-    };
     uint32_t proxy = NO_GPU;
     for (uint32_t gpu = 0; gpu < m_endpoints->GetGpuCount() && proxy == NO_GPU; ++gpu)
     {
-        if (gpu != m_gpu && gpu != peer && sharesPlane(gpu, m_gpu, true) &&
-            sharesPlane(gpu, peer, false))
+        if (gpu != m_gpu && gpu != peer && SharesPlane(gpu, m_gpu, true) &&
+            SharesPlane(gpu, peer, false))
         {
             proxy = gpu;
         }
     }
     m_proxies[peer] = proxy;
     return proxy;
+}
+
+uint32_t
+RailTransport::ProxyBefore(uint32_t peer) const
+{
+    for (uint32_t gpu = 0; gpu < m_endpoints->GetGpuCount(); ++gpu)
+    {
+        if (gpu != m_gpu && gpu != peer && SharesPlane(gpu, m_gpu, false) &&
+            SharesPlane(gpu, peer, true))
+        {
+            return gpu;
+        }
+    }
+    return NO_GPU;
+}
+
+bool
+RailTransport::SharesPlane(uint32_t gpu, uint32_t other, bool scaleUp) const
+{
+    const auto& ports = m_endpoints->GetPorts(other);
+    for (uint32_t i = 0; i < ports.size(); ++i)
+    {
+        uint32_t plane = m_endpoints->GetPlane(other, i);
+        if (m_endpoints->IsScaleUpPlane(plane) == scaleUp &&
+            !m_endpoints->GetPortsOnPlane(gpu, plane).empty())
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 bool
@@ -473,15 +490,119 @@ RailTransport::Relay(uint64_t id, uint32_t proxy, uint32_t peer, uint64_t bytes)
 {
     NS_LOG_INFO("GPU " << m_gpu << ": message " << id << " to GPU " << peer << " via GPU " << proxy
                        << " (PXN)");
-    ++m_counters.messagesRelayed;
-    auto routes = RoutesTo(proxy);
+    SendThrough(id, proxy, peer, bytes);
+    m_outgoing[id].partsLeft = 1; // completed by the proxy when the peer has everything
+}
+
+void
+RailTransport::SendThrough(uint64_t id, uint32_t hop, uint32_t peer, uint64_t bytes)
+{
+    auto routes = RoutesTo(hop);
     if (routes.empty())
     {
-        routes = PlaneRoutesTo(proxy); // sent once the circuit to the proxy is up
+        routes = PlaneRoutesTo(hop); // sent once the circuit to the proxy is up
     }
     Part part{PartRole::RELAY, m_gpu, id, bytes, peer, bytes, bytes, 0, 0, 0};
-    QueueParts(routes, proxy, part);
-    m_outgoing[id].partsLeft = 1; // completed by the proxy when the peer has everything
+    QueueParts(routes, hop, part);
+}
+
+bool
+RailTransport::DispatchOrDetour(uint64_t id, uint32_t peer, uint64_t bytes)
+{
+    if (Dispatch(id, peer, bytes))
+    {
+        return true;
+    }
+    uint32_t hop = DetourHop(peer);
+    if (hop == NO_GPU)
+    {
+        return false;
+    }
+    Detour(hop, peer, Part{PartRole::OWN, m_gpu, id, bytes, NO_GPU, bytes, bytes, 0, 0, 0});
+    m_outgoing[id].partsLeft = 1;
+    return true;
+}
+
+bool
+RailTransport::RailDeadTowards(uint32_t peer) const
+{
+    std::map<uint32_t, std::pair<bool, bool>> live; // shared plane -> (mine, peer's) live
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        const std::vector<uint32_t> peerPorts =
+            m_endpoints->GetPortsOnPlane(peer, m_ports[port].plane);
+        if (peerPorts.empty())
+        {
+            continue;
+        }
+        auto& [mine, theirs] = live[m_ports[port].plane];
+        mine = mine || !PortFailed(port);
+        for (uint32_t index : peerPorts)
+        {
+            theirs = theirs || !PeerPortFailed(peer, index);
+        }
+    }
+    return !live.empty() && std::all_of(live.begin(), live.end(), [](const auto& plane) {
+        return !plane.second.first || !plane.second.second;
+    });
+}
+
+uint32_t
+RailTransport::DetourHop(uint32_t peer) const
+{
+    if (!m_detourOn || (m_detourPeers.count(peer) == 0 && !RailDeadTowards(peer)))
+    {
+        return NO_GPU;
+    }
+    uint32_t hop = m_detour->NextHop(m_gpu, peer);
+    return hop == peer ? NO_GPU : hop; // one hop apart: the direct path will do
+}
+
+void
+RailTransport::Detour(uint32_t hop, uint32_t peer, const Part& rest)
+{
+    NS_ASSERT(rest.role == PartRole::OWN);
+    uint64_t id = m_nextMessageId++;
+    NS_LOG_INFO("GPU " << m_gpu << ": " << rest.bytes << " B of message " << rest.messageId
+                       << " to GPU " << peer << " detour through GPU " << hop << " (message " << id
+                       << ")");
+    ++m_counters.detours;
+    m_counters.bytesDetoured += rest.bytes;
+    m_pieces[id] = rest.messageId;
+    TransportOf(peer)
+        ->ExpectDetour(m_gpu, id, rest.origin, rest.messageId, rest.messageBytes, rest.bytes);
+    SendThrough(id, hop, peer, rest.bytes);
+}
+
+void
+RailTransport::SetDetour(uint32_t peer, bool detour)
+{
+    NS_LOG_FUNCTION(this << peer << detour);
+    if (detour ? !m_detourPeers.insert(peer).second : m_detourPeers.erase(peer) == 0)
+    {
+        return;
+    }
+    if (detour)
+    {
+        NotifyFabricChange(); // what waits for this peer may go now
+    }
+}
+
+void
+RailTransport::ExpectDetour(uint32_t source,
+                            uint64_t id,
+                            uint32_t origin,
+                            uint64_t messageId,
+                            uint64_t messageBytes,
+                            uint64_t bytes)
+{
+    m_detoured[{source, id}] = DetourPiece{{origin, messageId}, messageBytes, bytes};
+}
+
+Ptr<RailTransport>
+RailTransport::TransportOf(uint32_t gpu) const
+{
+    return m_endpoints->GetPorts(gpu)[0]->GetNode()->GetObject<RailTransport>();
 }
 
 std::vector<uint32_t>
@@ -903,7 +1024,7 @@ RailTransport::RetryWaiting()
     waiting.swap(m_waiting);
     for (const Waiting& w : waiting)
     {
-        if (!Dispatch(w.id, w.peer, w.bytes))
+        if (!DispatchOrDetour(w.id, w.peer, w.bytes))
         {
             m_waiting.push_back(w);
         }
@@ -938,15 +1059,18 @@ RailTransport::MoveParts(QueuePair& qp)
                                            (optical || route.second == qp.peerPort);
                                 }),
                  routes.end());
-    if (routes.empty())
+    // With no other port, this GPU's own parts may detour (a proxy's wait for the repair).
+    uint32_t hop = routes.empty() ? DetourHop(qp.peer) : NO_GPU;
+    bool own = std::all_of(qp.parts.begin(), qp.parts.end(), [](const Part& part) {
+        return part.role == PartRole::OWN;
+    });
+    if (routes.empty() && (hop == NO_GPU || !own))
     {
         return false;
     }
     // Reconnecting, the receiver says how far it got: parts it has complete are done, the
     // rest moves; frames still on the old path arrive as duplicates and are dropped.
-    Ptr<Node> peerNode = m_endpoints->GetPorts(qp.peer)[0]->GetNode();
-    uint64_t received =
-        peerNode->GetObject<RailTransport>()->ResetConnection(m_gpu, qp.qpn, qp.endPsn);
+    uint64_t received = TransportOf(qp.peer)->ResetConnection(m_gpu, qp.qpn, qp.endPsn);
     Acknowledge(qp, received);
     std::deque<Part> left;
     left.swap(qp.parts);
@@ -955,7 +1079,8 @@ RailTransport::MoveParts(QueuePair& qp)
     qp.ackedPsn = qp.nextPsn = qp.highestSent = qp.endPsn;
     DisarmTimeout(qp);
     NS_LOG_INFO("GPU " << m_gpu << " qp " << qp.qpn << ": path to GPU " << qp.peer << " down; "
-                       << left.size() << " parts move to " << routes.size() << " ports");
+                       << left.size() << " parts move to " << routes.size() << " ports"
+                       << (routes.empty() ? " (detour)" : ""));
     for (Part part : left)
     {
         uint64_t done = received > part.firstPsn
@@ -966,7 +1091,14 @@ RailTransport::MoveParts(QueuePair& qp)
         part.available = part.available > done ? part.available - done : 0;
         ++m_counters.partsMoved;
         m_counters.bytesMoved += part.bytes;
-        Requeue(routes, qp.peer, part);
+        if (routes.empty())
+        {
+            Detour(hop, qp.peer, part); // replaces the part: the message's count stays
+        }
+        else
+        {
+            Requeue(routes, qp.peer, part);
+        }
     }
     return true;
 }
@@ -1190,20 +1322,34 @@ void
 RailTransport::Deliver(const RailTransportHeader& header, uint32_t payload)
 {
     MessageKey key{header.origin, header.messageId};
+    uint64_t total = header.messageBytes;
+    auto piece = m_detoured.find(key);
+    if (piece != m_detoured.end())
+    {
+        // A detour message: its bytes count towards the message it carries a piece of.
+        key = piece->second.message;
+        total = piece->second.messageBytes;
+        NS_ASSERT_MSG(payload <= piece->second.left, "a detour got more bytes than it has");
+        piece->second.left -= payload;
+        if (piece->second.left == 0)
+        {
+            m_detoured.erase(piece);
+        }
+    }
     uint64_t& arrived = m_arrived[key];
     arrived += payload;
     m_counters.payloadBytesDelivered += payload;
-    NS_ASSERT_MSG(arrived <= header.messageBytes,
-                  "message " << header.messageId << " from GPU " << header.origin
+    NS_ASSERT_MSG(arrived <= total,
+                  "message " << key.second << " from GPU " << key.first
                              << " got more bytes than it has");
-    if (arrived < header.messageBytes)
+    if (arrived < total)
     {
         return;
     }
     m_arrived.erase(key);
     ++m_counters.messagesReceived;
-    m_messageReceivedTrace(header.origin, header.messageId, header.messageBytes);
-    NotifyReceived(header.origin, header.messageId, header.messageBytes);
+    m_messageReceivedTrace(key.first, key.second, total);
+    NotifyReceived(key.first, key.second, total);
 }
 
 void
@@ -1215,10 +1361,26 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
     if (fresh)
     {
         ++m_counters.messagesForwarded;
-        auto routes = RoutesTo(header.relayTo);
+        uint32_t next = header.relayTo;
+        auto routes = RoutesTo(next);
         if (routes.empty())
         {
-            routes = PlaneRoutesTo(header.relayTo); // sent once a circuit is up
+            // A detour goes on to its next hop; PXN waits for its circuit.
+            uint32_t hop = DetourHop(next);
+            if (hop == NO_GPU && PlaneRoutesTo(next).empty())
+            {
+                hop = m_detour->NextHop(m_gpu, next); // a detour's hop off the peer's rail
+            }
+            if (hop == NO_GPU && PlaneRoutesTo(next).empty())
+            {
+                hop = ProxyBefore(next); // no working path: wait on the way there
+            }
+            next = hop == NO_GPU ? next : hop;
+            routes = RoutesTo(next);
+        }
+        if (routes.empty())
+        {
+            routes = PlaneRoutesTo(next); // sent once a circuit is up or a part repaired
         }
         NS_ABORT_MSG_IF(routes.empty(),
                         "GPU " << m_gpu << " cannot forward to GPU " << header.relayTo);
@@ -1235,7 +1397,7 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
                       header.origin,
                       header.messageId,
                       header.messageBytes,
-                      NO_GPU,
+                      next == header.relayTo ? NO_GPU : header.relayTo,
                       mine,
                       0,
                       0,
@@ -1243,7 +1405,7 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
                       0,
                       static_cast<uint32_t>(forward.qpns.size()),
                       0};
-            auto qpns = QueueParts({routes[i]}, header.relayTo, part);
+            auto qpns = QueueParts({routes[i]}, next, part);
             forward.qpns.insert(forward.qpns.end(), qpns.begin(), qpns.end());
         }
         forward.partsLeft = forward.qpns.size();
@@ -1324,10 +1486,12 @@ RailTransport::PartDone(const QueuePair& qp, const Part& part)
         if (--forward->second.partsLeft == 0)
         {
             m_forwards.erase(forward);
-            // The completion notice travels back over the scale-up domain in NCCL (a flag
-            // in GPU memory); it is modelled as instantaneous.
-            Ptr<Node> origin = m_endpoints->GetPorts(part.origin)[0]->GetNode();
-            origin->GetObject<RailTransport>()->Complete(part.messageId);
+            // The last hop tells the origin. The completion notice travels back over the
+            // scale-up domain in NCCL (a flag in GPU memory); it is modelled as instantaneous.
+            if (part.relayTo == NO_GPU)
+            {
+                TransportOf(part.origin)->Complete(part.messageId);
+            }
         }
         break;
     }
@@ -1337,6 +1501,18 @@ RailTransport::PartDone(const QueuePair& qp, const Part& part)
 void
 RailTransport::Complete(uint64_t id)
 {
+    auto piece = m_pieces.find(id);
+    if (piece != m_pieces.end())
+    {
+        // A detour arrived: it counts as the part of its message it replaced.
+        uint64_t whole = piece->second;
+        m_pieces.erase(piece);
+        if (--m_outgoing.at(whole).partsLeft == 0)
+        {
+            Complete(whole);
+        }
+        return;
+    }
     auto message = m_outgoing.find(id);
     NS_ABORT_MSG_IF(message == m_outgoing.end(), "unknown message " << id);
     Outgoing done = message->second;

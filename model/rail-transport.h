@@ -13,12 +13,14 @@
 #include "ns3/net-device.h"
 #include "ns3/object.h"
 #include "ns3/queue.h"
+#include "ns3/rail-detour.h"
 #include "ns3/rail-endpoints.h"
 #include "ns3/rail-transport-header.h"
 #include "ns3/traced-callback.h"
 
 #include <deque>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -51,6 +53,8 @@ struct RailTransportCounters
     uint64_t messagesForwarded{0};     //!< Messages forwarded as a proxy (PXN)
     uint64_t partsMoved{0};            //!< Parts moved off a failed path to other ports
     uint64_t bytesMoved{0};            //!< Their bytes not yet received when moved
+    uint64_t detours{0};               //!< Pieces of messages sent around a failure
+    uint64_t bytesDetoured{0};         //!< Their bytes
 };
 
 /**
@@ -86,6 +90,15 @@ struct RailTransportCounters
  * reconnection: the receiver tells how far it got, so nothing is delivered twice). With no
  * other port the QP waits, without timers, until NotifyFabricChange() or a change of one of
  * this GPU's ports (a new circuit), and then tries its path again.
+ *
+ * Detours (attribute Detour): when every port of this GPU or of the peer on their rail is
+ * down (a dead NIC, rail switch or OCS), or the control plane said no circuit will join them
+ * (SetDetour: Opus found no live port for the pair), what cannot go directly goes around:
+ * to the next GPU on a shortest working path (RailDetour), which forwards it hop by hop like
+ * a PXN proxy. Around a dead rail that is the scale-up domain, another rail and the peer's
+ * scale-up domain; on optical rails it may be a ring neighbour. The bytes of a broken QP
+ * that the peer lacks, or a whole message not started, travel as one detour message; the
+ * peer counts them towards the original message (ExpectDetour).
  */
 class RailTransport : public MessageTransport
 {
@@ -137,6 +150,29 @@ class RailTransport : public MessageTransport
      * (the fabric manager's notice): paths are checked again and waiting data retried.
      */
     void NotifyFabricChange();
+
+    /**
+     * \brief Tells this transport whether its traffic to \p peer may detour when no port
+     * reaches the peer although its ports work: the control plane (Opus) found no live port
+     * for a circuit between them.
+     * \param peer the peer GPU
+     * \param detour true to detour, false to wait for a circuit again
+     */
+    void SetDetour(uint32_t peer, bool detour);
+
+    /**
+     * \brief The receiving end of a detour: message \p id of GPU \p source carries \p bytes
+     * of message \p messageId of GPU \p origin, which has \p messageBytes in all.
+     *
+     * The detour's frames would carry the original message's identity in a real NIC; the
+     * model keeps it here instead, so frames keep their size.
+     */
+    void ExpectDetour(uint32_t source,
+                      uint64_t id,
+                      uint32_t origin,
+                      uint64_t messageId,
+                      uint64_t messageBytes,
+                      uint64_t bytes);
 
     /**
      * \brief The receiving end of a reconnection: the sender moves connection (\p sourceGpu,
@@ -289,6 +325,14 @@ class RailTransport : public MessageTransport
     /// Identity of a message anywhere: origin GPU and the origin's message id.
     using MessageKey = std::pair<uint32_t, uint64_t>;
 
+    /// At the destination: the message a detour message carries a piece of.
+    struct DetourPiece
+    {
+        MessageKey message;    //!< The original message
+        uint64_t messageBytes; //!< Its size
+        uint64_t left;         //!< Bytes of the piece still to arrive
+    };
+
     void AddPort(Ptr<NetDevice> device, uint32_t plane);
     /// \return the (port, peer port) pairs that reach \p peer now.
     std::vector<std::pair<uint32_t, uint32_t>> RoutesTo(uint32_t peer) const;
@@ -296,10 +340,28 @@ class RailTransport : public MessageTransport
     std::vector<std::pair<uint32_t, uint32_t>> PlaneRoutesTo(uint32_t peer) const;
     /// \return a GPU sharing a plane with this GPU and one with \p peer, or NO_GPU.
     uint32_t ProxyFor(uint32_t peer);
+    /// \return a GPU sharing a rail with this GPU and a scale-up domain with \p peer, or
+    ///         NO_GPU (the last stop of a detour off the peer's rail)
+    uint32_t ProxyBefore(uint32_t peer) const;
+    /// \return true if \p gpu shares a scale-up (\p scaleUp) or other plane with \p other
+    bool SharesPlane(uint32_t gpu, uint32_t other, bool scaleUp) const;
     /// Splits a message over the ports that reach \p peer; false if none does.
     bool Dispatch(uint64_t id, uint32_t peer, uint64_t bytes);
     /// Sends a message through a proxy GPU (PXN).
     void Relay(uint64_t id, uint32_t proxy, uint32_t peer, uint64_t bytes);
+    /// Queues message \p id of this GPU to \p hop, which forwards it towards \p peer.
+    void SendThrough(uint64_t id, uint32_t hop, uint32_t peer, uint64_t bytes);
+    /// Dispatch(), or a detour of the whole message (see ShouldDetour); false if neither.
+    bool DispatchOrDetour(uint64_t id, uint32_t peer, uint64_t bytes);
+    /// \return true if every port of this GPU, or of \p peer, on each plane they share is
+    ///         down (and they share one)
+    bool RailDeadTowards(uint32_t peer) const;
+    /// \return the next hop of a detour to \p peer, or NO_GPU if its traffic must wait
+    uint32_t DetourHop(uint32_t peer) const;
+    /// Sends \p rest, an OWN part of a message to \p peer, around a failure through \p hop.
+    void Detour(uint32_t hop, uint32_t peer, const Part& rest);
+    /// \return the RailTransport of GPU \p gpu
+    Ptr<RailTransport> TransportOf(uint32_t gpu) const;
     /// Queues parts of \p part's message over \p routes in proportion to their rates.
     std::vector<uint32_t> QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
                                      uint32_t peer,
@@ -403,6 +465,10 @@ class RailTransport : public MessageTransport
     std::map<uint32_t, uint32_t> m_proxies;            //!< Peer -> proxy GPU, once found
     std::unordered_map<uint64_t, Outgoing> m_outgoing; //!< Message id -> state
     std::deque<Waiting> m_waiting;                     //!< Messages no port reached yet
+    std::unique_ptr<RailDetour> m_detour;              //!< Paths around failures
+    std::set<uint32_t> m_detourPeers;                  //!< Peers Opus gave up on (SetDetour)
+    std::unordered_map<uint64_t, uint64_t> m_pieces;   //!< Detour message id -> its message
+    std::map<MessageKey, DetourPiece> m_detoured;      //!< Detour messages arriving here
     uint64_t m_nextMessageId;                          //!< Next message id
     RailTransportCounters m_counters;                  //!< Counters
     Time m_lastRecovery{Seconds(-1)};                  //!< See GetLastRecovery
@@ -417,6 +483,7 @@ class RailTransport : public MessageTransport
     uint64_t m_initialPsn;    //!< PSN of every connection's first frame
     Time m_retransmitTimeout; //!< Go-back-N timer
     uint32_t m_retryCount;    //!< Timeouts without progress before a path counts as failed
+    bool m_detourOn;          //!< Detour attribute
     bool m_dcqcn;             //!< Rate control on
     Time m_cnpInterval;       //!< Minimum time between CNPs per QP
     double m_dcqcnG;          //!< DCQCN gain g

@@ -998,8 +998,16 @@ add_test(NAME example.photonic-rails-sim-fault-reconnect
                  "-DARGS=--model=llama3-8b|--layers=1|--tp=1|--fsdp=8|--preset=perlmutter|--frameBytes=61440|--fabric=ocs|--nicPorts=2|--fault=nic:gpu0.port0@2ms,nic:gpu4.port1@2500us|--progress=0"
                  "-DFABRICS=." -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-fault-reconnect
                  -DEVENTS=2 -P ${PROJECT_SOURCE_DIR}/test/fault-runs-agree.cmake)
+# GPU 5's only NIC port dies for good: what it sends and receives on rail 1 detours through
+# its server's other GPUs, rails 0, 2 and 3 and the peer's server, on every fabric.
+add_test(NAME example.photonic-rails-sim-fault-detour
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps,eps-clos,ocs|--radix=4|--fault=nic:gpu5.port0@1ms|--progress=0"
+                 "-DFABRICS=eps|eps-clos|ocs" -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-fault-detour
+                 -DEVENTS=1 -DDETOURED=1 -P ${PROJECT_SOURCE_DIR}/test/fault-runs-agree.cmake)
+# Every NIC port of server 1 dies: no path joins the servers, so the job cannot finish.
 photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck photonic-rails-sim
-  "--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps|--fault=nic:gpu5.port0@1ms|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-fault-stuck"
+  "--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps|--fault=nic:gpu4.port0@1ms,nic:gpu5.port0@1ms,nic:gpu6.port0@1ms,nic:gpu7.port0@1ms|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-fault-stuck"
   "GPU 1 -> GPU 5: [0-9]+ transfers? \\([0-9]+ B\\) wait: port gpu5.port0 down\n.*error: the simulation is stuck after [0-9.e-]+ s: [0-9]+ of 8 ranks cannot progress \\(what each waits for is listed above\\); transfers between [0-9]+ pairs of GPUs wait for failed parts")
 photonic_rails_expect_error(example.photonic-rails-sim-fault-no-gpu photonic-rails-sim
   "--fault=nic:gpu99.port0@1s|--fabric=eps"

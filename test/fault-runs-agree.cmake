@@ -1,7 +1,8 @@
 # Runs photonic-rails-sim (PROGRAM) twice with ARGS ("|"-separated), into OUT_DIR/a and
 # OUT_DIR/b, and checks for every fabric of FABRICS ("|"-separated) that the fault run is
 # deterministic (collectives.csv and faults.csv the same byte for byte) and lost nothing
-# (summary.json: bytes_delivered = bytes_sent, and a "faults" report with EVENTS events).
+# (summary.json: bytes_delivered = bytes_sent, and a "faults" report with EVENTS events;
+# with DETOURED, at least one detour).
 string(REPLACE "|" ";" args "${ARGS}")
 string(REPLACE "|" ";" fabrics "${FABRICS}")
 file(REMOVE_RECURSE ${OUT_DIR})
@@ -29,6 +30,10 @@ foreach(fabric ${fabrics})
   endif()
   if(NOT events EQUAL EVENTS)
     message(FATAL_ERROR "${fabric}: ${events} fault events, expected ${EVENTS}")
+  endif()
+  string(JSON detours GET "${summary}" faults detours)
+  if(DETOURED AND detours EQUAL 0)
+    message(FATAL_ERROR "${fabric}: no detour")
   endif()
   message(STATUS "${fabric}: ${sent} bytes sent and delivered; faults.csv identical")
 endforeach()

@@ -2,9 +2,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * Faults: a NIC or OCS port that dies under a transfer (the rest moves to the surviving
- * port after one retransmission timeout: closed form), a spine that dies under PFC (routing
- * moves around it; only frames at the dead parts are lost), and a path that stays down (the
- * transfer waits without timers and is reported).
+ * port after one retransmission timeout: closed form), a GPU's only rail port that dies (the
+ * rest detours through the servers' scale-up domains and another rail), a spine that dies
+ * under PFC (routing moves around it; only frames at the dead parts are lost), and a path
+ * that stays down (the transfer waits without timers and is reported).
  */
 
 #include "eps-test-bed.h"
@@ -22,13 +23,17 @@ constexpr double FRAME_NS = 4158 * 8 / 100.0;
 /// Frames per cumulative ACK (RailTransport's AckInterval default).
 constexpr uint32_t ACK_INTERVAL = 16;
 
-/// A two-GPU electrical rail, two 100G NIC ports per GPU, built by the fabric helper.
+/// A fabric of 100G NIC ports built by the fabric helper (default: one GPU per server).
 Ptr<RailFabric>
-TwoGpuFabric(RailKind kind, uint32_t servers, uint32_t nicPorts, uint32_t radix = 64)
+TwoGpuFabric(RailKind kind,
+             uint32_t servers,
+             uint32_t nicPorts,
+             uint32_t radix = 64,
+             uint32_t gpusPerServer = 1)
 {
     RailFabricSpec spec;
     spec.servers = servers;
-    spec.gpusPerServer = 1;
+    spec.gpusPerServer = gpusPerServer;
     spec.nicPorts = nicPorts;
     spec.nicPortBps = 100000000000;
     spec.kind = kind;
@@ -130,6 +135,63 @@ class NicPortDiesTestCase : public TestCase
                               bytes,
                               "bytes delivered = bytes sent");
         NS_TEST_ASSERT_MSG_EQ(faults.GetEvents().size(), 1, "one event: down");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Two servers of two GPUs, one 100G NIC port per GPU, electrical rails, 800G scale-up: GPU 0
+ * sends 8 MiB to GPU 2 on rail 0, and GPU 0's only rail port is cut at 100 us. One RTO and
+ * one ACK interval after the failure the frames GPU 2 lacks leave as one detour message
+ * along the shortest working path: GPU 1 (scale-up), rail 1 to GPU 3, GPU 3 to GPU 2
+ * (scale-up). Rail 1 at 100G is the slowest hop and each proxy forwards frame by frame, so
+ * they arrive at the line rate: t_fail + RTO + ACK interval + the frames not sent by the
+ * failure, within 1% (the proxies' store-and-forward and switch latencies are left out).
+ */
+class DeadRailDetourTestCase : public TestCase
+{
+  public:
+    DeadRailDetourTestCase()
+        : TestCase("a GPU's rail dies mid-transfer: the rest detours through the scale-up "
+                   "domains and another rail (within 1% of the closed form)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RailFabric> fabric = TwoGpuFabric(RailKind::EPS, 2, 1, 64, 2);
+        FaultInjector faults(fabric, Faults("nic:gpu0.port0@100us"));
+        faults.Schedule();
+        const uint64_t bytes = 8 << 20;
+        uint32_t deliveries = 0;
+        Time delivered;
+        fabric->GetTransport(2)->SetReceiveCallback(Callback<void, uint32_t, uint64_t, uint64_t>(
+            [&](uint32_t origin, uint64_t, uint64_t size) {
+                NS_TEST_EXPECT_MSG_EQ(origin, 0, "from GPU 0");
+                NS_TEST_EXPECT_MSG_EQ(size, bytes, "the whole message");
+                ++deliveries;
+                delivered = Simulator::Now();
+            }));
+        fabric->GetTransport(0)->Send(2, bytes);
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(deliveries, 1, "delivered once");
+        double sentByFailure = std::floor(100e3 / FRAME_NS);
+        double expectedNs =
+            100e3 + 1e6 + ACK_INTERVAL * FRAME_NS + (2048 - sentByFailure) * FRAME_NS;
+        NS_TEST_ASSERT_MSG_EQ_TOL(delivered.GetNanoSeconds(), expectedNs, expectedNs * 0.01, "");
+        const auto& sender = fabric->GetTransport(0)->GetCounters();
+        NS_TEST_ASSERT_MSG_EQ(sender.detours, 1, "one detour");
+        NS_TEST_ASSERT_MSG_EQ(sender.bytesDetoured,
+                              (2048 - sentByFailure) * 4096,
+                              "the frames GPU 2 lacked");
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetTransport(1)->GetCounters().messagesForwarded, 1, "");
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetTransport(3)->GetCounters().messagesForwarded, 1, "");
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetTransport(2)->GetCounters().payloadBytesDelivered,
+                              bytes,
+                              "bytes delivered = bytes sent");
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetTransport(0)->GetPendingMessageCount(), 0, "acked");
         Simulator::Destroy();
     }
 };
@@ -311,6 +373,7 @@ class FaultsTestSuite : public TestSuite
     {
         AddTestCase(new OcsPortDiesTestCase, TestCase::QUICK);
         AddTestCase(new NicPortDiesTestCase, TestCase::QUICK);
+        AddTestCase(new DeadRailDetourTestCase, TestCase::QUICK);
         AddTestCase(new SpineDiesTestCase, TestCase::QUICK);
         AddTestCase(new PathStaysDownTestCase, TestCase::QUICK);
         AddTestCase(new RoutingRecomputeTestCase, TestCase::QUICK);

@@ -469,6 +469,198 @@ class OpusReconnectTestCase : public TestCase
     }
 };
 
+/**
+ * Two GPUs with four 100 G NIC ports each all-gather PAIR_BYTES each way under Opus on demand
+ * (reconfiguration delay \p delay): four circuits. At \p failAt (none if 0) all four go dark,
+ * GPU 0 keeping two live ports and GPU 1 two: the OCS ports of GPU 0's first two circuits
+ * fail at GPU 0's end, those of the other two at GPU 1's end.
+ */
+std::unique_ptr<OpusBed>
+QuadGather(Time delay, Time failAt)
+{
+    WorkloadDag dag(2,
+                    {{"A", {0, 1}}},
+                    {Gather(0, 0, "A", PAIR_BYTES), Gather(1, 0, "A", PAIR_BYTES)});
+    auto darken = [failAt](Ptr<RailNetwork> fabric) {
+        if (!failAt.IsStrictlyPositive())
+        {
+            return;
+        }
+        Simulator::Schedule(failAt, [fabric]() {
+            Ptr<OpticalCircuitSwitch> ocs = fabric->GetOcs(0);
+            std::vector<uint32_t> ends;
+            for (uint32_t nic = 0; nic < 4; ++nic)
+            {
+                uint32_t port = fabric->GetOcsPort(0, nic);
+                Ptr<OcsNetDevice> far = ocs->GetCircuitPeer(port);
+                ends.push_back(nic < 2 || !far ? port : far->GetPort());
+            }
+            for (uint32_t port : ends)
+            {
+                ocs->SetPortFailed(port, true);
+            }
+        });
+    };
+    return std::make_unique<
+        OpusBed>(2, 4, delay, dag, Mode::ON_DEMAND, 1, Seconds(0), Seconds(0), "packet", darken);
+}
+
+/**
+ * A pair with four circuits loses them all at t, each GPU keeping two live ports. Opus joins
+ * the pair again with its share of the live ports, two circuits (dark for the reconfiguration
+ * delay d), so the rest goes at half the rate: T = t + d + 2 (T0 - t), within 0.1%.
+ */
+class OpusReconnectShareTestCase : public TestCase
+{
+  public:
+    OpusReconnectShareTestCase()
+        : TestCase("a pair whose circuits all died gets its share of the live ports back")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Time d = MilliSeconds(1);
+        double t0 = QuadGather(d, Seconds(0))->MakespanNs();
+        double t = t0 / 3;
+        auto failed = QuadGather(d, NanoSeconds(t));
+        NS_TEST_ASSERT_MSG_EQ(failed->AllFinished(), true, "the collective finished");
+        double expected = t + d.GetNanoSeconds() + 2 * (t0 - t);
+        NS_TEST_ASSERT_MSG_EQ_TOL(failed->MakespanNs(), expected, expected * 0.001, "");
+        NS_TEST_ASSERT_MSG_EQ(DeliveredBytes(*failed), 2 * PAIR_BYTES, "every byte");
+    }
+};
+
+/// Bytes each GPU of RingGather contributes.
+constexpr uint64_t RING_BYTES = 64 << 20;
+
+/**
+ * Three GPUs (one per server) with two 100 G NIC ports each all-gather RING_BYTES each in a
+ * ring under Opus (1 us reconfigurations): one circuit per ring pair. With \p twice, a second
+ * all-gather of another group of the same GPUs follows. At \p failAt (none if 0) the OCS
+ * port of GPU 0's NIC port whose circuit leads to GPU 1 fails.
+ */
+std::unique_ptr<OpusBed>
+RingGather(Time failAt, bool twice = false)
+{
+    std::vector<WorkloadOp> ops;
+    for (uint32_t rank = 0; rank < 3; ++rank)
+    {
+        ops.push_back(Gather(rank, 0, "A", RING_BYTES));
+        if (twice)
+        {
+            ops.push_back(Gather(rank, 1, "B", RING_BYTES, {0}));
+        }
+    }
+    WorkloadDag dag(3, {{"A", {0, 1, 2}}, {"B", {0, 1, 2}}}, ops);
+    auto failTowardsGpu1 = [failAt](Ptr<RailNetwork> fabric) {
+        if (!failAt.IsStrictlyPositive())
+        {
+            return;
+        }
+        Simulator::Schedule(failAt, [fabric]() {
+            Ptr<OpticalCircuitSwitch> ocs = fabric->GetOcs(0);
+            for (uint32_t nic = 0; nic < 2; ++nic)
+            {
+                uint32_t port = fabric->GetOcsPort(0, nic);
+                Ptr<OcsNetDevice> far = ocs->GetCircuitPeer(port);
+                for (uint32_t peerNic = 0; peerNic < 2; ++peerNic)
+                {
+                    if (far && far->GetPort() == fabric->GetOcsPort(1, peerNic))
+                    {
+                        ocs->SetPortFailed(port, true);
+                    }
+                }
+            }
+        });
+    };
+    return std::make_unique<OpusBed>(3,
+                                     2,
+                                     MicroSeconds(1),
+                                     dag,
+                                     Mode::ON_DEMAND,
+                                     1,
+                                     Seconds(0),
+                                     Seconds(0),
+                                     "packet",
+                                     failTowardsGpu1);
+}
+
+/**
+ * The ring's GPU 0 loses its circuit to GPU 1 at t = T0 / 3. Its other port holds the circuit
+ * to GPU 2, leased by the running all-gather, so no live port is free: Opus has the pair
+ * relay, and the shortest working path between GPU 0 and GPU 1 is through their ring
+ * neighbour GPU 2. On optical rails the ring runs both ways, so every direction of every
+ * circuit carries the same bytes; from t on, the directions 0->2, 2->1, 1->2 and 2->0 carry
+ * their own rest and the relayed rest of 0->1 or 1->0: twice the rest at the same rate,
+ * T = t + 2 (T0 - t), within 0.1% (the moved parts' RTO passes while new messages already
+ * take the relay), every byte delivered.
+ */
+class OpusRelayThroughNeighbourTestCase : public TestCase
+{
+  public:
+    OpusRelayThroughNeighbourTestCase()
+        : TestCase("a pair left without a live port relays through a ring neighbour")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        double t0 = RingGather(Seconds(0))->MakespanNs();
+        double t = t0 / 3;
+        auto failed = RingGather(NanoSeconds(t));
+        NS_TEST_ASSERT_MSG_EQ(failed->AllFinished(), true, "the collective finished");
+        double expected = t + 2 * (t0 - t);
+        NS_TEST_ASSERT_MSG_EQ_TOL(failed->MakespanNs(), expected, expected * 0.001, "");
+        auto relay = DynamicCast<RailTransport>(failed->fabric->GetMessageTransport(2));
+        NS_TEST_ASSERT_MSG_GT(relay->GetCounters().messagesForwarded, 0, "GPU 2 relays");
+        NS_TEST_ASSERT_MSG_EQ(DeliveredBytes(*failed), 3 * 2 * RING_BYTES, "every byte");
+        auto pending = failed->controller->DescribePending();
+        NS_TEST_ASSERT_MSG_EQ(pending.size(), 1, "the relayed pair is named");
+        NS_TEST_ASSERT_MSG_EQ(pending[0],
+                              "Opus: rail 0: GPUs 0 and 1 have no live port for a circuit; their "
+                              "traffic relays through other GPUs",
+                              "");
+    }
+};
+
+/**
+ * After the relay above, a second all-gather asks for its circuits. GPU 0 has one live port
+ * for two peers: Opus gives it to the first pair, (0, 1), and has (0, 2) relay, through GPU 1
+ * now. Every direction of circuits (0,1) and (1,2) carries its own share and a relayed one:
+ * the second all-gather takes 2 T0 (+ one 1 us reconfiguration), T = t + 2 (T0 - t) + 2 T0,
+ * within 0.1%.
+ */
+class OpusSharesLivePortsTestCase : public TestCase
+{
+  public:
+    OpusSharesLivePortsTestCase()
+        : TestCase("a request after a failure shares the live ports; the pair left over relays")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        double t0 = RingGather(Seconds(0))->MakespanNs();
+        double t = t0 / 3;
+        auto failed = RingGather(NanoSeconds(t), true);
+        NS_TEST_ASSERT_MSG_EQ(failed->AllFinished(), true, "both collectives finished");
+        double expected = t + 2 * (t0 - t) + 2 * t0;
+        NS_TEST_ASSERT_MSG_EQ_TOL(failed->MakespanNs(), expected, expected * 0.001, "");
+        auto relay = DynamicCast<RailTransport>(failed->fabric->GetMessageTransport(1));
+        NS_TEST_ASSERT_MSG_GT(relay->GetCounters().messagesForwarded, 0, "GPU 1 relays");
+        NS_TEST_ASSERT_MSG_EQ(DeliveredBytes(*failed), 2 * 3 * 2 * RING_BYTES, "every byte");
+        auto pending = failed->controller->DescribePending();
+        NS_TEST_ASSERT_MSG_EQ(pending.size(), 1, "one relayed pair");
+        NS_TEST_ASSERT_MSG_EQ(pending[0].find("GPUs 0 and 2 have no live port"),
+                              14,
+                              "the pair without a port is (0, 2)");
+    }
+};
+
 /// A DAG that holds its iterations (labels 0, 1, 2) is profiled in its first iteration and
 /// provisioned in the others, exactly as three replays of a one-iteration DAG are.
 class OpusLabelledIterationsTestCase : public TestCase
@@ -1095,6 +1287,9 @@ class OpusTestSuite : public TestSuite
         AddTestCase(new OpusReconfigurationRetryTestCase, TestCase::QUICK);
         AddTestCase(new OpusCircuitDiesTestCase, TestCase::QUICK);
         AddTestCase(new OpusReconnectTestCase, TestCase::QUICK);
+        AddTestCase(new OpusReconnectShareTestCase, TestCase::QUICK);
+        AddTestCase(new OpusRelayThroughNeighbourTestCase, TestCase::QUICK);
+        AddTestCase(new OpusSharesLivePortsTestCase, TestCase::QUICK);
         AddTestCase(new OpusLabelledIterationsTestCase, TestCase::QUICK);
         AddTestCase(new OpusIrregularIterationsTestCase, TestCase::QUICK);
         AddTestCase(new OpusRepeatedGroupTestCase, TestCase::QUICK);
