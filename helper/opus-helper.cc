@@ -242,7 +242,9 @@ OpusHelper::InstallStatic(Ptr<RailNetwork> fabric,
                           const WorkloadDag& dag) const
 {
     Ptr<OpusController> controller = CreateController(fabric, communicators);
-    controller->Preset({std::make_shared<const OpusDemand>(StaticSplit(controller, fabric, dag))});
+    auto split = std::make_shared<const OpusDemand>(StaticSplit(controller, fabric, dag));
+    controller->Preset({split});
+    controller->HoldStatic(split);
     return controller;
 }
 

@@ -206,6 +206,7 @@ OpusController::Release(const std::string& instance)
         if (--m_pairLeases[pair] == 0)
         {
             m_pairLeases.erase(pair);
+            SetRelayed(pair, false); // its next communication is planned afresh
         }
     }
     m_leases.erase(found);
@@ -292,10 +293,8 @@ OpusController::Reconnect(uint32_t rail)
         for (const OpusCircuitNeed& need : live)
         {
             OpusDemand::Link pair{rail, need.a, need.b};
-            if (!IsJoined(pair))
-            {
-                SetRelayed(pair, !Rejoin(need, keep));
-            }
+            // Repaired: joined again. A static split never reconfigures.
+            SetRelayed(pair, !IsJoined(pair) && (m_static || !Rejoin(need, keep)));
         }
     }
 }
@@ -332,6 +331,19 @@ OpusController::IsJoined(const OpusDemand::Link& pair) const
         return m_portGpu[rail][circuit.first] == a && m_portGpu[rail][circuit.second] == b &&
                !IsDead(rail, circuit.first) && !IsDead(rail, circuit.second);
     });
+}
+
+void
+OpusController::HoldStatic(std::shared_ptr<const OpusDemand> demand)
+{
+    m_static = true;
+    Lease& lease = m_leases["static split"];
+    lease.needs = demand->GetNeeds();
+    lease.membersLeft = UINT32_MAX; // never released
+    for (const OpusCircuitNeed& need : lease.needs)
+    {
+        ++m_pairLeases[{need.rail, need.a, need.b}];
+    }
 }
 
 bool
@@ -949,7 +961,7 @@ OpusController::DescribePending() const
         lines.push_back("Opus: rail " + std::to_string(rail) + ": GPUs " + std::to_string(a) +
                         " and " + std::to_string(b) +
                         " have no live port for a circuit; their traffic relays through other "
-                        "GPUs");
+                        "GPUs where lit circuits and live ports make a path");
     }
     for (const Ticket& ticket : m_queue)
     {

@@ -113,6 +113,14 @@ class OpusController : public OpusControlPlane
      */
     uint32_t Preset(const std::vector<std::shared_ptr<const OpusDemand>>& demands);
 
+    /**
+     * \brief A static split (ocs-static): \p demand's circuits stay for the whole job, which
+     * makes no requests. A failure that leaves one of its pairs without a live circuit has
+     * the pair relay (no reconfiguration ever).
+     * \param demand the circuits Preset set up
+     */
+    void HoldStatic(std::shared_ptr<const OpusDemand> demand);
+
     /// \return one line per request that waits, saying for what, and per relayed pair
     std::vector<std::string> DescribePending() const override;
 
@@ -274,6 +282,7 @@ class OpusController : public OpusControlPlane
     std::vector<std::map<uint32_t, uint32_t>> m_config; //!< Per rail: target circuits
     std::vector<std::set<uint32_t>> m_deadPorts;        //!< Per rail: failed OCS ports
     std::set<OpusDemand::Link> m_relayed;               //!< Pairs without a live port
+    bool m_static{false};                               //!< See HoldStatic
     std::set<std::string> m_stuck;                      //!< Reconfigurations that failed twice
     std::map<OpusDemand::Link, uint32_t> m_pairLeases;  //!< Active communications per pair
     Time m_controlLatency;                              //!< Attribute

@@ -9,6 +9,7 @@
 #include "ns3/optical-circuit-switch.h"
 
 #include <deque>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <vector>
@@ -64,8 +65,8 @@ RailDetour::ForEachNeighbour(uint32_t gpu, std::set<uint32_t>& expanded, Visit v
 uint32_t
 RailDetour::NextHop(uint32_t from, uint32_t to) const
 {
-    // Hops to `to` from every GPU (links are symmetric), then the lowest-numbered neighbour
-    // of `from` one hop nearer.
+    // Hops to `to` from every GPU (links are symmetric), then a neighbour of `from` one hop
+    // nearer.
     constexpr uint32_t FAR = std::numeric_limits<uint32_t>::max();
     std::vector<uint32_t> hops(m_endpoints->GetGpuCount(), FAR);
     std::set<uint32_t> expanded;
@@ -88,15 +89,16 @@ RailDetour::NextHop(uint32_t from, uint32_t to) const
         NS_LOG_INFO("no working path from GPU " << from << " to GPU " << to);
         return NO_GPU;
     }
-    uint32_t best = NO_GPU;
+    std::set<uint32_t> nearer;
     std::set<uint32_t> none;
     ForEachNeighbour(from, none, [&](uint32_t next) {
-        if (hops[next] != FAR && hops[next] + 1 == hops[from] && next < best)
+        if (hops[next] != FAR && hops[next] + 1 == hops[from])
         {
-            best = next;
+            nearer.insert(next);
         }
     });
-    return best;
+    // Spread over equal paths (e.g. the other rails around a dead one), the same every run.
+    return *std::next(nearer.begin(), (from + to) % nearer.size());
 }
 
 } // namespace ns3

@@ -25,7 +25,9 @@ namespace ns3
  * on that rail in another server is then three hops: the scale-up domain to a GPU of another
  * rail, that rail, and the peer's scale-up domain (PXN around the dead rail). On optical
  * rails a path may also go along the circuits of a ring, through a neighbour.
- * Ties go to the lowest-numbered GPU, so every run takes the same path.
+ * Equal paths are spread: of the neighbours one hop nearer, in ascending order, the one at
+ * (from + to) mod their number, so every run takes the same path and different pairs
+ * different rails.
  */
 class RailDetour
 {

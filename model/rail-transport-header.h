@@ -67,7 +67,7 @@ class RailTransportHeader : public Header
     uint32_t sourceGpu{0};        //!< Sending GPU of the connection's data
     uint32_t qpn{0};              //!< Queue pair number at that GPU
     Kind kind{DATA};              //!< Frame kind
-    bool last{false};             //!< Last frame of a message part
+    bool last{false}; //!< Asks for an ACK: last frame of a part, or of the bytes a proxy has
     uint64_t psn{0};              //!< Packet sequence number (DATA) or acknowledged PSN
     uint32_t origin{0};           //!< GPU that sent the message (DATA; differs from the
                                   //!< frame's sender when a proxy forwards it)

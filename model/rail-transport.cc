@@ -518,7 +518,7 @@ RailTransport::DispatchOrDetour(uint64_t id, uint32_t peer, uint64_t bytes)
     {
         return false;
     }
-    Detour(hop, peer, Part{PartRole::OWN, m_gpu, id, bytes, NO_GPU, bytes, bytes, 0, 0, 0});
+    SendAround(hop, peer, Part{PartRole::OWN, m_gpu, id, bytes, NO_GPU, bytes, bytes, 0, 0, 0});
     m_outgoing[id].partsLeft = 1;
     return true;
 }
@@ -559,19 +559,17 @@ RailTransport::DetourHop(uint32_t peer) const
 }
 
 void
-RailTransport::Detour(uint32_t hop, uint32_t peer, const Part& rest)
+RailTransport::SendAround(uint32_t hop, uint32_t to, const Part& rest)
 {
-    NS_ASSERT(rest.role == PartRole::OWN);
     uint64_t id = m_nextMessageId++;
     NS_LOG_INFO("GPU " << m_gpu << ": " << rest.bytes << " B of message " << rest.messageId
-                       << " to GPU " << peer << " detour through GPU " << hop << " (message " << id
-                       << ")");
+                       << " of GPU " << rest.origin << " to GPU " << to << " detour through GPU "
+                       << hop << " (message " << id << ")");
     ++m_counters.detours;
     m_counters.bytesDetoured += rest.bytes;
-    m_pieces[id] = rest.messageId;
-    TransportOf(peer)
-        ->ExpectDetour(m_gpu, id, rest.origin, rest.messageId, rest.messageBytes, rest.bytes);
-    SendThrough(id, hop, peer, rest.bytes);
+    m_pieces[id] = rest;
+    TransportOf(to)->ExpectDetour(m_gpu, id, rest);
+    SendThrough(id, hop, to, rest.bytes);
 }
 
 void
@@ -589,14 +587,16 @@ RailTransport::SetDetour(uint32_t peer, bool detour)
 }
 
 void
-RailTransport::ExpectDetour(uint32_t source,
-                            uint64_t id,
-                            uint32_t origin,
-                            uint64_t messageId,
-                            uint64_t messageBytes,
-                            uint64_t bytes)
+RailTransport::ExpectDetour(uint32_t source, uint64_t id, const Part& part)
 {
-    m_detoured[{source, id}] = DetourPiece{{origin, messageId}, messageBytes, bytes};
+    m_detoured[{source, id}] =
+        DetourPiece{{part.origin, part.messageId}, part.messageBytes, part.relayTo, part.bytes};
+}
+
+bool
+RailTransport::IsDetour(uint32_t source, uint64_t id) const
+{
+    return m_detoured.count({source, id}) > 0;
 }
 
 Ptr<RailTransport>
@@ -807,7 +807,10 @@ RailTransport::SendData(QueuePair& qp)
     header.sourceGpu = m_gpu;
     header.qpn = qp.qpn;
     header.kind = RailTransportHeader::DATA;
-    header.last = psn + 1 == part->firstPsn + part->frames;
+    // The last frame of a part asks for an ACK, and so does the last one a forwarding proxy
+    // has for now: its sender would otherwise time out waiting for bytes still to come.
+    uint64_t end = (psn - part->firstPsn) * part->mtu + payload;
+    header.last = psn + 1 == part->firstPsn + part->frames || end == part->available;
     header.psn = psn;
     header.origin = part->origin;
     header.relayTo = part->relayTo;
@@ -1059,12 +1062,10 @@ RailTransport::MoveParts(QueuePair& qp)
                                            (optical || route.second == qp.peerPort);
                                 }),
                  routes.end());
-    // With no other port, this GPU's own parts may detour (a proxy's wait for the repair).
-    uint32_t hop = routes.empty() ? DetourHop(qp.peer) : NO_GPU;
-    bool own = std::all_of(qp.parts.begin(), qp.parts.end(), [](const Part& part) {
-        return part.role == PartRole::OWN;
+    bool detours = std::any_of(qp.parts.begin(), qp.parts.end(), [&](const Part& part) {
+        return RerouteHop(qp, part) != NO_GPU;
     });
-    if (routes.empty() && (hop == NO_GPU || !own))
+    if (routes.empty() && !detours)
     {
         return false;
     }
@@ -1080,7 +1081,7 @@ RailTransport::MoveParts(QueuePair& qp)
     DisarmTimeout(qp);
     NS_LOG_INFO("GPU " << m_gpu << " qp " << qp.qpn << ": path to GPU " << qp.peer << " down; "
                        << left.size() << " parts move to " << routes.size() << " ports"
-                       << (routes.empty() ? " (detour)" : ""));
+                       << (routes.empty() ? " or detour" : ""));
     for (Part part : left)
     {
         uint64_t done = received > part.firstPsn
@@ -1089,18 +1090,55 @@ RailTransport::MoveParts(QueuePair& qp)
         part.bytes -= done;
         part.offset += done;
         part.available = part.available > done ? part.available - done : 0;
-        ++m_counters.partsMoved;
-        m_counters.bytesMoved += part.bytes;
-        if (routes.empty())
+        if (!routes.empty())
         {
-            Detour(hop, qp.peer, part); // replaces the part: the message's count stays
+            ++m_counters.partsMoved;
+            m_counters.bytesMoved += part.bytes;
+            Requeue(routes, qp.peer, part);
+        }
+        else if (uint32_t hop = RerouteHop(qp, part); hop != NO_GPU)
+        {
+            // A detour message of its own takes the rest to the same GPU another way.
+            SendAround(hop, qp.peer, part);
         }
         else
         {
-            Requeue(routes, qp.peer, part);
+            // It waits on this QP for the repair (a PXN proxy's share), or for the rest of
+            // its bytes (a detour hop's share: see Forwarded).
+            Requeue({{qp.port, qp.peerPort}}, qp.peer, part);
+            qp.hit = true;
         }
     }
     return true;
+}
+
+uint32_t
+RailTransport::RerouteHop(const QueuePair& qp, const Part& part) const
+{
+    bool detour = false; // the part belongs to a detour already
+    switch (part.role)
+    {
+    case PartRole::OWN:
+        return DetourHop(qp.peer);
+    case PartRole::RELAY:
+        detour = m_pieces.count(part.messageId) > 0;
+        break;
+    case PartRole::FORWARD: {
+        if (part.available < part.bytes)
+        {
+            return NO_GPU; // bytes still to come would have nowhere to go (see Forwarded)
+        }
+        auto forward = m_forwards.find({part.origin, part.messageId});
+        detour = forward != m_forwards.end() && forward->second.detour;
+        break;
+    }
+    }
+    if (!detour)
+    {
+        return DetourHop(qp.peer); // PXN: as its own parts would
+    }
+    uint32_t hop = m_detour->NextHop(m_gpu, qp.peer);
+    return hop == qp.peer ? NO_GPU : hop;
 }
 
 Time
@@ -1149,7 +1187,9 @@ RailTransport::DescribeBlockage(uint32_t peer, bool gaveUp) const
     {
         text += (text.empty() ? "" : ", ") + port;
     }
-    return "port" + std::string(down.size() > 1 ? "s " : " ") + text + " down";
+    bool around = m_detourOn && (m_detourPeers.count(peer) > 0 || RailDeadTowards(peer));
+    return "port" + std::string(down.size() > 1 ? "s " : " ") + text + " down" +
+           (around ? "; no working path around them" : "");
 }
 
 std::vector<std::string>
@@ -1323,17 +1363,33 @@ RailTransport::Deliver(const RailTransportHeader& header, uint32_t payload)
 {
     MessageKey key{header.origin, header.messageId};
     uint64_t total = header.messageBytes;
-    auto piece = m_detoured.find(key);
-    if (piece != m_detoured.end())
+    // A detour message's bytes count towards the message it carries a piece of, which may
+    // itself be a detour message (a detour that went around a second failure).
+    for (auto piece = m_detoured.find(key); piece != m_detoured.end(); piece = m_detoured.find(key))
     {
-        // A detour message: its bytes count towards the message it carries a piece of.
-        key = piece->second.message;
-        total = piece->second.messageBytes;
-        NS_ASSERT_MSG(payload <= piece->second.left, "a detour got more bytes than it has");
+        MessageKey detour = key;
+        DetourPiece carried = piece->second;
+        key = carried.message;
+        total = carried.messageBytes;
+        NS_ASSERT_MSG(payload <= carried.left, "a detour got more bytes than it has");
         piece->second.left -= payload;
         if (piece->second.left == 0)
         {
+            // Every byte of the detour is here, whichever way it came: its sender is told
+            // (instantly, as PXN's completion flag).
             m_detoured.erase(piece);
+            TransportOf(detour.first)->Complete(detour.second);
+        }
+        if (carried.relayTo != NO_GPU)
+        {
+            // Bytes of a message this GPU forwards, come around a failure.
+            RailTransportHeader forwarded = header;
+            forwarded.origin = key.first;
+            forwarded.messageId = key.second;
+            forwarded.messageBytes = total;
+            forwarded.relayTo = carried.relayTo;
+            Forwarded(forwarded, payload);
+            return;
         }
     }
     uint64_t& arrived = m_arrived[key];
@@ -1361,23 +1417,9 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
     if (fresh)
     {
         ++m_counters.messagesForwarded;
-        uint32_t next = header.relayTo;
+        forward.detour = TransportOf(header.relayTo)->IsDetour(header.origin, header.messageId);
+        uint32_t next = ForwardHop(header.relayTo, forward.detour);
         auto routes = RoutesTo(next);
-        if (routes.empty())
-        {
-            // A detour goes on to its next hop; PXN waits for its circuit.
-            uint32_t hop = DetourHop(next);
-            if (hop == NO_GPU && PlaneRoutesTo(next).empty())
-            {
-                hop = m_detour->NextHop(m_gpu, next); // a detour's hop off the peer's rail
-            }
-            if (hop == NO_GPU && PlaneRoutesTo(next).empty())
-            {
-                hop = ProxyBefore(next); // no working path: wait on the way there
-            }
-            next = hop == NO_GPU ? next : hop;
-            routes = RoutesTo(next);
-        }
         if (routes.empty())
         {
             routes = PlaneRoutesTo(next); // sent once a circuit is up or a part repaired
@@ -1427,12 +1469,34 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
                 part.messageId == header.messageId && part.slot == i)
             {
                 uint64_t ours = available > part.offset ? available - part.offset : 0;
+                bool arriving = part.available < part.bytes;
                 part.available = std::min(ours, part.bytes);
+                if (qp.hit && arriving && part.available == part.bytes)
+                {
+                    Recheck(qp); // a share of a broken path may go around the failure now
+                }
             }
         }
         Schedule(qp);
         Pump(qp.port);
     }
+}
+
+uint32_t
+RailTransport::ForwardHop(uint32_t to, bool detour) const
+{
+    if (!RoutesTo(to).empty())
+    {
+        return to;
+    }
+    // A detour follows the working paths; PXN waits for its circuit unless its rail is dead.
+    uint32_t hop = detour ? m_detour->NextHop(m_gpu, to) : DetourHop(to);
+    if (hop == NO_GPU && PlaneRoutesTo(to).empty())
+    {
+        hop = m_detour->NextHop(m_gpu, to);          // off the destination's rail: any working path
+        hop = hop == NO_GPU ? ProxyBefore(to) : hop; // none: wait on the way there
+    }
+    return hop == NO_GPU ? to : hop;
 }
 
 void
@@ -1450,7 +1514,7 @@ RailTransport::Acknowledge(QueuePair& qp, uint64_t psn)
     {
         Part part = qp.parts.front();
         qp.parts.pop_front();
-        PartDone(qp, part);
+        PartDone(part);
     }
     if (qp.ackedPsn == qp.nextPsn)
     {
@@ -1465,7 +1529,7 @@ RailTransport::Acknowledge(QueuePair& qp, uint64_t psn)
 }
 
 void
-RailTransport::PartDone(const QueuePair& qp, const Part& part)
+RailTransport::PartDone(const Part& part)
 {
     switch (part.role)
     {
@@ -1485,10 +1549,12 @@ RailTransport::PartDone(const QueuePair& qp, const Part& part)
         NS_ABORT_MSG_IF(forward == m_forwards.end(), "unknown forwarded message");
         if (--forward->second.partsLeft == 0)
         {
+            bool detour = forward->second.detour;
             m_forwards.erase(forward);
-            // The last hop tells the origin. The completion notice travels back over the
-            // scale-up domain in NCCL (a flag in GPU memory); it is modelled as instantaneous.
-            if (part.relayTo == NO_GPU)
+            // The last hop of PXN tells the origin (a detour's destination does). The
+            // completion notice travels back over the scale-up domain in NCCL (a flag in GPU
+            // memory); it is modelled as instantaneous.
+            if (part.relayTo == NO_GPU && !detour)
             {
                 TransportOf(part.origin)->Complete(part.messageId);
             }
@@ -1504,13 +1570,10 @@ RailTransport::Complete(uint64_t id)
     auto piece = m_pieces.find(id);
     if (piece != m_pieces.end())
     {
-        // A detour arrived: it counts as the part of its message it replaced.
-        uint64_t whole = piece->second;
+        // A detour arrived: it counts as the part it replaced.
+        Part replaced = piece->second;
         m_pieces.erase(piece);
-        if (--m_outgoing.at(whole).partsLeft == 0)
-        {
-            Complete(whole);
-        }
+        PartDone(replaced);
         return;
     }
     auto message = m_outgoing.find(id);

@@ -98,7 +98,9 @@ struct RailTransportCounters
  * a PXN proxy. Around a dead rail that is the scale-up domain, another rail and the peer's
  * scale-up domain; on optical rails it may be a ring neighbour. The bytes of a broken QP
  * that the peer lacks, or a whole message not started, travel as one detour message; the
- * peer counts them towards the original message (ExpectDetour).
+ * peer counts them towards the original message (ExpectDetour) and completes the detour
+ * message once it has every byte of it. A hop of a detour whose own path fails sends the
+ * rest on along another working path.
  */
 class RailTransport : public MessageTransport
 {
@@ -159,20 +161,6 @@ class RailTransport : public MessageTransport
      * \param detour true to detour, false to wait for a circuit again
      */
     void SetDetour(uint32_t peer, bool detour);
-
-    /**
-     * \brief The receiving end of a detour: message \p id of GPU \p source carries \p bytes
-     * of message \p messageId of GPU \p origin, which has \p messageBytes in all.
-     *
-     * The detour's frames would carry the original message's identity in a real NIC; the
-     * model keeps it here instead, so frames keep their size.
-     */
-    void ExpectDetour(uint32_t source,
-                      uint64_t id,
-                      uint32_t origin,
-                      uint64_t messageId,
-                      uint64_t messageBytes,
-                      uint64_t bytes);
 
     /**
      * \brief The receiving end of a reconnection: the sender moves connection (\p sourceGpu,
@@ -319,7 +307,8 @@ class RailTransport : public MessageTransport
     {
         uint64_t arrived{0};        //!< Bytes received from the origin so far
         std::vector<uint32_t> qpns; //!< QPs carrying its parts, one per port
-        uint32_t partsLeft{0};      //!< Parts not yet acknowledged by the final GPU
+        uint32_t partsLeft{0};      //!< Parts not yet acknowledged by the next GPU
+        bool detour{false};         //!< A detour message (its destination completes it)
     };
 
     /// Identity of a message anywhere: origin GPU and the origin's message id.
@@ -328,8 +317,9 @@ class RailTransport : public MessageTransport
     /// At the destination: the message a detour message carries a piece of.
     struct DetourPiece
     {
-        MessageKey message;    //!< The original message
+        MessageKey message;    //!< The message it carries bytes of
         uint64_t messageBytes; //!< Its size
+        uint32_t relayTo;      //!< Where this GPU forwards them (NO_GPU: they are for it)
         uint64_t left;         //!< Bytes of the piece still to arrive
     };
 
@@ -358,8 +348,26 @@ class RailTransport : public MessageTransport
     bool RailDeadTowards(uint32_t peer) const;
     /// \return the next hop of a detour to \p peer, or NO_GPU if its traffic must wait
     uint32_t DetourHop(uint32_t peer) const;
-    /// Sends \p rest, an OWN part of a message to \p peer, around a failure through \p hop.
-    void Detour(uint32_t hop, uint32_t peer, const Part& rest);
+    /**
+     * Sends \p rest, the unsent rest of a part for GPU \p to, around a failure: a detour
+     * message of this GPU through \p hop that \p to counts towards \p rest's message.
+     */
+    void SendAround(uint32_t hop, uint32_t to, const Part& rest);
+    /**
+     * \brief The receiving end of a detour: message \p id of GPU \p source carries the
+     * bytes of \p part (its rest), which this GPU receives or forwards as if they had come
+     * the way \p part went.
+     *
+     * The detour's frames would carry the original message's identity in a real NIC; the
+     * model keeps it here instead, so frames keep their size.
+     */
+    void ExpectDetour(uint32_t source, uint64_t id, const Part& part);
+    /**
+     * \param source a GPU
+     * \param id one of its messages
+     * \return true if that message is a detour to this GPU not delivered in full yet
+     */
+    bool IsDetour(uint32_t source, uint64_t id) const;
     /// \return the RailTransport of GPU \p gpu
     Ptr<RailTransport> TransportOf(uint32_t gpu) const;
     /// Queues parts of \p part's message over \p routes in proportion to their rates.
@@ -372,8 +380,16 @@ class RailTransport : public MessageTransport
     bool PeerPortFailed(uint32_t gpu, uint32_t index) const;
     /// \return true if \p qp's path failed: its port or its peer port is down, or it gave up
     bool IsBroken(const QueuePair& qp) const;
-    /// Moves the parts of broken \p qp to the ports that reach its peer; false if none does.
+    /**
+     * Moves the parts of broken \p qp to the ports that reach its peer, or, with none, the
+     * parts that may detour around the failure (Reroute); the others stay on \p qp.
+     * \return false if nothing could move
+     */
     bool MoveParts(QueuePair& qp);
+    /// \return where \p part of broken \p qp goes around the failure, or NO_GPU if it waits
+    uint32_t RerouteHop(const QueuePair& qp, const Part& part) const;
+    /// \return the GPU a proxy forwards a message for \p to through (\p to if direct)
+    uint32_t ForwardHop(uint32_t to, bool detour) const;
     /// Queues the unsent rest of a moved part over \p routes.
     void Requeue(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
                  uint32_t peer,
@@ -450,7 +466,7 @@ class RailTransport : public MessageTransport
     /// Marks everything below \p psn acknowledged and completes finished parts.
     void Acknowledge(QueuePair& qp, uint64_t psn);
     /// A part was acknowledged in full.
-    void PartDone(const QueuePair& qp, const Part& part);
+    void PartDone(const Part& part);
     /// A message of this GPU is complete at its destination.
     void Complete(uint64_t id);
 
@@ -467,7 +483,7 @@ class RailTransport : public MessageTransport
     std::deque<Waiting> m_waiting;                     //!< Messages no port reached yet
     std::unique_ptr<RailDetour> m_detour;              //!< Paths around failures
     std::set<uint32_t> m_detourPeers;                  //!< Peers Opus gave up on (SetDetour)
-    std::unordered_map<uint64_t, uint64_t> m_pieces;   //!< Detour message id -> its message
+    std::unordered_map<uint64_t, Part> m_pieces; //!< Detour message id -> the part it replaced
     std::map<MessageKey, DetourPiece> m_detoured;      //!< Detour messages arriving here
     uint64_t m_nextMessageId;                          //!< Next message id
     RailTransportCounters m_counters;                  //!< Counters

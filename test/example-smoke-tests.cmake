@@ -1008,7 +1008,7 @@ add_test(NAME example.photonic-rails-sim-fault-detour
 # Every NIC port of server 1 dies: no path joins the servers, so the job cannot finish.
 photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck photonic-rails-sim
   "--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps|--fault=nic:gpu4.port0@1ms,nic:gpu5.port0@1ms,nic:gpu6.port0@1ms,nic:gpu7.port0@1ms|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-fault-stuck"
-  "GPU 1 -> GPU 5: [0-9]+ transfers? \\([0-9]+ B\\) wait: port gpu5.port0 down\n.*error: the simulation is stuck after [0-9.e-]+ s: [0-9]+ of 8 ranks cannot progress \\(what each waits for is listed above\\); transfers between [0-9]+ pairs of GPUs wait for failed parts")
+  "GPU 1 -> GPU 5: [0-9]+ transfers? \\([0-9]+ B\\) wait: port gpu5.port0 down; no working path around them\n.*error: the simulation is stuck after [0-9.e-]+ s: [0-9]+ of 8 ranks cannot progress \\(what each waits for is listed above\\); transfers between [0-9]+ pairs of GPUs wait for failed parts")
 photonic_rails_expect_error(example.photonic-rails-sim-fault-no-gpu photonic-rails-sim
   "--fault=nic:gpu99.port0@1s|--fabric=eps"
   "error: fault \"nic:gpu99.port0@1s\": no GPU 99 \\(there are 16\\) on fabric eps")

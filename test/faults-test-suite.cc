@@ -197,6 +197,58 @@ class DeadRailDetourTestCase : public TestCase
 };
 
 /**
+ * Two servers of three GPUs (one 100G NIC port each, electrical rails): GPU 0 sends 8 MiB to
+ * GPU 3 on rail 0 and its rail port is cut at 100 us, so the 1748 frames GPU 3 lacks detour
+ * from t1 = 100 us + RTO + ACK interval, through GPU 2, rail 2 and GPU 5 (of the two equal
+ * paths, the one at (0 + 3) mod 2). At t2 = 1.5 ms GPU 5's rail port dies too: GPU 2's
+ * share for GPU 5 has arrived in full over the scale-up link, so one RTO and one ACK interval
+ * later the frames GPU 5 lacks go to GPU 5 another way (GPU 1, rail 1, GPU 4), and GPU 5
+ * forwards them to GPU 3 as before. Delivered once at t2 + RTO + ACK interval + the frames
+ * not through rail 2 by t2, at line rate, within 1%.
+ */
+class DetourFailsTestCase : public TestCase
+{
+  public:
+    DetourFailsTestCase()
+        : TestCase("a detour whose own path fails goes on another way (within 1% of the closed "
+                   "form)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RailFabric> fabric = TwoGpuFabric(RailKind::EPS, 2, 1, 64, 3);
+        FaultInjector faults(fabric, Faults("nic:gpu0.port0@100us,nic:gpu5.port0@1.5ms"));
+        faults.Schedule();
+        const uint64_t bytes = 8 << 20;
+        uint32_t deliveries = 0;
+        Time delivered;
+        fabric->GetTransport(3)->SetReceiveCallback(
+            Callback<void, uint32_t, uint64_t, uint64_t>([&](uint32_t, uint64_t, uint64_t) {
+                ++deliveries;
+                delivered = Simulator::Now();
+            }));
+        fabric->GetTransport(0)->Send(3, bytes);
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(deliveries, 1, "delivered once");
+        const double t1 = 100e3 + 1e6 + ACK_INTERVAL * FRAME_NS;
+        const double t2 = 1.5e6;
+        double throughRail2 = std::floor((t2 - t1) / FRAME_NS);
+        double expectedNs = t2 + 1e6 + ACK_INTERVAL * FRAME_NS + (1748 - throughRail2) * FRAME_NS;
+        NS_TEST_ASSERT_MSG_EQ_TOL(delivered.GetNanoSeconds(), expectedNs, expectedNs * 0.01, "");
+        NS_TEST_ASSERT_MSG_GT(fabric->GetTransport(2)->GetCounters().detours, 0, "GPU 2 goes on");
+        NS_TEST_ASSERT_MSG_GT(fabric->GetTransport(4)->GetCounters().messagesForwarded, 0, "");
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetTransport(3)->GetCounters().payloadBytesDelivered,
+                              bytes,
+                              "bytes delivered = bytes sent");
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetTransport(0)->GetPendingMessageCount(), 0, "acked");
+        Simulator::Destroy();
+    }
+};
+
+/**
  * Four GPUs on two leaves send to four on the other two leaves through two spines; spine 0
  * dies at 50 us and routing moves around it 20 us later. Under PFC no frame is dropped for
  * want of buffer or route; the only frames lost are those at the dead spine, its cables and
@@ -295,7 +347,7 @@ class PathStaysDownTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(lines.size(), 1, "");
             NS_TEST_ASSERT_MSG_EQ(lines[0],
                                   "GPU 0 -> GPU 1: 1 transfer (4194304 B) wait: port gpu1.port0 "
-                                  "down",
+                                  "down; no working path around them",
                                   "");
             Simulator::Destroy();
         }
@@ -374,6 +426,7 @@ class FaultsTestSuite : public TestSuite
         AddTestCase(new OcsPortDiesTestCase, TestCase::QUICK);
         AddTestCase(new NicPortDiesTestCase, TestCase::QUICK);
         AddTestCase(new DeadRailDetourTestCase, TestCase::QUICK);
+        AddTestCase(new DetourFailsTestCase, TestCase::QUICK);
         AddTestCase(new SpineDiesTestCase, TestCase::QUICK);
         AddTestCase(new PathStaysDownTestCase, TestCase::QUICK);
         AddTestCase(new RoutingRecomputeTestCase, TestCase::QUICK);
