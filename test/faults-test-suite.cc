@@ -49,6 +49,35 @@ Faults(const std::string& text)
 {
     return FaultSchedule::Read("", text);
 }
+
+/// What the receiver saw of one message.
+struct Arrival
+{
+    uint32_t deliveries{0}; //!< Times it was delivered
+    Time at;                //!< When, the last time
+};
+
+/// Sends \p bytes from GPU \p from to GPU \p to of \p fabric under the inline \p faults, and
+/// runs the simulation. \return what GPU \p to saw
+Arrival
+SendUnderFaults(Ptr<RailFabric> fabric,
+                const std::string& faults,
+                uint32_t from,
+                uint32_t to,
+                uint64_t bytes)
+{
+    FaultInjector injector(fabric, Faults(faults));
+    injector.Schedule();
+    Arrival arrival;
+    fabric->GetTransport(to)->SetReceiveCallback(
+        Callback<void, uint32_t, uint64_t, uint64_t>([&arrival](uint32_t, uint64_t, uint64_t) {
+            ++arrival.deliveries;
+            arrival.at = Simulator::Now();
+        }));
+    fabric->GetTransport(from)->Send(to, bytes);
+    Simulator::Run();
+    return arrival;
+}
 } // namespace
 
 /**
@@ -161,26 +190,14 @@ class DeadRailDetourTestCase : public TestCase
     void DoRun() override
     {
         Ptr<RailFabric> fabric = TwoGpuFabric(RailKind::EPS, 2, 1, 64, 2);
-        FaultInjector faults(fabric, Faults("nic:gpu0.port0@100us"));
-        faults.Schedule();
         const uint64_t bytes = 8 << 20;
-        uint32_t deliveries = 0;
-        Time delivered;
-        fabric->GetTransport(2)->SetReceiveCallback(Callback<void, uint32_t, uint64_t, uint64_t>(
-            [&](uint32_t origin, uint64_t, uint64_t size) {
-                NS_TEST_EXPECT_MSG_EQ(origin, 0, "from GPU 0");
-                NS_TEST_EXPECT_MSG_EQ(size, bytes, "the whole message");
-                ++deliveries;
-                delivered = Simulator::Now();
-            }));
-        fabric->GetTransport(0)->Send(2, bytes);
-        Simulator::Run();
+        Arrival arrival = SendUnderFaults(fabric, "nic:gpu0.port0@100us", 0, 2, bytes);
 
-        NS_TEST_ASSERT_MSG_EQ(deliveries, 1, "delivered once");
+        NS_TEST_ASSERT_MSG_EQ(arrival.deliveries, 1, "delivered once");
         double sentByFailure = std::floor(100e3 / FRAME_NS);
         double expectedNs =
             100e3 + 1e6 + ACK_INTERVAL * FRAME_NS + (2048 - sentByFailure) * FRAME_NS;
-        NS_TEST_ASSERT_MSG_EQ_TOL(delivered.GetNanoSeconds(), expectedNs, expectedNs * 0.01, "");
+        NS_TEST_ASSERT_MSG_EQ_TOL(arrival.at.GetNanoSeconds(), expectedNs, expectedNs * 0.01, "");
         const auto& sender = fabric->GetTransport(0)->GetCounters();
         NS_TEST_ASSERT_MSG_EQ(sender.detours, 1, "one detour");
         NS_TEST_ASSERT_MSG_EQ(sender.bytesDetoured,
@@ -219,25 +236,16 @@ class DetourFailsTestCase : public TestCase
     void DoRun() override
     {
         Ptr<RailFabric> fabric = TwoGpuFabric(RailKind::EPS, 2, 1, 64, 3);
-        FaultInjector faults(fabric, Faults("nic:gpu0.port0@100us,nic:gpu5.port0@1.5ms"));
-        faults.Schedule();
         const uint64_t bytes = 8 << 20;
-        uint32_t deliveries = 0;
-        Time delivered;
-        fabric->GetTransport(3)->SetReceiveCallback(
-            Callback<void, uint32_t, uint64_t, uint64_t>([&](uint32_t, uint64_t, uint64_t) {
-                ++deliveries;
-                delivered = Simulator::Now();
-            }));
-        fabric->GetTransport(0)->Send(3, bytes);
-        Simulator::Run();
+        Arrival arrival =
+            SendUnderFaults(fabric, "nic:gpu0.port0@100us,nic:gpu5.port0@1.5ms", 0, 3, bytes);
 
-        NS_TEST_ASSERT_MSG_EQ(deliveries, 1, "delivered once");
+        NS_TEST_ASSERT_MSG_EQ(arrival.deliveries, 1, "delivered once");
         const double t1 = 100e3 + 1e6 + ACK_INTERVAL * FRAME_NS;
         const double t2 = 1.5e6;
         double throughRail2 = std::floor((t2 - t1) / FRAME_NS);
         double expectedNs = t2 + 1e6 + ACK_INTERVAL * FRAME_NS + (1748 - throughRail2) * FRAME_NS;
-        NS_TEST_ASSERT_MSG_EQ_TOL(delivered.GetNanoSeconds(), expectedNs, expectedNs * 0.01, "");
+        NS_TEST_ASSERT_MSG_EQ_TOL(arrival.at.GetNanoSeconds(), expectedNs, expectedNs * 0.01, "");
         NS_TEST_ASSERT_MSG_GT(fabric->GetTransport(2)->GetCounters().detours, 0, "GPU 2 goes on");
         NS_TEST_ASSERT_MSG_GT(fabric->GetTransport(4)->GetCounters().messagesForwarded, 0, "");
         NS_TEST_ASSERT_MSG_EQ(fabric->GetTransport(3)->GetCounters().payloadBytesDelivered,
