@@ -65,6 +65,10 @@ RailDetour::ForEachNeighbour(uint32_t gpu, std::set<uint32_t>& expanded, Visit v
 uint32_t
 RailDetour::NextHop(uint32_t from, uint32_t to) const
 {
+    if (from == to)
+    {
+        return to;
+    }
     // Hops to `to` from every GPU (links are symmetric), then a neighbour of `from` one hop
     // nearer.
     constexpr uint32_t FAR = std::numeric_limits<uint32_t>::max();
@@ -98,7 +102,7 @@ RailDetour::NextHop(uint32_t from, uint32_t to) const
         }
     });
     // Spread over equal paths (e.g. the other rails around a dead one), the same every run.
-    return *std::next(nearer.begin(), (from + to) % nearer.size());
+    return nearer.empty() ? NO_GPU : *std::next(nearer.begin(), (from + to) % nearer.size());
 }
 
 } // namespace ns3
