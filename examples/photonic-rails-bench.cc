@@ -252,6 +252,10 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("rate",
             "line rate: a number and bps, kbps, Mbps, Gbps or Tbps, 1Mbps to 10Tbps",
             o.rate);
+    cmd.Reserve("ns3::RailNetDevice::DataRate", "--rate");
+    cmd.Reserve("ns3::PointToPointNetDevice::DataRate", "--rate");
+    cmd.Reserve("ns3::PointToPointNetDevice::Mtu", "the benchmark (9000, as the OCS runs)");
+    cmd.Reserve("ns3::OcsNetDevice::FiberDelay", "the benchmark (500 ns)");
 }
 
 /// A line rate such as "400Gbps", within the bounds RailFabricSpec puts on a NIC port.

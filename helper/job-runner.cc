@@ -1176,6 +1176,19 @@ const FlagRange CHUNK_KIB(1, UINT32_MAX, "KiB per pipelining chunk");
 void
 JobOptions::AddFlags(StrictCommandLine& cmd)
 {
+    // Attributes the job sets from these flags: a default given on the command line
+    // (--ns3::Type::Attribute=value) would be silently overridden.
+    cmd.Reserve("ns3::RailTransport::Mtu", "--frameBytes");
+    cmd.Reserve("ns3::RailTransport::ScaleUpMtu", "--frameBytes (scale-up: the same)");
+    cmd.Reserve("ns3::RailTransport::RelayChunk", "--frameBytes");
+    cmd.Reserve("ns3::RailTransport::Dcqcn", "--fabric (on for electrical rails)");
+    cmd.Reserve("ns3::RailNetDevice::Mtu", "--frameBytes");
+    cmd.Reserve("ns3::RailNetDevice::DataRate", "--preset, --nicRate and the scale-up rate");
+    cmd.Reserve("ns3::OpticalCircuitSwitch::ReconfigurationDelay", "--ocs and --reconfigDelay");
+    cmd.Reserve("ns3::OpusController::ControlLatency", "--controlLatency");
+    cmd.Reserve("ns3::OpusShim::Provisioning", "--provisioning or --fabric");
+    cmd.Reserve("ns3::EpsRouting::DetectionDelay", "--detectionDelay");
+    cmd.Reserve("ns3::RankRuntime::Iterations", "--iterations");
     cmd.Add("network",
             "network model: packet (frames, the reference) or flow (max-min fair flows, for "
             "scale); photonic-rails-sim takes a list (packet,flow) and runs each",

@@ -4,9 +4,12 @@
 
 #include "strict-command-line.h"
 
+#include "ns3/global-value.h"
 #include "ns3/input-text.h"
+#include "ns3/string.h"
 #include "ns3/type-id.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -130,6 +133,90 @@ StrictCommandLine::CheckRanges(const std::vector<std::string>& beyondType) const
 }
 
 void
+StrictCommandLine::CheckAttribute(const std::string& name, const std::string& value) const
+{
+    std::size_t cut = name.rfind("::");
+    std::string type = name.substr(0, cut);
+    std::string attribute = name.substr(cut + 2);
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(type, &tid))
+    {
+        throw std::invalid_argument("unknown flag --" + Escape(name) + ": no TypeId " +
+                                    Quote(type) + " (see --PrintTypeIds)");
+    }
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(attribute, &info))
+    {
+        throw std::invalid_argument("unknown flag --" + Escape(name) + ": " + type +
+                                    " has no attribute " + Quote(attribute) +
+                                    " (see --PrintAttributes=" + type + ")");
+    }
+    CheckNotReserved(name, tid, attribute);
+    if (!(info.flags & TypeId::ATTR_CONSTRUCT) || info.supportLevel == TypeId::OBSOLETE)
+    {
+        throw std::invalid_argument("--" + name +
+                                    ": not an attribute a default can be given for (it is set "
+                                    "after construction, or obsolete)");
+    }
+    CheckAttributeValue(name, value, info.checker);
+}
+
+void
+StrictCommandLine::Reserve(const std::string& attribute, const std::string& flags)
+{
+    m_reserved[attribute] = flags;
+}
+
+void
+StrictCommandLine::CheckNotReserved(const std::string& name,
+                                    TypeId tid,
+                                    const std::string& attribute) const
+{
+    for (const auto& [reserved, flags] : m_reserved)
+    {
+        std::size_t cut = reserved.rfind("::");
+        TypeId owner = TypeId::LookupByName(reserved.substr(0, cut));
+        // A default given through a parent type reaches the reserved type's objects too.
+        bool related = owner == tid || owner.IsChildOf(tid) || tid.IsChildOf(owner);
+        if (related && reserved.substr(cut + 2) == attribute)
+        {
+            throw std::invalid_argument("--" + name + ": this program sets it from " + flags +
+                                        " (give that instead)");
+        }
+    }
+}
+
+void
+StrictCommandLine::CheckGlobal(const GlobalValue& global, const std::string& value) const
+{
+    std::string name = global.GetName();
+    if ((name == "RngRun" || name == "RngSeed") && m_kinds.count("seed") > 0)
+    {
+        throw std::invalid_argument("--" + name +
+                                    ": this program sets the random run from --seed (give "
+                                    "--seed=N)");
+    }
+    CheckAttributeValue(name, value, global.GetChecker());
+}
+
+void
+StrictCommandLine::CheckAttributeValue(const std::string& name,
+                                       const std::string& value,
+                                       Ptr<const AttributeChecker> checker)
+{
+    // ns-3 aborts on a time it cannot read ("Can't Parse Time"), so times are read first.
+    static const std::regex time("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?"
+                                 "(y|d|h|min|s|ms|us|ns|ps|fs)?");
+    bool readable =
+        checker->GetValueTypeName() != "ns3::TimeValue" || std::regex_match(value, time);
+    if (value.empty() || !readable || !checker->CreateValidValue(StringValue(value)))
+    {
+        throw std::invalid_argument("bad value for --" + name + ": " + Quote(value) +
+                                    " (expected " + checker->GetUnderlyingTypeInformation() + ")");
+    }
+}
+
+void
 StrictCommandLine::PrintHelp(std::ostream& os) const
 {
     m_cmd.PrintHelp(os);
@@ -178,6 +265,20 @@ StrictCommandLine::Check(const std::string& arg)
         }
         if (general.count(name) > 0)
         {
+            return true;
+        }
+        if (name.find("::") != std::string::npos)
+        {
+            CheckAttribute(name, value);
+            return true;
+        }
+        GlobalValue::Iterator global =
+            std::find_if(GlobalValue::Begin(), GlobalValue::End(), [&name](GlobalValue* g) {
+                return g->GetName() == name;
+            });
+        if (global != GlobalValue::End())
+        {
+            CheckGlobal(**global, value);
             return true;
         }
         throw std::invalid_argument("unknown flag --" + Escape(name) + " (see --help)");

@@ -5,8 +5,10 @@
 #ifndef STRICT_COMMAND_LINE_H
 #define STRICT_COMMAND_LINE_H
 
+#include "ns3/attribute.h"
 #include "ns3/command-line.h"
 #include "ns3/nstime.h"
+#include "ns3/type-id.h"
 
 #include <functional>
 #include <limits>
@@ -20,6 +22,8 @@
 
 namespace ns3
 {
+
+class GlobalValue;
 
 /**
  * \ingroup photonic-rails
@@ -135,6 +139,14 @@ class StrictCommandLine
     }
 
     /**
+     * \brief Refuses --\p attribute=value (and the same attribute named through a parent or
+     * child type): the program sets it from its own flag, which would override the default.
+     * \param attribute e.g. ns3::RailTransport::Mtu
+     * \param flags the flags that set it, e.g. "--frameBytes"
+     */
+    void Reserve(const std::string& attribute, const std::string& flags);
+
+    /**
      * \brief Checks then parses the arguments.
      * \param argc argument count
      * \param argv arguments
@@ -235,8 +247,32 @@ class StrictCommandLine
     ///         outside its range
     void CheckRanges(const std::vector<std::string>& beyondType) const;
 
+    /**
+     * \brief Checks ns-3's --ns3::Type::Attribute=value (a default for every object made
+     * after the command line is parsed): the type, the attribute and the value.
+     * \param name ns3::Type::Attribute
+     * \param value its value
+     */
+    void CheckAttribute(const std::string& name, const std::string& value) const;
+
+    /// \throws std::invalid_argument if attribute \p name (type \p tid) is reserved
+    void CheckNotReserved(const std::string& name, TypeId tid, const std::string& attribute) const;
+
+    /**
+     * \brief Checks a global value given as a flag (--RngRun=3, --SchedulerType=...).
+     * \param global the global value
+     * \param value its value
+     */
+    void CheckGlobal(const GlobalValue& global, const std::string& value) const;
+
+    /// \throws std::invalid_argument if \p checker does not accept \p value for flag \p name
+    static void CheckAttributeValue(const std::string& name,
+                                    const std::string& value,
+                                    Ptr<const AttributeChecker> checker);
+
     CommandLine m_cmd;                   //!< ns-3's parser
     std::map<std::string, char> m_kinds; //!< Flag -> 'u', 'i', 'd', 'b' or 's'
+    std::map<std::string, std::string> m_reserved; //!< ns3::Type::Attribute -> flags setting it
     std::map<std::string, std::pair<long double, long double>> m_ranges; //!< Integer flags
     std::set<std::string> m_given;          //!< Flags on the command line
     std::map<std::string, Ranged> m_ranged; //!< Flags registered with a range

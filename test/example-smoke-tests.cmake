@@ -1009,6 +1009,27 @@ add_test(NAME example.photonic-rails-sim-fault-detour
 photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck photonic-rails-sim
   "--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps|--fault=nic:gpu4.port0@1ms,nic:gpu5.port0@1ms,nic:gpu6.port0@1ms,nic:gpu7.port0@1ms|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-fault-stuck"
   "GPU 1 -> GPU 5: [0-9]+ transfers? \\([0-9]+ B\\) wait: port gpu5.port0 down; no working path around them\n.*error: the simulation is stuck after [0-9.e-]+ s: [0-9]+ of 8 ranks cannot progress \\(what each waits for is listed above\\); transfers between [0-9]+ pairs of GPUs wait for failed parts")
+# ns-3's --ns3::Type::Attribute=value sets a default, checked like our own flags.
+add_test(NAME example.photonic-rails-sim-attribute-flag
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps|--nicPorts=2|--fault=nic:gpu5.port0@2ms|--progress=0"
+                 -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-attribute-flag
+                 -P ${PROJECT_SOURCE_DIR}/test/attribute-flag.cmake)
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-misspelt photonic-rails-sim
+  "--ns3::RailTransport::RetransmitTimout=5ms"
+  "error: unknown flag --ns3::RailTransport::RetransmitTimout: ns3::RailTransport has no attribute 'RetransmitTimout' \\(see --PrintAttributes=ns3::RailTransport\\)")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-type photonic-rails-sim
+  "--ns3::RailTransprt::Window=8"
+  "error: unknown flag --ns3::RailTransprt::Window: no TypeId 'ns3::RailTransprt' \\(see --PrintTypeIds\\)")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-value photonic-rails-sim
+  "--ns3::RailTransport::RetransmitTimeout=abc"
+  "error: bad value for --ns3::RailTransport::RetransmitTimeout: 'abc' \\(expected Time")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-reserved photonic-rails-sim
+  "--ns3::RailTransport::Mtu=1000"
+  "error: --ns3::RailTransport::Mtu: this program sets it from --frameBytes \\(give that instead\\)")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-rng photonic-rails-sim
+  "--RngRun=3"
+  "error: --RngRun: this program sets the random run from --seed \\(give --seed=N\\)")
 photonic_rails_expect_error(example.photonic-rails-sim-fault-no-gpu photonic-rails-sim
   "--fault=nic:gpu99.port0@1s|--fabric=eps"
   "error: fault \"nic:gpu99.port0@1s\": no GPU 99 \\(there are 16\\) on fabric eps")
