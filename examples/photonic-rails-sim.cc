@@ -218,15 +218,13 @@ PrintWrongGuesses(const std::vector<JobResult>& results)
         std::string run = models ? r.fabric + " (" + r.network + ")" : r.fabric;
         if (r.speculativeUnused > 0)
         {
-            std::cout << "note: " << run << ": " << r.speculativeUnused << " of "
-                      << r.speculative
+            std::cout << "note: " << run << ": " << r.speculativeUnused << " of " << r.speculative
                       << " speculative reconfigurations set up circuits that the communication "
                          "they guessed did not run on (see reconfigurations.csv, used = 0)\n";
         }
         if (r.speculativeDelaying > 0)
         {
-            std::cout << "note: " << run << ": " << r.speculativeDelaying << " of "
-                      << r.speculative
+            std::cout << "note: " << run << ": " << r.speculativeDelaying << " of " << r.speculative
                       << " speculative reconfigurations were still switching ports a request "
                          "needed, which waited for them (see reconfigurations.csv, "
                          "delayed_request = 1)\n";

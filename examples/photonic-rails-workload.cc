@@ -24,9 +24,9 @@
 #include "ns3/chakra-reader.h"
 #include "ns3/chakra-writer.h"
 #include "ns3/experiment-output.h"
-#include "ns3/job-runner.h"
 #include "ns3/gnuplot.h"
 #include "ns3/input-text.h"
+#include "ns3/job-runner.h"
 #include "ns3/strict-command-line.h"
 #include "ns3/workload-error.h"
 #include "ns3/workload-estimator.h"
@@ -148,8 +148,8 @@ ReadChakra(const Options& o, const std::string& prefix)
     {
         std::cerr << "[workload] " << line << "\n";
     }
-    std::cerr << "[workload] read and validated " << report.nodes << " nodes in " << wall
-              << " s (" << report.nodes / std::max(wall, 1e-9) / 1e6 << " M nodes/s), peak RSS "
+    std::cerr << "[workload] read and validated " << report.nodes << " nodes in " << wall << " s ("
+              << report.nodes / std::max(wall, 1e-9) / 1e6 << " M nodes/s), peak RSS "
               << JobRunner::PeakRssMiB() << " MiB\n";
     return dag;
 }
@@ -188,10 +188,10 @@ Write(const Options& o)
 {
     uint32_t microBatches = 0;
     WorkloadDag dag = SourceDag(o, microBatches);
-    std::string what = std::to_string(dag.GetRankCount()) + " ranks, " +
-                       std::to_string(dag.GetOpCount()) + " ops" +
-                       (microBatches > 0 ? ", " + std::to_string(microBatches) + " micro-batches"
-                                         : std::string());
+    std::string what =
+        std::to_string(dag.GetRankCount()) + " ranks, " + std::to_string(dag.GetOpCount()) +
+        " ops" +
+        (microBatches > 0 ? ", " + std::to_string(microBatches) + " micro-batches" : std::string());
     if (o.format == "chakra")
     {
         std::vector<std::string> removed;
@@ -201,9 +201,9 @@ Write(const Options& o)
             std::cerr << "[workload] removed " << removed.size() << " rank files of an earlier "
                       << "trace at " << o.out << " (from " << removed.front() << ")\n";
         }
-        std::cerr << "[workload] wrote " << files.size() - 1 << " Chakra trace files "
-                  << o.out << ".<rank>.et" << (o.gzip ? " (gzip)" : "") << " and "
-                  << files.back() << ": " << what << "\n"
+        std::cerr << "[workload] wrote " << files.size() - 1 << " Chakra trace files " << o.out
+                  << ".<rank>.et" << (o.gzip ? " (gzip)" : "") << " and " << files.back() << ": "
+                  << what << "\n"
                   << "[workload] run it: photonic-rails-sim --chakra=" << o.out
                   << " --commGroups=" << files.back() << "\n";
     }
@@ -706,12 +706,14 @@ CheckWorkloadSources(const StrictCommandLine& cmd, const Options& o)
     {
         if (!o.dag.empty())
         {
-            throw std::invalid_argument("--" + flag + " is a generator flag: give either --dag "
+            throw std::invalid_argument("--" + flag +
+                                        " is a generator flag: give either --dag "
                                         "or the generator's flags, not both");
         }
         if (!o.chakra.empty() && flag != "gpu" && flag != "mfu")
         {
-            throw std::invalid_argument("--" + flag + " is a generator flag: a Chakra trace "
+            throw std::invalid_argument("--" + flag +
+                                        " is a generator flag: a Chakra trace "
                                         "takes only --gpu and --mfu (they time COMP nodes "
                                         "that give num_ops and no duration)");
         }
@@ -726,7 +728,8 @@ AddFlags(StrictCommandLine& cmd, Options& o)
             "write the DAG (generated, or read with --dag or --chakra) to this file, or with "
             "--format=chakra to the files OUT.<rank>.et and OUT.comm_group.json",
             o.out);
-    cmd.Add("format", "--out: json (our DAG format) or chakra (Chakra ET, as ASTRA-sim reads)",
+    cmd.Add("format",
+            "--out: json (our DAG format) or chakra (Chakra ET, as ASTRA-sim reads)",
             o.format);
     cmd.Add("gzip", "--format=chakra: gzip every rank's file", o.gzip);
     cmd.Add("dag", "--out: convert this DAG JSON file (e.g. to --format=chakra)", o.dag);
@@ -734,7 +737,8 @@ AddFlags(StrictCommandLine& cmd, Options& o)
             "--out: convert this Chakra trace (the files PREFIX.<rank>.et); --validate and "
             "--windows take a prefix too",
             o.chakra);
-    cmd.Add("commGroups", "Chakra traces: ASTRA-sim's comm-group JSON naming pg_name's groups",
+    cmd.Add("commGroups",
+            "Chakra traces: ASTRA-sim's comm-group JSON naming pg_name's groups",
             o.commGroups);
     cmd.Add("summary", "generate: also print the --validate summary", o.summary);
     cmd.Add("gpusPerServer", "GPUs per server = scale-up domain = rails", o.gpusPerServer);

@@ -4,8 +4,8 @@
 
 #include "job-recorder.h"
 
-#include "ns3/rail-topology.h"
 #include "ns3/callback.h"
+#include "ns3/rail-topology.h"
 #include "ns3/simulator.h"
 
 #include <iomanip>

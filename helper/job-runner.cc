@@ -357,8 +357,8 @@ Describe(const JobOptions& o, const RailFabricSpec& spec, RailKind built, bool e
            << frames(spec.railFrameBytes) << " on rails";
         return os.str();
     }
-    os << "\n[sim] network model: packet; frames: " << frames(spec.railFrameBytes)
-       << " on rails, " << frames(spec.scaleUpFrameBytes) << " on scale-up links";
+    os << "\n[sim] network model: packet; frames: " << frames(spec.railFrameBytes) << " on rails, "
+       << frames(spec.scaleUpFrameBytes) << " on scale-up links";
     return os.str();
 }
 

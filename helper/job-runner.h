@@ -29,33 +29,33 @@ struct JobOptions
     static constexpr double MIN_REDUCE_GBPS = 0.001; //!< Slowest reduction, GB/s (1 MB/s)
     static constexpr double MAX_REDUCE_GBPS = 1e6;   //!< Fastest reduction, GB/s
 
-    std::string workload;              //!< What runs, as summary.json names it
-    std::string network{"packet"};     //!< Network model: packet or flow (a list in the sim)
-    std::string preset{"perlmutter"};  //!< Server hardware
-    uint32_t servers{0};               //!< 0: as many as the ranks need
-    uint32_t gpusPerServer{0};         //!< 0: the preset's
-    uint32_t nicPorts{0};              //!< 0: the preset's
-    double nicRate{0};                 //!< Gb/s per port, 0: the preset's
-    std::string ocs{"piezo"};          //!< OCS technology
-    std::string reconfigDelay;         //!< Overrides the technology's delay ("" = no)
-    std::string provisioning{"0"};     //!< Opus on plain "ocs": 0, 1 (profiled) or oracle
-    std::string controlLatency;        //!< Opus shim <-> controller, one way ("" = default)
-    Time reconfigDelayTime{-1};        //!< reconfigDelay read by Check (negative: none)
-    Time controlLatencyTime{-1};       //!< controlLatency read by Check (negative: default)
-    uint32_t radix{64};                //!< Electrical switch radix
-    double oversubscription{1.0};      //!< Clos leaf down:up
-    uint32_t frameBytes{4096};         //!< Payload per frame on rails
-    uint32_t scaleUpFrameBytes{61440}; //!< Payload per frame on scale-up links
-    std::string algorithm{"auto"};     //!< For collectives that do not name one
-    uint32_t channels{2};              //!< NCCL channels
-    uint32_t chunkKiB{512};            //!< Pipelining chunk
-    std::string ringSteps{"chunked"};  //!< Flat rings: chunked (as NCCL) or merged per call
-    double reduceGBps{0};              //!< Reduction bandwidth, 0 = free
-    uint32_t iterations{1};            //!< Replays
-    uint32_t seed{1};                  //!< RNG run number
-    double progress{5};                //!< Wall seconds between progress lines (0: none)
-    std::string faults;                //!< --faults: a JSON fault schedule ("" = none)
-    std::string fault;                 //!< --fault: inline faults, comma-separated
+    std::string workload;               //!< What runs, as summary.json names it
+    std::string network{"packet"};      //!< Network model: packet or flow (a list in the sim)
+    std::string preset{"perlmutter"};   //!< Server hardware
+    uint32_t servers{0};                //!< 0: as many as the ranks need
+    uint32_t gpusPerServer{0};          //!< 0: the preset's
+    uint32_t nicPorts{0};               //!< 0: the preset's
+    double nicRate{0};                  //!< Gb/s per port, 0: the preset's
+    std::string ocs{"piezo"};           //!< OCS technology
+    std::string reconfigDelay;          //!< Overrides the technology's delay ("" = no)
+    std::string provisioning{"0"};      //!< Opus on plain "ocs": 0, 1 (profiled) or oracle
+    std::string controlLatency;         //!< Opus shim <-> controller, one way ("" = default)
+    Time reconfigDelayTime{-1};         //!< reconfigDelay read by Check (negative: none)
+    Time controlLatencyTime{-1};        //!< controlLatency read by Check (negative: default)
+    uint32_t radix{64};                 //!< Electrical switch radix
+    double oversubscription{1.0};       //!< Clos leaf down:up
+    uint32_t frameBytes{4096};          //!< Payload per frame on rails
+    uint32_t scaleUpFrameBytes{61440};  //!< Payload per frame on scale-up links
+    std::string algorithm{"auto"};      //!< For collectives that do not name one
+    uint32_t channels{2};               //!< NCCL channels
+    uint32_t chunkKiB{512};             //!< Pipelining chunk
+    std::string ringSteps{"chunked"};   //!< Flat rings: chunked (as NCCL) or merged per call
+    double reduceGBps{0};               //!< Reduction bandwidth, 0 = free
+    uint32_t iterations{1};             //!< Replays
+    uint32_t seed{1};                   //!< RNG run number
+    double progress{5};                 //!< Wall seconds between progress lines (0: none)
+    std::string faults;                 //!< --faults: a JSON fault schedule ("" = none)
+    std::string fault;                  //!< --fault: inline faults, comma-separated
     std::string detectionDelay{"10ms"}; //!< Electrical rails: failure to rerouting
     FaultSchedule faultSchedule;        //!< faults and fault read by Check
     Time detectionDelayTime;            //!< detectionDelay read by Check
@@ -137,8 +137,8 @@ struct JobResult
     /// With faults: seconds from the first failure until the traffic it stopped moved again
     /// (moved to other ports, resumed on the repaired part, rerouted, or switched on retry)
     double faultRecovery{0};
-    double wall{0};                     //!< Wall seconds
-    uint64_t events{0};                 //!< Simulator events
+    double wall{0};     //!< Wall seconds
+    uint64_t events{0}; //!< Simulator events
     /// Per collective type, per algorithm run: collective ops (one per member and replay)
     std::map<std::string, std::map<std::string, uint64_t>> algorithms;
 };

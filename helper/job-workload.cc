@@ -7,8 +7,8 @@
 #include "ns3/chakra-reader.h"
 #include "ns3/rail-fabric-spec.h"
 #include "ns3/workload-error.h"
-#include "ns3/workload-generator.h"
 #include "ns3/workload-estimator.h"
+#include "ns3/workload-generator.h"
 #include "ns3/workload-json.h"
 
 #include <cstdint>
@@ -196,7 +196,8 @@ JobWorkload::LoadChakra(const StrictCommandLine& cmd, JobOptions& o, uint32_t gp
     {
         if (flag != "gpu" && flag != "mfu")
         {
-            throw std::invalid_argument("--" + flag + " is a generator flag: a Chakra trace "
+            throw std::invalid_argument("--" + flag +
+                                        " is a generator flag: a Chakra trace "
                                         "takes only --gpu and --mfu (they time COMP nodes "
                                         "that give num_ops and no duration)");
         }

@@ -74,12 +74,12 @@ class JobWorkload
     /// \return what GetMeasuredJob() says, from the parsed flags and options
     std::string MeasuredJob(const StrictCommandLine& cmd, const JobOptions& o) const;
 
-    std::string m_dag;            //!< --dag
-    std::string m_chakra;         //!< --chakra
-    std::string m_commGroups;     //!< --commGroups
+    std::string m_dag;                        //!< --dag
+    std::string m_chakra;                     //!< --chakra
+    std::string m_commGroups;                 //!< --commGroups
     mutable std::vector<std::string> m_notes; //!< GetNotes()
-    std::string m_measured;       //!< GetMeasuredJob()
-    WorkloadGeneratorFlags m_gen; //!< The generator's flags
+    std::string m_measured;                   //!< GetMeasuredJob()
+    WorkloadGeneratorFlags m_gen;             //!< The generator's flags
 };
 
 } // namespace ns3

@@ -270,8 +270,8 @@ class StrictCommandLine
                                     const std::string& value,
                                     Ptr<const AttributeChecker> checker);
 
-    CommandLine m_cmd;                   //!< ns-3's parser
-    std::map<std::string, char> m_kinds; //!< Flag -> 'u', 'i', 'd', 'b' or 's'
+    CommandLine m_cmd;                             //!< ns-3's parser
+    std::map<std::string, char> m_kinds;           //!< Flag -> 'u', 'i', 'd', 'b' or 's'
     std::map<std::string, std::string> m_reserved; //!< ns3::Type::Attribute -> flags setting it
     std::map<std::string, std::pair<long double, long double>> m_ranges; //!< Integer flags
     std::set<std::string> m_given;          //!< Flags on the command line

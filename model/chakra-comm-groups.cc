@@ -38,8 +38,8 @@ RanksOf(const Json& value, const std::string& where, const std::string& name)
     std::vector<uint32_t> ranks;
     for (const auto& rank : value)
     {
-        bool integer = rank.is_number_unsigned() ||
-                       (rank.is_number_integer() && rank.get<int64_t>() >= 0);
+        bool integer =
+            rank.is_number_unsigned() || (rank.is_number_integer() && rank.get<int64_t>() >= 0);
         if (!integer || rank.get<uint64_t>() > UINT32_MAX)
         {
             throw std::runtime_error(where + ": group " + InputText::Quote(name) +
@@ -47,8 +47,8 @@ RanksOf(const Json& value, const std::string& where, const std::string& name)
         }
         if (std::find(ranks.begin(), ranks.end(), rank.get<uint32_t>()) != ranks.end())
         {
-            throw std::runtime_error(where + ": group " + InputText::Quote(name) +
-                                     " names rank " + Dump(rank) + " twice");
+            throw std::runtime_error(where + ": group " + InputText::Quote(name) + " names rank " +
+                                     Dump(rank) + " twice");
         }
         ranks.push_back(rank.get<uint32_t>());
     }
@@ -94,8 +94,8 @@ CollectMetadataGroups(const Json& root, const std::string& where, ChakraCommGrou
             continue;
         }
         std::string name = NameOf(value["pg_name"], where);
-        std::vector<uint32_t> ranks =
-            value.contains("ranks") ? RanksOf(value["ranks"], where, name) : std::vector<uint32_t>();
+        std::vector<uint32_t> ranks = value.contains("ranks") ? RanksOf(value["ranks"], where, name)
+                                                              : std::vector<uint32_t>();
         auto [it, added] = groups.emplace(name, ranks);
         if (!added && it->second != ranks)
         {

@@ -4,10 +4,9 @@
 
 #include "chakra-node.h"
 
+#include "chakra-et.pb.h"
 #include "input-text.h"
 #include "workload-error.h"
-
-#include "chakra-et.pb.h"
 
 #include <cmath>
 #include <unordered_map>
@@ -76,7 +75,8 @@ class AttributeReader
         int64_t value = Integer(a);
         if (value < 0)
         {
-            ThrowWorkloadError(m_file, Where(a) + ": must not be negative, got " + std::to_string(value));
+            ThrowWorkloadError(m_file,
+                               Where(a) + ": must not be negative, got " + std::to_string(value));
         }
         return value;
     }
@@ -100,8 +100,9 @@ class AttributeReader
         double value = Number(a);
         if (!(value >= 0) || !std::isfinite(value))
         {
-            ThrowWorkloadError(m_file, Where(a) + ": must be a finite number >= 0, got " +
-                                           std::to_string(value));
+            ThrowWorkloadError(m_file,
+                               Where(a) + ": must be a finite number >= 0, got " +
+                                   std::to_string(value));
         }
         return value;
     }
@@ -138,7 +139,8 @@ class AttributeReader
     {
         if (value > uint64_t(INT64_MAX))
         {
-            ThrowWorkloadError(m_file, Where(a) + ": " + std::to_string(value) + " is out of range");
+            ThrowWorkloadError(m_file,
+                               Where(a) + ": " + std::to_string(value) + " is out of range");
         }
         return int64_t(value);
     }

@@ -71,22 +71,22 @@ ChakraPairing::CheckCollectives(const ChakraTraceOps& trace)
                 const WorkloadOp& b = trace.ops[mine[k]];
                 if (a.type != b.type || a.bytes != b.bytes || a.root != b.root)
                 {
-                    ThrowWorkloadError(FileOf(trace, mine[k]),
-                                       NodeOf(trace, mine[k]) + ": collective " +
-                                           std::to_string(k + 1) + " of group " +
-                                           InputText::Quote(group) + " on rank " +
-                                           std::to_string(member) + " is " + Describe(b) +
-                                           ", but on rank " + std::to_string(first) + " (" +
-                                           FileOf(trace, reference[k]) + ": " +
-                                           NodeOf(trace, reference[k]) + ") it is " + Describe(a));
+                    ThrowWorkloadError(
+                        FileOf(trace, mine[k]),
+                        NodeOf(trace, mine[k]) + ": collective " + std::to_string(k + 1) +
+                            " of group " + InputText::Quote(group) + " on rank " +
+                            std::to_string(member) + " is " + Describe(b) + ", but on rank " +
+                            std::to_string(first) + " (" + FileOf(trace, reference[k]) + ": " +
+                            NodeOf(trace, reference[k]) + ") it is " + Describe(a));
                 }
             }
             if (mine.size() != reference.size())
             {
                 ThrowWorkloadError(trace.files[member],
-                     "rank " + std::to_string(member) + " issues " + std::to_string(mine.size()) +
-                         " collectives on group " + InputText::Quote(group) + ", rank " +
-                         std::to_string(first) + " issues " + std::to_string(reference.size()));
+                                   "rank " + std::to_string(member) + " issues " +
+                                       std::to_string(mine.size()) + " collectives on group " +
+                                       InputText::Quote(group) + ", rank " + std::to_string(first) +
+                                       " issues " + std::to_string(reference.size()));
             }
         }
     }
@@ -165,6 +165,5 @@ ChakraPairing::PairPointToPoint(ChakraTraceOps& trace)
     }
     return split;
 }
-
 
 } // namespace ns3

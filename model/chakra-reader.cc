@@ -5,6 +5,7 @@
 #include "chakra-reader.h"
 
 #include "chakra-comm-groups.h"
+#include "chakra-et.pb.h"
 #include "chakra-node.h"
 #include "chakra-pairing.h"
 #include "chakra-trace-file.h"
@@ -13,8 +14,6 @@
 #include "workload-json.h"
 #include "workload-model-spec.h"
 #include "workload-validator.h"
-
-#include "chakra-et.pb.h"
 
 #include <algorithm>
 #include <cmath>
@@ -104,8 +103,9 @@ class RankConverter
             {
                 if (++m_trace.report.nodes > ChakraReader::MAX_NODES)
                 {
-                    Fail(m_file, "more than " + std::to_string(ChakraReader::MAX_NODES) +
-                                     " nodes in the trace, more than a workload may hold");
+                    Fail(m_file,
+                         "more than " + std::to_string(ChakraReader::MAX_NODES) +
+                             " nodes in the trace, more than a workload may hold");
                 }
                 Add(node);
             }
@@ -133,8 +133,9 @@ class RankConverter
                 auto [it, added] = m_trace.pgGroups.emplace(name, members);
                 if (!added && it->second != members && !m_trace.pgFromFile) // the file's win
                 {
-                    Fail(m_file, NodeName(raw.id) + ": process group " + InputText::Quote(name) +
-                                     " has other ranks than an earlier METADATA node declared");
+                    Fail(m_file,
+                         NodeName(raw.id) + ": process group " + InputText::Quote(name) +
+                             " has other ranks than an earlier METADATA node declared");
                 }
             }
         }
@@ -162,8 +163,9 @@ class RankConverter
                 auto it = m_index.find(dep);
                 if (it == m_index.end())
                 {
-                    Fail(m_file, NodeName(raw.id) + ": data_deps names node " +
-                                     std::to_string(dep) + ", which is not in the file");
+                    Fail(m_file,
+                         NodeName(raw.id) + ": data_deps names node " + std::to_string(dep) +
+                             ", which is not in the file");
                 }
                 if (it->second == i)
                 {
@@ -322,9 +324,9 @@ class RankConverter
         op.label = raw.name;
         if (raw.iteration > int64_t(WorkloadValidator::MAX_ITERATION))
         {
-            Fail(m_file, NodeName(raw.id) + ": attribute 'pr_iteration' " +
-                             std::to_string(raw.iteration) + " is more than " +
-                             std::to_string(WorkloadValidator::MAX_ITERATION));
+            Fail(m_file,
+                 NodeName(raw.id) + ": attribute 'pr_iteration' " + std::to_string(raw.iteration) +
+                     " is more than " + std::to_string(WorkloadValidator::MAX_ITERATION));
         }
         op.iteration = uint32_t(raw.iteration);
         op.stream = StreamOf(raw);
@@ -346,8 +348,9 @@ class RankConverter
         }
         if (!raw.algorithm.empty() && !ParseWorkloadAlgorithm(raw.algorithm, op.algorithm))
         {
-            Fail(m_file, NodeName(raw.id) + ": attribute \"pr_algorithm\": unknown algorithm " +
-                             InputText::Quote(raw.algorithm));
+            Fail(m_file,
+                 NodeName(raw.id) + ": attribute \"pr_algorithm\": unknown algorithm " +
+                     InputText::Quote(raw.algorithm));
         }
         switch (raw.type)
         {
@@ -377,9 +380,9 @@ class RankConverter
     /// A node's stream: its pr_stream, else compute or cpu for COMP nodes, else its own.
     static std::string StreamOf(const Raw& raw)
     {
-        return !raw.stream.empty()            ? raw.stream
+        return !raw.stream.empty()          ? raw.stream
                : raw.type == Raw::COMP_NODE ? (raw.cpu ? "cpu" : "compute")
-                                              : "c" + std::to_string(raw.id);
+                                            : "c" + std::to_string(raw.id);
     }
 
     void ConvertCompute(const Raw& raw, WorkloadOp& op)
@@ -390,17 +393,19 @@ class RankConverter
         {
             if (m_trace.options.computeTflops <= 0)
             {
-                Fail(m_file, NodeName(raw.id) + ": COMP node with num_ops and no "
-                                                "duration_micros, and no GPU to time it");
+                Fail(m_file,
+                     NodeName(raw.id) + ": COMP node with num_ops and no "
+                                        "duration_micros, and no GPU to time it");
             }
             op.durationUs = raw.numOps / (m_trace.options.computeTflops * 1e6);
             ++m_trace.report.computeFromNumOps;
         }
         if (!(op.durationUs <= WorkloadValidator::MAX_DURATION_US))
         {
-            Fail(m_file, NodeName(raw.id) + ": a compute of " + std::to_string(op.durationUs) +
-                             " us, more than " +
-                             std::to_string(int64_t(WorkloadValidator::MAX_DURATION_US)));
+            Fail(m_file,
+                 NodeName(raw.id) + ": a compute of " + std::to_string(op.durationUs) +
+                     " us, more than " +
+                     std::to_string(int64_t(WorkloadValidator::MAX_DURATION_US)));
         }
     }
 
@@ -410,10 +415,12 @@ class RankConverter
         {
             Fail(m_file, NodeName(raw.id) + ": no comm_size");
         }
-        if (required && (raw.commSize == 0 || uint64_t(raw.commSize) > WorkloadValidator::MAX_BYTES))
+        if (required &&
+            (raw.commSize == 0 || uint64_t(raw.commSize) > WorkloadValidator::MAX_BYTES))
         {
-            Fail(m_file, NodeName(raw.id) + ": comm_size " + std::to_string(raw.commSize) +
-                             " is outside [1, 2^40] bytes");
+            Fail(m_file,
+                 NodeName(raw.id) + ": comm_size " + std::to_string(raw.commSize) +
+                     " is outside [1, 2^40] bytes");
         }
         return raw.commSize < 0 ? 0 : uint64_t(raw.commSize);
     }
@@ -436,10 +443,11 @@ class RankConverter
         auto type = types.find(raw.commType);
         if (type == types.end())
         {
-            Fail(m_file, NodeName(raw.id) + ": COMM_COLL " + Raw::CollectiveName(raw.commType) +
-                             ": the collective engine cannot run it (it runs ALL_REDUCE, "
-                             "REDUCE, ALL_GATHER, BROADCAST, ALL_TO_ALL, REDUCE_SCATTER, "
-                             "REDUCE_SCATTER_BLOCK and BARRIER)");
+            Fail(m_file,
+                 NodeName(raw.id) + ": COMM_COLL " + Raw::CollectiveName(raw.commType) +
+                     ": the collective engine cannot run it (it runs ALL_REDUCE, "
+                     "REDUCE, ALL_GATHER, BROADCAST, ALL_TO_ALL, REDUCE_SCATTER, "
+                     "REDUCE_SCATTER_BLOCK and BARRIER)");
         }
         op.type = type->second;
         op.bytes = Bytes(raw, op.type != WorkloadOpType::BARRIER);
@@ -453,9 +461,9 @@ class RankConverter
             op.root = raw.root >= 0 ? raw.root : int64_t(members.front());
             if (std::find(members.begin(), members.end(), op.root) == members.end())
             {
-                Fail(m_file, NodeName(raw.id) + ": attribute 'pr_root' " +
-                                 std::to_string(op.root) + " is not a member of group " +
-                                 InputText::Quote(op.group));
+                Fail(m_file,
+                     NodeName(raw.id) + ": attribute 'pr_root' " + std::to_string(op.root) +
+                         " is not a member of group " + InputText::Quote(op.group));
             }
         }
     }
@@ -472,9 +480,9 @@ class RankConverter
         }
         if (op.peer < 0 || op.peer >= int64_t(m_trace.ranks))
         {
-            Fail(m_file, NodeName(raw.id) + ": " + field + " " + std::to_string(op.peer) +
-                             " is not a rank of the trace (0-" +
-                             std::to_string(m_trace.ranks - 1) + ")");
+            Fail(m_file,
+                 NodeName(raw.id) + ": " + field + " " + std::to_string(op.peer) +
+                     " is not a rank of the trace (0-" + std::to_string(m_trace.ranks - 1) + ")");
         }
         if (op.peer == int64_t(m_rank))
         {
@@ -493,11 +501,12 @@ class RankConverter
             auto it = FindPg(raw.pgName);
             if (it == m_trace.pgGroups.end())
             {
-                Fail(m_file, NodeName(raw.id) + ": pg_name " + InputText::Quote(raw.pgName) +
-                                 " names no group" +
-                                 (m_trace.pgFromFile
-                                      ? " of " + m_trace.options.commGroupsFile
-                                      : std::string(": give the comm-group JSON (--commGroups)")));
+                Fail(m_file,
+                     NodeName(raw.id) + ": pg_name " + InputText::Quote(raw.pgName) +
+                         " names no group" +
+                         (m_trace.pgFromFile
+                              ? " of " + m_trace.options.commGroupsFile
+                              : std::string(": give the comm-group JSON (--commGroups)")));
             }
             members = it->second;
             name = "pg" + it->first;
@@ -519,8 +528,9 @@ class RankConverter
         auto [it, added] = m_trace.read.groups.emplace(name, members);
         if (!added && it->second != members)
         {
-            Fail(m_file, NodeName(raw.id) + ": group " + InputText::Quote(name) +
-                             " has other members on another node");
+            Fail(m_file,
+                 NodeName(raw.id) + ": group " + InputText::Quote(name) +
+                     " has other members on another node");
         }
         return it->second;
     }
@@ -546,28 +556,29 @@ class RankConverter
         return m_trace.pgGroups.find(std::to_string(std::stoull(match[1].str())));
     }
 
-    void CheckMembers(const Raw& raw, const std::string& name,
+    void CheckMembers(const Raw& raw,
+                      const std::string& name,
                       const std::vector<uint32_t>& members) const
     {
         for (uint32_t member : members)
         {
             if (member >= m_trace.ranks)
             {
-                Fail(m_file, NodeName(raw.id) + ": group " + InputText::Quote(name) +
-                                 (raw.pgName.empty()
-                                      ? std::string()
-                                      : " (pg_name " + InputText::Quote(raw.pgName) + ")") +
-                                 " names rank " + std::to_string(member) +
-                                 ", but the trace has ranks 0-" +
-                                 std::to_string(m_trace.ranks - 1));
+                Fail(m_file,
+                     NodeName(raw.id) + ": group " + InputText::Quote(name) +
+                         (raw.pgName.empty() ? std::string()
+                                             : " (pg_name " + InputText::Quote(raw.pgName) + ")") +
+                         " names rank " + std::to_string(member) + ", but the trace has ranks 0-" +
+                         std::to_string(m_trace.ranks - 1));
             }
         }
         if (std::find(members.begin(), members.end(), m_rank) == members.end())
         {
-            Fail(m_file, NodeName(raw.id) + ": rank " + std::to_string(m_rank) +
-                             " is not a member of its group " + InputText::Quote(name) +
-                             (raw.pgName.empty() ? std::string()
-                                                 : " (pg_name " + InputText::Quote(raw.pgName) + ")"));
+            Fail(m_file,
+                 NodeName(raw.id) + ": rank " + std::to_string(m_rank) +
+                     " is not a member of its group " + InputText::Quote(name) +
+                     (raw.pgName.empty() ? std::string()
+                                         : " (pg_name " + InputText::Quote(raw.pgName) + ")"));
         }
     }
 
@@ -615,7 +626,7 @@ class RankConverter
     TraceContext& m_trace;
     uint32_t m_rank;
     const std::string& m_file;
-    std::vector<Raw> m_nodes;                  //!< In file order
+    std::vector<Raw> m_nodes;                       //!< In file order
     std::unordered_map<uint64_t, uint32_t> m_index; //!< id -> index in m_nodes
     std::vector<std::vector<uint32_t>> m_dataPred;  //!< Per node: data_deps, as indices
     std::vector<std::vector<uint32_t>> m_ctrlPred;  //!< Per node: ctrl_deps kept
@@ -744,9 +755,10 @@ ChakraReader::FindRankFiles(const std::string& prefix)
     {
         if (rank != files.size())
         {
-            Fail(prefix, "rank " + std::to_string(files.size()) + " is missing (" + prefix + "." +
-                             std::to_string(files.size()) + ".et), rank " + std::to_string(rank) +
-                             " is there");
+            Fail(prefix,
+                 "rank " + std::to_string(files.size()) + " is missing (" + prefix + "." +
+                     std::to_string(files.size()) + ".et), rank " + std::to_string(rank) +
+                     " is there");
         }
         if (files.size() == WorkloadJson::MAX_RANKS)
         {

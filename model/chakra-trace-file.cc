@@ -4,17 +4,15 @@
 
 #include "chakra-trace-file.h"
 
+#include "chakra-et.pb.h"
 #include "input-text.h"
 
-#include "chakra-et.pb.h"
-
+#include <algorithm>
+#include <climits>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/gzip_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/util/delimited_message_util.h>
-
-#include <algorithm>
-#include <climits>
 #include <stdexcept>
 #include <zlib.h>
 
@@ -28,8 +26,11 @@ ChakraTraceInput::ChakraTraceInput(const std::string& path)
     if (m_bytes.size() > uint64_t(INT_MAX))
     {
         // protobuf's streams count in int: refused before one of them wraps.
-        Fail(0, "is " + std::to_string(m_bytes.size()) + " bytes, more than a trace file may "
-                "hold (" + std::to_string(INT_MAX) + ")");
+        Fail(0,
+             "is " + std::to_string(m_bytes.size()) +
+                 " bytes, more than a trace file may "
+                 "hold (" +
+                 std::to_string(INT_MAX) + ")");
     }
     m_raw = std::make_unique<google::protobuf::io::ArrayInputStream>(m_bytes.data(),
                                                                      int(m_bytes.size()));
@@ -58,7 +59,7 @@ ChakraTraceInput::CheckGzip() const
     }
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(m_bytes.data()));
     z.avail_in = uInt(m_bytes.size());
-    uint64_t member = 0;      // offset of the current member in the compressed file
+    uint64_t member = 0;       // offset of the current member in the compressed file
     uint64_t decompressed = 0; // bytes out, every member
     char buffer[1 << 16];
     while (true)
@@ -152,17 +153,19 @@ ChakraTraceInput::ReadMessage(google::protobuf::MessageLite& message, const char
     }
     if (size > MAX_MESSAGE_BYTES)
     {
-        Fail(m_offset, std::string("a ") + what + " of " + std::to_string(size) +
-                           " bytes announced, more than " + std::to_string(MAX_MESSAGE_BYTES) +
-                           " (corrupt length)");
+        Fail(m_offset,
+             std::string("a ") + what + " of " + std::to_string(size) +
+                 " bytes announced, more than " + std::to_string(MAX_MESSAGE_BYTES) +
+                 " (corrupt length)");
     }
     auto limit = coded.PushLimit(int(size));
     bool parsed = message.ParseFromCodedStream(&coded);
     // A message cut at a field boundary parses: only the bytes left before its limit tell.
     if (!parsed || coded.BytesUntilLimit() != 0)
     {
-        Fail(m_offset, std::string(coded.BytesUntilLimit() != 0 ? "truncated " : "corrupt ") +
-                           what + " (" + std::to_string(size) + " bytes announced)");
+        Fail(m_offset,
+             std::string(coded.BytesUntilLimit() != 0 ? "truncated " : "corrupt ") + what + " (" +
+                 std::to_string(size) + " bytes announced)");
     }
     coded.PopLimit(limit);
     return true;

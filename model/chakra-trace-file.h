@@ -15,6 +15,7 @@ namespace google
 namespace protobuf
 {
 class MessageLite;
+
 namespace io
 {
 class ArrayInputStream;
@@ -87,13 +88,13 @@ class ChakraTraceInput
     /// compressed offset named); memory stays flat.
     void CheckGzip() const;
 
-    std::string m_path;                                              //!< As given
-    std::string m_bytes;                                             //!< The file
-    bool m_gzip{false};                                              //!< It is gzip
-    std::unique_ptr<google::protobuf::io::ArrayInputStream> m_raw;   //!< Over m_bytes
-    std::unique_ptr<google::protobuf::io::GzipInputStream> m_unzip;  //!< Over m_raw, or null
-    google::protobuf::io::ZeroCopyInputStream* m_in{nullptr};        //!< m_unzip or m_raw
-    uint64_t m_offset{0};                                            //!< Last message's start
+    std::string m_path;                                             //!< As given
+    std::string m_bytes;                                            //!< The file
+    bool m_gzip{false};                                             //!< It is gzip
+    std::unique_ptr<google::protobuf::io::ArrayInputStream> m_raw;  //!< Over m_bytes
+    std::unique_ptr<google::protobuf::io::GzipInputStream> m_unzip; //!< Over m_raw, or null
+    google::protobuf::io::ZeroCopyInputStream* m_in{nullptr};       //!< m_unzip or m_raw
+    uint64_t m_offset{0};                                           //!< Last message's start
 };
 
 /**
@@ -122,11 +123,11 @@ class ChakraTraceOutput
     void Close();
 
   private:
-    std::string m_path;                                                //!< As given
-    std::ofstream m_file;                                              //!< The file
-    std::unique_ptr<google::protobuf::io::OstreamOutputStream> m_raw;  //!< Over m_file
-    std::unique_ptr<google::protobuf::io::GzipOutputStream> m_gzip;    //!< Over m_raw, or null
-    google::protobuf::io::ZeroCopyOutputStream* m_out{nullptr};        //!< m_gzip or m_raw
+    std::string m_path;                                               //!< As given
+    std::ofstream m_file;                                             //!< The file
+    std::unique_ptr<google::protobuf::io::OstreamOutputStream> m_raw; //!< Over m_file
+    std::unique_ptr<google::protobuf::io::GzipOutputStream> m_gzip;   //!< Over m_raw, or null
+    google::protobuf::io::ZeroCopyOutputStream* m_out{nullptr};       //!< m_gzip or m_raw
 };
 
 } // namespace ns3

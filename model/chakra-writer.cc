@@ -5,10 +5,9 @@
 #include "chakra-writer.h"
 
 #include "chakra-comm-groups.h"
+#include "chakra-et.pb.h"
 #include "chakra-reader.h"
 #include "chakra-trace-file.h"
-
-#include "chakra-et.pb.h"
 
 #include <algorithm>
 #include <cmath>
@@ -173,8 +172,10 @@ ChakraWriter::RemoveEarlierRanks(const std::string& prefix,
         }
         if (error)
         {
-            throw std::runtime_error(file + ": cannot remove this rank file of an earlier "
-                                            "trace (" + error.message() + ")");
+            throw std::runtime_error(file +
+                                     ": cannot remove this rank file of an earlier "
+                                     "trace (" +
+                                     error.message() + ")");
         }
     }
 }

@@ -96,7 +96,10 @@ class CollectiveCommunicator : public Object
      * \param gpusPerServer ranks per scale-up domain
      * \param optical true if the rails are optical circuits
      */
-    void Setup(uint32_t rank, Ptr<MessageTransport> transport, uint32_t gpusPerServer, bool optical);
+    void Setup(uint32_t rank,
+               Ptr<MessageTransport> transport,
+               uint32_t gpusPerServer,
+               bool optical);
 
     /**
      * \brief Lets communicators reach each other (every rank's, indexed by rank).
@@ -201,20 +204,20 @@ class CollectiveCommunicator : public Object
     /// A chunk no step fills: with it every step is one task per direction.
     static constexpr uint64_t UNCUT_CHUNK = uint64_t(1) << 62;
 
-    uint32_t m_rank{0};                               //!< This rank
-    Ptr<MessageTransport> m_transport;                //!< Its transport (any network model)
-    uint32_t m_gpusPerServer{8};                      //!< Ranks per server
-    bool m_optical{false};                            //!< Rails are circuits
+    uint32_t m_rank{0};                //!< This rank
+    Ptr<MessageTransport> m_transport; //!< Its transport (any network model)
+    uint32_t m_gpusPerServer{8};       //!< Ranks per server
+    bool m_optical{false};             //!< Rails are circuits
     /// Every rank's communicator (shared by all of them)
     std::shared_ptr<const std::vector<Ptr<CollectiveCommunicator>>> m_peers;
-    uint32_t m_channels;                              //!< Attribute
-    uint64_t m_chunkBytes;                            //!< Attribute
-    WorkloadAlgorithm m_defaultAlgorithm;             //!< Attribute
-    double m_reductionBandwidth;                      //!< Attribute, bytes/s
-    bool m_aggregateRings;                            //!< Attribute
-    std::map<RendezvousKey, Arrivals> m_rendezvous;   //!< Calls this rank is lowest member of
-    uint64_t m_nextExecution{1};                      //!< Next execution id
-    std::map<uint64_t, Execution> m_executions;       //!< Active calls
+    uint32_t m_channels;                            //!< Attribute
+    uint64_t m_chunkBytes;                          //!< Attribute
+    WorkloadAlgorithm m_defaultAlgorithm;           //!< Attribute
+    double m_reductionBandwidth;                    //!< Attribute, bytes/s
+    bool m_aggregateRings;                          //!< Attribute
+    std::map<RendezvousKey, Arrivals> m_rendezvous; //!< Calls this rank is lowest member of
+    uint64_t m_nextExecution{1};                    //!< Next execution id
+    std::map<uint64_t, Execution> m_executions;     //!< Active calls
     std::unordered_map<std::string, std::shared_ptr<const CollectivePlan>> m_plans; //!< Cache
     std::map<uint64_t, TaskRef> m_sending; //!< Message id -> SEND task
     std::map<std::pair<uint32_t, uint64_t>, std::pair<MessageKey, uint64_t>>

@@ -5,6 +5,7 @@
 #include "collective-plan.h"
 
 #include "rail-topology.h"
+
 #include <algorithm>
 #include <iterator>
 #include <map>

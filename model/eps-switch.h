@@ -39,9 +39,9 @@ struct EpsSwitchCounters
     uint64_t framesDroppedBufferFull{0};      //!< The shared buffer had no room
     uint64_t framesDroppedEgressThreshold{0}; //!< Over the dynamic threshold (PFC off)
     uint64_t framesDroppedLinkDown{0}; //!< Routed to, or queued at, a port whose link is down
-    uint64_t framesMarked{0};                 //!< ECN marking decisions
-    uint64_t pausesSent{0};                   //!< PAUSE frames requested on ingress ports
-    uint64_t resumesSent{0};                  //!< RESUME frames requested on ingress ports
+    uint64_t framesMarked{0};          //!< ECN marking decisions
+    uint64_t pausesSent{0};            //!< PAUSE frames requested on ingress ports
+    uint64_t resumesSent{0};           //!< RESUME frames requested on ingress ports
 };
 
 /**

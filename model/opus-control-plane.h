@@ -36,7 +36,7 @@ struct OpusReconfigurationRecord
     /// guesses) that became servable on the rail at the same instant (or within the
     /// controller's BatchWindow) share one reconfiguration
     std::vector<std::string> groups;
-    bool speculative{false}; //!< Provisioning only (no member waited for it yet)
+    bool speculative{false};    //!< Provisioning only (no member waited for it yet)
     uint32_t failedAttempts{0}; //!< Times the OCS failed it (a fault; retried once)
     Time failedAt;              //!< When it first failed (failedAttempts > 0)
     /// The communication it was ordered for ran on its circuits: always for a request;
@@ -156,7 +156,7 @@ class OpusControlPlane : public Object
   private:
     std::string ShapeKey(const CollectiveCall& call, uint32_t rank) const;
 
-    std::vector<Ptr<CollectiveCommunicator>> m_communicators;           //!< Per rank
+    std::vector<Ptr<CollectiveCommunicator>> m_communicators;                     //!< Per rank
     std::unordered_map<std::string, std::shared_ptr<const OpusDemand>> m_demands; //!< Per shape
     std::vector<std::pair<Time, Time>> m_waits;            //!< [ready, grant) intervals
     TracedCallback<const std::string&, Time> m_grantTrace; //!< Grants

@@ -166,16 +166,16 @@ class OpusController : public OpusControlPlane
     /// since RailTransport spreads a message over every circuit that reaches its peer.
     struct Lease
     {
-        std::vector<OpusCircuitNeed> needs;  //!< Its demand's needs
-        uint32_t membersLeft{0};             //!< Members still running it
+        std::vector<OpusCircuitNeed> needs; //!< Its demand's needs
+        uint32_t membersLeft{0};            //!< Members still running it
     };
 
     /// What serving a ticket changes on one rail.
     struct RailChange
     {
-        std::map<uint32_t, uint32_t> config; //!< The rail's circuits afterwards
-        OcsConnections connections;          //!< For OpticalCircuitSwitch::Reconfigure
-        std::set<uint32_t> used;             //!< Ports of the demand's circuits
+        std::map<uint32_t, uint32_t> config;   //!< The rail's circuits afterwards
+        OcsConnections connections;            //!< For OpticalCircuitSwitch::Reconfigure
+        std::set<uint32_t> used;               //!< Ports of the demand's circuits
         std::vector<OpusDemand::Link> relayed; //!< Pairs left without a live port
     };
 

@@ -24,9 +24,8 @@ OpusDemand::AddMessage(uint32_t source,
         return; // scale-up domain
     }
     uint32_t proxy = topology.ProxyFor(source, destination);
-    links.insert({topology.RailOf(destination),
-                  std::min(proxy, destination),
-                  std::max(proxy, destination)});
+    links.insert(
+        {topology.RailOf(destination), std::min(proxy, destination), std::max(proxy, destination)});
 }
 
 void

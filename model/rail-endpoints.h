@@ -99,9 +99,9 @@ class RailEndpoints : public Object
     void DoDispose() override;
 
   private:
-    std::vector<std::vector<Ptr<NetDevice>>> m_ports;               //!< Ports per GPU
-    std::vector<std::vector<uint32_t>> m_planes;                    //!< Plane of each port
-    std::set<uint32_t> m_scaleUpPlanes;                             //!< Scale-up domains
+    std::vector<std::vector<Ptr<NetDevice>>> m_ports; //!< Ports per GPU
+    std::vector<std::vector<uint32_t>> m_planes;      //!< Plane of each port
+    std::set<uint32_t> m_scaleUpPlanes;               //!< Scale-up domains
     std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> m_members; //!< Per plane
     std::map<Mac48Address, std::pair<uint32_t, uint32_t>> m_owners; //!< Address -> GPU, index
 };

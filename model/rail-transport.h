@@ -110,7 +110,6 @@ class RailTransport : public MessageTransport
     /// "No GPU" (e.g. no relay).
     static constexpr uint32_t NO_GPU = 0xffffffff;
 
-
     /**
      * \brief Get the TypeId
      * \return The TypeId for this class
@@ -483,11 +482,11 @@ class RailTransport : public MessageTransport
     std::deque<Waiting> m_waiting;                     //!< Messages no port reached yet
     std::unique_ptr<RailDetour> m_detour;              //!< Paths around failures
     std::set<uint32_t> m_detourPeers;                  //!< Peers Opus gave up on (SetDetour)
-    std::unordered_map<uint64_t, Part> m_pieces; //!< Detour message id -> the part it replaced
-    std::map<MessageKey, DetourPiece> m_detoured;      //!< Detour messages arriving here
-    uint64_t m_nextMessageId;                          //!< Next message id
-    RailTransportCounters m_counters;                  //!< Counters
-    Time m_lastRecovery{Seconds(-1)};                  //!< See GetLastRecovery
+    std::unordered_map<uint64_t, Part> m_pieces;  //!< Detour message id -> the part it replaced
+    std::map<MessageKey, DetourPiece> m_detoured; //!< Detour messages arriving here
+    uint64_t m_nextMessageId;                     //!< Next message id
+    RailTransportCounters m_counters;             //!< Counters
+    Time m_lastRecovery{Seconds(-1)};             //!< See GetLastRecovery
 
     uint32_t m_mtu;           //!< Payload bytes per frame on rail ports
     uint32_t m_scaleUpMtu;    //!< Payload bytes per frame on scale-up ports

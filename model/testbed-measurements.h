@@ -18,8 +18,8 @@ namespace ns3
  */
 struct TestbedStep
 {
-    std::string job;  //!< b16 or b24 (WorkloadGeneratorFlags' --job)
-    std::string mode; //!< no-controller, on-demand or provisioning
+    std::string job;   //!< b16 or b24 (WorkloadGeneratorFlags' --job)
+    std::string mode;  //!< no-controller, on-demand or provisioning
     double delayMs{0}; //!< Emulated reconfiguration delay
     double meanS{0};   //!< Mean step time, seconds
 };

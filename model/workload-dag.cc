@@ -23,8 +23,8 @@ const std::array<const char*, 10> g_opTypeNames = {"compute",
                                                    "recv"};
 
 /// JSON names, indexed by WorkloadAlgorithm.
-const std::array<const char*, 6> g_algorithmNames = {
-    "", "ring", "direct", "halving-doubling", "tree", "auto"};
+const std::array<const char*, 6> g_algorithmNames =
+    {"", "ring", "direct", "halving-doubling", "tree", "auto"};
 
 } // namespace
 
@@ -139,7 +139,12 @@ WorkloadOpRange::operator[](std::size_t i) const
     return m_first[i];
 }
 
-WorkloadDag::WorkloadDag() : m_ranks(0), m_iterations(0), m_first(1, 0) {}
+WorkloadDag::WorkloadDag()
+    : m_ranks(0),
+      m_iterations(0),
+      m_first(1, 0)
+{
+}
 
 WorkloadDag::WorkloadDag(uint32_t ranks, GroupMap groups, std::vector<WorkloadOp> ops)
     : m_ranks(ranks),
@@ -224,8 +229,9 @@ const WorkloadOp*
 WorkloadDag::FindOp(uint32_t rank, uint32_t id) const
 {
     WorkloadOpRange ops = GetOps(rank);
-    auto it = std::lower_bound(
-        ops.begin(), ops.end(), id, [](const WorkloadOp& op, uint32_t v) { return op.id < v; });
+    auto it = std::lower_bound(ops.begin(), ops.end(), id, [](const WorkloadOp& op, uint32_t v) {
+        return op.id < v;
+    });
     return (it != ops.end() && it->id == id) ? it : nullptr;
 }
 

@@ -590,8 +590,8 @@ class RankProgram
         // After the backward's gradient send too: the schedule's step issues the reductions
         // once it has run its actions and waited for their sends (the logs' last stage sends
         // its last gradient, then reduce-scatters).
-        m_reduceAfter = m_backwardSend ? std::vector<uint32_t>{*m_backwardSend}
-                                       : std::vector<uint32_t>{};
+        m_reduceAfter =
+            m_backwardSend ? std::vector<uint32_t>{*m_backwardSend} : std::vector<uint32_t>{};
         auto [first, last] = m_gen.GetStageLayers(GlobalStage(chunk));
         for (uint32_t layer = last; layer-- > first;)
         {

@@ -30,8 +30,9 @@ WorkloadWindow::DurationS() const
 }
 
 WorkloadWindows::WorkloadWindows(uint32_t gpusPerServer)
-    : m_topology(gpusPerServer > 0 ? gpusPerServer
-                                   : throw std::invalid_argument("windows: gpusPerServer must be >= 1"))
+    : m_topology(gpusPerServer > 0
+                     ? gpusPerServer
+                     : throw std::invalid_argument("windows: gpusPerServer must be >= 1"))
 {
 }
 
@@ -390,8 +391,9 @@ WorkloadWindows::Classify(const std::vector<WorkloadWindow>& windows)
         entry.second.meanS /= entry.second.count;
         rows.push_back(entry.second);
     }
-    std::stable_sort(
-        rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.meanS > b.meanS; });
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+        return a.meanS > b.meanS;
+    });
     return rows;
 }
 

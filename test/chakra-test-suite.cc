@@ -158,10 +158,9 @@ class ChakraProcessGroupTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ((*dag.FindGroup(row.group) == std::vector<uint32_t>{4, 5, 6, 7}),
                               true,
                               "rank 5's row is its server");
-        NS_TEST_ASSERT_MSG_EQ(
-            (*dag.FindGroup(column.group) == std::vector<uint32_t>{1, 5, 9, 13}),
-            true,
-            "rank 5's column is its rail");
+        NS_TEST_ASSERT_MSG_EQ((*dag.FindGroup(column.group) == std::vector<uint32_t>{1, 5, 9, 13}),
+                              true,
+                              "rank 5's column is its rail");
         JobBed bed(Spec(4, RailKind::EPS, 4), dag);
         bed.Run();
         NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");

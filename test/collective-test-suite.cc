@@ -24,7 +24,6 @@ using namespace ns3::tests;
 namespace
 {
 
-
 WorkloadOp
 Collective(uint32_t rank, uint32_t id, WorkloadOpType type, std::string group, uint64_t bytes)
 {
@@ -94,7 +93,6 @@ AllRanks(uint32_t ranks)
     return {{"all", members}};
 }
 
-
 } // namespace
 
 /// Ring AllGather, ReduceScatter and AllReduce take (n-1)S/B, (n-1)S/(nB), 2(n-1)S/(nB), in
@@ -106,8 +104,7 @@ class RingClosedFormTestCase : public TestCase
   public:
     /// \param network "packet" or "flow"
     explicit RingClosedFormTestCase(const std::string& network)
-        : TestCase("ring collectives on one switch take their closed-form time (" + network +
-                   ")"),
+        : TestCase("ring collectives on one switch take their closed-form time (" + network + ")"),
           m_network(network),
           m_tolerance(network == "flow" ? 0.01 : 0.02)
     {
@@ -274,8 +271,7 @@ class AllToAllAndSendRecvTestCase : public TestCase
   public:
     /// \param network "packet" or "flow"
     explicit AllToAllAndSendRecvTestCase(const std::string& network)
-        : TestCase("direct all-to-all and send-recv take their closed-form time (" + network +
-                   ")"),
+        : TestCase("direct all-to-all and send-recv take their closed-form time (" + network + ")"),
           m_network(network),
           m_tolerance(network == "flow" ? 0.01 : 0.02)
     {
@@ -289,16 +285,19 @@ class AllToAllAndSendRecvTestCase : public TestCase
         {
             const uint32_t n = 4;
             const uint64_t s = 4 << 20;
-            JobBed bed(Spec(n, RailKind::EPS),
-                       WorkloadDag(
-                           n,
-                           AllRanks(n),
-                           OnEveryRank(n, WorkloadOpType::ALLTOALL, s, WorkloadAlgorithm::DIRECT)),
-                       1,
-                       m_network);
+            JobBed bed(
+                Spec(n, RailKind::EPS),
+                WorkloadDag(n,
+                            AllRanks(n),
+                            OnEveryRank(n, WorkloadOpType::ALLTOALL, s, WorkloadAlgorithm::DIRECT)),
+                1,
+                m_network);
             bed.Run();
             double expected = (n - 1) * (s / n / MTU) * frame + path;
-            NS_TEST_ASSERT_MSG_EQ_TOL(bed.LastEndNs(0), expected, m_tolerance * expected, "alltoall");
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.LastEndNs(0),
+                                      expected,
+                                      m_tolerance * expected,
+                                      "alltoall");
             NS_TEST_ASSERT_MSG_EQ(bed.BytesSent(), uint64_t(n - 1) * s, "(n-1)S/n per rank");
         }
         {
@@ -459,9 +458,10 @@ class OpticalRingCollectiveTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ_TOL(bed.LastEndNs(0), expected, 0.02 * expected, "optical ring");
         for (uint32_t gpu = 0; gpu < n; ++gpu)
         {
-            NS_TEST_ASSERT_MSG_EQ(DynamicCast<RailFabric>(bed.fabric)->GetTransport(gpu)->GetCounters().timeouts,
-                                  0,
-                                  "no timeouts on circuits");
+            NS_TEST_ASSERT_MSG_EQ(
+                DynamicCast<RailFabric>(bed.fabric)->GetTransport(gpu)->GetCounters().timeouts,
+                0,
+                "no timeouts on circuits");
         }
     }
 };
@@ -505,9 +505,10 @@ class OpticalRingRelayAllToAllTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(bed.BytesReceived(), bed.BytesSent(), where + ": bytes conserved");
         for (uint32_t gpu = 0; gpu < n; ++gpu)
         {
-            NS_TEST_ASSERT_MSG_EQ(DynamicCast<RailFabric>(bed.fabric)->GetTransport(gpu)->GetCounters().timeouts,
-                                  0,
-                                  "no timeouts on circuits");
+            NS_TEST_ASSERT_MSG_EQ(
+                DynamicCast<RailFabric>(bed.fabric)->GetTransport(gpu)->GetCounters().timeouts,
+                0,
+                "no timeouts on circuits");
         }
     }
 

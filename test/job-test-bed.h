@@ -64,7 +64,6 @@ class OpEndLog
     std::map<std::pair<uint32_t, uint32_t>, double> m_endNs; //!< (rank, id) -> end
 };
 
-
 /// \param runtimes rank runtimes \return true if every one ran all its ops
 inline bool
 AllRanksFinished(const ApplicationContainer& runtimes)
@@ -146,6 +145,7 @@ struct JobBed
     {
         Simulator::Destroy();
     }
+
     /// The packet model with the test beds' delays.
     static Ptr<RailNetwork> BuildPacket(const RailFabricSpec& spec)
     {
@@ -156,6 +156,7 @@ struct JobBed
         helper.SetOcsDeviceAttribute("FiberDelay", TimeValue(NanoSeconds(LINK_NS)));
         return helper.Build();
     }
+
     /// The flow model with the same delays.
     static Ptr<RailNetwork> BuildFlow(const RailFabricSpec& spec)
     {

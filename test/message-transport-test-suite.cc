@@ -25,7 +25,7 @@ namespace
 /// A network model under test: builds a fabric and gives each GPU's transport.
 struct NetworkModel
 {
-    std::string name;                                     //!< For messages
+    std::string name;                                      //!< For messages
     std::function<Ptr<RailNetwork>(RailFabricSpec)> build; //!< Builds a fabric
 };
 
@@ -63,8 +63,8 @@ Watch(Ptr<RailNetwork> fabric, std::vector<Observed>& observed)
     {
         Ptr<MessageTransport> transport = fabric->GetMessageTransport(gpu);
         Observed* o = &observed[gpu];
-        transport->SetReceiveCallback(MessageTransport::ReceiveCallback(
-            [o](uint32_t source, uint64_t id, uint64_t bytes) {
+        transport->SetReceiveCallback(
+            MessageTransport::ReceiveCallback([o](uint32_t source, uint64_t id, uint64_t bytes) {
                 ++o->got[Key(source, id)];
                 o->size[Key(source, id)] = bytes;
                 o->gotNs[Key(source, id)] = Simulator::Now().GetNanoSeconds();
@@ -120,7 +120,9 @@ class TransportIdsAndCallbacksTestCase : public TestCase
             uint64_t bytes = 0;
             for (uint64_t id = 1; id <= sizes.size(); ++id)
             {
-                NS_TEST_EXPECT_MSG_EQ(observed[2].got[Key(0, id)], 1, model.name << ": received once");
+                NS_TEST_EXPECT_MSG_EQ(observed[2].got[Key(0, id)],
+                                      1,
+                                      model.name << ": received once");
                 NS_TEST_EXPECT_MSG_EQ(observed[2].size[Key(0, id)], sizes[id - 1], "its size");
                 NS_TEST_EXPECT_MSG_EQ(observed[0].sentCount[id], 1, model.name << ": sent once");
                 NS_TEST_EXPECT_MSG_GT_OR_EQ(observed[0].sentNs[id],
@@ -192,9 +194,8 @@ class TransportWaitsForAPathTestCase : public TestCase
             Watch(fabric, observed);
             fabric->GetMessageTransport(0)->Send(1, 100000);
             const double circuitNs = 1e6;
-            Simulator::Schedule(NanoSeconds(circuitNs), [fabric]() {
-                fabric->GetOcs(0)->Preset(fabric->RingCircuits(0));
-            });
+            Simulator::Schedule(NanoSeconds(circuitNs),
+                                [fabric]() { fabric->GetOcs(0)->Preset(fabric->RingCircuits(0)); });
             Simulator::Run();
             NS_TEST_EXPECT_MSG_EQ(observed[1].got.size(), 1, model.name << ": arrived (C5)");
             NS_TEST_EXPECT_MSG_GT(observed[1].gotNs[Key(0, 1)],
@@ -253,4 +254,5 @@ class MessageTransportTestSuite : public TestSuite
     }
 };
 
-static MessageTransportTestSuite g_messageTransportTestSuite; //!< Static variable for test initialization
+static MessageTransportTestSuite
+    g_messageTransportTestSuite; //!< Static variable for test initialization

@@ -125,7 +125,8 @@ struct OpusBed
         spec.kind = RailKind::OCS;
         spec.nicPortBps = 100000000000;
         spec.scaleUpBps = 800000000000;
-        fabric = network == "flow" ? tests::JobBed::BuildFlow(spec) : tests::JobBed::BuildPacket(spec);
+        fabric =
+            network == "flow" ? tests::JobBed::BuildFlow(spec) : tests::JobBed::BuildPacket(spec);
         fabric->GetOcs(0)->SetAttribute("ReconfigurationDelay", TimeValue(delay));
         communicators = CollectiveHelper().Install(fabric);
         RankRuntimeHelper runtimeHelper;
@@ -763,7 +764,9 @@ class OpusIrregularIterationsTestCase : public TestCase
             for (uint32_t gpu = 0; gpu < 5; ++gpu)
             {
                 sent += bed.communicators[gpu]->GetCounters().bytesSent;
-                delivered += bed.fabric->GetMessageTransport(gpu)->GetMessageCounters().payloadBytesDelivered;
+                delivered += bed.fabric->GetMessageTransport(gpu)
+                                 ->GetMessageCounters()
+                                 .payloadBytesDelivered;
             }
             NS_TEST_ASSERT_MSG_EQ(delivered, sent, "bytes delivered = bytes sent");
             makespan[mode == Mode::PROVISIONING] = bed.MakespanNs();
@@ -1280,7 +1283,8 @@ class OpusLeasedPairTestCase : public TestCase
         for (uint32_t gpu = 0; gpu < 5; ++gpu)
         {
             sent += bed.communicators[gpu]->GetCounters().bytesSent;
-            delivered += bed.fabric->GetMessageTransport(gpu)->GetMessageCounters().payloadBytesDelivered;
+            delivered +=
+                bed.fabric->GetMessageTransport(gpu)->GetMessageCounters().payloadBytesDelivered;
         }
         NS_TEST_ASSERT_MSG_GT(sent, 0, "traffic");
         // Y moves 2 x 32 MiB per member, X and Z much less: the broadcast waited for Y.

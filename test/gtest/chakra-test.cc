@@ -7,6 +7,8 @@
  * of a generated job through the writer and the reader.
  */
 
+#include "chakra-et.pb.h"
+
 #include "ns3/chakra-comm-groups.h"
 #include "ns3/chakra-reader.h"
 #include "ns3/chakra-trace-file.h"
@@ -15,8 +17,6 @@
 #include "ns3/workload-estimator.h"
 #include "ns3/workload-generator.h"
 #include "ns3/workload-model-spec.h"
-
-#include "chakra-et.pb.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -105,7 +105,8 @@ Collective(uint64_t id, int64_t commType, int64_t bytes, std::vector<uint64_t> d
 Node
 PointToPoint(uint64_t id, bool send, int64_t peer, int64_t bytes, int64_t tag = 0)
 {
-    Node node = MakeNode(id, send ? ChakraProtoMsg::COMM_SEND_NODE : ChakraProtoMsg::COMM_RECV_NODE);
+    Node node =
+        MakeNode(id, send ? ChakraProtoMsg::COMM_SEND_NODE : ChakraProtoMsg::COMM_RECV_NODE);
     IntAttr(node, send ? "comm_dst" : "comm_src", peer);
     IntAttr(node, "comm_size", bytes);
     IntAttr(node, "comm_tag", tag);
@@ -114,7 +115,10 @@ PointToPoint(uint64_t id, bool send, int64_t peer, int64_t bytes, int64_t tag = 
 
 /// Writes one rank's file.
 void
-WriteRank(const std::string& prefix, uint32_t rank, const std::vector<Node>& nodes, bool gzip = false)
+WriteRank(const std::string& prefix,
+          uint32_t rank,
+          const std::vector<Node>& nodes,
+          bool gzip = false)
 {
     ChakraTraceOutput out(prefix + "." + std::to_string(rank) + ".et", gzip);
     ChakraProtoMsg::GlobalMetadata metadata; // empty: a zero-length message
@@ -387,14 +391,15 @@ TEST(ChakraReader, RefusalsNameFileAndNode)
     EXPECT_READ_ERROR(both("dep", {Compute(1, 1, {7})}, {}), "node 1: data_deps names node 7");
     EXPECT_READ_ERROR(both("cycle", {Compute(1, 1, {2}), Compute(2, 1, {1})}, {}),
                       "node 1: its data_deps lead back to it");
-    EXPECT_READ_ERROR(both("dup", {Compute(1, 1), Compute(1, 2)}, {}), "node 1: the id is used twice");
+    EXPECT_READ_ERROR(both("dup", {Compute(1, 1), Compute(1, 2)}, {}),
+                      "node 1: the id is used twice");
     EXPECT_READ_ERROR(both("gather", {Collective(4, 3, 64)}, {Collective(4, 3, 64)}),
                       "gather.0.et: node 4: COMM_COLL GATHER: the collective engine cannot run it");
     EXPECT_READ_ERROR(both("mismatch", {Collective(1, 0, 64)}, {Collective(1, 2, 64)}),
                       "collective 1 of group 'all' on rank 1 is allgather of 64 B, but on rank 0");
-    EXPECT_READ_ERROR(both("count", {Collective(1, 0, 64), Collective(2, 0, 64, {1})},
-                           {Collective(1, 0, 64)}),
-                      "rank 1 issues 1 collectives on group 'all', rank 0 issues 2");
+    EXPECT_READ_ERROR(
+        both("count", {Collective(1, 0, 64), Collective(2, 0, 64, {1})}, {Collective(1, 0, 64)}),
+        "rank 1 issues 1 collectives on group 'all', rank 0 issues 2");
     EXPECT_READ_ERROR(both("unmatched", {PointToPoint(3, true, 1, 64)}, {}),
                       "unmatched.0.et: node 3: rank 0 sends 1 message(s) of 64 B to 1 with tag 0, "
                       "and rank 1 receives 0");
@@ -493,8 +498,9 @@ TEST(ChakraReader, SecondReviewFindings)
     Node late = Compute(1, 1);
     IntAttr(late, "pr_iteration", int64_t(1) << 40);
     WriteRank(dir / "it", 0, {late});
-    EXPECT_READ_ERROR(dir / "it", "it.0.et: node 1: attribute 'pr_iteration' 1099511627776 is "
-                                  "more than 1000000");
+    EXPECT_READ_ERROR(dir / "it",
+                      "it.0.et: node 1: attribute 'pr_iteration' 1099511627776 is "
+                      "more than 1000000");
     Node bcast = Collective(1, 5, 64);
     IntAttr(bcast, "pr_root", 7);
     WriteRank(dir / "root", 0, {bcast});

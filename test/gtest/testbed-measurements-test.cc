@@ -7,10 +7,9 @@
 
 #include "ns3/testbed-measurements.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <string>
 
@@ -83,8 +82,8 @@ TEST(TestbedMeasurements, SlopesAreThePublishedOnes)
     EXPECT_DOUBLE_EQ(TestbedMeasurements::LeastSquaresSlope({0, 1, 3}, {1, 3, 7}), 2.0);
     EXPECT_TRUE(std::isnan(TestbedMeasurements::LeastSquaresSlope({1, 1}, {2, 3})));
     // The authors' slopes over every b16 delay (s per s): 5.56 on demand, 5.34 provisioning.
-    for (const auto& [mode, slope] : {std::pair<std::string, double>{"on-demand", 5.56},
-                                      {"provisioning", 5.34}})
+    for (const auto& [mode, slope] :
+         {std::pair<std::string, double>{"on-demand", 5.56}, {"provisioning", 5.34}})
     {
         std::vector<double> x;
         std::vector<double> y;
