@@ -1,4 +1,5 @@
 # -*- Mode: python; py-indent-offset: 4; indent-tabs-mode: nil; coding: utf-8; -*-
+# SPDX-License-Identifier: GPL-2.0-only
 # Legacy waf build for ns-3 <= 3.35 trees. ns-3.36+ read CMakeLists.txt instead.
 # These lists must equal CMakeLists.txt's: test/check-wscript-lists.cmake checks it.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Standalone build against Debian bookworm's installed ns-3 3.37.
 #
 # Provides build_lib() and build_lib_example() with the same arguments as ns-3's own macros,

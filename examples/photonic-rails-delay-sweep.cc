@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
  * photonic-rails-delay-sweep: iteration time against the OCS reconfiguration delay, for Opus
  * on demand and with provisioning, normalized to electrical rails (the paper's Fig. 8), by
  * running the job packet by packet once per point.

@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
  * photonic-rails-sim: runs one LLM training job, packet by packet, on a rail-optimized
  * fabric and writes what happened (the main program's CONTRACT in the module docs).
  *

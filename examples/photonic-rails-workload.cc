@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
  * photonic-rails-workload: generates an LLM training DAG (JSON, CONTRACT version 1),
  * validates and summarizes a DAG file, or runs the paper's window analysis (§3.1) on a
  * timeline (collectives.csv), a DAG (estimated replay) or the authors' measured phase logs.

@@ -5,12 +5,15 @@
 #include "circuit-recorder.h"
 
 #include "ns3/callback.h"
+#include "ns3/log.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("CircuitRecorder");
 
 void
 CircuitRecorder::Attach(const std::vector<Ptr<OpticalCircuitSwitch>>& switches)

@@ -4,10 +4,14 @@
 
 #include "collective-helper.h"
 
+#include "ns3/log.h"
+
 #include <memory>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("CollectiveHelper");
 
 CollectiveHelper::CollectiveHelper()
 {

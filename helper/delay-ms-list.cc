@@ -6,6 +6,8 @@
 
 #include "strict-command-line.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -14,6 +16,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("DelayMsList");
 
 double
 DelayMsList::ParseItem(const std::string& item)

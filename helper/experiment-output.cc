@@ -4,6 +4,8 @@
 
 #include "experiment-output.h"
 
+#include "ns3/log.h"
+
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
@@ -11,6 +13,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ExperimentOutput");
 
 namespace
 {

@@ -6,6 +6,8 @@
 
 #include "strict-command-line.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +17,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FaultSchedule");
 
 namespace
 {

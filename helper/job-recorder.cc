@@ -5,6 +5,7 @@
 #include "job-recorder.h"
 
 #include "ns3/callback.h"
+#include "ns3/log.h"
 #include "ns3/rail-topology.h"
 #include "ns3/simulator.h"
 
@@ -12,6 +13,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("JobRecorder");
 
 void
 JobRecorder::Attach(const ApplicationContainer& runtimes, uint32_t dagIterations, uint32_t replays)

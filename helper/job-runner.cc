@@ -13,6 +13,7 @@
 #include "ns3/fault-injector.h"
 #include "ns3/flow-fabric-helper.h"
 #include "ns3/job-recorder.h"
+#include "ns3/log.h"
 #include "ns3/ocs-technology.h"
 #include "ns3/opus-helper.h"
 #include "ns3/rail-fabric-helper.h"
@@ -37,6 +38,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("JobRunner");
 
 double
 JobRunner::PeakRssMiB()

@@ -5,6 +5,7 @@
 #include "job-workload.h"
 
 #include "ns3/chakra-reader.h"
+#include "ns3/log.h"
 #include "ns3/rail-fabric-spec.h"
 #include "ns3/workload-error.h"
 #include "ns3/workload-estimator.h"
@@ -17,6 +18,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("JobWorkload");
 
 namespace
 {

@@ -4,6 +4,7 @@
 
 #include "opus-helper.h"
 
+#include "ns3/log.h"
 #include "ns3/rail-transport.h"
 #include "ns3/rank-runtime.h"
 #include "ns3/string.h"
@@ -14,6 +15,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("OpusHelper");
 
 namespace
 {

@@ -5,10 +5,13 @@
 #include "rank-runtime-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 #include "ns3/rank-runtime.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RankRuntimeHelper");
 
 RankRuntimeHelper::RankRuntimeHelper()
 {

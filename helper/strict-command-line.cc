@@ -6,6 +6,7 @@
 
 #include "ns3/global-value.h"
 #include "ns3/input-text.h"
+#include "ns3/log.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -20,6 +21,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("StrictCommandLine");
 
 namespace
 {

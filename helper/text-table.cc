@@ -4,6 +4,8 @@
 
 #include "text-table.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
@@ -11,6 +13,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("TextTable");
 
 namespace
 {

@@ -4,6 +4,8 @@
 
 #include "workload-generator-flags.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -12,6 +14,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WorkloadGeneratorFlags");
 
 namespace
 {

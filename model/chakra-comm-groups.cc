@@ -6,6 +6,8 @@
 
 #include "input-text.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -13,6 +15,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ChakraCommGroups");
 
 namespace
 {

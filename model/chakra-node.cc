@@ -8,11 +8,15 @@
 #include "input-text.h"
 #include "workload-error.h"
 
+#include "ns3/log.h"
+
 #include <cmath>
 #include <unordered_map>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ChakraNode");
 
 namespace
 {

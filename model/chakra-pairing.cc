@@ -7,12 +7,16 @@
 #include "input-text.h"
 #include "workload-error.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ChakraPairing");
 
 namespace
 {

@@ -15,6 +15,8 @@
 #include "workload-model-spec.h"
 #include "workload-validator.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -29,6 +31,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ChakraReader");
 
 namespace
 {

@@ -7,6 +7,8 @@
 #include "chakra-et.pb.h"
 #include "input-text.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <climits>
 #include <google/protobuf/io/coded_stream.h>
@@ -18,6 +20,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ChakraTraceFile");
 
 ChakraTraceInput::ChakraTraceInput(const std::string& path)
     : m_path(path),

@@ -9,6 +9,8 @@
 #include "chakra-reader.h"
 #include "chakra-trace-file.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -18,6 +20,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ChakraWriter");
 
 namespace
 {

@@ -6,6 +6,8 @@
 
 #include "rail-topology.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <iterator>
 #include <map>
@@ -15,6 +17,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("CollectivePlan");
 
 namespace
 {

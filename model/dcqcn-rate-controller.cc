@@ -4,11 +4,15 @@
 
 #include "dcqcn-rate-controller.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("DcqcnRateController");
 
 DcqcnRateController::DcqcnRateController(const DcqcnParameters& parameters)
     : m_p(parameters),

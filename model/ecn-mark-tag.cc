@@ -4,8 +4,12 @@
 
 #include "ecn-mark-tag.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("EcnMarkTag");
 
 NS_OBJECT_ENSURE_REGISTERED(EcnMarkTag);
 

@@ -4,6 +4,8 @@
 
 #include "input-text.h"
 
+#include "ns3/log.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -11,6 +13,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("InputText");
 
 namespace
 {

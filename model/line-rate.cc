@@ -5,9 +5,12 @@
 #include "line-rate.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("LineRate");
 
 LineRate::LineRate(DataRate rate)
     : m_bps(rate.GetBitRate()),

@@ -5,12 +5,15 @@
 #include "ocs-technology.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <cctype>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("OcsTechnology");
 
 uint64_t
 OcsTechnology::MaxGpus(uint32_t gpusPerScaleUp, uint32_t portsPerNic) const

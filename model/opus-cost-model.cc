@@ -4,6 +4,8 @@
 
 #include "opus-cost-model.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -12,6 +14,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("OpusCostModel");
 
 namespace
 {

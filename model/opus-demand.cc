@@ -6,11 +6,15 @@
 
 #include "rail-topology.h"
 
+#include "ns3/log.h"
+
 #include <map>
 #include <stdexcept>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("OpusDemand");
 
 void
 OpusDemand::AddMessage(uint32_t source,

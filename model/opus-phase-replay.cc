@@ -6,6 +6,8 @@
 
 #include "input-text.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -18,6 +20,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("OpusPhaseReplay");
 
 double
 OpusReplayRun::MeanStepMs() const

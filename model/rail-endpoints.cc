@@ -5,11 +5,14 @@
 #include "rail-endpoints.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 #include "ns3/ocs-net-device.h"
 #include "ns3/optical-circuit-switch.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RailEndpoints");
 
 NS_OBJECT_ENSURE_REGISTERED(RailEndpoints);
 

@@ -12,6 +12,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -22,6 +23,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RailFabricSpec");
 
 uint32_t
 ClosPlan::Switches() const

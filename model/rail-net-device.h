@@ -19,6 +19,17 @@
 namespace ns3
 {
 
+/**
+ * \defgroup photonic-rails Photonic rails
+ *
+ * Rail-optimized GPU fabrics at packet level: optical circuit switch ports and switches
+ * (OcsNetDevice, OpticalCircuitSwitch), electrical rails (EpsNetDevice, EpsSwitch, a single
+ * switch or a Clos), the helper that builds DGX/HGX topologies (RailFabricHelper), RDMA-like
+ * transport and collectives (RailTransport, CollectiveCommunicator), the replay of per-rank
+ * workload DAGs (RankRuntime) and Opus, the control plane that reconfigures the circuits
+ * between parallelism phases (OpusController, OpusShim). See doc/photonic-rails.rst.
+ */
+
 class Node;
 
 /**

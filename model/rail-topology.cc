@@ -4,10 +4,14 @@
 
 #include "rail-topology.h"
 
+#include "ns3/log.h"
+
 #include <stdexcept>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RailTopology");
 
 RailTopology::RailTopology(uint32_t gpusPerServer)
     : m_gpusPerServer(gpusPerServer)

@@ -4,8 +4,12 @@
 
 #include "rail-transport-header.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RailTransportHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(RailTransportHeader);
 

@@ -4,6 +4,7 @@
 
 #include "simulation-horizon.h"
 
+#include "ns3/log.h"
 #include "ns3/simulator.h"
 
 #include <cmath>
@@ -14,6 +15,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("SimulationHorizon");
 
 Time
 DelayWithinHorizon(double nanoseconds, const std::function<std::string()>& what)

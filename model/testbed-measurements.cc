@@ -4,11 +4,15 @@
 
 #include "testbed-measurements.h"
 
+#include "ns3/log.h"
+
 #include <cmath>
 #include <limits>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("TestbedMeasurements");
 
 const std::vector<TestbedStep>&
 TestbedMeasurements::Steps()

@@ -1,4 +1,10 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #include "workload-dag.h"
+
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <array>
@@ -6,6 +12,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WorkloadDag");
 
 namespace
 {

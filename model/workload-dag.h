@@ -1,3 +1,7 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #ifndef WORKLOAD_DAG_H
 #define WORKLOAD_DAG_H
 

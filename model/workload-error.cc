@@ -1,11 +1,19 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #include "workload-error.h"
 
 #include "input-text.h"
+
+#include "ns3/log.h"
 
 #include <sstream>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WorkloadError");
 
 std::string
 WorkloadError::ToString() const

@@ -1,3 +1,7 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #ifndef WORKLOAD_ERROR_H
 #define WORKLOAD_ERROR_H
 

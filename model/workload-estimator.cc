@@ -1,6 +1,12 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #include "workload-estimator.h"
 
 #include "rail-topology.h"
+
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <map>
@@ -10,6 +16,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WorkloadEstimator");
 
 namespace
 {

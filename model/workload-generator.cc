@@ -1,8 +1,14 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #include "workload-generator.h"
 
 #include "workload-error.h"
 #include "workload-json.h"
 #include "workload-validator.h"
+
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +21,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WorkloadGenerator");
 
 namespace
 {

@@ -1,8 +1,14 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #include "workload-json.h"
 
 #include "input-text.h"
 #include "workload-error.h"
 #include "workload-validator.h"
+
+#include "ns3/log.h"
 
 #include <cmath>
 #include <cstdio>
@@ -15,6 +21,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WorkloadJson");
 
 namespace
 {

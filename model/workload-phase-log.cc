@@ -1,6 +1,12 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #include "workload-phase-log.h"
 
 #include "input-text.h"
+
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,6 +18,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WorkloadPhaseLog");
 
 namespace
 {

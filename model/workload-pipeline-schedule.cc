@@ -1,10 +1,18 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #include "workload-pipeline-schedule.h"
+
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WorkloadPipelineSchedule");
 
 bool
 WorkloadPipelineAction::operator==(const WorkloadPipelineAction& other) const

@@ -1,6 +1,12 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #include "workload-summary.h"
 
 #include "workload-windows.h"
+
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -9,6 +15,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WorkloadSummary");
 
 namespace
 {

@@ -1,6 +1,12 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #include "workload-timeline.h"
 
 #include "input-text.h"
+
+#include "ns3/log.h"
 
 #include <cerrno>
 #include <cmath>
@@ -14,6 +20,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WorkloadTimeline");
 
 namespace
 {

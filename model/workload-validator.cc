@@ -1,7 +1,13 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #include "workload-validator.h"
 
 #include "collective-plan.h"
 #include "input-text.h"
+
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +19,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WorkloadValidator");
 
 namespace
 {

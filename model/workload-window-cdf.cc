@@ -4,12 +4,16 @@
 
 #include "workload-window-cdf.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WorkloadWindowCdf");
 
 namespace
 {

@@ -1,4 +1,10 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 #include "workload-windows.h"
+
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,6 +15,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WorkloadWindows");
 
 namespace
 {

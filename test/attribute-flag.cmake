@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Runs photonic-rails-sim (PROGRAM) with ARGS ("|"-separated) twice, the second time with
 # --ns3::RailTransport::RetransmitTimeout=5ms, and checks that the attribute took effect: a
 # NIC port dies under traffic, and the data it stopped moves to the other port one RTO

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Proves the test runner registers exactly the suites CTest runs one entry each for
 # (derived from the file names test/<suite>-test-suite.cc). Without this, a suite whose
 # name differs from its file would silently never run.

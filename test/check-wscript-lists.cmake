@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Proves that the legacy wscript files list the same sources, headers, tests and examples
 # as the CMake files. Usage: cmake -DSOURCE_DIR=<module root> -P check-wscript-lists.cmake
 

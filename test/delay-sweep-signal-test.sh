@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Usage: delay-sweep-signal-test.sh SWEEP DAG OUT SIGNAL
 #
 # Starts photonic-rails-delay-sweep on a small job whose runs last seconds (DAG with 20000

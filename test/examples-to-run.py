@@ -1,4 +1,5 @@
 #! /usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 # Examples that ns-3's test.py runs (in an ns-3 source tree) when examples are enabled:
 # (example command line, condition to run it, condition to run it under valgrind).
 # Standalone builds run the same programs through test/example-smoke-tests.cmake.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Runs PROGRAM with ARGS ("|"-separated) and checks that it fails the way a bad input must:
 # exit status 1 and an error line on stderr matching EXPECT (no abort, no core dump).
 string(REPLACE "|" ";" args "${ARGS}")

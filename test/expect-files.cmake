@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Runs PROGRAM with ARGS ("|"-separated) in WORKDIR and checks what it writes: exit status 0,
 # stdout matching EXPECT_STDOUT and stderr matching EXPECT_STDERR (if given), each of FILES ("|"-separated names) in OUT_DIR
 # equal to EXPECTED_DIR/<PREFIX><name>, each of EXISTS present in OUT_DIR, and, when gnuplot

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Runs photonic-rails-sim (PROGRAM) twice with ARGS ("|"-separated), into OUT_DIR/a and
 # OUT_DIR/b, and checks for every fabric of FABRICS ("|"-separated) that the fault run is
 # deterministic (collectives.csv and faults.csv the same byte for byte) and lost nothing

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Checks that FILE exists and contains a match of the regular expression PATTERN.
 if(NOT EXISTS ${FILE})
   message(FATAL_ERROR "${FILE} was not written")

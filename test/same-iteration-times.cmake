@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Runs photonic-rails-sim (PROGRAM) with ARGS ("|"-separated) writing to OUT_DIR and checks
 # that every fabric of FABRICS ("|"-separated) wrote the same iteration times to its
 # summary.json, to the last digit, and ran ALGORITHM for every collective ("ring" x 8).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Runs photonic-rails-delay-sweep (PROGRAM) with ARGS ("|"-separated) writing to OUT_DIR and
 # checks that its children's messages stay out of its stderr: exit status 0, every line of
 # stderr is one of the sweep's own ("[sweep] ..."), and each run folder in RUNS
