@@ -362,7 +362,7 @@ RailTransport::PeerPortVia(uint32_t port, uint32_t peer) const
     for (std::size_t j = 0; j < peerPorts.size(); ++j)
     {
         uint32_t peerPort = peerPorts[(p.rankInPlane + j) % peerPorts.size()];
-        if (!PeerPortFailed(peer, peerPort))
+        if (!m_endpoints->IsPortDown(peer, peerPort))
         {
             return peerPort;
         }
@@ -377,15 +377,9 @@ RailTransport::PortFailed(uint32_t port) const
 }
 
 bool
-RailTransport::PeerPortFailed(uint32_t gpu, uint32_t index) const
-{
-    return m_endpoints->IsPortDown(gpu, index);
-}
-
-bool
 RailTransport::IsBroken(const QueuePair& qp) const
 {
-    return qp.gaveUp || PortFailed(qp.port) || PeerPortFailed(qp.peer, qp.peerPort);
+    return qp.gaveUp || PortFailed(qp.port) || m_endpoints->IsPortDown(qp.peer, qp.peerPort);
 }
 
 std::vector<std::pair<uint32_t, uint32_t>>
@@ -539,7 +533,7 @@ RailTransport::RailDeadTowards(uint32_t peer) const
         mine = mine || !PortFailed(port);
         for (uint32_t index : peerPorts)
         {
-            theirs = theirs || !PeerPortFailed(peer, index);
+            theirs = theirs || !m_endpoints->IsPortDown(peer, index);
         }
     }
     return !live.empty() && std::all_of(live.begin(), live.end(), [](const auto& plane) {
@@ -686,7 +680,7 @@ RailTransport::UpdateReachability(QueuePair& qp)
     {
         // A packet switch joins the QP's two ports while both are up, whichever peer port
         // new messages would pick (the preferred one may have come back since).
-        qp.reachable = !PortFailed(qp.port) && !PeerPortFailed(qp.peer, qp.peerPort);
+        qp.reachable = !PortFailed(qp.port) && !m_endpoints->IsPortDown(qp.peer, qp.peerPort);
         return;
     }
     int32_t peerPort = PeerPortVia(qp.port, qp.peer);
@@ -1163,7 +1157,7 @@ RailTransport::FailedPortsTowards(uint32_t peer) const
         }
         for (uint32_t k = 0; k < peerPorts.size(); ++k)
         {
-            if (PeerPortFailed(peer, peerPorts[k]))
+            if (m_endpoints->IsPortDown(peer, peerPorts[k]))
             {
                 down.insert(name(peer, k));
             }

@@ -178,8 +178,8 @@ class RailTransport : public MessageTransport
     std::vector<std::string> DescribeWaiting() const;
 
     /**
-     * \return when data that a failure had stopped last moved again (moved to other ports,
-     * or resumed on its repaired path); negative if none ever was
+     * \return when data that a failure had stopped last moved again (moved to other ports
+     * or onto a detour, or resumed on its repaired path); negative if none ever was
      */
     Time GetLastRecovery() const;
 
@@ -375,8 +375,6 @@ class RailTransport : public MessageTransport
                                      Part part);
     /// \return true if \p port is down (cut cable, failed OCS port)
     bool PortFailed(uint32_t port) const;
-    /// \return true if port \p index of GPU \p gpu is down
-    bool PeerPortFailed(uint32_t gpu, uint32_t index) const;
     /// \return true if \p qp's path failed: its port or its peer port is down, or it gave up
     bool IsBroken(const QueuePair& qp) const;
     /**
