@@ -76,7 +76,7 @@ struct ChakraReadReport
  * \brief Reads a Chakra execution trace (`<prefix>.<rank>.et` for every rank, plain or
  *        gzip) into the workload DAG the JSON format gives, validated.
  *
- * Mapping (doc/photonic-rails.rst has the full table):
+ * Mapping (doc/photonic-rails-design.rst has the full table):
  * - COMP -> compute of duration_micros (num_ops at ChakraReadOptions::computeTflops when
  *   there is no duration), on stream "compute", or "cpu" when is_cpu_op is true (one op
  *   at a time on each, as ASTRA-sim runs them);

@@ -27,7 +27,7 @@ namespace ns3
  * switch or a Clos), the helper that builds DGX/HGX topologies (RailFabricHelper), RDMA-like
  * transport and collectives (RailTransport, CollectiveCommunicator), the replay of per-rank
  * workload DAGs (RankRuntime) and Opus, the control plane that reconfigures the circuits
- * between parallelism phases (OpusController, OpusShim). See doc/photonic-rails.rst.
+ * between parallelism phases (OpusController, OpusShim). See doc/photonic-rails-design.rst.
  */
 
 class Node;

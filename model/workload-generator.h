@@ -82,7 +82,7 @@ struct WorkloadGeneratorConfig
  * Groups are named by dimension and numbered by their lowest rank: tp0, cp0, pp0, dp0, ep0,
  * edp0 (expert data parallel). Ops are labelled, e.g. "fsdp.allgather.block3.fwd.mb0",
  * "pp.send.fwd.mb1", "tp.reducescatter.block3.mlp.bwd.mb0", "optimizer.allreduce.0".
- * The model, its assumptions and the streams used are described in doc/photonic-rails.rst.
+ * The model, its assumptions and the streams used are described in doc/photonic-rails-design.rst.
  */
 class WorkloadGenerator
 {
