@@ -114,12 +114,14 @@ CollectMetadataGroups(const Json& root, const std::string& where, ChakraCommGrou
 ChakraCommGroups::Map
 ChakraCommGroups::ReadFile(const std::string& path)
 {
+    NS_LOG_FUNCTION(path);
     return Parse(InputText::ReadFile(path, "comm-group JSON"), path);
 }
 
 ChakraCommGroups::Map
 ChakraCommGroups::Parse(const std::string& text, const std::string& where)
 {
+    NS_LOG_FUNCTION(text.size() << where);
     Json json;
     try
     {
@@ -145,6 +147,7 @@ ChakraCommGroups::Parse(const std::string& text, const std::string& where)
 ChakraCommGroups::Map
 ChakraCommGroups::ParseMetadata(const std::string& text, const std::string& where)
 {
+    NS_LOG_FUNCTION(text.size() << where);
     Map groups;
     Json json = Json::parse(text, nullptr, false);
     if (!json.is_discarded())
@@ -157,6 +160,7 @@ ChakraCommGroups::ParseMetadata(const std::string& text, const std::string& wher
 std::string
 ChakraCommGroups::ToJson(const Map& groups)
 {
+    NS_LOG_FUNCTION_NOARGS();
     std::ostringstream text;
     text << "{";
     bool first = true;

@@ -47,6 +47,7 @@ Describe(const WorkloadOp& op)
 void
 ChakraPairing::CheckCollectives(const ChakraTraceOps& trace)
 {
+    NS_LOG_FUNCTION_NOARGS();
     // group -> rank -> ops in issue order
     std::map<std::string, std::map<uint32_t, std::vector<std::size_t>>> issued;
     for (std::size_t i = 0; i < trace.ops.size(); ++i)
@@ -99,6 +100,7 @@ ChakraPairing::CheckCollectives(const ChakraTraceOps& trace)
 uint64_t
 ChakraPairing::PairPointToPoint(ChakraTraceOps& trace)
 {
+    NS_LOG_FUNCTION_NOARGS();
     using Key = std::tuple<int64_t, int64_t, int64_t>; // src, dst, tag
     std::map<Key, std::vector<uint64_t>> sizes;        // in order of first send
     std::map<std::tuple<int64_t, int64_t, int64_t, uint64_t>, std::vector<std::size_t>> sends;

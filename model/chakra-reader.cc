@@ -707,6 +707,7 @@ ChakraReadReport::Lines() const
 std::map<uint64_t, std::string>
 ChakraReader::ListRankFiles(const std::string& prefix, std::vector<std::string>* odd)
 {
+    NS_LOG_FUNCTION(prefix);
     namespace fs = std::filesystem;
     fs::path path(prefix);
     std::string base = path.filename().string();
@@ -744,6 +745,7 @@ ChakraReader::ListRankFiles(const std::string& prefix, std::vector<std::string>*
 std::vector<std::string>
 ChakraReader::FindRankFiles(const std::string& prefix)
 {
+    NS_LOG_FUNCTION(prefix);
     std::vector<std::string> odd;
     std::map<uint64_t, std::string> found = ListRankFiles(prefix, &odd);
     if (!odd.empty())
@@ -776,6 +778,7 @@ ChakraReader::FindRankFiles(const std::string& prefix)
 bool
 ChakraReader::IsTracePrefix(const std::string& path)
 {
+    NS_LOG_FUNCTION(path);
     std::error_code error;
     return std::filesystem::exists(path + ".0.et", error);
 }
@@ -785,6 +788,7 @@ ChakraReader::Read(const std::string& prefix,
                    const ChakraReadOptions& options,
                    ChakraReadReport* report)
 {
+    NS_LOG_FUNCTION(prefix);
     ChakraReadReport local;
     ChakraReadReport& r = report ? *report : local;
     r = ChakraReadReport();

@@ -27,6 +27,7 @@ ChakraTraceInput::ChakraTraceInput(const std::string& path)
     : m_path(path),
       m_bytes(InputText::ReadFile(path, "Chakra trace"))
 {
+    NS_LOG_FUNCTION(this << path);
     if (m_bytes.size() > uint64_t(INT_MAX))
     {
         // protobuf's streams count in int: refused before one of them wraps.
@@ -104,11 +105,15 @@ ChakraTraceInput::CheckGzip() const
     inflateEnd(&z);
 }
 
-ChakraTraceInput::~ChakraTraceInput() = default;
+ChakraTraceInput::~ChakraTraceInput()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 bool
 ChakraTraceInput::IsGzip() const
 {
+    NS_LOG_FUNCTION(this);
     return m_gzip;
 }
 
@@ -122,6 +127,7 @@ ChakraTraceInput::Fail(uint64_t offset, const std::string& reason) const
 void
 ChakraTraceInput::ReadMetadata(ChakraProtoMsg::GlobalMetadata& metadata)
 {
+    NS_LOG_FUNCTION(this);
     if (!ReadMessage(metadata, "global metadata"))
     {
         Fail(0, "empty: a Chakra trace starts with its global metadata");
@@ -131,6 +137,7 @@ ChakraTraceInput::ReadMetadata(ChakraProtoMsg::GlobalMetadata& metadata)
 bool
 ChakraTraceInput::ReadNode(ChakraProtoMsg::Node& node)
 {
+    NS_LOG_FUNCTION(this);
     node.Clear();
     return ReadMessage(node, "node");
 }
@@ -179,6 +186,7 @@ ChakraTraceOutput::ChakraTraceOutput(const std::string& path, bool gzip)
     : m_path(path),
       m_file(path, std::ios::binary | std::ios::trunc)
 {
+    NS_LOG_FUNCTION(this << path << gzip);
     if (!m_file)
     {
         throw std::runtime_error(path + ": cannot open the file for writing");
@@ -194,11 +202,15 @@ ChakraTraceOutput::ChakraTraceOutput(const std::string& path, bool gzip)
     }
 }
 
-ChakraTraceOutput::~ChakraTraceOutput() = default;
+ChakraTraceOutput::~ChakraTraceOutput()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 ChakraTraceOutput::Write(const google::protobuf::MessageLite& message)
 {
+    NS_LOG_FUNCTION(this);
     if (!google::protobuf::util::SerializeDelimitedToZeroCopyStream(message, m_out))
     {
         throw std::runtime_error(m_path + ": cannot write the file");
@@ -208,6 +220,7 @@ ChakraTraceOutput::Write(const google::protobuf::MessageLite& message)
 void
 ChakraTraceOutput::Close()
 {
+    NS_LOG_FUNCTION(this);
     bool ok = !m_gzip || m_gzip->Close();
     m_gzip.reset();
     m_raw.reset(); // flushes into m_file

@@ -118,6 +118,7 @@ Describe(const WorkloadOp& op, const std::map<std::string, std::string>& groupNu
 std::string
 ChakraWriter::CommGroupsFile(const std::string& prefix)
 {
+    NS_LOG_FUNCTION(prefix);
     return prefix + ".comm_group.json";
 }
 
@@ -127,6 +128,7 @@ ChakraWriter::Write(const WorkloadDag& dag,
                     bool gzip,
                     std::vector<std::string>* removed)
 {
+    NS_LOG_FUNCTION(prefix << gzip);
     RemoveEarlierRanks(prefix, dag.GetRankCount(), removed);
     // ASTRA-sim names groups by number: the DAG's groups in name order.
     std::map<std::string, std::string> groupNumbers;

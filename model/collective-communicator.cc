@@ -126,6 +126,7 @@ void
 CollectiveCommunicator::Connect(
     std::shared_ptr<const std::vector<Ptr<CollectiveCommunicator>>> communicators)
 {
+    NS_LOG_FUNCTION(this << communicators);
     NS_ABORT_MSG_IF(!communicators || m_rank >= communicators->size() ||
                         (*communicators)[m_rank] != this,
                     "CollectiveCommunicator::Connect: rank " << m_rank << " is not at its index");
@@ -154,24 +155,28 @@ CollectiveCommunicator::Peer(uint32_t rank) const
 bool
 CollectiveCommunicator::GetAggregateRings() const
 {
+    NS_LOG_FUNCTION(this);
     return m_aggregateRings;
 }
 
 uint32_t
 CollectiveCommunicator::GetRank() const
 {
+    NS_LOG_FUNCTION(this);
     return m_rank;
 }
 
 const CollectiveCounters&
 CollectiveCommunicator::GetCounters() const
 {
+    NS_LOG_FUNCTION(this);
     return m_counters;
 }
 
 std::size_t
 CollectiveCommunicator::GetActiveCallCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_executions.size();
 }
 
@@ -192,6 +197,7 @@ CollectiveCommunicator::PointToPointPlan(const CollectiveCall& call) const
 std::string
 CollectiveCommunicator::ShapeKey(const CollectiveCall& call)
 {
+    NS_LOG_FUNCTION(call.instance);
     std::string key;
     key.reserve(2 + sizeof(call.bytes) + sizeof(call.root) +
                 sizeof(uint32_t) * call.members.size());
@@ -212,6 +218,7 @@ CollectiveCommunicator::ShapeKey(const CollectiveCall& call)
 std::shared_ptr<const CollectivePlan>
 CollectiveCommunicator::GetPlan(const CollectiveCall& call)
 {
+    NS_LOG_FUNCTION(this << call.instance);
     if (call.type == WorkloadOpType::SEND || call.type == WorkloadOpType::RECV)
     {
         return PointToPointPlan(call);
@@ -589,6 +596,7 @@ CollectiveCommunicator::DescribeRendezvous(const Execution& exec) const
 std::vector<std::string>
 CollectiveCommunicator::DescribeBlocked() const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<std::string> lines;
     for (const auto& [id, exec] : m_executions)
     {

@@ -1365,6 +1365,7 @@ PlanName(WorkloadOpType type, WorkloadAlgorithm algorithm, bool hierarchical)
 CollectivePlan
 CollectivePlanner::Plan(const CollectiveRequest& request)
 {
+    NS_LOG_FUNCTION_NOARGS();
     Group group(request);
     CollectivePlan plan;
     plan.algorithm = Resolve(request, group.Size());
@@ -1434,12 +1435,14 @@ CollectivePlanner::Plan(const CollectiveRequest& request)
 bool
 CollectivePlanner::CanAggregate(const CollectivePlan& plan)
 {
+    NS_LOG_FUNCTION_NOARGS();
     return plan.name == "ring" && !plan.hierarchical && !plan.aggregated;
 }
 
 CollectivePlan
 CollectivePlanner::AggregateSteps(const CollectivePlan& plan)
 {
+    NS_LOG_FUNCTION_NOARGS();
     // Field by field: a copy of the plan would keep its task vector's capacity, thousands of
     // tasks per cached plan.
     CollectivePlan merged;
@@ -1489,6 +1492,7 @@ CollectivePlanner::CheckAlgorithm(WorkloadOpType type,
                                   WorkloadAlgorithm algorithm,
                                   uint32_t members)
 {
+    NS_LOG_FUNCTION(static_cast<int>(type) << static_cast<int>(algorithm) << members);
     if (algorithm == WorkloadAlgorithm::AUTO || algorithm == WorkloadAlgorithm::UNSPECIFIED)
     {
         return "";
@@ -1513,6 +1517,7 @@ CollectivePlanner::CheckAlgorithm(WorkloadOpType type,
 WorkloadAlgorithm
 CollectivePlanner::Choose(const CollectiveRequest& request)
 {
+    NS_LOG_FUNCTION_NOARGS();
     if (!IsWorkloadCollective(request.type))
     {
         Reject(WorkloadOpTypeName(request.type) + " is not a collective");

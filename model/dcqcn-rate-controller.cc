@@ -24,11 +24,13 @@ DcqcnRateController::DcqcnRateController(const DcqcnParameters& parameters)
       m_byteStages(0),
       m_bytes(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 void
 DcqcnRateController::OnCnp(Time now)
 {
+    NS_LOG_FUNCTION(this << now);
     AdvanceTo(now);
     m_congested = true; // the alpha and increase timers run from the first CNP on
     m_target = m_rate;
@@ -44,6 +46,7 @@ DcqcnRateController::OnCnp(Time now)
 void
 DcqcnRateController::OnSent(uint64_t bytes, Time now)
 {
+    NS_LOG_FUNCTION(this << bytes << now);
     AdvanceTo(now);
     if (!IsThrottled())
     {
@@ -61,6 +64,7 @@ DcqcnRateController::OnSent(uint64_t bytes, Time now)
 double
 DcqcnRateController::GetRate(Time now)
 {
+    NS_LOG_FUNCTION(this << now);
     AdvanceTo(now);
     return m_rate;
 }
@@ -68,12 +72,14 @@ DcqcnRateController::GetRate(Time now)
 double
 DcqcnRateController::GetAlpha() const
 {
+    NS_LOG_FUNCTION(this);
     return m_alpha;
 }
 
 bool
 DcqcnRateController::IsThrottled() const
 {
+    NS_LOG_FUNCTION(this);
     return m_rate < m_p.lineRateBps;
 }
 

@@ -73,12 +73,14 @@ EpsChannel::Attach(Ptr<EpsNetDevice> device)
 Time
 EpsChannel::GetDelay() const
 {
+    NS_LOG_FUNCTION(this);
     return m_delay;
 }
 
 Ptr<EpsNetDevice>
 EpsChannel::GetPeer(const EpsNetDevice* device) const
 {
+    NS_LOG_FUNCTION(this << device);
     if (m_nDevices < 2)
     {
         return nullptr;
@@ -137,24 +139,28 @@ EpsChannel::SetLinkUp(bool up)
 bool
 EpsChannel::IsLinkUp() const
 {
+    NS_LOG_FUNCTION(this);
     return m_up;
 }
 
 uint64_t
 EpsChannel::GetFramesLost() const
 {
+    NS_LOG_FUNCTION(this);
     return m_framesLost;
 }
 
 std::size_t
 EpsChannel::GetNDevices() const
 {
+    NS_LOG_FUNCTION(this);
     return m_nDevices;
 }
 
 Ptr<NetDevice>
 EpsChannel::GetDevice(std::size_t i) const
 {
+    NS_LOG_FUNCTION(this << i);
     NS_ABORT_MSG_IF(i >= m_nDevices, "EpsChannel::GetDevice(" << i << "): out of range");
     return m_devices[i];
 }

@@ -77,6 +77,7 @@ EpsNetDevice::DoDispose()
 bool
 EpsNetDevice::IsNetworkControl(Ptr<const Packet> frame)
 {
+    NS_LOG_FUNCTION(frame);
     SocketPriorityTag priority;
     return frame->PeekPacketTag(priority) && priority.GetPriority() >= NETWORK_CONTROL_PRIORITY;
 }
@@ -94,42 +95,49 @@ EpsNetDevice::Attach(Ptr<EpsChannel> channel)
 Ptr<EpsChannel>
 EpsNetDevice::GetEpsChannel() const
 {
+    NS_LOG_FUNCTION(this);
     return m_channel;
 }
 
 Ptr<EpsNetDevice>
 EpsNetDevice::GetPeer() const
 {
+    NS_LOG_FUNCTION(this);
     return m_channel ? m_channel->GetPeer(this) : nullptr;
 }
 
 void
 EpsNetDevice::SetFrameSource(FrameSource source)
 {
+    NS_LOG_FUNCTION(this);
     m_frameSource = source;
 }
 
 void
 EpsNetDevice::NotifyFrameAvailable()
 {
+    NS_LOG_FUNCTION(this);
     TryTransmit();
 }
 
 const EpsNetDeviceCounters&
 EpsNetDevice::GetCounters() const
 {
+    NS_LOG_FUNCTION(this);
     return m_counters;
 }
 
 bool
 EpsNetDevice::IsPaused() const
 {
+    NS_LOG_FUNCTION(this);
     return m_paused;
 }
 
 Time
 EpsNetDevice::GetPausedTime() const
 {
+    NS_LOG_FUNCTION(this);
     return m_counters.pausedTime + (m_paused ? Simulator::Now() - m_pausedSince : Time(0));
 }
 
@@ -351,18 +359,21 @@ EpsNetDevice::SetPaused(bool paused)
 Ptr<Channel>
 EpsNetDevice::GetChannel() const
 {
+    NS_LOG_FUNCTION(this);
     return m_channel;
 }
 
 bool
 EpsNetDevice::IsLinkUp() const
 {
+    NS_LOG_FUNCTION(this);
     return m_linkUp;
 }
 
 bool
 EpsNetDevice::IsPointToPoint() const
 {
+    NS_LOG_FUNCTION(this);
     return true;
 }
 

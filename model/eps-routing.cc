@@ -57,6 +57,7 @@ EpsRouting::~EpsRouting()
 void
 EpsRouting::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_pending.Cancel();
     m_switches.clear();
     Object::DoDispose();
@@ -89,18 +90,21 @@ EpsRouting::SetSwitches(const std::vector<Ptr<EpsSwitch>>& switches)
 Time
 EpsRouting::GetDetectionDelay() const
 {
+    NS_LOG_FUNCTION(this);
     return m_detectionDelay;
 }
 
 uint32_t
 EpsRouting::GetRecomputations() const
 {
+    NS_LOG_FUNCTION(this);
     return m_recomputations;
 }
 
 const std::vector<Time>&
 EpsRouting::GetReroutes() const
 {
+    NS_LOG_FUNCTION(this);
     return m_reroutes;
 }
 

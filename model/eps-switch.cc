@@ -195,6 +195,7 @@ EpsSwitch::AddPort(Ptr<EpsNetDevice> device)
 void
 EpsSwitch::SetEcmpSeed(uint32_t seed)
 {
+    NS_LOG_FUNCTION(this << seed);
     m_ecmpSeed = seed;
     m_configured = false; // the hash seed in use is derived in Configure()
 }
@@ -202,18 +203,21 @@ EpsSwitch::SetEcmpSeed(uint32_t seed)
 uint32_t
 EpsSwitch::GetEcmpSeed() const
 {
+    NS_LOG_FUNCTION(this);
     return m_ecmpSeed;
 }
 
 uint32_t
 EpsSwitch::GetNPorts() const
 {
+    NS_LOG_FUNCTION(this);
     return m_ports.size();
 }
 
 Ptr<EpsNetDevice>
 EpsSwitch::GetPortDevice(uint32_t port) const
 {
+    NS_LOG_FUNCTION(this << port);
     NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
     return m_ports[port].device;
 }
@@ -221,6 +225,7 @@ EpsSwitch::GetPortDevice(uint32_t port) const
 uint32_t
 EpsSwitch::GetPortOf(Ptr<const NetDevice> device) const
 {
+    NS_LOG_FUNCTION(this << device);
     for (uint32_t port = 0; port < m_ports.size(); ++port)
     {
         if (PeekPointer(m_ports[port].device) == PeekPointer(device))
@@ -263,18 +268,21 @@ EpsSwitch::AddRoute(Mac48Address destination, std::vector<uint32_t> ports)
 void
 EpsSwitch::AddRoute(Mac48Address destination, uint32_t port)
 {
+    NS_LOG_FUNCTION(this << destination << port);
     AddRoute(destination, std::vector<uint32_t>{port});
 }
 
 void
 EpsSwitch::RemoveRoute(Mac48Address destination)
 {
+    NS_LOG_FUNCTION(this << destination);
     m_routes.erase(MacKey(destination));
 }
 
 std::vector<uint32_t>
 EpsSwitch::GetRoute(Mac48Address destination) const
 {
+    NS_LOG_FUNCTION(this << destination);
     auto route = m_routes.find(MacKey(destination));
     return route == m_routes.end() ? std::vector<uint32_t>() : route->second;
 }
@@ -282,12 +290,14 @@ EpsSwitch::GetRoute(Mac48Address destination) const
 std::size_t
 EpsSwitch::GetNRoutes() const
 {
+    NS_LOG_FUNCTION(this);
     return m_routes.size();
 }
 
 uint32_t
 EpsSwitch::ReadFlowLabel(Ptr<const Packet> payload)
 {
+    NS_LOG_FUNCTION(payload);
     uint8_t bytes[FLOW_LABEL_BYTES] = {};
     payload->CopyData(bytes, FLOW_LABEL_BYTES);
     return (uint32_t(bytes[0]) << 24) | (uint32_t(bytes[1]) << 16) | (uint32_t(bytes[2]) << 8) |
@@ -297,6 +307,7 @@ EpsSwitch::ReadFlowLabel(Ptr<const Packet> payload)
 uint32_t
 EpsSwitch::SelectEgress(Mac48Address source, Mac48Address destination, uint32_t flowLabel)
 {
+    NS_LOG_FUNCTION(this << source << destination << flowLabel);
     if (!m_configured)
     {
         Configure();
@@ -584,6 +595,7 @@ EpsSwitch::ComputeHeadroom(const Port& port) const
 uint64_t
 EpsSwitch::PfcHeadroom(uint64_t bps, Time delay, uint64_t maxFrameBytes)
 {
+    NS_LOG_FUNCTION(bps << delay << maxFrameBytes);
     // Bytes still arriving after the PAUSE decision: the round trip of the cable at line
     // rate, the frame our transmitter is busy with (the PAUSE waits for it), the frame the
     // upstream is busy with when the PAUSE lands, and the PAUSE frame itself.
@@ -644,12 +656,14 @@ EpsSwitch::Configure()
 uint64_t
 EpsSwitch::GetBufferUsed() const
 {
+    NS_LOG_FUNCTION(this);
     return m_bufferUsed;
 }
 
 uint64_t
 EpsSwitch::GetQueueBytes(uint32_t port) const
 {
+    NS_LOG_FUNCTION(this << port);
     NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
     return m_ports[port].queueBytes;
 }
@@ -657,6 +671,7 @@ EpsSwitch::GetQueueBytes(uint32_t port) const
 uint64_t
 EpsSwitch::GetIngressBytes(uint32_t port) const
 {
+    NS_LOG_FUNCTION(this << port);
     NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
     return m_ports[port].ingressBytes;
 }
@@ -664,6 +679,7 @@ EpsSwitch::GetIngressBytes(uint32_t port) const
 bool
 EpsSwitch::IsIngressPaused(uint32_t port) const
 {
+    NS_LOG_FUNCTION(this << port);
     NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
     return m_ports[port].ingressPaused;
 }
@@ -671,6 +687,7 @@ EpsSwitch::IsIngressPaused(uint32_t port) const
 uint64_t
 EpsSwitch::GetPfcXoff(uint32_t port)
 {
+    NS_LOG_FUNCTION(this << port);
     NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
     if (!m_configured)
     {
@@ -682,6 +699,7 @@ EpsSwitch::GetPfcXoff(uint32_t port)
 uint64_t
 EpsSwitch::GetPfcXon(uint32_t port)
 {
+    NS_LOG_FUNCTION(this << port);
     NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
     if (!m_configured)
     {
@@ -693,6 +711,7 @@ EpsSwitch::GetPfcXon(uint32_t port)
 uint64_t
 EpsSwitch::GetPfcHeadroom(uint32_t port)
 {
+    NS_LOG_FUNCTION(this << port);
     NS_ABORT_MSG_IF(port >= m_ports.size(), "EpsSwitch: no port " << port);
     if (!m_configured)
     {
@@ -704,12 +723,14 @@ EpsSwitch::GetPfcHeadroom(uint32_t port)
 const EpsSwitchCounters&
 EpsSwitch::GetCounters() const
 {
+    NS_LOG_FUNCTION(this);
     return m_counters;
 }
 
 int64_t
 EpsSwitch::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     m_random->SetStream(stream);
     return 1;
 }

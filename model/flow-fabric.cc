@@ -46,6 +46,7 @@ FlowFabric::GetTypeId()
 void
 FlowFabric::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_transports.clear();
     m_network = nullptr;
     RailNetwork::DoDispose();
@@ -95,6 +96,7 @@ FlowFabric::AddLinks()
 std::vector<FlowRoute>
 FlowFabric::RoutesBetween(uint32_t source, uint32_t destination, uint64_t bytes) const
 {
+    NS_LOG_FUNCTION(this << source << destination << bytes);
     std::vector<FlowRoute> routes = Routes(source, destination, bytes);
     for (FlowRoute& route : routes)
     {
@@ -269,12 +271,14 @@ FlowFabric::OnCircuitChange(uint32_t rail, uint32_t input, uint32_t /* output */
 Ptr<FlowNetwork>
 FlowFabric::GetNetwork() const
 {
+    NS_LOG_FUNCTION(this);
     return m_network;
 }
 
 Ptr<FlowTransport>
 FlowFabric::GetFlowTransport(uint32_t gpu) const
 {
+    NS_LOG_FUNCTION(this << gpu);
     NS_ABORT_MSG_IF(gpu >= m_transports.size(), "no GPU " << gpu);
     return m_transports[gpu];
 }
@@ -282,12 +286,14 @@ FlowFabric::GetFlowTransport(uint32_t gpu) const
 const RailTopology&
 FlowFabric::GetTopology() const
 {
+    NS_LOG_FUNCTION(this);
     return m_topology;
 }
 
 uint32_t
 FlowFabric::GetOcsPort(uint32_t gpu, uint32_t port) const
 {
+    NS_LOG_FUNCTION(this << gpu << port);
     NS_ABORT_MSG_UNLESS(m_kind == RailKind::OCS && gpu < m_spec.Gpus() && port < m_spec.nicPorts,
                         "GPU " << gpu << " port " << port << " is not an OCS port");
     return m_topology.ServerOf(gpu) * m_spec.nicPorts + port;
@@ -296,24 +302,28 @@ FlowFabric::GetOcsPort(uint32_t gpu, uint32_t port) const
 std::string
 FlowFabric::GetModelName() const
 {
+    NS_LOG_FUNCTION(this);
     return "flow";
 }
 
 Ptr<MessageTransport>
 FlowFabric::GetMessageTransport(uint32_t gpu) const
 {
+    NS_LOG_FUNCTION(this << gpu);
     return GetFlowTransport(gpu);
 }
 
 uint64_t
 FlowFabric::CountDroppedFrames() const
 {
+    NS_LOG_FUNCTION(this);
     return 0;
 }
 
 int64_t
 FlowFabric::AssignStreams(int64_t /* stream */)
 {
+    NS_LOG_FUNCTION(this);
     return 0;
 }
 

@@ -30,6 +30,7 @@ FlowNetwork::GetTypeId()
 void
 FlowNetwork::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     for (Transfer& t : m_transfers)
     {
         t.drain.Cancel();
@@ -44,12 +45,14 @@ FlowNetwork::DoDispose()
 FlowNetwork::LinkId
 FlowNetwork::AddLink(double bytesPerSecond)
 {
+    NS_LOG_FUNCTION(this << bytesPerSecond);
     return m_solver.AddLink(bytesPerSecond);
 }
 
 double
 FlowNetwork::GetLinkCapacity(LinkId link) const
 {
+    NS_LOG_FUNCTION(this << link);
     return m_solver.GetLinkCapacity(link);
 }
 
@@ -60,6 +63,7 @@ FlowNetwork::Start(const std::vector<LinkId>& path,
                    const DrainedCallback& drained,
                    uint64_t tag)
 {
+    NS_LOG_FUNCTION(this << bytes << connection << tag);
     NS_ABORT_MSG_IF(bytes == 0, "FlowNetwork::Start: a transfer has at least one byte");
     TransferId id;
     if (m_free.empty())
@@ -110,6 +114,7 @@ FlowNetwork::RunIfFirst(TransferId id)
 void
 FlowNetwork::Pause(TransferId id)
 {
+    NS_LOG_FUNCTION(this << id);
     Transfer& t = Get(id);
     t.paused = true;
     if (t.flow == NO_FLOW)
@@ -129,6 +134,7 @@ FlowNetwork::Pause(TransferId id)
 void
 FlowNetwork::Resume(TransferId id, const std::vector<LinkId>& path)
 {
+    NS_LOG_FUNCTION(this << id);
     Transfer& t = Get(id);
     NS_ABORT_MSG_UNLESS(t.paused, "FlowNetwork::Resume: transfer " << id << " is not paused");
     t.paused = false;
@@ -139,24 +145,28 @@ FlowNetwork::Resume(TransferId id, const std::vector<LinkId>& path)
 bool
 FlowNetwork::IsPaused(TransferId id) const
 {
+    NS_LOG_FUNCTION(this << id);
     return m_transfers.at(id).paused;
 }
 
 double
 FlowNetwork::GetRate(TransferId id) const
 {
+    NS_LOG_FUNCTION(this << id);
     return m_transfers.at(id).rate;
 }
 
 std::size_t
 FlowNetwork::GetTransferCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_active;
 }
 
 uint64_t
 FlowNetwork::GetRatesSolved() const
 {
+    NS_LOG_FUNCTION(this);
     return m_solver.GetFlowsSolved();
 }
 

@@ -40,6 +40,7 @@ FlowTransport::GetTypeId()
 void
 FlowTransport::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_fabric = nullptr;
     m_outgoing.clear();
     m_drained = FlowNetwork::DrainedCallback();
@@ -49,6 +50,7 @@ FlowTransport::DoDispose()
 void
 FlowTransport::Setup(uint32_t gpu, Ptr<FlowFabric> fabric)
 {
+    NS_LOG_FUNCTION(this << gpu << fabric);
     m_gpu = gpu;
     m_fabric = fabric;
     m_drained = MakeCallback(&FlowTransport::PartDrained, this);
@@ -57,6 +59,7 @@ FlowTransport::Setup(uint32_t gpu, Ptr<FlowFabric> fabric)
 uint32_t
 FlowTransport::GetGpu() const
 {
+    NS_LOG_FUNCTION(this);
     return m_gpu;
 }
 
@@ -154,6 +157,7 @@ FlowTransport::Complete(uint64_t id)
 void
 FlowTransport::OnPortChange(uint32_t railGpu, uint32_t port)
 {
+    NS_LOG_FUNCTION(this << railGpu << port);
     // In message order, so that the network sees the same changes in the same order on
     // every run (the table is unordered).
     std::vector<uint64_t> ids;
@@ -231,12 +235,14 @@ FlowTransport::Reroute(uint64_t id, Part& part)
 std::size_t
 FlowTransport::GetPendingMessageCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_outgoing.size();
 }
 
 MessageTransportCounters
 FlowTransport::GetMessageCounters() const
 {
+    NS_LOG_FUNCTION(this);
     return m_counters;
 }
 

@@ -138,6 +138,7 @@ InputFileError::GetReason() const
 std::string
 InputText::ReadFile(const std::string& path, const std::string& kind, uint64_t maxBytes)
 {
+    NS_LOG_FUNCTION(path << kind << maxBytes);
     uintmax_t size = CheckFile(path, kind, maxBytes);
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -169,6 +170,7 @@ InputText::ReadFile(const std::string& path, const std::string& kind, uint64_t m
 std::string
 InputText::Escape(const std::string& text)
 {
+    NS_LOG_FUNCTION(text.size());
     static const char* const hex = "0123456789abcdef";
     std::string escaped;
     std::size_t i = 0;
@@ -199,6 +201,7 @@ InputText::Escape(const std::string& text)
 std::string
 InputText::Quote(const std::string& text)
 {
+    NS_LOG_FUNCTION(text.size());
     return "'" + Escape(text) + "'";
 }
 

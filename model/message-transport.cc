@@ -21,7 +21,10 @@ MessageTransport::GetTypeId()
     return tid;
 }
 
-MessageTransport::~MessageTransport() = default;
+MessageTransport::~MessageTransport()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 MessageTransport::SetReceiveCallback(ReceiveCallback callback)
@@ -33,6 +36,7 @@ MessageTransport::SetReceiveCallback(ReceiveCallback callback)
 void
 MessageTransport::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_receiveCallback.Nullify();
     Object::DoDispose();
 }

@@ -82,36 +82,42 @@ OcsNetDevice::Attach(Ptr<OpticalCircuitSwitch> ocs)
 uint32_t
 OcsNetDevice::GetPort() const
 {
+    NS_LOG_FUNCTION(this);
     return m_port;
 }
 
 Ptr<OpticalCircuitSwitch>
 OcsNetDevice::GetSwitch() const
 {
+    NS_LOG_FUNCTION(this);
     return m_switch;
 }
 
 Time
 OcsNetDevice::GetFiberDelay() const
 {
+    NS_LOG_FUNCTION(this);
     return m_fiberDelay;
 }
 
 const OcsNetDeviceCounters&
 OcsNetDevice::GetCounters() const
 {
+    NS_LOG_FUNCTION(this);
     return m_counters;
 }
 
 uint32_t
 OcsNetDevice::GetHeldFrameCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_heldCount;
 }
 
 bool
 OcsNetDevice::IsConnectedTo(const Address& peer) const
 {
+    NS_LOG_FUNCTION(this << peer);
     return Mac48Address::IsMatchingType(peer) && CircuitReaches(Mac48Address::ConvertFrom(peer));
 }
 
@@ -133,6 +139,7 @@ OcsNetDevice::CircuitReaches(Mac48Address destination) const
 void
 OcsNetDevice::NotifyCircuitChanged()
 {
+    NS_LOG_FUNCTION(this);
     bool up = m_switch && m_switch->IsCircuitUp(m_port);
     if (up != m_linkUp)
     {
@@ -233,6 +240,7 @@ OcsNetDevice::TryTransmit()
 void
 OcsNetDevice::NotifyFrameLost(Ptr<const Packet> frame)
 {
+    NS_LOG_FUNCTION(this << frame);
     ++m_counters.framesLostInFlight;
     m_phyTxDropTrace(frame);
 }
@@ -256,18 +264,21 @@ OcsNetDevice::Receive(Ptr<Packet> frame)
 Ptr<Channel>
 OcsNetDevice::GetChannel() const
 {
+    NS_LOG_FUNCTION(this);
     return m_switch;
 }
 
 bool
 OcsNetDevice::IsLinkUp() const
 {
+    NS_LOG_FUNCTION(this);
     return m_switch && m_switch->IsCircuitUp(m_port);
 }
 
 bool
 OcsNetDevice::IsPointToPoint() const
 {
+    NS_LOG_FUNCTION(this);
     // The far end of the circuit changes with reconfiguration, so frames carry MAC addresses.
     return false;
 }

@@ -25,6 +25,7 @@ OcsTechnology::MaxGpus(uint32_t gpusPerScaleUp, uint32_t portsPerNic) const
 const std::vector<OcsTechnology>&
 OcsTechnologyCatalog::All()
 {
+    NS_LOG_FUNCTION_NOARGS();
     // Paper Table 3 (delay, radix); examples as the paper names them.
     static const std::vector<OcsTechnology> catalogue = {
         {"plzt", "EpiPhotonics PLZT", NanoSeconds(10), 16},
@@ -41,6 +42,7 @@ OcsTechnologyCatalog::All()
 bool
 OcsTechnologyCatalog::Find(const std::string& name, OcsTechnology& technology)
 {
+    NS_LOG_FUNCTION(name);
     std::string key = name;
     std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) {
         return std::tolower(c);
@@ -59,6 +61,7 @@ OcsTechnologyCatalog::Find(const std::string& name, OcsTechnology& technology)
 OcsTechnology
 OcsTechnologyCatalog::Get(const std::string& name)
 {
+    NS_LOG_FUNCTION(name);
     OcsTechnology technology;
     NS_ABORT_MSG_UNLESS(Find(name, technology),
                         "unknown OCS technology '" << name << "' (valid: " << Names() << ")");
@@ -68,6 +71,7 @@ OcsTechnologyCatalog::Get(const std::string& name)
 std::string
 OcsTechnologyCatalog::Names()
 {
+    NS_LOG_FUNCTION_NOARGS();
     std::string names;
     for (const auto& technology : All())
     {

@@ -98,6 +98,7 @@ OpticalCircuitSwitch::DoDispose()
 void
 OpticalCircuitSwitch::ApplyTechnology(const std::string& name)
 {
+    NS_LOG_FUNCTION(this << name);
     OcsTechnology technology = OcsTechnologyCatalog::Get(name);
     NS_ABORT_MSG_IF(m_portsInUse > technology.radix,
                     "OCS technology '" << name << "' has radix " << technology.radix << " but "
@@ -110,12 +111,14 @@ OpticalCircuitSwitch::ApplyTechnology(const std::string& name)
 uint32_t
 OpticalCircuitSwitch::GetRadix() const
 {
+    NS_LOG_FUNCTION(this);
     return m_radix;
 }
 
 Time
 OpticalCircuitSwitch::GetReconfigurationDelay() const
 {
+    NS_LOG_FUNCTION(this);
     return m_reconfigurationDelay;
 }
 
@@ -152,18 +155,21 @@ OpticalCircuitSwitch::Attach(Ptr<OcsNetDevice> device)
 Ptr<OcsNetDevice>
 OpticalCircuitSwitch::GetPortDevice(uint32_t port) const
 {
+    NS_LOG_FUNCTION(this << port);
     return port < m_devices.size() ? m_devices[port] : nullptr;
 }
 
 std::size_t
 OpticalCircuitSwitch::GetNDevices() const
 {
+    NS_LOG_FUNCTION(this);
     return m_attachedPorts.size();
 }
 
 Ptr<NetDevice>
 OpticalCircuitSwitch::GetDevice(std::size_t i) const
 {
+    NS_LOG_FUNCTION(this << i);
     NS_ABORT_MSG_IF(i >= m_attachedPorts.size(), "no device " << i << " on this OCS");
     return m_devices[m_attachedPorts[i]];
 }
@@ -322,6 +328,7 @@ OpticalCircuitSwitch::Reconfigure(const OcsConnections& changes, DoneCallback do
 OcsRequestResult
 OpticalCircuitSwitch::SetConfiguration(const OcsConnections& configuration, DoneCallback done)
 {
+    NS_LOG_FUNCTION(this);
     OcsConnections changes = configuration;
     for (uint32_t input = 0; input < m_target.size(); ++input)
     {
@@ -336,6 +343,7 @@ OpticalCircuitSwitch::SetConfiguration(const OcsConnections& configuration, Done
 OcsConnections
 OpticalCircuitSwitch::Duplex(const std::vector<std::pair<uint32_t, uint32_t>>& pairs)
 {
+    NS_LOG_FUNCTION_NOARGS();
     OcsConnections connections;
     for (const auto& [a, b] : pairs)
     {
@@ -507,6 +515,7 @@ OpticalCircuitSwitch::NotifyDevice(uint32_t port) const
 uint32_t
 OpticalCircuitSwitch::GetConnection(uint32_t input) const
 {
+    NS_LOG_FUNCTION(this << input);
     CheckPort(input);
     return m_output[input];
 }
@@ -514,6 +523,7 @@ OpticalCircuitSwitch::GetConnection(uint32_t input) const
 bool
 OpticalCircuitSwitch::IsCircuitUp(uint32_t input) const
 {
+    NS_LOG_FUNCTION(this << input);
     return input < m_up.size() && IsLit(input);
 }
 
@@ -571,6 +581,7 @@ OpticalCircuitSwitch::SetPortFailed(uint32_t port, bool failed)
 bool
 OpticalCircuitSwitch::IsPortFailed(uint32_t port) const
 {
+    NS_LOG_FUNCTION(this << port);
     CheckPort(port);
     return m_failed[port];
 }
@@ -578,18 +589,21 @@ OpticalCircuitSwitch::IsPortFailed(uint32_t port) const
 void
 OpticalCircuitSwitch::FailNextReconfiguration()
 {
+    NS_LOG_FUNCTION(this);
     ++m_failNext;
 }
 
 bool
 OpticalCircuitSwitch::IsPortDark(uint32_t port) const
 {
+    NS_LOG_FUNCTION(this << port);
     return port < m_darkHolds.size() && m_darkHolds[port] > 0;
 }
 
 OcsConnections
 OpticalCircuitSwitch::GetCircuits() const
 {
+    NS_LOG_FUNCTION(this);
     OcsConnections circuits;
     for (uint32_t input = 0; input < m_output.size(); ++input)
     {
@@ -604,6 +618,7 @@ OpticalCircuitSwitch::GetCircuits() const
 OcsConnections
 OpticalCircuitSwitch::GetTargetConfiguration() const
 {
+    NS_LOG_FUNCTION(this);
     OcsConnections target;
     for (uint32_t input = 0; input < m_target.size(); ++input)
     {
@@ -618,24 +633,28 @@ OpticalCircuitSwitch::GetTargetConfiguration() const
 uint64_t
 OpticalCircuitSwitch::GetReconfigurationCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_reconfigurations;
 }
 
 std::size_t
 OpticalCircuitSwitch::GetPendingRequestCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_requests.size();
 }
 
 uint64_t
 OpticalCircuitSwitch::GetFramesLost() const
 {
+    NS_LOG_FUNCTION(this);
     return m_framesLost;
 }
 
 Time
 OpticalCircuitSwitch::GetPortDarkTime(uint32_t port) const
 {
+    NS_LOG_FUNCTION(this << port);
     CheckPort(port);
     Time total = m_darkTotal[port];
     if (m_darkHolds[port] > 0)
@@ -648,6 +667,7 @@ OpticalCircuitSwitch::GetPortDarkTime(uint32_t port) const
 Ptr<OcsNetDevice>
 OpticalCircuitSwitch::GetCircuitPeer(uint32_t input) const
 {
+    NS_LOG_FUNCTION(this << input);
     if (input >= m_up.size() || !IsLit(input))
     {
         return nullptr;
@@ -658,6 +678,7 @@ OpticalCircuitSwitch::GetCircuitPeer(uint32_t input) const
 void
 OpticalCircuitSwitch::Transmit(Ptr<Packet> frame, uint32_t input, Time txTime)
 {
+    NS_LOG_FUNCTION(this << frame << input << txTime);
     uint32_t output = m_output[input];
     Ptr<OcsNetDevice> receiver = m_devices[output];
     // Devices transmit only over circuits that lead to another device (GetCircuitPeer).

@@ -31,13 +31,20 @@ OpusControlPlane::GetTypeId()
     return tid;
 }
 
-OpusControlPlane::OpusControlPlane() = default;
+OpusControlPlane::OpusControlPlane()
+{
+    NS_LOG_FUNCTION(this);
+}
 
-OpusControlPlane::~OpusControlPlane() = default;
+OpusControlPlane::~OpusControlPlane()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 OpusControlPlane::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_communicators.clear();
     Object::DoDispose();
 }
@@ -68,6 +75,7 @@ OpusControlPlane::ShapeKey(const CollectiveCall& call, uint32_t rank) const
 std::shared_ptr<const OpusDemand>
 OpusControlPlane::GetDemand(const CollectiveCall& call, uint32_t rank)
 {
+    NS_LOG_FUNCTION(this << call.instance << rank);
     std::string key = ShapeKey(call, rank);
     auto cached = m_demands.find(key);
     if (cached != m_demands.end())
@@ -132,12 +140,14 @@ OpusControlPlane::Grant(const std::string& instance,
 const std::vector<OpusReconfigurationRecord>&
 OpusControlPlane::GetReconfigurations() const
 {
+    NS_LOG_FUNCTION(this);
     return m_records;
 }
 
 Time
 OpusControlPlane::GetWaitTime() const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<std::pair<Time, Time>> waits = m_waits;
     std::sort(waits.begin(), waits.end());
     Time total;

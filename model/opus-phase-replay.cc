@@ -314,6 +314,7 @@ OpusPipelineMatcher::Match(std::array<std::vector<OpusReplayPhase>, 2>& phases,
                            const std::array<const std::vector<WorkloadPhaseLogEntry>*, 2>& entries,
                            const std::array<std::string, 2>& names)
 {
+    NS_LOG_FUNCTION_NOARGS();
     for (uint32_t s = 0; s < 2; ++s)
     {
         CheckOrder(phases[s], *entries[s], names[s]);

@@ -52,13 +52,18 @@ OpusTestbedEmulator::GetTypeId()
 OpusTestbedEmulator::OpusTestbedEmulator()
     : m_askEveryPointToPoint(true)
 {
+    NS_LOG_FUNCTION(this);
 }
 
-OpusTestbedEmulator::~OpusTestbedEmulator() = default;
+OpusTestbedEmulator::~OpusTestbedEmulator()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 OpusTestbedEmulator::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_gathering.clear();
     OpusControlPlane::DoDispose();
 }
@@ -67,6 +72,7 @@ void
 OpusTestbedEmulator::Setup(uint32_t gpusPerServer,
                            std::vector<Ptr<CollectiveCommunicator>> communicators)
 {
+    NS_LOG_FUNCTION(this << gpusPerServer);
     // No ports to share on an electrical testbed: as many as a GPU can have peers.
     auto ports = static_cast<uint32_t>(communicators.size());
     SetUpDemands(gpusPerServer, std::max<uint32_t>(1, ports), std::move(communicators));
@@ -75,6 +81,7 @@ OpusTestbedEmulator::Setup(uint32_t gpusPerServer,
 void
 OpusTestbedEmulator::Preset(const std::vector<std::shared_ptr<const OpusDemand>>& demands)
 {
+    NS_LOG_FUNCTION(this);
     // As OpusController::Preset: a demand that involves a GPU set up already is skipped.
     std::set<std::pair<uint32_t, uint32_t>> taken;
     for (const auto& demand : demands)
@@ -127,11 +134,11 @@ OpusTestbedEmulator::Request(const CollectiveCall& call, uint32_t rank, GrantCal
 void
 OpusTestbedEmulator::Provision(const CollectiveCall& call, uint32_t rank)
 {
+    NS_LOG_FUNCTION(this << call.instance << rank);
     if (m_served.count(call.instance) > 0 || GetDemand(call, rank)->IsEmpty())
     {
         return;
     }
-    NS_LOG_FUNCTION(this << call.instance << rank);
     Gather(call, rank).announced.insert(rank);
     Order(call.instance);
 }
@@ -218,6 +225,7 @@ OpusTestbedEmulator::GrantIfComplete(const std::string& instance)
 void
 OpusTestbedEmulator::Release(const std::string& /* instance */)
 {
+    NS_LOG_FUNCTION(this);
     // No leases: nothing on the testbed waited for a communication to end.
 }
 
@@ -268,6 +276,7 @@ OpusTestbedEmulator::Apply(const OpusDemand& demand)
 std::vector<std::string>
 OpusTestbedEmulator::DescribePending() const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<std::string> lines;
     for (const auto& [instance, g] : m_gathering)
     {

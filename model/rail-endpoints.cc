@@ -29,6 +29,7 @@ RailEndpoints::GetTypeId()
 void
 RailEndpoints::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_ports.clear();
     m_planes.clear();
     m_owners.clear();
@@ -39,6 +40,7 @@ RailEndpoints::DoDispose()
 uint32_t
 RailEndpoints::AddPort(uint32_t gpu, Ptr<NetDevice> port, uint32_t plane)
 {
+    NS_LOG_FUNCTION(this << gpu << port << plane);
     if (gpu >= m_ports.size())
     {
         m_ports.resize(gpu + 1);
@@ -57,18 +59,21 @@ RailEndpoints::AddPort(uint32_t gpu, Ptr<NetDevice> port, uint32_t plane)
 void
 RailEndpoints::MarkScaleUpPlane(uint32_t plane)
 {
+    NS_LOG_FUNCTION(this << plane);
     m_scaleUpPlanes.insert(plane);
 }
 
 bool
 RailEndpoints::IsScaleUpPlane(uint32_t plane) const
 {
+    NS_LOG_FUNCTION(this << plane);
     return m_scaleUpPlanes.count(plane) > 0;
 }
 
 uint32_t
 RailEndpoints::GetPlane(uint32_t gpu, uint32_t index) const
 {
+    NS_LOG_FUNCTION(this << gpu << index);
     NS_ABORT_MSG_IF(gpu >= m_planes.size() || index >= m_planes[gpu].size(),
                     "unknown port " << index << " of GPU " << gpu);
     return m_planes[gpu][index];
@@ -77,6 +82,7 @@ RailEndpoints::GetPlane(uint32_t gpu, uint32_t index) const
 std::vector<uint32_t>
 RailEndpoints::GetPortsOnPlane(uint32_t gpu, uint32_t plane) const
 {
+    NS_LOG_FUNCTION(this << gpu << plane);
     std::vector<uint32_t> indices;
     if (gpu < m_planes.size())
     {
@@ -94,12 +100,14 @@ RailEndpoints::GetPortsOnPlane(uint32_t gpu, uint32_t plane) const
 uint32_t
 RailEndpoints::GetGpuCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_ports.size();
 }
 
 const std::vector<std::pair<uint32_t, uint32_t>>&
 RailEndpoints::GetPlaneMembers(uint32_t plane) const
 {
+    NS_LOG_FUNCTION(this << plane);
     static const std::vector<std::pair<uint32_t, uint32_t>> none;
     auto it = m_members.find(plane);
     return it == m_members.end() ? none : it->second;
@@ -108,6 +116,7 @@ RailEndpoints::GetPlaneMembers(uint32_t plane) const
 const std::vector<Ptr<NetDevice>>&
 RailEndpoints::GetPorts(uint32_t gpu) const
 {
+    NS_LOG_FUNCTION(this << gpu);
     NS_ABORT_MSG_IF(gpu >= m_ports.size(), "unknown GPU " << gpu);
     return m_ports[gpu];
 }
@@ -115,6 +124,7 @@ RailEndpoints::GetPorts(uint32_t gpu) const
 bool
 RailEndpoints::IsPortDown(uint32_t gpu, uint32_t index) const
 {
+    NS_LOG_FUNCTION(this << gpu << index);
     Ptr<NetDevice> device = GetPorts(gpu).at(index);
     if (Ptr<OcsNetDevice> optical = DynamicCast<OcsNetDevice>(device))
     {
@@ -127,6 +137,7 @@ RailEndpoints::IsPortDown(uint32_t gpu, uint32_t index) const
 bool
 RailEndpoints::Find(const Address& address, uint32_t& gpu, uint32_t& index) const
 {
+    NS_LOG_FUNCTION(this << address);
     if (!Mac48Address::IsMatchingType(address))
     {
         return false;

@@ -29,6 +29,7 @@ RailFabric::GetTypeId()
 void
 RailFabric::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_transports.clear();
     m_endpoints = nullptr;
     m_nics.clear();
@@ -41,6 +42,7 @@ RailFabric::DoDispose()
 Ptr<RailTransport>
 RailFabric::GetTransport(uint32_t gpu) const
 {
+    NS_LOG_FUNCTION(this << gpu);
     NS_ABORT_MSG_IF(gpu >= m_transports.size(), "no GPU " << gpu);
     return m_transports[gpu];
 }
@@ -48,24 +50,28 @@ RailFabric::GetTransport(uint32_t gpu) const
 Ptr<MessageTransport>
 RailFabric::GetMessageTransport(uint32_t gpu) const
 {
+    NS_LOG_FUNCTION(this << gpu);
     return GetTransport(gpu);
 }
 
 std::string
 RailFabric::GetModelName() const
 {
+    NS_LOG_FUNCTION(this);
     return "packet";
 }
 
 Ptr<RailEndpoints>
 RailFabric::GetEndpoints() const
 {
+    NS_LOG_FUNCTION(this);
     return m_endpoints;
 }
 
 std::vector<Ptr<NetDevice>>
 RailFabric::GetNicPorts(uint32_t gpu) const
 {
+    NS_LOG_FUNCTION(this << gpu);
     NS_ABORT_MSG_IF(gpu >= m_nics.size(), "no GPU " << gpu);
     return m_nics[gpu];
 }
@@ -73,6 +79,7 @@ RailFabric::GetNicPorts(uint32_t gpu) const
 const std::vector<Ptr<EpsSwitch>>&
 RailFabric::GetRailSwitches(uint32_t rail) const
 {
+    NS_LOG_FUNCTION(this << rail);
     NS_ABORT_MSG_IF(rail >= m_railSwitches.size(), "no switched rail " << rail);
     return m_railSwitches[rail];
 }
@@ -80,6 +87,7 @@ RailFabric::GetRailSwitches(uint32_t rail) const
 uint64_t
 RailFabric::CountDroppedFrames() const
 {
+    NS_LOG_FUNCTION(this);
     uint64_t dropped = 0;
     auto count = [&dropped](const NodeContainer& nodes) {
         for (auto node = nodes.Begin(); node != nodes.End(); ++node)
@@ -121,6 +129,7 @@ RailFabric::CountDroppedFrames() const
 Ptr<EpsRouting>
 RailFabric::GetRailRouting(uint32_t rail) const
 {
+    NS_LOG_FUNCTION(this << rail);
     NS_ABORT_MSG_IF(rail >= m_railRouting.size(),
                     "RailFabric: rail " << rail << " is not switched");
     return m_railRouting[rail];
@@ -129,6 +138,7 @@ RailFabric::GetRailRouting(uint32_t rail) const
 Ptr<EpsSwitch>
 RailFabric::GetScaleUpSwitch(uint32_t server) const
 {
+    NS_LOG_FUNCTION(this << server);
     NS_ABORT_MSG_IF(server >= m_scaleUp.size(), "no server " << server);
     return m_scaleUp[server];
 }
@@ -136,12 +146,14 @@ RailFabric::GetScaleUpSwitch(uint32_t server) const
 const ClosPlan&
 RailFabric::GetClosPlan() const
 {
+    NS_LOG_FUNCTION(this);
     return m_clos;
 }
 
 uint32_t
 RailFabric::GetRailSwitchCount() const
 {
+    NS_LOG_FUNCTION(this);
     uint32_t count = 0;
     for (const auto& rail : m_railSwitches)
     {
@@ -153,6 +165,7 @@ RailFabric::GetRailSwitchCount() const
 uint64_t
 RailFabric::GetRailSwitchPortCount() const
 {
+    NS_LOG_FUNCTION(this);
     uint64_t ports = 0;
     for (const auto& rail : m_railSwitches)
     {
@@ -171,6 +184,7 @@ RailFabric::GetRailSwitchPortCount() const
 uint32_t
 RailFabric::GetOcsPort(uint32_t gpu, uint32_t port) const
 {
+    NS_LOG_FUNCTION(this << gpu << port);
     Ptr<OcsNetDevice> device = DynamicCast<OcsNetDevice>(GetNicPorts(gpu).at(port));
     NS_ABORT_MSG_UNLESS(device, "GPU " << gpu << " port " << port << " is not an OCS port");
     return device->GetPort();
@@ -179,6 +193,7 @@ RailFabric::GetOcsPort(uint32_t gpu, uint32_t port) const
 int64_t
 RailFabric::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     int64_t used = 0;
     for (const Ptr<EpsSwitch>& sw : m_scaleUp)
     {

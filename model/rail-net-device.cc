@@ -105,15 +105,18 @@ RailNetDevice::RailNetDevice()
       m_mtu(9000),
       m_busy(false)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 RailNetDevice::~RailNetDevice()
 {
+    NS_LOG_FUNCTION(this);
 }
 
 void
 RailNetDevice::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_node = nullptr;
     m_queue = nullptr;
     m_receiveErrorModel = nullptr;
@@ -126,30 +129,35 @@ RailNetDevice::DoDispose()
 void
 RailNetDevice::SetDataRate(DataRate rate)
 {
+    NS_LOG_FUNCTION(this << rate);
     m_lineRate.SetRate(rate);
 }
 
 DataRate
 RailNetDevice::GetDataRate() const
 {
+    NS_LOG_FUNCTION(this);
     return m_lineRate.GetRate();
 }
 
 void
 RailNetDevice::SetQueue(Ptr<Queue<Packet>> queue)
 {
+    NS_LOG_FUNCTION(this << queue);
     m_queue = queue;
 }
 
 Ptr<Queue<Packet>>
 RailNetDevice::GetQueue() const
 {
+    NS_LOG_FUNCTION(this);
     return m_queue;
 }
 
 void
 RailNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> model)
 {
+    NS_LOG_FUNCTION(this << model);
     m_receiveErrorModel = model;
 }
 
@@ -254,30 +262,35 @@ RailNetDevice::DestinationOf(Ptr<const Packet> frame)
 void
 RailNetDevice::SetIfIndex(const uint32_t index)
 {
+    NS_LOG_FUNCTION(this << index);
     m_ifIndex = index;
 }
 
 uint32_t
 RailNetDevice::GetIfIndex() const
 {
+    NS_LOG_FUNCTION(this);
     return m_ifIndex;
 }
 
 void
 RailNetDevice::SetAddress(Address address)
 {
+    NS_LOG_FUNCTION(this << address);
     m_address = Mac48Address::ConvertFrom(address);
 }
 
 Address
 RailNetDevice::GetAddress() const
 {
+    NS_LOG_FUNCTION(this);
     return m_address;
 }
 
 bool
 RailNetDevice::SetMtu(const uint16_t mtu)
 {
+    NS_LOG_FUNCTION(this << mtu);
     m_mtu = mtu;
     return true;
 }
@@ -285,72 +298,84 @@ RailNetDevice::SetMtu(const uint16_t mtu)
 uint16_t
 RailNetDevice::GetMtu() const
 {
+    NS_LOG_FUNCTION(this);
     return m_mtu;
 }
 
 void
 RailNetDevice::AddLinkChangeCallback(Callback<void> callback)
 {
+    NS_LOG_FUNCTION(this);
     m_linkChangeCallbacks.ConnectWithoutContext(callback);
 }
 
 bool
 RailNetDevice::IsBroadcast() const
 {
+    NS_LOG_FUNCTION(this);
     return true;
 }
 
 Address
 RailNetDevice::GetBroadcast() const
 {
+    NS_LOG_FUNCTION(this);
     return Mac48Address::GetBroadcast();
 }
 
 bool
 RailNetDevice::IsMulticast() const
 {
+    NS_LOG_FUNCTION(this);
     return true;
 }
 
 Address
 RailNetDevice::GetMulticast(Ipv4Address multicastGroup) const
 {
+    NS_LOG_FUNCTION(this << multicastGroup);
     return Mac48Address::GetMulticast(multicastGroup);
 }
 
 Address
 RailNetDevice::GetMulticast(Ipv6Address addr) const
 {
+    NS_LOG_FUNCTION(this << addr);
     return Mac48Address::GetMulticast(addr);
 }
 
 bool
 RailNetDevice::IsBridge() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
 bool
 RailNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
 {
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
     return SendFrom(packet, m_address, dest, protocolNumber);
 }
 
 Ptr<Node>
 RailNetDevice::GetNode() const
 {
+    NS_LOG_FUNCTION(this);
     return m_node;
 }
 
 void
 RailNetDevice::SetNode(Ptr<Node> node)
 {
+    NS_LOG_FUNCTION(this << node);
     m_node = node;
 }
 
 bool
 RailNetDevice::NeedsArp() const
 {
+    NS_LOG_FUNCTION(this);
     // Frames are delivered by destination MAC, so the far host's MAC matters.
     return true;
 }
@@ -358,18 +383,21 @@ RailNetDevice::NeedsArp() const
 void
 RailNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
 {
+    NS_LOG_FUNCTION(this);
     m_rxCallback = cb;
 }
 
 void
 RailNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
 {
+    NS_LOG_FUNCTION(this);
     m_promiscCallback = cb;
 }
 
 bool
 RailNetDevice::SupportsSendFrom() const
 {
+    NS_LOG_FUNCTION(this);
     return true;
 }
 

@@ -27,6 +27,7 @@ RailNetwork::GetTypeId()
 void
 RailNetwork::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_ocs.clear();
     Object::DoDispose();
 }
@@ -34,24 +35,28 @@ RailNetwork::DoDispose()
 const RailFabricSpec&
 RailNetwork::GetSpec() const
 {
+    NS_LOG_FUNCTION(this);
     return m_spec;
 }
 
 RailKind
 RailNetwork::GetKind() const
 {
+    NS_LOG_FUNCTION(this);
     return m_kind;
 }
 
 const NodeContainer&
 RailNetwork::GetGpus() const
 {
+    NS_LOG_FUNCTION(this);
     return m_gpus;
 }
 
 Ptr<OpticalCircuitSwitch>
 RailNetwork::GetOcs(uint32_t rail) const
 {
+    NS_LOG_FUNCTION(this << rail);
     NS_ABORT_MSG_IF(m_kind != RailKind::OCS || rail >= m_ocs.size(), "no OCS on rail " << rail);
     return m_ocs[rail];
 }
@@ -59,6 +64,7 @@ RailNetwork::GetOcs(uint32_t rail) const
 OcsConnections
 RailNetwork::RingCircuits(uint32_t rail, std::vector<uint32_t> order) const
 {
+    NS_LOG_FUNCTION(this << rail);
     uint32_t g = m_spec.gpusPerServer;
     if (order.empty())
     {

@@ -215,6 +215,7 @@ RailTransport::~RailTransport()
 void
 RailTransport::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     for (auto& qp : m_qps)
     {
         qp.timeout.Cancel();
@@ -233,6 +234,7 @@ RailTransport::DoDispose()
 void
 RailTransport::Setup(uint32_t gpu, Ptr<RailEndpoints> endpoints)
 {
+    NS_LOG_FUNCTION(this << gpu << endpoints);
     NS_ABORT_MSG_IF(m_endpoints, "RailTransport::Setup called twice");
     m_gpu = gpu;
     m_endpoints = endpoints;
@@ -282,12 +284,14 @@ RailTransport::AddPort(Ptr<NetDevice> device, uint32_t plane)
 uint32_t
 RailTransport::GetGpu() const
 {
+    NS_LOG_FUNCTION(this);
     return m_gpu;
 }
 
 MessageTransportCounters
 RailTransport::GetMessageCounters() const
 {
+    NS_LOG_FUNCTION(this);
     MessageTransportCounters counters;
     counters.messagesSent = m_counters.messagesSent;
     counters.messagesReceived = m_counters.messagesReceived;
@@ -298,18 +302,21 @@ RailTransport::GetMessageCounters() const
 const RailTransportCounters&
 RailTransport::GetCounters() const
 {
+    NS_LOG_FUNCTION(this);
     return m_counters;
 }
 
 std::size_t
 RailTransport::GetPendingMessageCount() const
 {
+    NS_LOG_FUNCTION(this);
     return m_outgoing.size();
 }
 
 uint64_t
 RailTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
 {
+    NS_LOG_FUNCTION(this << peer << bytes);
     NS_ABORT_MSG_UNLESS(m_endpoints, "RailTransport::Send before Setup");
     NS_ABORT_MSG_IF(bytes == 0, "RailTransport::Send: a message has at least one byte");
     NS_ABORT_MSG_IF(peer == m_gpu || peer >= m_endpoints->GetGpuCount(),
@@ -978,6 +985,7 @@ RailTransport::OnCircuitChange(uint32_t port)
 void
 RailTransport::NotifyFabricChange()
 {
+    NS_LOG_FUNCTION(this);
     for (auto& qp : m_qps)
     {
         Recheck(qp);
@@ -1035,6 +1043,7 @@ RailTransport::RetryWaiting()
 uint64_t
 RailTransport::ResetConnection(uint32_t sourceGpu, uint32_t qpn, uint64_t nextPsn)
 {
+    NS_LOG_FUNCTION(this << sourceGpu << qpn << nextPsn);
     auto [found, fresh] = m_receiving.try_emplace(ConnectionKey(sourceGpu, qpn));
     ReceiveState& state = found->second;
     uint64_t expected = fresh ? m_initialPsn : state.expectedPsn;
@@ -1138,6 +1147,7 @@ RailTransport::RerouteHop(const QueuePair& qp, const Part& part) const
 Time
 RailTransport::GetLastRecovery() const
 {
+    NS_LOG_FUNCTION(this);
     return m_lastRecovery;
 }
 
@@ -1189,6 +1199,7 @@ RailTransport::DescribeBlockage(uint32_t peer, bool gaveUp) const
 std::vector<std::string>
 RailTransport::DescribeWaiting() const
 {
+    NS_LOG_FUNCTION(this);
     std::map<uint32_t, std::pair<uint64_t, uint64_t>> waiting; // peer -> (parts, bytes)
     std::set<uint32_t> gaveUp;                                 // peers of QPs that gave up
     for (const QueuePair& qp : m_qps)

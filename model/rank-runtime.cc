@@ -71,6 +71,7 @@ RankRuntime::~RankRuntime()
 void
 RankRuntime::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_communicator = nullptr;
     m_shim = nullptr;
     m_dag.reset();
@@ -94,6 +95,7 @@ RankRuntime::Setup(std::shared_ptr<const WorkloadDag> dag,
 uint32_t
 RankRuntime::GetRank() const
 {
+    NS_LOG_FUNCTION(this);
     return m_rank;
 }
 
@@ -195,6 +197,7 @@ RankRuntime::BeginReplay()
 CollectiveCall
 RankRuntime::CallOf(const WorkloadDag& dag, const WorkloadOp& op)
 {
+    NS_LOG_FUNCTION(op.id);
     CollectiveCall call;
     call.type = op.type;
     call.bytes = op.bytes;
@@ -216,6 +219,7 @@ RankRuntime::CallOf(const WorkloadDag& dag, const WorkloadOp& op)
 std::string
 RankRuntime::InstanceOf(const WorkloadOp& op)
 {
+    NS_LOG_FUNCTION(op.id);
     // Collectives and point-to-point calls are named in separate spaces ("g:", "p:"),
     // so no group name can collide with a send/recv's name.
     std::ostringstream name;
@@ -313,36 +317,42 @@ RankRuntime::CheckClock(const WorkloadOp& op)
 void
 RankRuntime::SetShim(Ptr<OpusShim> shim)
 {
+    NS_LOG_FUNCTION(this << shim);
     m_shim = shim;
 }
 
 uint32_t
 RankRuntime::GetIterations() const
 {
+    NS_LOG_FUNCTION(this);
     return m_iterations;
 }
 
 bool
 RankRuntime::IsFinished() const
 {
+    NS_LOG_FUNCTION(this);
     return m_replay >= m_iterations;
 }
 
 uint64_t
 RankRuntime::GetOpsDone() const
 {
+    NS_LOG_FUNCTION(this);
     return m_done;
 }
 
 uint64_t
 RankRuntime::GetOpsTotal() const
 {
+    NS_LOG_FUNCTION(this);
     return uint64_t(m_ops.size()) * m_iterations;
 }
 
 std::vector<std::string>
 RankRuntime::DescribeBlocked() const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<std::string> lines;
     if (IsFinished())
     {

@@ -21,6 +21,7 @@ NS_LOG_COMPONENT_DEFINE("SimulationHorizon");
 Time
 DelayWithinHorizon(double nanoseconds, const std::function<std::string()>& what)
 {
+    NS_LOG_FUNCTION(nanoseconds);
     const int64_t now = Simulator::Now().GetNanoSeconds();
     const int64_t left = HORIZON_NS - now;
     // Compared as a double first (2^63 exactly): llround beyond int64 is undefined.
@@ -44,6 +45,7 @@ DelayWithinHorizon(double nanoseconds, const std::function<std::string()>& what)
 void
 HorizonGuard::Arm()
 {
+    NS_LOG_FUNCTION(this);
     Simulator::Schedule(NanoSeconds(HORIZON_NS) - Simulator::Now(), &HorizonGuard::Stop, this);
 }
 
@@ -58,6 +60,7 @@ HorizonGuard::Stop()
 bool
 HorizonGuard::Reached() const
 {
+    NS_LOG_FUNCTION(this);
     return m_reached;
 }
 

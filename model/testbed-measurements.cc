@@ -17,6 +17,7 @@ NS_LOG_COMPONENT_DEFINE("TestbedMeasurements");
 const std::vector<TestbedStep>&
 TestbedMeasurements::Steps()
 {
+    NS_LOG_FUNCTION_NOARGS();
     // data/measured-step-times.csv (mean column), whose header says where each comes from.
     static const std::vector<TestbedStep> steps = {
         {"b16", "no-controller", 0, 10.1775},   {"b16", "on-demand", 0, 10.4415},
@@ -37,6 +38,7 @@ TestbedMeasurements::Steps()
 std::optional<double>
 TestbedMeasurements::Find(const std::string& job, const std::string& mode, double delayMs)
 {
+    NS_LOG_FUNCTION(job << mode << delayMs);
     for (const TestbedStep& step : Steps())
     {
         if (step.job == job && step.mode == mode && step.delayMs == delayMs)
@@ -50,6 +52,7 @@ TestbedMeasurements::Find(const std::string& job, const std::string& mode, doubl
 double
 TestbedMeasurements::LeastSquaresSlope(const std::vector<double>& x, const std::vector<double>& y)
 {
+    NS_LOG_FUNCTION_NOARGS();
     const double none = std::numeric_limits<double>::quiet_NaN();
     if (x.size() != y.size() || x.size() < 2)
     {

@@ -39,12 +39,14 @@ const std::array<const char*, 6> g_algorithmNames =
 std::string
 WorkloadOpTypeName(WorkloadOpType type)
 {
+    NS_LOG_FUNCTION(static_cast<int>(type));
     return g_opTypeNames.at(static_cast<std::size_t>(type));
 }
 
 bool
 ParseWorkloadOpType(const std::string& name, WorkloadOpType& type)
 {
+    NS_LOG_FUNCTION(name);
     for (std::size_t i = 0; i < g_opTypeNames.size(); ++i)
     {
         if (name == g_opTypeNames[i])
@@ -59,30 +61,35 @@ ParseWorkloadOpType(const std::string& name, WorkloadOpType& type)
 bool
 IsWorkloadCollective(WorkloadOpType type)
 {
+    NS_LOG_FUNCTION(static_cast<int>(type));
     return type != WorkloadOpType::COMPUTE && !IsWorkloadPointToPoint(type);
 }
 
 bool
 IsWorkloadPointToPoint(WorkloadOpType type)
 {
+    NS_LOG_FUNCTION(static_cast<int>(type));
     return type == WorkloadOpType::SEND || type == WorkloadOpType::RECV;
 }
 
 std::string
 WorkloadDefaultStream(WorkloadOpType type)
 {
+    NS_LOG_FUNCTION(static_cast<int>(type));
     return type == WorkloadOpType::COMPUTE ? "compute" : "comm";
 }
 
 std::string
 WorkloadAlgorithmName(WorkloadAlgorithm algorithm)
 {
+    NS_LOG_FUNCTION(static_cast<int>(algorithm));
     return g_algorithmNames.at(static_cast<std::size_t>(algorithm));
 }
 
 bool
 ParseWorkloadAlgorithm(const std::string& name, WorkloadAlgorithm& algorithm)
 {
+    NS_LOG_FUNCTION(name);
     // Index 0 (UNSPECIFIED) has no JSON name: an absent field means it.
     for (std::size_t i = 1; i < g_algorithmNames.size(); ++i)
     {

@@ -117,6 +117,7 @@ WorkloadErrorList::ThrowIfAny() const
 void
 ThrowWorkloadError(const std::string& file, const std::string& message)
 {
+    NS_LOG_FUNCTION(file << message);
     WorkloadError error;
     error.file = file;
     error.message = message;

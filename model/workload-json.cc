@@ -799,6 +799,7 @@ OpToJson(const WorkloadOp& op)
 WorkloadDag
 WorkloadJson::Parse(const std::string& text, const std::string& fileName)
 {
+    NS_LOG_FUNCTION(text.size() << fileName);
     WorkloadErrorList errors;
     Json root;
     DuplicateKeyFinder duplicates;
@@ -831,6 +832,7 @@ WorkloadJson::Parse(const std::string& text, const std::string& fileName)
 WorkloadDag
 WorkloadJson::ReadFile(const std::string& path)
 {
+    NS_LOG_FUNCTION(path);
     std::string text;
     try
     {
@@ -849,6 +851,7 @@ WorkloadJson::ReadFile(const std::string& path)
 WorkloadDag
 WorkloadJson::Load(const std::string& path)
 {
+    NS_LOG_FUNCTION(path);
     WorkloadDag dag = ReadFile(path);
     WorkloadValidator::Check(dag, path);
     return dag;
@@ -857,6 +860,7 @@ WorkloadJson::Load(const std::string& path)
 std::string
 WorkloadJson::Serialize(const WorkloadDag& dag)
 {
+    NS_LOG_FUNCTION_NOARGS();
     std::ostringstream os;
     Write(dag, os);
     return os.str();
@@ -865,6 +869,7 @@ WorkloadJson::Serialize(const WorkloadDag& dag)
 void
 WorkloadJson::Write(const WorkloadDag& dag, std::ostream& os)
 {
+    NS_LOG_FUNCTION_NOARGS();
     // Hand-laid outer structure (one op per line) so that big files stay diff- and
     // grep-friendly; every value is still produced by the JSON library.
     os << "{\n  \"format\": \"" << FORMAT_NAME << "\", \"version\": " << FORMAT_VERSION
@@ -889,6 +894,7 @@ WorkloadJson::Write(const WorkloadDag& dag, std::ostream& os)
 void
 WorkloadJson::WriteFile(const WorkloadDag& dag, const std::string& path)
 {
+    NS_LOG_FUNCTION(path);
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     if (!out)
     {

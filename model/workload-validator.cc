@@ -679,6 +679,7 @@ class Checker
 std::vector<WorkloadError>
 WorkloadValidator::Validate(const WorkloadDag& dag, const std::string& fileName)
 {
+    NS_LOG_FUNCTION(fileName);
     WorkloadErrorList errors;
     Run(dag, fileName, errors);
     return errors.GetErrors();
@@ -687,6 +688,7 @@ WorkloadValidator::Validate(const WorkloadDag& dag, const std::string& fileName)
 void
 WorkloadValidator::Check(const WorkloadDag& dag, const std::string& fileName)
 {
+    NS_LOG_FUNCTION(fileName);
     WorkloadErrorList errors;
     Run(dag, fileName, errors);
     errors.ThrowIfAny();
