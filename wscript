@@ -9,6 +9,10 @@ def configure(conf):
                    mandatory=True)
     conf.check_cfg(package='zlib', uselib_store='ZLIB', args=['--cflags', '--libs'],
                    mandatory=True)
+    conf.check_cfg(package='nlohmann_json', uselib_store='NLOHMANN_JSON', args=['--cflags'],
+                   mandatory=True, msg='nlohmann-json (apt-get install nlohmann-json3-dev)')
+    conf.check_cfg(package='gtest', uselib_store='GTEST', args=['--cflags', '--libs'],
+                   mandatory=True, msg='GoogleTest (apt-get install libgtest-dev)')
 
 
 def build(bld):
@@ -75,6 +79,8 @@ def build(bld):
         'helper/experiment-output.cc',
         'helper/text-table.cc',
         'helper/job-recorder.cc',
+        'helper/job-builder.cc',
+        'helper/job-report.cc',
         'helper/job-runner.cc',
         'helper/job-workload.cc',
         'helper/opus-helper.cc',
@@ -97,7 +103,7 @@ def build(bld):
         target=['model/chakra-et.pb.cc', 'model/chakra-et.pb.h'])
     module.source.append('model/chakra-et.pb.cc')
     module.includes = ['model']
-    module.use.extend(['PROTOBUF', 'ZLIB'])
+    module.use.extend(['PROTOBUF', 'ZLIB', 'NLOHMANN_JSON'])
 
     module_test = bld.create_ns3_module_test_library('photonic-rails')
     module_test.source = [
@@ -114,7 +120,38 @@ def build(bld):
         'test/message-transport-test-suite.cc',
         'test/opus-emulation-test-suite.cc',
         'test/opus-test-suite.cc',
+        'test/googletest-test-suite.cc',
     ]
+    # The GoogleTests, which the suite photonic-rails-googletest runs.
+    gtest_sources = [
+        'test/gtest/chakra-test.cc',
+        'test/gtest/collective-plan-test.cc',
+        'test/gtest/dcqcn-rate-controller-test.cc',
+        'test/gtest/delay-ms-list-test.cc',
+        'test/gtest/fault-schedule-test.cc',
+        'test/gtest/flow-rate-solver-test.cc',
+        'test/gtest/input-text-test.cc',
+        'test/gtest/line-rate-test.cc',
+        'test/gtest/ocs-technology-test.cc',
+        'test/gtest/opus-cost-model-test.cc',
+        'test/gtest/opus-demand-test.cc',
+        'test/gtest/opus-phase-replay-test.cc',
+        'test/gtest/phase-log-bounds-test.cc',
+        'test/gtest/rail-fabric-spec-test.cc',
+        'test/gtest/rail-topology-test.cc',
+        'test/gtest/simulation-horizon-test.cc',
+        'test/gtest/strict-command-line-test.cc',
+        'test/gtest/testbed-measurements-test.cc',
+        'test/gtest/text-table-test.cc',
+        'test/gtest/workload-format-test.cc',
+        'test/gtest/workload-generator-test.cc',
+        'test/gtest/workload-model-spec-test.cc',
+        'test/gtest/workload-window-cdf-test.cc',
+        'test/gtest/workload-windows-test.cc',
+    ]
+    module_test.source.extend(gtest_sources)
+    module_test.use.append('GTEST')
+    module_test.defines = ['PR_SOURCE_DIR="%s"' % bld.path.abspath()]
 
     headers = bld(features='ns3header')
     headers.module = 'photonic-rails'
@@ -182,6 +219,8 @@ def build(bld):
         'helper/experiment-output.h',
         'helper/text-table.h',
         'helper/job-recorder.h',
+        'helper/job-builder.h',
+        'helper/job-report.h',
         'helper/job-runner.h',
         'helper/job-workload.h',
         'helper/opus-helper.h',

@@ -362,20 +362,13 @@ int
 main(int argc, char* argv[])
 {
     Options o;
-    Setup setup;
-    try
-    {
-        StrictCommandLine cmd(__FILE__,
-                              "Six GPUs on one optical rail: circuits, transfers, and a "
-                              "reconfiguration with blackout.");
-        AddFlags(cmd, o);
-        cmd.Parse(argc, argv);
-        setup = Check(o);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
-        return 1;
-    }
-    return Run(setup);
+    return RunProgram(
+        argc,
+        argv,
+        PROGRAM,
+        __FILE__,
+        "Six GPUs on one optical rail: circuits, transfers, and a "
+        "reconfiguration with blackout.",
+        [&o](StrictCommandLine& cmd) { AddFlags(cmd, o); },
+        [&o](const StrictCommandLine&) { return Run(Check(o)); });
 }

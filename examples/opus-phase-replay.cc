@@ -390,20 +390,15 @@ int
 main(int argc, char* argv[])
 {
     Options o;
-    try
-    {
-        StrictCommandLine flags(__FILE__,
-                                "Replays the authors' measured phase logs of two pipeline "
-                                "stages and predicts the training step time against the OCS "
-                                "reconfiguration delay for Opus on demand and with "
-                                "provisioning (paper Fig. 8; an upper bound).");
-        AddFlags(flags, o);
-        flags.Parse(argc, argv);
-        return Run(o);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
-        return 1;
-    }
+    return RunProgram(
+        argc,
+        argv,
+        PROGRAM,
+        __FILE__,
+        "Replays the authors' measured phase logs of two pipeline "
+        "stages and predicts the training step time against the OCS "
+        "reconfiguration delay for Opus on demand and with "
+        "provisioning (paper Fig. 8; an upper bound).",
+        [&o](StrictCommandLine& flags) { AddFlags(flags, o); },
+        [&o](const StrictCommandLine&) { return Run(o); });
 }

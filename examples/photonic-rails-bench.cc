@@ -374,20 +374,13 @@ int
 main(int argc, char* argv[])
 {
     Options o;
-    DataRate rate;
-    try
-    {
-        StrictCommandLine cmd(__FILE__,
-                              "Speed benchmark of OcsNetDevice and RailTransport against ns-3's "
-                              "PointToPointNetDevice.");
-        AddFlags(cmd, o);
-        cmd.Parse(argc, argv); // refuses counts outside their ranges
-        rate = ParseRate(o.rate);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
-        return 1;
-    }
-    return Run(o, rate);
+    return RunProgram(
+        argc,
+        argv,
+        PROGRAM,
+        __FILE__,
+        "Speed benchmark of OcsNetDevice and RailTransport against ns-3's "
+        "PointToPointNetDevice.",
+        [&o](StrictCommandLine& cmd) { AddFlags(cmd, o); },
+        [&o](const StrictCommandLine&) { return Run(o, ParseRate(o.rate)); });
 }

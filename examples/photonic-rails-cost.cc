@@ -461,19 +461,14 @@ int
 main(int argc, char* argv[])
 {
     Options o;
-    try
-    {
-        StrictCommandLine flags(__FILE__,
-                                "Cost and power of fat-tree, rail-optimized and Opus GPU "
-                                "networks (paper Fig. 7), and Opus's scalability per OCS "
-                                "technology (paper Table 3).");
-        AddFlags(flags, o);
-        flags.Parse(argc, argv);
-        return Run(o);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
-        return 1;
-    }
+    return RunProgram(
+        argc,
+        argv,
+        PROGRAM,
+        __FILE__,
+        "Cost and power of fat-tree, rail-optimized and Opus GPU "
+        "networks (paper Fig. 7), and Opus's scalability per OCS "
+        "technology (paper Table 3).",
+        [&o](StrictCommandLine& flags) { AddFlags(flags, o); },
+        [&o](const StrictCommandLine&) { return Run(o); });
 }

@@ -95,13 +95,13 @@ std::vector<Point>
 MakePoints(const Options& o, const std::string& outDir)
 {
     std::vector<Point> points;
-    JobFabric baseline = JobFabric::Parse(o.baseline, "0");
+    JobFabric baseline = JobFabric::Parse(o.baseline);
     if (baseline.kind == RailKind::OCS || baseline.emulated)
     {
         throw std::invalid_argument("--baseline must be electrical (eps or eps-clos)");
     }
     points.push_back({baseline, 0, outDir + "/runs/" + baseline.name, {}});
-    std::vector<JobFabric> modes = JobFabric::ParseList(o.modes, "0", "modes");
+    std::vector<JobFabric> modes = JobFabric::ParseList(o.modes, "modes");
     for (const JobFabric& mode : modes)
     {
         if (!mode.IsOpus())
@@ -244,7 +244,7 @@ ReadPoint(const Point& point)
                         j["config"]["network"].is_string()
                     ? j["config"]["network"].get<std::string>()
                     : "unknown";
-    r.iterationTime = j["iteration_time_s"].get<double>();
+    r.steadyIterationTime = j["iteration_time_s"].get<double>();
     r.makespan = j["makespan_s"].get<double>();
     r.reconfigurations = j["reconfigurations"].get<uint64_t>();
     r.exposedReconfiguration = j["exposed_reconfiguration_s"].get<double>();
@@ -460,9 +460,9 @@ RunAll(const Options& o, std::shared_ptr<const WorkloadDag> dag, std::vector<Poi
         point.result = ReadPoint(point);
         std::ostringstream line;
         line << "[sweep] " << done << "/" << points.size() << ": " << point.fabric.name << " at "
-             << DelayText(point.delayMs, 0) << " ms: iteration " << point.result.iterationTime * 1e3
-             << " ms (" << point.result.wall << " s wall; messages in " << point.dir << "/"
-             << RUN_LOG << ")";
+             << DelayText(point.delayMs, 0) << " ms: iteration "
+             << point.result.steadyIterationTime * 1e3 << " ms (" << point.result.wall
+             << " s wall; messages in " << point.dir << "/" << RUN_LOG << ")";
         PrintLine(line.str());
     }
     children.ThrowIfStopped(); // one that came after the last child ended
@@ -500,7 +500,7 @@ Report(const std::vector<Point>& points,
     std::cout << "network model: " << base.network
               << (ringSteps == "merged" ? ", ring steps merged" : "") << "\nbaseline "
               << points.front().fabric.name << ": iteration " << std::fixed << std::setprecision(3)
-              << base.iterationTime * 1e3 << " ms";
+              << base.steadyIterationTime * 1e3 << " ms";
     if (measuredBase)
     {
         std::cout << " (measured without a controller: " << *measuredBase * 1e3 << " ms)";
@@ -526,15 +526,15 @@ Report(const std::vector<Point>& points,
         bool both = measured && measuredBase;
         table.AddRow({DelayText(p.delayMs, 3),
                       p.fabric.name,
-                      TextTable::Fixed(p.result.iterationTime * 1e3, 3),
-                      TextTable::Percent(p.result.iterationTime, base.iterationTime),
+                      TextTable::Fixed(p.result.steadyIterationTime * 1e3, 3),
+                      TextTable::Percent(p.result.steadyIterationTime, base.steadyIterationTime),
                       std::to_string(p.result.reconfigurations),
                       TextTable::Fixed(p.result.exposedReconfiguration * 1e3, 3),
                       measured ? TextTable::Fixed(*measured * 1e3, 1) : "-",
                       both ? TextTable::Percent(*measured, *measuredBase) : "-"});
-        csv << p.delayMs << ',' << p.fabric.name << ',' << p.result.iterationTime << ','
-            << p.result.iterationTime / base.iterationTime << ',' << p.result.reconfigurations
-            << ',' << p.result.exposedReconfiguration << ','
+        csv << p.delayMs << ',' << p.fabric.name << ',' << p.result.steadyIterationTime << ','
+            << p.result.steadyIterationTime / base.steadyIterationTime << ','
+            << p.result.reconfigurations << ',' << p.result.exposedReconfiguration << ','
             << (measured ? std::to_string(*measured) : "") << ','
             << (both ? std::to_string(*measured / *measuredBase) : "") << '\n';
     }
@@ -575,7 +575,7 @@ ReportSlopes(const std::vector<Point>& points, const std::string& job, std::ostr
                 continue;
             }
             x.push_back(points[i].delayMs / 1e3);
-            y.push_back(points[i].result.iterationTime);
+            y.push_back(points[i].result.steadyIterationTime);
             if (auto measured = MeasuredStep(job, mode, points[i].delayMs))
             {
                 mx.push_back(points[i].delayMs / 1e3);
@@ -605,7 +605,7 @@ Plot(const std::vector<Point>& points,
      const ExperimentOutput& out,
      bool render)
 {
-    const double base = points.front().result.iterationTime;
+    const double base = points.front().result.steadyIterationTime;
     std::optional<double> measuredBase =
         job.empty() ? std::nullopt : TestbedMeasurements::Find(job, "no-controller", 0);
     Gnuplot plot;
@@ -628,7 +628,7 @@ Plot(const std::vector<Point>& points,
             simulated.at(p.fabric.name).SetStyle(Gnuplot2dDataset::LINES_POINTS);
             electrical.Add(p.delayMs, 1.0);
         }
-        simulated.at(p.fabric.name).Add(p.delayMs, p.result.iterationTime / base);
+        simulated.at(p.fabric.name).Add(p.delayMs, p.result.steadyIterationTime / base);
         std::optional<double> step = MeasuredStep(job, p.fabric.name, p.delayMs);
         bool emulatedMode = p.fabric.emulated; // one measured curve per mode: the emulated one
         if (step && measuredBase && emulatedMode)
@@ -667,102 +667,102 @@ int
 main(int argc, char* argv[])
 {
     Options o;
-    try
-    {
-        StrictCommandLine cmd(__FILE__,
-                              "Iteration time vs OCS reconfiguration delay for Opus on demand "
-                              "and with provisioning, normalized to electrical rails (paper "
-                              "Fig. 8).\nWithout --dag or generator flags it runs the paper's "
-                              "measured job (--job=b16) on the testbed as measured, at 0, 100, "
-                              "1000 and 3000 ms, in the testbed's emulation and on optical "
-                              "rails, beside the measured steps and their slopes.");
-        o.source.AddFlags(cmd);
-        o.AddFlags(cmd);
-        cmd.Add("delays", "reconfiguration delays, ms, comma-separated", o.delays);
-        cmd.Add("baseline", "electrical rails to normalize to: eps|eps-clos", o.baseline);
-        cmd.Add("modes",
-                "Opus fabrics swept: ocs, ocs-provisioning, ocs-oracle, emulated, "
-                "emulated-provisioning (comma-separated)",
-                o.modes);
-        cmd.Add("jobs", "simulations at once (child processes)", o.jobs);
-        cmd.Add("out", "output folder", o.out);
-        cmd.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);
-        cmd.Parse(argc, argv);
-        for (const char* flag : {"reconfigDelay", "provisioning"})
-        {
-            if (cmd.IsGiven(flag))
+    return RunProgram(
+        argc,
+        argv,
+        PROGRAM,
+        __FILE__,
+        "Iteration time vs OCS reconfiguration delay for Opus on demand "
+        "and with provisioning, normalized to electrical rails (paper "
+        "Fig. 8).\nWithout --dag or generator flags it runs the paper's "
+        "measured job (--job=b16) on the testbed as measured, at 0, 100, "
+        "1000 and 3000 ms, in the testbed's emulation and on optical "
+        "rails, beside the measured steps and their slopes.",
+        [&o](StrictCommandLine& cmd) {
+            o.source.AddFlags(cmd);
+            o.AddFlags(cmd);
+            cmd.Add("delays", "reconfiguration delays, ms, comma-separated", o.delays);
+            cmd.Add("baseline", "electrical rails to normalize to: eps|eps-clos", o.baseline);
+            cmd.Add("modes",
+                    "Opus fabrics swept: ocs, ocs-provisioning, ocs-oracle, emulated, "
+                    "emulated-provisioning (comma-separated)",
+                    o.modes);
+            cmd.Add("jobs", "simulations at once (child processes)", o.jobs);
+            cmd.Add("out", "output folder", o.out);
+            cmd.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);
+        },
+        [&o](const StrictCommandLine& cmd) {
+            try
             {
-                throw std::invalid_argument(std::string("--") + flag +
-                                            " is what the sweep varies: use --delays");
+                if (cmd.IsGiven("reconfigDelay"))
+                {
+                    throw std::invalid_argument(
+                        "--reconfigDelay is what the sweep varies: use --delays");
+                }
+                if (o.jobs == 0 || o.jobs > 64)
+                {
+                    throw std::invalid_argument("--jobs must be in [1, 64]");
+                }
+                if (o.source.ApplyDefault(cmd, o))
+                {
+                    if (!cmd.IsGiven("delays"))
+                    {
+                        o.delays = "0,100,1000,3000";
+                    }
+                    if (!cmd.IsGiven("modes"))
+                    {
+                        o.modes = "emulated,emulated-provisioning,ocs,ocs-provisioning";
+                    }
+                    std::cerr << "[sweep] the paper's measured job (--job=b16) on the testbed as "
+                                 "measured (perlmutter-testbed), "
+                              << o.iterations << " iterations per run\n";
+                }
+                // The testbed's measurements apply to its job on its hardware only.
+                const std::string measuredJob =
+                    o.iterations >= 2 ? o.source.GetMeasuredJob() : std::string();
+                o.Check();
+                if (o.Networks().size() > 1)
+                {
+                    throw std::invalid_argument("the sweep runs one --network at a time (packet or "
+                                                "flow); photonic-rails-sim takes a list");
+                }
+                auto dag = o.source.Load(cmd, o);
+                for (const std::string& note : o.source.GetNotes())
+                {
+                    std::cerr << "[sweep] " << note << "\n";
+                }
+                ExperimentOutput out(o.out, "[sweep]");
+                std::vector<Point> points = MakePoints(o, out.GetDir().string());
+                std::vector<JobFabric> fabrics;
+                for (const Point& point : points)
+                {
+                    fabrics.push_back(point.fabric);
+                }
+                for (const std::string& note : JobRunner::CheckBeforeRuns(o, fabrics, *dag))
+                {
+                    std::cerr << "[sweep] " << note << "\n";
+                }
+                if (o.iterations < 2)
+                {
+                    std::cerr
+                        << "[sweep] note: with 1 iteration provisioning never acts (it profiles "
+                           "the first iteration)\n";
+                }
+                std::cerr << "[sweep] " << points.size() << " runs, " << o.jobs << " at a time\n";
+                RunAll(o, dag, points);
+                std::ofstream csv = out.Open("delay-sweep.csv");
+                Report(points, measuredJob, o.ringSteps, csv);
+                std::ofstream slopes = out.Open("delay-sweep-slopes.csv");
+                ReportSlopes(points, measuredJob, slopes);
+                std::cerr << "[sweep] wrote " << (out.GetDir() / "delay-sweep.csv").string()
+                          << " and " << (out.GetDir() / "delay-sweep-slopes.csv").string() << "\n";
+                Plot(points, measuredJob, out, o.plot);
+                return 0;
             }
-        }
-        if (o.jobs == 0 || o.jobs > 64)
-        {
-            throw std::invalid_argument("--jobs must be in [1, 64]");
-        }
-        if (o.source.ApplyDefault(cmd, o))
-        {
-            if (!cmd.IsGiven("delays"))
+            catch (const SweepStopped& stopped)
             {
-                o.delays = "0,100,1000,3000";
+                std::cerr << PROGRAM << ": " << stopped.what() << "\n";
+                return stopped.ExitStatus();
             }
-            if (!cmd.IsGiven("modes"))
-            {
-                o.modes = "emulated,emulated-provisioning,ocs,ocs-provisioning";
-            }
-            std::cerr << "[sweep] the paper's measured job (--job=b16) on the testbed as "
-                         "measured (perlmutter-testbed), "
-                      << o.iterations << " iterations per run\n";
-        }
-        // The testbed's measurements apply to its job on its hardware only.
-        const std::string measuredJob =
-            o.iterations >= 2 ? o.source.GetMeasuredJob() : std::string();
-        o.Check();
-        if (o.Networks().size() > 1)
-        {
-            throw std::invalid_argument("the sweep runs one --network at a time (packet or "
-                                        "flow); photonic-rails-sim takes a list");
-        }
-        auto dag = o.source.Load(cmd, o);
-        for (const std::string& note : o.source.GetNotes())
-        {
-            std::cerr << "[sweep] " << note << "\n";
-        }
-        ExperimentOutput out(o.out, "[sweep]");
-        std::vector<Point> points = MakePoints(o, out.GetDir().string());
-        std::vector<JobFabric> fabrics;
-        for (const Point& point : points)
-        {
-            fabrics.push_back(point.fabric);
-        }
-        for (const std::string& note : JobRunner::CheckBeforeRuns(o, fabrics, *dag))
-        {
-            std::cerr << "[sweep] " << note << "\n";
-        }
-        if (o.iterations < 2)
-        {
-            std::cerr << "[sweep] note: with 1 iteration provisioning never acts (it profiles "
-                         "the first iteration)\n";
-        }
-        std::cerr << "[sweep] " << points.size() << " runs, " << o.jobs << " at a time\n";
-        RunAll(o, dag, points);
-        std::ofstream csv = out.Open("delay-sweep.csv");
-        Report(points, measuredJob, o.ringSteps, csv);
-        std::ofstream slopes = out.Open("delay-sweep-slopes.csv");
-        ReportSlopes(points, measuredJob, slopes);
-        std::cerr << "[sweep] wrote " << (out.GetDir() / "delay-sweep.csv").string() << " and "
-                  << (out.GetDir() / "delay-sweep-slopes.csv").string() << "\n";
-        Plot(points, measuredJob, out, o.plot);
-        return 0;
-    }
-    catch (const SweepStopped& stopped)
-    {
-        std::cerr << PROGRAM << ": " << stopped.what() << "\n";
-        return stopped.ExitStatus();
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
-        return 1;
-    }
+        });
 }

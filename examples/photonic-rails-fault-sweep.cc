@@ -222,79 +222,78 @@ int
 main(int argc, char* argv[])
 {
     Options o;
-    try
-    {
-        StrictCommandLine cmd(__FILE__,
-                              "What one failure costs a training job, packet by packet: the "
-                              "job without faults, then with one failure of each kind at --at "
-                              "(repaired --duration later), on each fabric.\nWithout --dag or "
-                              "generator flags it runs the paper's measured job (--job=b16) on "
-                              "the testbed as measured, with radix-4 Clos rails (two leaves per "
-                              "rail) so that eps-clos has cables and a spine to fail.");
-        o.source.AddFlags(cmd);
-        o.AddFlags(cmd);
-        cmd.Add("fabrics", "fabrics swept: eps, eps-clos, ocs (comma-separated)", o.fabrics);
-        cmd.Add("at", "when each failure strikes (a duration from the start)", o.at);
-        cmd.Add("duration", "how long the failed part stays down", o.duration);
-        cmd.Add("gpu", "the GPU whose NIC port, rail and OCS port fail", o.gpu);
-        cmd.Add("out", "output folder", o.out);
-        cmd.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);
-        cmd.Parse(argc, argv);
-        for (const char* flag : {"fault", "faults"})
-        {
-            if (cmd.IsGiven(flag))
+    return RunProgram(
+        argc,
+        argv,
+        PROGRAM,
+        __FILE__,
+        "What one failure costs a training job, packet by packet: the "
+        "job without faults, then with one failure of each kind at --at "
+        "(repaired --duration later), on each fabric.\nWithout --dag or "
+        "generator flags it runs the paper's measured job (--job=b16) on "
+        "the testbed as measured, with radix-4 Clos rails (two leaves per "
+        "rail) so that eps-clos has cables and a spine to fail.",
+        [&o](StrictCommandLine& cmd) {
+            o.source.AddFlags(cmd);
+            o.AddFlags(cmd);
+            cmd.Add("fabrics", "fabrics swept: eps, eps-clos, ocs (comma-separated)", o.fabrics);
+            cmd.Add("at", "when each failure strikes (a duration from the start)", o.at);
+            cmd.Add("duration", "how long the failed part stays down", o.duration);
+            cmd.Add("gpu", "the GPU whose NIC port, rail and OCS port fail", o.gpu);
+            cmd.Add("out", "output folder", o.out);
+            cmd.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);
+        },
+        [&o](const StrictCommandLine& cmd) {
+            for (const char* flag : {"fault", "faults"})
             {
-                throw std::invalid_argument(std::string("--") + flag +
-                                            " is what the sweep sets: use --at, --duration "
-                                            "and --gpu");
+                if (cmd.IsGiven(flag))
+                {
+                    throw std::invalid_argument(std::string("--") + flag +
+                                                " is what the sweep sets: use --at, --duration "
+                                                "and --gpu");
+                }
             }
-        }
-        if (o.source.ApplyDefault(cmd, o) && !cmd.IsGiven("radix"))
-        {
-            o.radix = 4;
-        }
-        o.Check();
-        if (o.network != "packet")
-        {
-            throw std::invalid_argument("the fault sweep runs on the packet network only");
-        }
-        auto dag = o.source.Load(cmd, o);
-        std::vector<Point> points;
-        for (const JobFabric& fabric : JobFabric::ParseList(o.fabrics, o.provisioning, "fabrics"))
-        {
-            if (fabric.emulated || fabric.staticSplit)
+            if (o.source.ApplyDefault(cmd, o) && !cmd.IsGiven("radix"))
             {
-                throw std::invalid_argument("--fabrics: " + fabric.name +
-                                            " is not swept (eps, eps-clos, ocs and its "
-                                            "provisioning forms are)");
+                o.radix = 4;
             }
-            points.push_back({fabric, "", "none", std::nullopt, ""});
-            for (const auto& [kind, fault] : FaultsFor(o, fabric, dag->GetRankCount()))
+            o.Check();
+            if (o.network != "packet")
             {
-                points.push_back({fabric, fault, kind, std::nullopt, ""});
+                throw std::invalid_argument("the fault sweep runs on the packet network only");
             }
-        }
-        for (const Point& p : points)
-        {
-            JobOptions check = o;
-            check.faultSchedule = FaultSchedule::Read("", p.fault);
-            JobRunner::CheckBeforeRuns(check, {p.fabric}, *dag);
-        }
-        std::cerr << "[fault-sweep] " << points.size() << " runs of " << dag->GetRankCount()
-                  << " ranks\n";
-        for (Point& p : points)
-        {
-            RunPoint(o, dag, p);
-        }
-        ExperimentOutput out(o.out, "[fault-sweep]");
-        std::ofstream csv = out.Open("fault-sweep.csv");
-        Report(points, csv);
-        Plot(points, out, o.plot);
-        return 0;
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
-        return 1;
-    }
+            auto dag = o.source.Load(cmd, o);
+            std::vector<Point> points;
+            for (const JobFabric& fabric : JobFabric::ParseList(o.fabrics, "fabrics"))
+            {
+                if (fabric.emulated || fabric.staticSplit)
+                {
+                    throw std::invalid_argument("--fabrics: " + fabric.name +
+                                                " is not swept (eps, eps-clos, ocs and its "
+                                                "provisioning forms are)");
+                }
+                points.push_back({fabric, "", "none", std::nullopt, ""});
+                for (const auto& [kind, fault] : FaultsFor(o, fabric, dag->GetRankCount()))
+                {
+                    points.push_back({fabric, fault, kind, std::nullopt, ""});
+                }
+            }
+            for (const Point& p : points)
+            {
+                JobOptions check = o;
+                check.faultSchedule = FaultSchedule::Read("", p.fault);
+                JobRunner::CheckBeforeRuns(check, {p.fabric}, *dag);
+            }
+            std::cerr << "[fault-sweep] " << points.size() << " runs of " << dag->GetRankCount()
+                      << " ranks\n";
+            for (Point& p : points)
+            {
+                RunPoint(o, dag, p);
+            }
+            ExperimentOutput out(o.out, "[fault-sweep]");
+            std::ofstream csv = out.Open("fault-sweep.csv");
+            Report(points, csv);
+            Plot(points, out, o.plot);
+            return 0;
+        });
 }

@@ -131,24 +131,25 @@ PrintTable(const std::vector<JobResult>& results, const std::string& job)
             row.push_back(r.network);
         }
         const JobResult& first = FirstOfModel(results, r.network);
-        std::vector<std::string> cells = {r.fabric,
-                                          TextTable::Fixed(r.iterationTime * 1e3, 3),
-                                          TextTable::Percent(r.iterationTime, first.iterationTime),
-                                          std::to_string(r.reconfigurations),
-                                          TextTable::Fixed(r.exposedReconfiguration * 1e3, 3),
-                                          TextTable::Fixed(r.wall, 1)};
+        std::vector<std::string> cells = {
+            r.fabric,
+            TextTable::Fixed(r.steadyIterationTime * 1e3, 3),
+            TextTable::Percent(r.steadyIterationTime, first.steadyIterationTime),
+            std::to_string(r.reconfigurations),
+            TextTable::Fixed(r.exposedReconfiguration * 1e3, 3),
+            TextTable::Fixed(r.wall, 1)};
         row.insert(row.end(), cells.begin(), cells.end());
         if (models)
         {
             // The same fabric in the first model: how far the two models' numbers are apart.
-            double reference = SameFabric(results, base.network, r.fabric).iterationTime;
-            row.push_back(TextTable::Percent(r.iterationTime, reference));
+            double reference = SameFabric(results, base.network, r.fabric).steadyIterationTime;
+            row.push_back(TextTable::Percent(r.steadyIterationTime, reference));
         }
         if (measured)
         {
             std::optional<double> step = Measured(job, r);
             row.push_back(step ? TextTable::Fixed(*step * 1e3, 1) : "-");
-            row.push_back(step ? TextTable::Percent(r.iterationTime, *step) : "-");
+            row.push_back(step ? TextTable::Percent(r.steadyIterationTime, *step) : "-");
         }
         table.AddRow(row);
     }
@@ -247,42 +248,11 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     o.AddFlags(cmd);
 }
 
-/// An explicit --provisioning turns plain ocs and emulated into their provisioning forms: it
-/// must name one of them, and may not contradict a fabric that says its own provisioning.
-void
-CheckProvisioningApplies(const Options& o)
-{
-    bool applies = false;
-    for (const std::string& name : StrictCommandLine::SplitList("fabric", o.fabric))
-    {
-        applies = applies || name == "ocs" || name == "emulated";
-        JobFabric named = JobFabric::Parse(name, "0");
-        bool says =
-            name == "ocs-provisioning" || name == "ocs-oracle" || name == "emulated-provisioning";
-        std::string its = named.provisioning == OpusShim::ORACLE ? "oracle" : "1";
-        if (says && its != o.provisioning)
-        {
-            throw std::invalid_argument("--fabric=" + name +
-                                        " contradicts --provisioning=" + o.provisioning);
-        }
-    }
-    if (!applies)
-    {
-        throw std::invalid_argument("--provisioning applies to plain ocs or emulated, which "
-                                    "--fabric does not name (" +
-                                    o.fabric + ")");
-    }
-}
-
 /// Every --fabric entry, checked with the job before any run.
 std::vector<JobFabric>
 ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& dag)
 {
-    std::vector<JobFabric> fabrics = JobFabric::ParseList(o.fabric, o.provisioning);
-    if (cmd.IsGiven("provisioning"))
-    {
-        CheckProvisioningApplies(o);
-    }
+    std::vector<JobFabric> fabrics = JobFabric::ParseList(o.fabric);
     for (const std::string& note : JobRunner::CheckBeforeRuns(o, fabrics, dag))
     {
         std::cerr << "[sim] " << note << "\n";
@@ -294,7 +264,7 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
         optical = optical || fabric.kind == RailKind::OCS;
         opus = opus || fabric.IsOpus();
     }
-    for (const char* flag : {"ocs", "reconfigDelay", "provisioning", "controlLatency"})
+    for (const char* flag : {"ocs", "reconfigDelay", "controlLatency"})
     {
         // The emulation sleeps a delay (the technology's, or --reconfigDelay) and pays the
         // control latency like Opus on optical rails.
@@ -315,68 +285,66 @@ int
 main(int argc, char* argv[])
 {
     Options o;
-    try
-    {
-        StrictCommandLine cmd(__FILE__,
-                              "Runs an LLM training job packet by packet on a rail-optimized "
-                              "fabric.\nWithout --dag or generator flags it runs the paper's "
-                              "measured job (--job=b16) on the testbed as measured "
-                              "(--preset=perlmutter-testbed) on electrical rails, Opus on "
-                              "optical rails and the testbed's emulation, at 100 ms, for 2 "
-                              "iterations with 60 KiB coalesced rail frames (flags given "
-                              "explicitly win). The measured steps are printed beside a "
-                              "run of --job=b16 or b24 with no other generator flag on that "
-                              "preset's hardware, from 2 iterations on.");
-        AddFlags(cmd, o);
-        cmd.Parse(argc, argv);
-        if (o.source.ApplyDefault(cmd, o))
-        {
-            if (!cmd.IsGiven("fabric"))
+    return RunProgram(
+        argc,
+        argv,
+        PROGRAM,
+        __FILE__,
+        "Runs an LLM training job packet by packet on a rail-optimized "
+        "fabric.\nWithout --dag or generator flags it runs the paper's "
+        "measured job (--job=b16) on the testbed as measured "
+        "(--preset=perlmutter-testbed) on electrical rails, Opus on "
+        "optical rails and the testbed's emulation, at 100 ms, for 2 "
+        "iterations with 60 KiB coalesced rail frames (flags given "
+        "explicitly win). The measured steps are printed beside a "
+        "run of --job=b16 or b24 with no other generator flag on that "
+        "preset's hardware, from 2 iterations on.",
+        [&o](StrictCommandLine& cmd) { AddFlags(cmd, o); },
+        [&o](const StrictCommandLine& cmd) {
+            if (o.source.ApplyDefault(cmd, o))
             {
-                o.fabric = "eps,ocs,ocs-provisioning,emulated,emulated-provisioning";
+                if (!cmd.IsGiven("fabric"))
+                {
+                    o.fabric = "eps,ocs,ocs-provisioning,emulated,emulated-provisioning";
+                }
+                std::cerr
+                    << "[sim] default job: the paper's measured run (--job=b16): Llama3-8B, "
+                       "TP 4, FSDP 2, PP 2 (1F1B), 2 micro-batches of 4 x 8192 tokens, on the "
+                       "testbed as measured (perlmutter-testbed: 4 x 4 A100, 1.0 GiB/s per "
+                       "GPU scale-out), Opus at "
+                    << o.reconfigDelay << "\n";
             }
-            std::cerr << "[sim] default job: the paper's measured run (--job=b16): Llama3-8B, "
-                         "TP 4, FSDP 2, PP 2 (1F1B), 2 micro-batches of 4 x 8192 tokens, on the "
-                         "testbed as measured (perlmutter-testbed: 4 x 4 A100, 1.0 GiB/s per "
-                         "GPU scale-out), Opus at "
-                      << o.reconfigDelay << "\n";
-        }
-        o.Check();
-        auto dag = o.source.Load(cmd, o);
-        for (const std::string& note : o.source.GetNotes())
-        {
-            std::cerr << "[sim] " << note << "\n";
-        }
-        std::cerr << "[sim] workload: " << dag->GetRankCount() << " ranks, " << dag->GetOpCount()
-                  << " ops, " << o.iterations << " iteration(s)\n";
-        std::vector<JobFabric> fabrics = ParseFabrics(cmd, o, *dag);
-        std::vector<std::string> networks = o.Networks();
-        std::vector<JobResult> results;
-        for (const std::string& network : networks)
-        {
-            JobOptions run = o;
-            run.network = network;
-            std::string base = networks.size() > 1 ? o.out + "/" + network : o.out;
-            for (const JobFabric& fabric : fabrics)
+            o.Check();
+            auto dag = o.source.Load(cmd, o);
+            for (const std::string& note : o.source.GetNotes())
             {
-                std::string dir = fabrics.size() > 1 ? base + "/" + fabric.name : base;
-                results.push_back(JobRunner::Run(run, dag, fabric, dir));
+                std::cerr << "[sim] " << note << "\n";
             }
-        }
-        PrintTable(results, o.iterations >= 2 ? o.source.GetMeasuredJob() : "");
-        if (o.iterations < 2 && !o.source.GetMeasuredJob().empty())
-        {
-            std::cout << "note: the testbed's measured steps are steady ones; with one "
-                         "iteration (Opus's profiling one) none is printed: use "
-                         "--iterations=2\n";
-        }
-        PrintAlgorithmDifferences(results);
-        PrintWrongGuesses(results);
-        return 0;
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
-        return 1;
-    }
+            std::cerr << "[sim] workload: " << dag->GetRankCount() << " ranks, "
+                      << dag->GetOpCount() << " ops, " << o.iterations << " iteration(s)\n";
+            std::vector<JobFabric> fabrics = ParseFabrics(cmd, o, *dag);
+            std::vector<std::string> networks = o.Networks();
+            std::vector<JobResult> results;
+            for (const std::string& network : networks)
+            {
+                JobOptions run = o;
+                run.network = network;
+                std::string base = networks.size() > 1 ? o.out + "/" + network : o.out;
+                for (const JobFabric& fabric : fabrics)
+                {
+                    std::string dir = fabrics.size() > 1 ? base + "/" + fabric.name : base;
+                    results.push_back(JobRunner::Run(run, dag, fabric, dir));
+                }
+            }
+            PrintTable(results, o.iterations >= 2 ? o.source.GetMeasuredJob() : "");
+            if (o.iterations < 2 && !o.source.GetMeasuredJob().empty())
+            {
+                std::cout << "note: the testbed's measured steps are steady ones; with one "
+                             "iteration (Opus's profiling one) none is printed: use "
+                             "--iterations=2\n";
+            }
+            PrintAlgorithmDifferences(results);
+            PrintWrongGuesses(results);
+            return 0;
+        });
 }

@@ -782,62 +782,59 @@ int
 main(int argc, char* argv[])
 {
     Options o;
-    try
-    {
-        StrictCommandLine cmd(__FILE__,
-                              "Generates, validates and analyses photonic-rails workload DAGs.\n"
-                              "Modes: generate (--out=FILE), --validate=FILE, "
-                              "--windows=FILE[,FILE...] (--figure=DIR: the paper's Fig. 4).");
-        AddFlags(cmd, o);
-        cmd.Parse(argc, argv);
-        o.gpusPerServerGiven = cmd.IsGiven("gpusPerServer");
-        // --job sets the generator's defaults and the server size; explicit flags win.
-        uint32_t jobGpusPerServer = o.gen.ApplyJob(cmd);
-        if (jobGpusPerServer > 0 && !o.gpusPerServerGiven)
-        {
-            o.gpusPerServer = jobGpusPerServer;
-        }
-        int modes = int(!o.out.empty()) + int(!o.validate.empty()) + int(!o.windows.empty());
-        if (modes != 1)
-        {
-            throw std::invalid_argument(
-                "choose one mode: --out=FILE (generate), --validate=FILE or --windows=FILE "
-                "(see --help)");
-        }
-        if (o.format != "json" && o.format != "chakra")
-        {
-            throw std::invalid_argument("--format must be json or chakra, got " +
-                                        StrictCommandLine::Quote(o.format));
-        }
-        if ((!o.dag.empty() || !o.chakra.empty() || cmd.IsGiven("format") || o.gzip) &&
-            o.out.empty())
-        {
-            throw std::invalid_argument("--dag, --chakra, --format and --gzip say what --out "
-                                        "writes: give --out");
-        }
-        CheckWorkloadSources(cmd, o);
-        if (o.gzip && o.format != "chakra")
-        {
-            throw std::invalid_argument("--gzip compresses Chakra traces: it needs "
-                                        "--format=chakra");
-        }
-        if (!o.figure.empty() && o.windows.empty())
-        {
-            throw std::invalid_argument("--figure needs --windows=FILE");
-        }
-        if (!o.validate.empty())
-        {
-            return Validate(o);
-        }
-        if (!o.windows.empty())
-        {
-            return Windows(o);
-        }
-        return Write(o);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << PROGRAM << ": error: " << e.what() << "\n";
-        return 1;
-    }
+    return RunProgram(
+        argc,
+        argv,
+        PROGRAM,
+        __FILE__,
+        "Generates, validates and analyses photonic-rails workload DAGs.\n"
+        "Modes: generate (--out=FILE), --validate=FILE, "
+        "--windows=FILE[,FILE...] (--figure=DIR: the paper's Fig. 4).",
+        [&o](StrictCommandLine& cmd) { AddFlags(cmd, o); },
+        [&o](const StrictCommandLine& cmd) {
+            o.gpusPerServerGiven = cmd.IsGiven("gpusPerServer");
+            // --job sets the generator's defaults and the server size; explicit flags win.
+            uint32_t jobGpusPerServer = o.gen.ApplyJob(cmd);
+            if (jobGpusPerServer > 0 && !o.gpusPerServerGiven)
+            {
+                o.gpusPerServer = jobGpusPerServer;
+            }
+            int modes = int(!o.out.empty()) + int(!o.validate.empty()) + int(!o.windows.empty());
+            if (modes != 1)
+            {
+                throw std::invalid_argument(
+                    "choose one mode: --out=FILE (generate), --validate=FILE or --windows=FILE "
+                    "(see --help)");
+            }
+            if (o.format != "json" && o.format != "chakra")
+            {
+                throw std::invalid_argument("--format must be json or chakra, got " +
+                                            StrictCommandLine::Quote(o.format));
+            }
+            if ((!o.dag.empty() || !o.chakra.empty() || cmd.IsGiven("format") || o.gzip) &&
+                o.out.empty())
+            {
+                throw std::invalid_argument("--dag, --chakra, --format and --gzip say what --out "
+                                            "writes: give --out");
+            }
+            CheckWorkloadSources(cmd, o);
+            if (o.gzip && o.format != "chakra")
+            {
+                throw std::invalid_argument("--gzip compresses Chakra traces: it needs "
+                                            "--format=chakra");
+            }
+            if (!o.figure.empty() && o.windows.empty())
+            {
+                throw std::invalid_argument("--figure needs --windows=FILE");
+            }
+            if (!o.validate.empty())
+            {
+                return Validate(o);
+            }
+            if (!o.windows.empty())
+            {
+                return Windows(o);
+            }
+            return Write(o);
+        });
 }

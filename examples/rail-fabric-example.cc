@@ -293,19 +293,13 @@ int
 main(int argc, char* argv[])
 {
     Options o;
-    RailFabricSpec spec;
-    try
-    {
-        StrictCommandLine cmd(__FILE__,
-                              "Builds a rail-optimized fabric from a preset and runs a ring of "
-                              "transfers on one rail.");
-        AddFlags(cmd, o);
-        cmd.Parse(argc, argv);
-        spec = Check(cmd, o);
-    }
-    catch (const std::exception& e)
-    {
-        return Fail(e.what());
-    }
-    return Run(spec, o);
+    return RunProgram(
+        argc,
+        argv,
+        PROGRAM,
+        __FILE__,
+        "Builds a rail-optimized fabric from a preset and runs a ring of "
+        "transfers on one rail.",
+        [&o](StrictCommandLine& cmd) { AddFlags(cmd, o); },
+        [&o](const StrictCommandLine& cmd) { return Run(Check(cmd, o), o); });
 }

@@ -4,6 +4,8 @@
 
 #include "job-runner.h"
 
+#include "job-report.h"
+
 #include "ns3/boolean.h"
 #include "ns3/circuit-recorder.h"
 #include "ns3/collective-helper.h"
@@ -26,12 +28,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <sys/resource.h>
@@ -49,32 +48,32 @@ JobRunner::PeakRssMiB()
     return usage.ru_maxrss / 1024.0; // KiB on Linux
 }
 
-namespace
+JobBuilder
+JobRunner::MakeBuilder(const JobOptions& o, const JobFabric& fabric, uint32_t ranks)
 {
-
-void
-MakeDirectory(const std::string& path)
-{
-    std::error_code error;
-    std::filesystem::create_directories(path, error);
-    if (error || !std::filesystem::is_directory(path))
+    RailFabricSpec spec = MakeSpec(o, fabric, ranks);
+    JobBuilder builder(spec, fabric);
+    builder.SetNetworkModel(o.network);
+    if (spec.kind != RailKind::OCS)
     {
-        throw std::runtime_error("cannot create the output directory " + path);
+        builder.SetDetectionDelay(o.detectionDelayTime);
     }
-}
-
-std::ofstream
-OpenOutput(const std::string& path)
-{
-    std::ofstream out(path);
-    if (!out)
+    builder.SetCommunicatorAttribute("Channels", UintegerValue(o.channels));
+    builder.SetCommunicatorAttribute("ChunkBytes", UintegerValue(uint64_t(o.chunkKiB) * 1024));
+    builder.SetCommunicatorAttribute("ReductionBandwidth", DoubleValue(o.reduceGBps * 1e9));
+    builder.SetCommunicatorAttribute("DefaultAlgorithm", StringValue(o.algorithm));
+    builder.SetCommunicatorAttribute("AggregateRings", BooleanValue(o.ringSteps == "merged"));
+    builder.SetIterations(o.iterations);
+    if (!o.reconfigDelayTime.IsStrictlyNegative())
     {
-        throw std::runtime_error("cannot write " + path);
+        builder.SetReconfigurationDelay(o.reconfigDelayTime);
     }
-    return out;
+    if (!o.controlLatencyTime.IsStrictlyNegative())
+    {
+        builder.SetControlLatency(o.controlLatencyTime);
+    }
+    return builder;
 }
-
-} // namespace
 
 RailFabricSpec
 JobRunner::MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks)
@@ -123,40 +122,6 @@ JobRunner::MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks
 
 namespace
 {
-
-/// The network of \p spec in the model the options choose.
-Ptr<RailNetwork>
-BuildNetwork(const JobOptions& o, const RailFabricSpec& spec)
-{
-    if (o.network == "flow")
-    {
-        FlowFabricHelper helper;
-        helper.SetSpec(spec);
-        return helper.Build();
-    }
-    RailFabricHelper helper;
-    helper.SetSpec(spec);
-    Ptr<RailFabric> fabric = helper.Build();
-    for (uint32_t rail = 0; spec.kind != RailKind::OCS && rail < spec.gpusPerServer; ++rail)
-    {
-        fabric->GetRailRouting(rail)->SetAttribute("DetectionDelay",
-                                                   TimeValue(o.detectionDelayTime));
-    }
-    return fabric;
-}
-
-/// Every rank's communicator on \p fabric, configured by the options.
-std::vector<Ptr<CollectiveCommunicator>>
-InstallCommunicators(const JobOptions& o, Ptr<RailNetwork> fabric)
-{
-    CollectiveHelper collectives;
-    collectives.SetCommunicatorAttribute("Channels", UintegerValue(o.channels));
-    collectives.SetCommunicatorAttribute("ChunkBytes", UintegerValue(uint64_t(o.chunkKiB) * 1024));
-    collectives.SetCommunicatorAttribute("ReductionBandwidth", DoubleValue(o.reduceGBps * 1e9));
-    collectives.SetCommunicatorAttribute("DefaultAlgorithm", StringValue(o.algorithm));
-    collectives.SetCommunicatorAttribute("AggregateRings", BooleanValue(o.ringSteps == "merged"));
-    return collectives.Install(fabric);
-}
 
 /// True if a merged ring has steps to hide (3 members or more) and they are one chunk per
 /// channel: bytes to a neighbour over the n-1 steps and the channels fit one chunk (the
@@ -266,11 +231,15 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
         OpusHelper::CheckRendezvous(dag, o.iterations);
     }
     // Plans and circuits depend on the fabric: build each one, check, and discard it, so
-    // that no run starts before every fabric's problem is known.
+    // that no run starts before every fabric's problem is known. They do not depend on the
+    // network model: the first listed stands for all.
+    JobOptions one = o;
+    one.network = o.Networks().front();
     for (const JobFabric& f : fabrics)
     {
-        Ptr<RailNetwork> fabric = BuildNetwork(o, MakeSpec(o, f, dag.GetRankCount()));
-        auto communicators = InstallCommunicators(o, fabric);
+        JobBuilder builder = MakeBuilder(one, f, dag.GetRankCount());
+        Ptr<RailNetwork> fabric = builder.BuildNetwork();
+        auto communicators = builder.InstallCommunicators(fabric);
         try
         {
             for (const std::string& note : CheckPlans(dag, communicators))
@@ -311,18 +280,10 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
 namespace
 {
 
-/// The OCS reconfiguration delay: --reconfigDelay, else the technology's.
-Time
-ReconfigurationDelay(const JobOptions& o, const RailFabricSpec& spec)
-{
-    return o.reconfigDelayTime.IsStrictlyNegative()
-               ? OcsTechnologyCatalog::Get(spec.ocsTechnology).reconfigurationDelay
-               : o.reconfigDelayTime;
-}
-
 std::string
-Describe(const JobOptions& o, const RailFabricSpec& spec, RailKind built, bool emulated)
+Describe(const JobOptions& o, const JobBuilder& builder, RailKind built, bool emulated)
 {
+    const RailFabricSpec& spec = builder.GetSpec();
     std::ostringstream os;
     auto frames = [](uint32_t bytes) {
         uint32_t real = RailFabricSpec::REAL_FRAME_BYTES;
@@ -341,11 +302,11 @@ Describe(const JobOptions& o, const RailFabricSpec& spec, RailKind built, bool e
     if (built == RailKind::OCS)
     {
         os << " (" << spec.ocsTechnology << ", reconfiguration delay "
-           << ReconfigurationDelay(o, spec).As(Time::MS) << ")";
+           << builder.GetReconfigurationDelay().As(Time::MS) << ")";
     }
     if (emulated)
     {
-        os << ", Opus testbed emulation (delay " << ReconfigurationDelay(o, spec).As(Time::MS)
+        os << ", Opus testbed emulation (delay " << builder.GetReconfigurationDelay().As(Time::MS)
            << " slept where the testbed's controller did)";
     }
     if (o.ringSteps == "merged")
@@ -507,373 +468,6 @@ ReportStuck(const ApplicationContainer& runtimes,
     throw std::runtime_error(reason.str());
 }
 
-/// What Opus did on an optical fabric (or its testbed emulation), for summary.json and
-/// reconfigurations.csv.
-struct OpticalReport
-{
-    bool ocs{true};                                //!< Real OCS rails (else emulated)
-    std::vector<uint64_t> reconfigurationsPerRail; //!< Completed, per rail
-    uint64_t speculative{0};                       //!< Of them, ordered by provisioning
-    uint64_t speculativeUnused{0};   //!< Of those, set up for a communication that did not use them
-    uint64_t speculativeDelaying{0}; //!< Of those, switching that a request had to wait for
-    std::vector<std::vector<double>> blackout;      //!< Per rail, per GPU port: dark seconds
-    std::vector<double> uptimePerRail;              //!< Mean fraction of the makespan up
-    double uptime{0};                               //!< Mean over every rail NIC port
-    std::vector<OpusReconfigurationRecord> records; //!< Every reconfiguration ordered
-};
-
-/// Counts the control plane's records into \p report.
-void
-CountRecords(Ptr<OpusControlPlane> controller, OpticalReport& report)
-{
-    if (!controller)
-    {
-        return;
-    }
-    report.records = controller->GetReconfigurations();
-    for (const auto& record : report.records)
-    {
-        report.speculative += record.speculative ? 1 : 0;
-        report.speculativeUnused += record.speculative && !record.used ? 1 : 0;
-        report.speculativeDelaying += record.delayedRequest ? 1 : 0;
-    }
-}
-
-/// What the testbed emulation slept: one reconfiguration per record.
-OpticalReport
-ReportEmulated(Ptr<OpusControlPlane> emulator, uint32_t rails)
-{
-    OpticalReport report;
-    report.ocs = false;
-    report.reconfigurationsPerRail.assign(rails, 0);
-    CountRecords(emulator, report);
-    for (const auto& record : report.records)
-    {
-        ++report.reconfigurationsPerRail.at(record.rail);
-    }
-    return report;
-}
-
-/// Reads the switches and the controller after the run.
-OpticalReport
-ReportOptical(Ptr<RailNetwork> fabric,
-              Ptr<OpusControlPlane> controller,
-              const CircuitRecorder& circuits,
-              Time makespan)
-{
-    OpticalReport report;
-    const RailFabricSpec& spec = fabric->GetSpec();
-    double uptimeSum = 0;
-    for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
-    {
-        Ptr<OpticalCircuitSwitch> ocs = fabric->GetOcs(rail);
-        report.reconfigurationsPerRail.push_back(ocs->GetReconfigurationCount());
-        std::vector<double> dark;
-        double railUp = 0;
-        for (uint32_t server = 0; server < spec.servers; ++server)
-        {
-            for (uint32_t nic = 0; nic < spec.nicPorts; ++nic)
-            {
-                uint32_t port = fabric->GetOcsPort(server * spec.gpusPerServer + rail, nic);
-                dark.push_back(ocs->GetPortDarkTime(port).GetSeconds());
-                double up = circuits.GetUpTime(rail, port, makespan).GetSeconds();
-                railUp += makespan.IsStrictlyPositive() ? up / makespan.GetSeconds() : 0.0;
-            }
-        }
-        report.blackout.push_back(dark);
-        report.uptimePerRail.push_back(railUp / dark.size());
-        uptimeSum += railUp;
-    }
-    report.uptime = uptimeSum / (double(spec.gpusPerServer) * spec.servers * spec.nicPorts);
-    CountRecords(controller, report);
-    return report;
-}
-
-/// \return the groups a reconfiguration served, space-separated
-std::string
-JoinGroups(const std::vector<std::string>& groups)
-{
-    std::string joined;
-    for (const std::string& group : groups)
-    {
-        joined += (joined.empty() ? "" : " ") + group;
-    }
-    return joined;
-}
-
-void
-WriteReconfigurations(const std::string& path, const OpticalReport& report)
-{
-    std::ofstream csv = OpenOutput(path);
-    csv << "rail,ports,requested_s,start_s,end_s,group,speculative,used,delayed_request,"
-           "failed_attempts\n"
-        << std::setprecision(12);
-    for (const auto& r : report.records)
-    {
-        csv << r.rail << ',';
-        for (std::size_t i = 0; i < r.darkPorts.size(); ++i)
-        {
-            csv << (i ? " " : "") << r.darkPorts[i];
-        }
-        csv << ',' << r.requested.GetSeconds() << ',' << r.started.GetSeconds() << ','
-            << r.ended.GetSeconds() << ',' << WorkloadTimeline::QuoteCsv(JoinGroups(r.groups))
-            << ',' << (r.speculative ? 1 : 0) << ',' << (r.used ? 1 : 0) << ','
-            << (r.delayedRequest ? 1 : 0) << ',' << r.failedAttempts << '\n';
-    }
-}
-
-/// What the fabric carried, for summary.json.
-struct Traffic
-{
-    uint64_t bytesSent;      //!< By the communicators
-    uint64_t bytesDelivered; //!< Counted at the final GPUs
-    uint64_t framesDropped;  //!< Anywhere in the fabric
-};
-
-/// The faults and what the transports and routing did about them, for summary.json.
-nlohmann::ordered_json
-ReportFaults(const FaultInjector& faults, Ptr<RailFabric> fabric)
-{
-    nlohmann::ordered_json report;
-    nlohmann::ordered_json schedule = nlohmann::ordered_json::array();
-    for (const Fault& fault : faults.GetFaults())
-    {
-        nlohmann::ordered_json entry;
-        entry["part"] = fault.part;
-        entry["at_s"] = fault.down.GetSeconds();
-        if (fault.IsRepaired())
-        {
-            entry["until_s"] = fault.up.GetSeconds();
-        }
-        schedule.push_back(entry);
-    }
-    report["schedule"] = schedule;
-    report["events"] = faults.GetEvents().size();
-    uint64_t timeouts = 0;
-    uint64_t retransmitted = 0;
-    uint64_t partsMoved = 0;
-    uint64_t bytesMoved = 0;
-    uint64_t detours = 0;
-    uint64_t bytesDetoured = 0;
-    for (uint32_t gpu = 0; gpu < fabric->GetSpec().Gpus(); ++gpu)
-    {
-        const RailTransportCounters& c = fabric->GetTransport(gpu)->GetCounters();
-        timeouts += c.timeouts;
-        retransmitted += c.retransmittedFrames;
-        partsMoved += c.partsMoved;
-        bytesMoved += c.bytesMoved;
-        detours += c.detours;
-        bytesDetoured += c.bytesDetoured;
-    }
-    report["transport_timeouts"] = timeouts;
-    report["retransmitted_frames"] = retransmitted;
-    report["parts_moved"] = partsMoved;
-    report["bytes_moved"] = bytesMoved;
-    report["detours"] = detours;
-    report["bytes_detoured"] = bytesDetoured;
-    if (fabric->GetKind() != RailKind::OCS)
-    {
-        uint32_t recomputations = 0;
-        for (uint32_t rail = 0; rail < fabric->GetSpec().gpusPerServer; ++rail)
-        {
-            recomputations += fabric->GetRailRouting(rail)->GetRecomputations();
-        }
-        report["route_recomputations"] = recomputations;
-    }
-    return report;
-}
-
-/**
- * \return seconds from the first failure until the traffic it stopped moved again: the
- * latest of a transport moving stopped data to other ports or around the failure (a
- * detour), or resuming it on a repaired path, and routing moving around the failure
- * before its repair; for a failed OCS
- * reconfiguration, from its failure until its retry succeeded. 0 if it stopped nothing
- */
-double
-Recovery(Ptr<RailFabric> fabric, const OpticalReport* optical, const Fault& first)
-{
-    Time last = first.down;
-    for (uint32_t gpu = 0; gpu < fabric->GetSpec().Gpus(); ++gpu)
-    {
-        last = std::max(last, fabric->GetTransport(gpu)->GetLastRecovery());
-    }
-    for (uint32_t rail = 0;
-         fabric->GetKind() != RailKind::OCS && rail < fabric->GetSpec().gpusPerServer;
-         ++rail)
-    {
-        for (Time at : fabric->GetRailRouting(rail)->GetReroutes())
-        {
-            if (at < first.up)
-            {
-                last = std::max(last, at);
-            }
-        }
-    }
-    Time failure = first.down;
-    for (const auto& record : optical ? optical->records : std::vector<OpusReconfigurationRecord>())
-    {
-        // A failed reconfiguration strikes when it fails, not when the fault is armed.
-        if (record.failedAttempts > 0 && first.kind == Fault::OCS_RECONFIG)
-        {
-            failure = record.failedAt;
-            last = std::max(last, record.ended > record.failedAt ? record.ended : failure);
-            break;
-        }
-    }
-    return std::max(Time(0), last - failure).GetSeconds();
-}
-
-/// \return each fault that struck before \p end (the job's end) as a span up to its repair
-/// or \p end, for the timeline
-std::vector<FabricSpan>
-FaultSpans(const FaultInjector& faults, Time end)
-{
-    std::vector<FabricSpan> spans;
-    for (const Fault& fault : faults.GetFaults())
-    {
-        if (fault.down > end)
-        {
-            continue;
-        }
-        bool reconfig = fault.kind == Fault::OCS_RECONFIG;
-        Time until = reconfig ? fault.down : std::min(fault.up, end);
-        spans.push_back({fault.part + (reconfig ? " (next reconfiguration fails)" : " down"),
-                         fault.down.GetSeconds(),
-                         until.GetSeconds()});
-    }
-    return spans;
-}
-
-void
-WriteSummary(const std::string& path,
-             const JobOptions& o,
-             const RailFabricSpec& spec,
-             const JobResult& r,
-             const OpticalReport* optical,
-             const Traffic& traffic,
-             const nlohmann::ordered_json& faults)
-{
-    nlohmann::ordered_json j;
-    j["iteration_times_s"] = r.iterationTimes;
-    j["iteration_time_s"] = r.iterationTime;
-    j["makespan_s"] = r.makespan;
-    j["reconfigurations"] = r.reconfigurations;
-    j["exposed_reconfiguration_s"] = r.exposedReconfiguration;
-    if (optical)
-    {
-        j["reconfigurations_per_rail"] = optical->reconfigurationsPerRail;
-        j["speculative_reconfigurations"] = optical->speculative;
-        j["speculative_reconfigurations_unused"] = optical->speculativeUnused;
-        j["speculative_reconfigurations_delaying"] = optical->speculativeDelaying;
-        if (optical->ocs)
-        {
-            j["blackout_s_per_port"] = optical->blackout;
-            j["circuit_uptime"] = optical->uptime;
-            j["circuit_uptime_per_rail"] = optical->uptimePerRail;
-        }
-    }
-    j["algorithms"] = r.algorithms;
-    j["bytes_sent"] = traffic.bytesSent;
-    j["bytes_delivered"] = traffic.bytesDelivered;
-    j["frames_dropped"] = traffic.framesDropped;
-    if (!faults.is_null())
-    {
-        j["faults"] = faults;
-    }
-    j["wall_s"] = r.wall;
-    j["events"] = r.events;
-    j["events_per_s"] = r.wall > 0 ? r.events / r.wall : 0.0;
-    j["peak_rss_mb"] = JobRunner::PeakRssMiB();
-    nlohmann::ordered_json c;
-    c["workload"] = o.workload;
-    c["network"] = r.network;
-    c["fabric"] = r.fabric;
-    c["preset"] = spec.name;
-    c["servers"] = spec.servers;
-    c["gpus_per_server"] = spec.gpusPerServer;
-    c["nic_ports"] = spec.nicPorts;
-    c["nic_port_gbps"] = spec.nicPortBps / 1e9;
-    c["scale_up_gbps"] = spec.scaleUpBps / 1e9;
-    if (spec.kind == RailKind::OCS)
-    {
-        c["ocs"] = spec.ocsTechnology;
-    }
-    else
-    {
-        c["switch_radix"] = spec.switchRadix;
-        c["oversubscription"] = spec.oversubscription;
-    }
-    if (optical)
-    {
-        c["opus"] = optical->ocs ? "controller" : "testbed emulation";
-        c["reconfiguration_delay_s"] = ReconfigurationDelay(o, spec).GetSeconds();
-        c["control_latency_s"] = o.ControlLatency(!optical->ocs).GetSeconds();
-    }
-    c["rail_frame_bytes"] = spec.railFrameBytes;
-    c["scale_up_frame_bytes"] = spec.scaleUpFrameBytes;
-    c["algorithm"] = o.algorithm;
-    c["channels"] = o.channels;
-    c["chunk_bytes"] = uint64_t(o.chunkKiB) * 1024;
-    c["ring_steps"] = o.ringSteps;
-    c["reduction_gbytes_per_s"] = o.reduceGBps;
-    c["iterations"] = o.iterations;
-    c["dag_iterations"] = r.iterationTimes.size() / std::max<uint32_t>(1, o.iterations);
-    c["seed"] = o.seed;
-    if (!o.faultSchedule.IsEmpty() && spec.kind != RailKind::OCS)
-    {
-        c["detection_delay_s"] = o.detectionDelayTime.GetSeconds();
-    }
-    j["config"] = c;
-    OpenOutput(path) << j.dump(2) << "\n";
-}
-
-/// Opus (or the static split) on an optical fabric, or its testbed emulation; else null.
-Ptr<OpusControlPlane>
-InstallOpus(const JobOptions& o,
-            const JobFabric& f,
-            Ptr<RailNetwork> fabric,
-            const std::vector<Ptr<CollectiveCommunicator>>& communicators,
-            const ApplicationContainer& runtimes,
-            const WorkloadDag& dag)
-{
-    Time delay = ReconfigurationDelay(o, fabric->GetSpec());
-    if (f.emulated)
-    {
-        OpusHelper opus;
-        opus.SetShimAttribute("Provisioning", EnumValue(f.provisioning));
-        bool onDemand = f.provisioning == OpusShim::ON_DEMAND;
-        return opus.InstallEmulated(fabric,
-                                    communicators,
-                                    runtimes,
-                                    dag,
-                                    {{"ReconfigurationDelay", Create<TimeValue>(delay)},
-                                     {"ControlLatency", Create<TimeValue>(o.ControlLatency(true))},
-                                     {"AskEveryPointToPoint", Create<BooleanValue>(onDemand)}});
-    }
-    if (f.kind != RailKind::OCS)
-    {
-        return nullptr;
-    }
-    for (uint32_t rail = 0; rail < fabric->GetSpec().gpusPerServer; ++rail)
-    {
-        fabric->GetOcs(rail)->SetAttribute("ReconfigurationDelay", TimeValue(delay));
-    }
-    OpusHelper opus;
-    opus.SetControllerAttribute("ControlLatency", TimeValue(o.ControlLatency(false)));
-    opus.SetShimAttribute("Provisioning", EnumValue(f.provisioning));
-    if (f.staticSplit)
-    {
-        return opus.InstallStatic(fabric, communicators, dag);
-    }
-    return opus.Install(fabric, communicators, runtimes, dag);
-}
-
-} // namespace
-
-namespace
-{
-
 /// Destroys the simulation however a run ends: an error thrown out of an event (a compute op
 /// past the clock, a stuck job) would otherwise leave its events and objects behind.
 struct SimulationScope
@@ -899,12 +493,13 @@ JobRunner::Run(const JobOptions& o,
     // so outputs do not change. Set per run: Simulator::Destroy resets the scheduler.
     Simulator::SetScheduler(ObjectFactory("ns3::PriorityQueueScheduler"));
     auto wallStart = std::chrono::steady_clock::now();
-    RailFabricSpec spec = MakeSpec(o, f, dag->GetRankCount());
+    JobBuilder builder = MakeBuilder(o, f, dag->GetRankCount());
+    const RailFabricSpec& spec = builder.GetSpec();
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(o.seed);
 
-    Ptr<RailNetwork> fabric = BuildNetwork(o, spec);
-    std::cerr << "[sim] " << f.name << ": " << Describe(o, spec, fabric->GetKind(), f.emulated)
+    Ptr<RailNetwork> network = builder.BuildNetwork();
+    std::cerr << "[sim] " << f.name << ": " << Describe(o, builder, network->GetKind(), f.emulated)
               << "\n";
     CircuitRecorder circuits;
     if (f.kind == RailKind::OCS)
@@ -912,246 +507,63 @@ JobRunner::Run(const JobOptions& o,
         std::vector<Ptr<OpticalCircuitSwitch>> switches;
         for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
         {
-            switches.push_back(fabric->GetOcs(rail));
+            switches.push_back(network->GetOcs(rail));
         }
         circuits.Attach(switches);
     }
-
-    fabric->AssignStreams(0);
-    auto communicators = InstallCommunicators(o, fabric);
-    CheckPlans(*dag, communicators);
-
-    RankRuntimeHelper runtimeHelper;
-    runtimeHelper.SetAttribute("Iterations", UintegerValue(o.iterations));
-    ApplicationContainer runtimes = runtimeHelper.Install(dag, fabric->GetGpus(), communicators);
-    Ptr<OpusControlPlane> controller = InstallOpus(o, f, fabric, communicators, runtimes, *dag);
+    Job job = builder.Install(network, dag);
+    CheckPlans(*dag, job.communicators);
     std::unique_ptr<FaultInjector> faults;
     if (!o.faultSchedule.IsEmpty())
     {
-        faults = std::make_unique<FaultInjector>(DynamicCast<RailFabric>(fabric), o.faultSchedule);
+        faults = std::make_unique<FaultInjector>(DynamicCast<RailFabric>(network), o.faultSchedule);
         faults->Schedule();
     }
     JobRecorder recorder;
-    recorder.Attach(runtimes, dag->GetIterationCount(), o.iterations);
-    recorder.AttachPlans(dag, communicators);
-    ProgressReporter progress(f.name, runtimes, o.progress);
+    recorder.Attach(job.runtimes, dag->GetIterationCount(), o.iterations);
+    recorder.AttachPlans(dag, job.communicators);
+    ProgressReporter progress(f.name, job.runtimes, o.progress);
     progress.Start();
     HorizonGuard horizon;
     horizon.Arm();
 
     Simulator::Run();
 
-    JobResult r;
-    r.fabric = f.name;
-    r.network = fabric->GetModelName();
-    r.reconfigurationDelay = f.IsOpus() ? ReconfigurationDelay(o, spec).GetSeconds() : 0.0;
-    r.events = Simulator::GetEventCount();
     if (horizon.Reached())
     {
         throw std::runtime_error(
             "the job runs past the simulator's time range (2^63 ns, about 292 years): at " +
             std::to_string(Simulator::Now().GetSeconds()) + " s it still had work to do");
     }
-    for (uint32_t i = 0; i < runtimes.GetN(); ++i)
+    for (uint32_t i = 0; i < job.runtimes.GetN(); ++i)
     {
-        if (!DynamicCast<RankRuntime>(runtimes.Get(i))->IsFinished())
+        if (!DynamicCast<RankRuntime>(job.runtimes.Get(i))->IsFinished())
         {
-            ReportStuck(runtimes,
-                        communicators,
-                        controller,
-                        DescribeWaitingTransfers(fabric),
+            ReportStuck(job.runtimes,
+                        job.communicators,
+                        job.controlPlane,
+                        DescribeWaitingTransfers(network),
                         recorder.GetLastActivity());
         }
     }
-    r.iterationTimes = recorder.GetIterationTimes();
-    r.algorithms = recorder.GetAlgorithmCounts();
-    r.makespan = recorder.GetMakespan();
-    if (r.iterationTimes.size() > 1)
-    {
-        double sum = 0;
-        for (std::size_t k = 1; k < r.iterationTimes.size(); ++k)
-        {
-            sum += r.iterationTimes[k];
-        }
-        r.iterationTime = sum / (r.iterationTimes.size() - 1);
-    }
-    else if (!r.iterationTimes.empty())
-    {
-        r.iterationTime = r.iterationTimes[0];
-    }
-    uint64_t sent = 0;
-    uint64_t delivered = 0;
-    for (const auto& communicator : communicators)
-    {
-        sent += communicator->GetCounters().bytesSent;
-    }
-    for (uint32_t gpu = 0; gpu < fabric->GetGpus().GetN(); ++gpu)
-    {
-        // Counted frame by frame at the final GPUs, independently of the communicators.
-        delivered += fabric->GetMessageTransport(gpu)->GetMessageCounters().payloadBytesDelivered;
-    }
-    uint64_t dropped = fabric->CountDroppedFrames();
-    std::unique_ptr<OpticalReport> optical;
-    if (f.kind == RailKind::OCS)
-    {
-        optical = std::make_unique<OpticalReport>(
-            ReportOptical(fabric, controller, circuits, Seconds(r.makespan)));
-        for (uint64_t count : optical->reconfigurationsPerRail)
-        {
-            r.reconfigurations += count;
-        }
-        r.exposedReconfiguration = controller ? controller->GetWaitTime().GetSeconds() : 0.0;
-        r.speculative = optical->speculative;
-        r.speculativeUnused = optical->speculativeUnused;
-        r.speculativeDelaying = optical->speculativeDelaying;
-    }
-    else if (f.emulated)
-    {
-        optical = std::make_unique<OpticalReport>(ReportEmulated(controller, spec.gpusPerServer));
-        r.reconfigurations = optical->records.size();
-        r.exposedReconfiguration = controller->GetWaitTime().GetSeconds();
-        r.speculative = optical->speculative;
-    }
-
-    MakeDirectory(outDir);
-    {
-        std::ofstream csv = OpenOutput(outDir + "/collectives.csv");
-        recorder.GetTimeline().WriteCsv(csv);
-    }
-    WriteReconfigurations(outDir + "/reconfigurations.csv", optical ? *optical : OpticalReport{});
-    nlohmann::ordered_json faultReport;
-    std::vector<FabricSpan> faultSpans;
-    if (faults)
-    {
-        std::ofstream csv = OpenOutput(outDir + "/faults.csv");
-        faults->WriteCsv(csv);
-        faultReport = ReportFaults(*faults, DynamicCast<RailFabric>(fabric));
-        faultSpans = FaultSpans(*faults, Seconds(r.makespan));
-        r.faultRecovery =
-            Recovery(DynamicCast<RailFabric>(fabric), optical.get(), faults->GetFaults().front());
-        faultReport["recovery_s"] = r.faultRecovery;
-    }
-    {
-        std::ofstream trace = OpenOutput(outDir + "/timeline.json");
-        recorder.WriteChromeTrace(trace, spec.gpusPerServer, faultSpans);
-    }
+    JobResult r;
+    JobReport report(o, f, builder, job, recorder, circuits, faults.get(), r);
+    r.events = Simulator::GetEventCount();
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
-    WriteSummary(outDir + "/summary.json",
-                 o,
-                 spec,
-                 r,
-                 optical.get(),
-                 {sent, delivered, dropped},
-                 faultReport);
+    report.Write(outDir, r);
     Simulator::Destroy();
-    std::cerr << "[sim] " << f.name << ": iteration " << std::setprecision(6) << r.iterationTime
-              << " s; " << r.events << " events in " << r.wall << " s wall ("
-              << std::setprecision(3) << r.events / std::max(r.wall, 1e-9) / 1e6
+    std::cerr << "[sim] " << f.name << ": iteration " << std::setprecision(6)
+              << r.steadyIterationTime << " s; " << r.events << " events in " << r.wall
+              << " s wall (" << std::setprecision(3) << r.events / std::max(r.wall, 1e-9) / 1e6
               << " M events/s), peak RSS " << std::fixed << std::setprecision(1) << PeakRssMiB()
               << std::defaultfloat << " MiB; wrote " << outDir << "/\n";
     return r;
-}
-
-JobFabric
-JobFabric::Parse(const std::string& name, const std::string& provisioning, const std::string& flag)
-{
-    JobFabric f;
-    f.name = name;
-    if (name == "ocs" || name == "ocs-provisioning" || name == "ocs-oracle")
-    {
-        f.kind = RailKind::OCS;
-        if (name == "ocs-provisioning" || (name == "ocs" && provisioning == "1"))
-        {
-            f.provisioning = OpusShim::PROFILED;
-            f.name = "ocs-provisioning";
-        }
-        if (name == "ocs-oracle" || (name == "ocs" && provisioning == "oracle"))
-        {
-            f.provisioning = OpusShim::ORACLE;
-            f.name = "ocs-oracle";
-        }
-        return f;
-    }
-    if (name == "emulated" || name == "emulated-provisioning")
-    {
-        f.emulated = true;
-        if (name == "emulated-provisioning" || provisioning == "1")
-        {
-            f.provisioning = OpusShim::PROFILED;
-            f.name = "emulated-provisioning";
-        }
-        else if (provisioning == "oracle")
-        {
-            throw std::invalid_argument("--provisioning=oracle: the testbed emulation "
-                                        "(--fabric=emulated) provisions from its profile only");
-        }
-        return f;
-    }
-    if (name == "ocs-static")
-    {
-        f.kind = RailKind::OCS;
-        f.staticSplit = true;
-        return f;
-    }
-    if (name == "eps" || name == "eps-clos")
-    {
-        RailFabricSpec::ParseKind(name, f.kind);
-        return f;
-    }
-    throw std::invalid_argument("unknown --" + flag + " " + StrictCommandLine::Quote(name) +
-                                " (eps, eps-clos, ocs, ocs-provisioning, ocs-oracle, ocs-static, "
-                                "emulated, emulated-provisioning)");
 }
 
 std::vector<std::string>
 JobOptions::Networks() const
 {
     return StrictCommandLine::SplitList("network", network);
-}
-
-Time
-JobOptions::ControlLatency(bool emulated) const
-{
-    if (!controlLatencyTime.IsStrictlyNegative())
-    {
-        return controlLatencyTime;
-    }
-    return Seconds(emulated ? OpusTestbedEmulator::TESTBED_CONTROL_LATENCY_S : 0.0);
-}
-
-bool
-JobFabric::IsOpus() const
-{
-    return emulated || (kind == RailKind::OCS && !staticSplit);
-}
-
-std::vector<JobFabric>
-JobFabric::ParseList(const std::string& names,
-                     const std::string& provisioning,
-                     const std::string& flag)
-{
-    std::vector<JobFabric> fabrics;
-    std::map<std::string, std::string> typed; // Fabric run -> its name in the flag
-    for (const std::string& name : StrictCommandLine::SplitList(flag, names))
-    {
-        fabrics.push_back(Parse(name, provisioning, flag));
-        const std::string& run = fabrics.back().name;
-        auto [it, added] = typed.emplace(run, name);
-        if (added)
-        {
-            continue;
-        }
-        if (it->second == name)
-        {
-            throw std::invalid_argument("--" + flag + " names " + name + " twice");
-        }
-        // One of the two is plain ocs or emulated that --provisioning renamed: "names
-        // ocs-provisioning twice" would quote a list nobody typed.
-        const std::string& plain = it->second == run ? name : it->second;
-        throw std::invalid_argument("--provisioning=" + provisioning + " turns " + plain +
-                                    " into " + run + ", which --" + flag + " lists too");
-    }
-    return fabrics;
 }
 
 namespace
@@ -1189,7 +601,8 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
     cmd.Reserve("ns3::RailNetDevice::DataRate", "--preset, --nicRate and the scale-up rate");
     cmd.Reserve("ns3::OpticalCircuitSwitch::ReconfigurationDelay", "--ocs and --reconfigDelay");
     cmd.Reserve("ns3::OpusController::ControlLatency", "--controlLatency");
-    cmd.Reserve("ns3::OpusShim::Provisioning", "--provisioning or --fabric");
+    cmd.Reserve("ns3::OpusShim::Provisioning",
+                "--fabric (ocs-provisioning, ocs-oracle, emulated-provisioning)");
     cmd.Reserve("ns3::EpsRouting::DetectionDelay", "--detectionDelay");
     cmd.Reserve("ns3::RankRuntime::Iterations", "--iterations");
     cmd.Add("network",
@@ -1205,9 +618,6 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
     cmd.Add("reconfigDelay",
             "OCS reconfiguration delay, e.g. 25ms (default: the technology's)",
             reconfigDelay);
-    cmd.Add("provisioning",
-            "Opus on --fabric=ocs: 0 on demand, 1 provisioning (profiled), oracle",
-            provisioning);
     cmd.Add("controlLatency",
             "Opus: one-way shim <-> controller delay, e.g. 100us (default: 0, and the "
             "testbed's 17.5ms for the emulated fabrics)",
@@ -1264,14 +674,6 @@ JobOptions::Check()
     }
     detectionDelayTime = StrictCommandLine::ParseTime("detectionDelay", detectionDelay);
     faultSchedule = FaultSchedule::Read(faults, fault);
-    // One spelling per mode: true and false (a boolean flag's) are refused, not read as 1
-    // and 0, so that scripts and docs say the same.
-    if (provisioning != "0" && provisioning != "1" && provisioning != "oracle")
-    {
-        throw std::invalid_argument(
-            "bad value for --provisioning: " + StrictCommandLine::Quote(provisioning) +
-            " (expected 0, 1 or oracle)");
-    }
     std::vector<std::string> models = Networks();
     for (const std::string& model : models)
     {

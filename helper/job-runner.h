@@ -6,6 +6,7 @@
 #define JOB_RUNNER_H
 
 #include "ns3/fault-schedule.h"
+#include "ns3/job-builder.h"
 #include "ns3/nstime.h"
 #include "ns3/opus-shim.h"
 #include "ns3/rail-fabric-spec.h"
@@ -38,7 +39,6 @@ struct JobOptions
     double nicRate{0};                  //!< Gb/s per port, 0: the preset's
     std::string ocs{"piezo"};           //!< OCS technology
     std::string reconfigDelay;          //!< Overrides the technology's delay ("" = no)
-    std::string provisioning{"0"};      //!< Opus on plain "ocs": 0, 1 (profiled) or oracle
     std::string controlLatency;         //!< Opus shim <-> controller, one way ("" = default)
     Time reconfigDelayTime{-1};         //!< reconfigDelay read by Check (negative: none)
     Time controlLatencyTime{-1};        //!< controlLatency read by Check (negative: default)
@@ -62,59 +62,11 @@ struct JobOptions
 
     /// \param cmd the program's flags: every field above but workload gets its flag
     void AddFlags(StrictCommandLine& cmd);
-    /**
-     * \param emulated for the testbed emulation (else Opus on optical rails)
-     * \return --controlLatency, else 0 for the controller and the testbed's
-     *         (OpusTestbedEmulator::TESTBED_CONTROL_LATENCY_S) for the emulation
-     */
-    Time ControlLatency(bool emulated) const;
     /// \return the network models --network lists (Check() has checked them)
     std::vector<std::string> Networks() const;
 
     /// Checks the values and reads the durations (std::invalid_argument, one line).
     void Check();
-};
-
-/**
- * \ingroup photonic-rails
- * \brief One fabric to run a job on: the rails, and how Opus drives optical ones.
- */
-struct JobFabric
-{
-    std::string name;             //!< As printed ("eps", "ocs", "ocs-provisioning", ...)
-    RailKind kind{RailKind::EPS}; //!< Rails
-    bool staticSplit{false};      //!< ocs-static: circuits set once, ports split
-    bool emulated{false};         //!< The paper's testbed: electrical rails, Opus's delays
-                                  //!< injected as its emulation did (OpusTestbedEmulator)
-    OpusShim::Provisioning provisioning{OpusShim::ON_DEMAND}; //!< With opus
-
-    /**
-     * \brief Reads a --fabric name: eps, eps-clos, ocs, ocs-provisioning, ocs-oracle,
-     *        ocs-static, emulated, emulated-provisioning (provisioning "1" or "oracle"
-     *        turns plain "ocs" into those, "1" turns "emulated" into its provisioning).
-     * \param name the name
-     * \param provisioning JobOptions::provisioning
-     * \param flag the flag it came from, for the message
-     * \return the fabric (std::invalid_argument if unknown)
-     */
-    static JobFabric Parse(const std::string& name,
-                           const std::string& provisioning,
-                           const std::string& flag = "fabric");
-
-    /**
-     * \brief Reads a comma-separated --fabric list (a fabric named twice is an error).
-     * \param names the list
-     * \param provisioning JobOptions::provisioning
-     * \param flag the flag the list came from, for the messages
-     * \return the fabrics, in order
-     */
-    static std::vector<JobFabric> ParseList(const std::string& names,
-                                            const std::string& provisioning,
-                                            const std::string& flag = "fabric");
-
-    /// \return true if Opus (or its testbed emulation) drives the run: every communication
-    ///         that needs circuits waits for all its members
-    bool IsOpus() const;
 };
 
 /**
@@ -126,14 +78,15 @@ struct JobResult
     std::string fabric;                 //!< Fabric name
     std::string network;                //!< Network model that produced it (packet, flow)
     std::vector<double> iterationTimes; //!< Seconds
-    double iterationTime{0};            //!< Mean after the first iteration (the only one if 1)
-    double makespan{0};                 //!< Seconds
-    uint64_t reconfigurations{0};       //!< OCS reconfigurations, all rails
-    double exposedReconfiguration{0};   //!< Seconds communications waited for circuits
-    double reconfigurationDelay{0};     //!< Seconds, on Opus-driven fabrics (else 0)
-    uint64_t speculative{0};            //!< Reconfigurations ordered by provisioning
-    uint64_t speculativeUnused{0};      //!< Of them, not used by the communication guessed
-    uint64_t speculativeDelaying{0};    //!< Of them, switching a request had to wait for
+    /// Seconds: the mean of the iterations after the first (which warms up), or the only one
+    double steadyIterationTime{0};
+    double makespan{0};               //!< Seconds
+    uint64_t reconfigurations{0};     //!< OCS reconfigurations, all rails
+    double exposedReconfiguration{0}; //!< Seconds communications waited for circuits
+    double reconfigurationDelay{0};   //!< Seconds, on Opus-driven fabrics (else 0)
+    uint64_t speculative{0};          //!< Reconfigurations ordered by provisioning
+    uint64_t speculativeUnused{0};    //!< Of them, not used by the communication guessed
+    uint64_t speculativeDelaying{0};  //!< Of them, switching a request had to wait for
     /// With faults: seconds from the first failure until the traffic it stopped moved again
     /// (moved to other ports, resumed on the repaired part, rerouted, or switched on retry)
     double faultRecovery{0};
@@ -145,10 +98,10 @@ struct JobResult
 
 /**
  * \ingroup photonic-rails
- * \brief Runs a job packet by packet on one fabric and writes what happened.
+ * \brief Runs a job the programs' options describe on one fabric and writes what happened.
  *
- * Builds the fabric, the communicators, the rank runtimes and (optical rails) Opus or the
- * static split, runs the simulation with progress on stderr, and writes summary.json,
+ * Assembles the job with a JobBuilder (MakeBuilder), seeds the random numbers, runs the
+ * simulation with progress on stderr, and has a JobReport write summary.json,
  * collectives.csv, reconfigurations.csv and timeline.json into the output folder (the
  * main program's CONTRACT). A run that cannot finish prints what every blocked rank
  * waits for and throws std::runtime_error.
@@ -164,6 +117,15 @@ class JobRunner
      * \return the spec (std::invalid_argument with a one-line reason if invalid)
      */
     static RailFabricSpec MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks);
+
+    /**
+     * \brief The builder of a job on \p fabric, configured by the options.
+     * \param o the options
+     * \param fabric the fabric
+     * \param ranks the job's ranks
+     * \return the builder (std::invalid_argument with a one-line reason if the spec is invalid)
+     */
+    static JobBuilder MakeBuilder(const JobOptions& o, const JobFabric& fabric, uint32_t ranks);
 
     /**
      * \brief Checks, before any run, that the job can run on every fabric: their specs

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iomanip>
+#include <iostream>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -476,6 +477,29 @@ std::string
 StrictCommandLine::Quote(const std::string& text)
 {
     return InputText::Quote(text);
+}
+
+int
+RunProgram(int argc,
+           char* argv[],
+           const std::string& program,
+           const std::string& file,
+           const std::string& usage,
+           const std::function<void(StrictCommandLine&)>& addFlags,
+           const std::function<int(const StrictCommandLine&)>& body)
+{
+    try
+    {
+        StrictCommandLine cmd(file, usage);
+        addFlags(cmd);
+        cmd.Parse(argc, argv);
+        return body(cmd);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << program << ": error: " << e.what() << "\n";
+        return 1;
+    }
 }
 
 } // namespace ns3

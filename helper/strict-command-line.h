@@ -279,6 +279,28 @@ class StrictCommandLine
     std::vector<std::string> m_rangedOrder; //!< Their names, in the order of registration
 };
 
+/**
+ * \ingroup photonic-rails
+ * \brief The programs' main(): parses the flags strictly, then runs the program. An
+ *        exception from either is one line on stderr, "<program>: error: <what>", and exit
+ *        status 1 (never an abort or a stack trace).
+ * \param argc main()'s argument count
+ * \param argv main()'s arguments
+ * \param program the program's name, as the error line starts
+ * \param file the program's source file (__FILE__), for --help
+ * \param usage what the program does, for --help
+ * \param addFlags registers every flag (on the program's options)
+ * \param body runs the program once the flags are parsed
+ * \return the exit status: body's, or 1 on an error
+ */
+int RunProgram(int argc,
+               char* argv[],
+               const std::string& program,
+               const std::string& file,
+               const std::string& usage,
+               const std::function<void(StrictCommandLine&)>& addFlags,
+               const std::function<int(const StrictCommandLine&)>& body);
+
 } // namespace ns3
 
 #endif /* STRICT_COMMAND_LINE_H */

@@ -50,13 +50,20 @@ OpusController::GetTypeId()
     return tid;
 }
 
-OpusController::OpusController() = default;
+OpusController::OpusController()
+{
+    NS_LOG_FUNCTION(this);
+}
 
-OpusController::~OpusController() = default;
+OpusController::~OpusController()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 OpusController::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_switches.clear();
     m_gathering.clear();
     m_queue.clear();
@@ -70,6 +77,7 @@ OpusController::Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
                       uint32_t gpusPerServer,
                       std::vector<Ptr<CollectiveCommunicator>> communicators)
 {
+    NS_LOG_FUNCTION(this << switches.size() << gpusPerServer << communicators.size());
     NS_ABORT_MSG_IF(switches.size() != gpusPerServer || ocsPorts.size() != communicators.size() ||
                         ocsPorts.empty(),
                     "OpusController::Setup: one OCS per rail and one port list per GPU");
@@ -150,6 +158,7 @@ OpusController::Request(const CollectiveCall& call, uint32_t rank, GrantCallback
 void
 OpusController::Provision(const CollectiveCall& call, uint32_t rank)
 {
+    NS_LOG_FUNCTION(this << call.instance << rank);
     if (m_served.count(call.instance) > 0 || GetDemand(call, rank)->IsEmpty())
     {
         return; // too late, or nothing to set up
@@ -194,6 +203,7 @@ OpusController::Enqueue(Ticket ticket)
 void
 OpusController::Release(const std::string& instance)
 {
+    NS_LOG_FUNCTION(this << instance);
     auto found = m_leases.find(instance);
     NS_ABORT_MSG_IF(found == m_leases.end(), "OpusController: no lease for " << instance);
     if (--found->second.membersLeft > 0)
@@ -234,7 +244,7 @@ OpusController::ServeQueue()
         });
         behind = behind || (it->speculative && MemberAskedElsewhere(*it));
         std::map<uint32_t, RailChange> changes;
-        if (behind || !Plan(*it, changes))
+        if (behind || !AssignPorts(*it, changes))
         {
             if (!it->speculative)
             {
@@ -306,7 +316,7 @@ OpusController::Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& k
     {
         RailChange change;
         change.config = m_config[need.rail];
-        if (PlanRail(need.rail, {need}, change.config, change, keep))
+        if (AssignRailPorts(need.rail, {need}, change.config, change, keep))
         {
             NS_LOG_INFO("rail " << need.rail << ": GPUs " << need.a << " and " << need.b
                                 << " reconnected with " << need.circuits << " circuits");
@@ -336,6 +346,7 @@ OpusController::IsJoined(const OpusDemand::Link& pair) const
 void
 OpusController::HoldStatic(std::shared_ptr<const OpusDemand> demand)
 {
+    NS_LOG_FUNCTION(this);
     m_static = true;
     Lease& lease = m_leases["static split"];
     lease.needs = demand->GetNeeds();
@@ -433,7 +444,7 @@ OpusController::LiveNeeds(uint32_t rail,
 }
 
 bool
-OpusController::Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& changes) const
+OpusController::AssignPorts(const Ticket& ticket, std::map<uint32_t, RailChange>& changes) const
 {
     std::map<uint32_t, std::vector<OpusCircuitNeed>> perRail;
     for (const OpusCircuitNeed& need : ticket.demand->GetNeeds())
@@ -447,7 +458,7 @@ OpusController::Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& chang
         change.config = m_config[rail];
         std::vector<OpusCircuitNeed> live;
         LiveNeeds(rail, needs, live, change.relayed);
-        if (!PlanRail(rail, live, change.config, change, keep))
+        if (!AssignRailPorts(rail, live, change.config, change, keep))
         {
             return false;
         }
@@ -524,11 +535,11 @@ OpusController::PairsToKeep(const Ticket& ticket) const
 }
 
 bool
-OpusController::PlanRail(uint32_t rail,
-                         const std::vector<OpusCircuitNeed>& needs,
-                         std::map<uint32_t, uint32_t>& config,
-                         RailChange& change,
-                         const std::set<OpusDemand::Link>& keep) const
+OpusController::AssignRailPorts(uint32_t rail,
+                                const std::vector<OpusCircuitNeed>& needs,
+                                std::map<uint32_t, uint32_t>& config,
+                                RailChange& change,
+                                const std::set<OpusDemand::Link>& keep) const
 {
     const std::vector<uint32_t>& owner = m_portGpu[rail];
     // Keep the circuits the demand already has.
@@ -908,6 +919,7 @@ OpusController::Grant(const Ticket& ticket)
 uint32_t
 OpusController::Preset(const std::vector<std::shared_ptr<const OpusDemand>>& demands)
 {
+    NS_LOG_FUNCTION(this << demands.size());
     std::set<std::pair<uint32_t, uint32_t>> taken;
     uint32_t applied = 0;
     for (const auto& demand : demands)
@@ -928,7 +940,7 @@ OpusController::Preset(const std::vector<std::shared_ptr<const OpusDemand>>& dem
         for (const auto& [rail, needs] : perRail)
         {
             RailChange change;
-            bool fits = PlanRail(rail, needs, m_config[rail], change, {});
+            bool fits = AssignRailPorts(rail, needs, m_config[rail], change, {});
             NS_ABORT_MSG_UNLESS(fits, "OpusController::Preset: a demand does not fit its ports");
         }
         ++applied;
@@ -945,6 +957,7 @@ OpusController::Preset(const std::vector<std::shared_ptr<const OpusDemand>>& dem
 std::vector<std::string>
 OpusController::DescribePending() const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<std::string> lines;
     for (const auto& [instance, g] : m_gathering)
     {

@@ -234,15 +234,15 @@ class OpusController : public OpusControlPlane
     void SetRelayed(const OpusDemand::Link& pair, bool relayed);
     /// Hands a failed reconfiguration to the OCS again: what the target still wants of it.
     void Retry(uint64_t switching);
-    /// Plans \p ticket on every rail; false if a needed port is leased.
-    bool Plan(const Ticket& ticket, std::map<uint32_t, RailChange>& changes) const;
-    /// Plans the needs of one rail on \p config (updated); false if a port is missing.
+    /// Assigns the ports of \p ticket's circuits on every rail; false if a needed port is leased.
+    bool AssignPorts(const Ticket& ticket, std::map<uint32_t, RailChange>& changes) const;
+    /// Assigns ports to the needs of one rail on \p config (updated); false if one is missing.
     /// A circuit joining a pair in \p keep is never taken down.
-    bool PlanRail(uint32_t rail,
-                  const std::vector<OpusCircuitNeed>& needs,
-                  std::map<uint32_t, uint32_t>& config,
-                  RailChange& change,
-                  const std::set<OpusDemand::Link>& keep) const;
+    bool AssignRailPorts(uint32_t rail,
+                         const std::vector<OpusCircuitNeed>& needs,
+                         std::map<uint32_t, uint32_t>& config,
+                         RailChange& change,
+                         const std::set<OpusDemand::Link>& keep) const;
     /// \return true if a member of \p guess has asked for another communication that is
     ///         not served yet: that is its real next one, which the guess must not delay
     ///         (it waits until that request is served, whose lease then protects it)

@@ -33,8 +33,8 @@ OpusShim::GetTypeId()
                           MakeEnumAccessor(&OpusShim::m_provisioning),
                           MakeEnumChecker(OpusShim::ON_DEMAND,
                                           "on-demand",
-                                          OpusShim::PROFILED,
-                                          "profiled",
+                                          OpusShim::PROVISIONING,
+                                          "provisioning",
                                           OpusShim::ORACLE,
                                           "oracle"))
             .AddAttribute("Ignore",
@@ -50,13 +50,18 @@ OpusShim::GetTypeId()
 OpusShim::OpusShim()
     : m_provisioning(OpusShim::ON_DEMAND)
 {
+    NS_LOG_FUNCTION(this);
 }
 
-OpusShim::~OpusShim() = default;
+OpusShim::~OpusShim()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 OpusShim::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_communicator = nullptr;
     m_controller = nullptr;
     m_running.clear();
@@ -68,6 +73,7 @@ OpusShim::Setup(uint32_t rank,
                 Ptr<CollectiveCommunicator> communicator,
                 Ptr<OpusControlPlane> controller)
 {
+    NS_LOG_FUNCTION(this << rank << communicator << controller);
     m_rank = rank;
     m_communicator = communicator;
     m_controller = controller;
@@ -98,6 +104,7 @@ OpusShim::SetSchedule(const std::vector<ScheduledCall>& calls,
                       uint32_t dagIterations,
                       uint32_t replays)
 {
+    NS_LOG_FUNCTION(this << calls.size() << dagIterations << replays);
     m_dagIterations = std::max<uint32_t>(1, dagIterations);
     m_iterations = uint64_t(m_dagIterations) * std::max<uint32_t>(1, replays);
     m_uses.clear();
@@ -189,6 +196,7 @@ OpusShim::PassesThrough(const CollectiveCall& call)
 void
 OpusShim::Start(const CollectiveCall& call, uint64_t iteration, DoneCallback done)
 {
+    NS_LOG_FUNCTION(this << call.instance << iteration);
     if (PassesThrough(call))
     {
         m_communicator->Start(call, done);
@@ -225,7 +233,7 @@ OpusShim::Finished(std::string instance)
 void
 OpusShim::ProvisionAfter(const Running& done)
 {
-    bool profiled = m_provisioning == OpusShim::PROFILED;
+    bool profiled = m_provisioning == OpusShim::PROVISIONING;
     if (m_provisioning == OpusShim::ON_DEMAND || (profiled && done.iteration == 0))
     {
         return; // the profile is complete once the first iteration is over

@@ -53,9 +53,9 @@ class OpusShim : public Object
     /// How the shim asks for circuits.
     enum Provisioning
     {
-        ON_DEMAND, //!< When a communication starts (reconfiguration on the critical path)
-        PROFILED,  //!< Also ahead, from the second iteration, with the profiled sequence
-        ORACLE,    //!< Also ahead from the first iteration, with the sequence of the DAG
+        ON_DEMAND,    //!< When a communication starts (reconfiguration on the critical path)
+        PROVISIONING, //!< Also ahead, from the second iteration, with the profiled sequence
+        ORACLE,       //!< Also ahead from the first iteration, with the sequence of the DAG
     };
 
     /// Called when this rank's part of a communication finished.

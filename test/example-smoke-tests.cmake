@@ -452,17 +452,14 @@ photonic_rails_expect_error(example.photonic-rails-delay-sweep-review-below-ns
   photonic-rails-delay-sweep
   "--dag=${pr_review_data}/two-phases.json|--gpusPerServer=1|--nicPorts=1|--delays=0,5e-7|--out=${CMAKE_BINARY_DIR}/sweep-smoke-review"
   "photonic-rails-delay-sweep: error: --delays: '5e-7' ms is below the simulator's resolution of 1 ns \\(1e-6 ms; use 0 for none\\)\n$")
-# Messages: out of range (not "expected a number"), empty, the --provisioning renaming, a
-# control character escaped, one spelling of --provisioning.
+# Messages: out of range (not "expected a number"), empty, a fabric named twice, a control
+# character escaped.
 photonic_rails_expect_error(example.photonic-rails-sim-review-nic-rate-overflow photonic-rails-sim
   "${pr_review_job}|--nicRate=1e400"
   "photonic-rails-sim: error: --nicRate=1e400 is out of range: Gb/s per NIC port in \\[0\\.001, 10000\\], or 0 for the preset's\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-review-fabric-empty photonic-rails-sim
   "${pr_review_job}|--fabric="
   "photonic-rails-sim: error: bad value for --fabric: it is empty \\(expected a value without blanks\\)\n$")
-photonic_rails_expect_error(example.photonic-rails-sim-review-fabric-renamed photonic-rails-sim
-  "${pr_review_job}|--fabric=ocs,ocs-provisioning|--provisioning=1"
-  "photonic-rails-sim: error: --provisioning=1 turns ocs into ocs-provisioning, which --fabric lists too\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-review-fabric-twice photonic-rails-sim
   "${pr_review_job}|--fabric=ocs,eps,ocs"
   "photonic-rails-sim: error: --fabric names ocs twice\n$")
@@ -470,9 +467,6 @@ string(ASCII 1 pr_review_ctrl_a)
 photonic_rails_expect_error(example.photonic-rails-sim-review-control-character photonic-rails-sim
   "--microBatches=${pr_review_ctrl_a}|--out=${CMAKE_BINARY_DIR}/sim-smoke-review"
   "photonic-rails-sim: error: bad value for --microBatches: '\\\\x01' \\(expected a non-negative integer\\)\n$")
-photonic_rails_expect_error(example.photonic-rails-sim-review-provisioning-true photonic-rails-sim
-  "${pr_review_job}|--fabric=ocs|--provisioning=true"
-  "photonic-rails-sim: error: bad value for --provisioning: 'true' \\(expected 0, 1 or oracle\\)\n$")
 # A DAG integer out of range is quoted (it said "got a number").
 photonic_rails_expect_error(example.photonic-rails-workload-review-iteration photonic-rails-workload
   "--validate=${pr_review_data}/iteration-over-max.json"
@@ -698,9 +692,6 @@ add_test(NAME example.photonic-rails-sim-emulated
                  --out=${CMAKE_BINARY_DIR}/sim-smoke-emulated)
 set_tests_properties(example.photonic-rails-sim-emulated PROPERTIES PASS_REGULAR_EXPRESSION
   "\nemulated +70\\.013 +[^\n]* 5 [^\n]*\nemulated-provisioning +55\\.013 [^\n]* 5 [^\n]*\nocs +70\\.011 [^\n]* 5 [^\n]*\nocs-provisioning +55\\.011 ")
-photonic_rails_expect_error(example.photonic-rails-sim-emulated-oracle photonic-rails-sim
-  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=emulated|--provisioning=oracle"
-  "error: --provisioning=oracle: the testbed emulation \\(--fabric=emulated\\) provisions from its profile only")
 
 # Issue 12 (fidelity): the generator's FSDP2 and job flags. Bad values are one-line errors;
 # --job=b24 is the phase logs' run: 24 sequences / (4 per micro-batch x FSDP 2) = 3
@@ -750,17 +741,14 @@ photonic_rails_expect_error(example.photonic-rails-sim-clock-wraps-delay photoni
 photonic_rails_expect_error(example.photonic-rails-sim-clock-wraps-control photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--nicPorts=1|--fabric=ocs|--reconfigDelay=0s|--controlLatency=1000000s|--iterations=5000|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-clock-control"
   "error: the job runs past the simulator's time range \\(2\\^63 ns, about 292 years\\): at 9214364837\\.600035 s")
-# Issue 11, review: an explicit --provisioning that applies to no fabric, or contradicts one
-# that says its own, is refused (these ran silently).
-photonic_rails_expect_error(example.photonic-rails-sim-provisioning-static photonic-rails-sim
-  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs-static|--provisioning=1"
-  "error: --provisioning applies to plain ocs or emulated, which --fabric does not name \\(ocs-static\\)")
-photonic_rails_expect_error(example.photonic-rails-sim-provisioning-contradicts photonic-rails-sim
-  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs-provisioning|--provisioning=0"
-  "error: --fabric=ocs-provisioning contradicts --provisioning=0")
-photonic_rails_expect_error(example.photonic-rails-sim-provisioning-oracle photonic-rails-sim
-  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs-oracle|--provisioning=1"
-  "error: --fabric=ocs-oracle contradicts --provisioning=1")
+# Issue 16: Opus's mode has one spelling, the fabric's name (ocs-provisioning, ocs-oracle,
+# emulated-provisioning); the old --provisioning flag and the shim's attribute are refused.
+photonic_rails_expect_error(example.photonic-rails-sim-provisioning-flag-gone photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs|--provisioning=1"
+  "photonic-rails-sim: error: unknown flag --provisioning \\(see --help\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-provisioning-attribute photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs|--ns3::OpusShim::Provisioning=oracle"
+  "error: --ns3::OpusShim::Provisioning: this program sets it from --fabric \\(ocs-provisioning, ocs-oracle, emulated-provisioning\\) \\(give that instead\\)")
 
 # ---- Issue 11, review fix11: regression tests (each fails on the binaries before its fix). ----
 set(pr_fix11_data ${PROJECT_SOURCE_DIR}/test/data)
@@ -867,9 +855,6 @@ set_tests_properties(example.photonic-rails-sim-measured-only-for-its-job PROPER
 photonic_rails_expect_error(example.photonic-rails-delay-sweep-bad-modes photonic-rails-delay-sweep
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--modes=OCS"
   "error: unknown --modes 'OCS'")
-photonic_rails_expect_error(example.photonic-rails-sim-provisioning-turns-emulated photonic-rails-sim
-  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=emulated,emulated-provisioning|--provisioning=1"
-  "error: --provisioning=1 turns emulated into emulated-provisioning, which --fabric lists too")
 # Issue 12, review: the shims' Ignore (the testbed emulation's) is refused on optical rails,
 # where an ignored communication would wait for circuits forever.
 photonic_rails_expect_error(example.photonic-rails-sim-ignore-on-ocs photonic-rails-sim

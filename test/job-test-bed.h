@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * What the job-level suites (collective, opus) observe of rank runtimes: when every op
- * ended, and whether every rank finished.
+ * The job-level suites' beds (collective, opus): jobs assembled by JobBuilder, as the
+ * programs' are, and what they observe of rank runtimes (when every op ended, whether every
+ * rank finished).
  */
 
 #ifndef JOB_TEST_BED_H
@@ -121,21 +122,16 @@ struct JobBed
            const std::string& network = "packet",
            bool mergedRings = false)
     {
-        fabric = network == "flow" ? BuildFlow(spec) : BuildPacket(spec);
-        if (spec.kind == RailKind::OCS)
-        {
-            for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
-            {
-                fabric->GetOcs(rail)->Preset(fabric->RingCircuits(rail));
-            }
-        }
-        CollectiveHelper collectives;
-        collectives.SetCommunicatorAttribute("AggregateRings", BooleanValue(mergedRings));
-        communicators = collectives.Install(fabric);
-        RankRuntimeHelper runtimeHelper;
-        runtimeHelper.SetAttribute("Iterations", UintegerValue(iterations));
+        JobBuilder builder = Builder(spec);
+        builder.SetNetworkModel(network);
+        builder.SetCommunicatorAttribute("AggregateRings", BooleanValue(mergedRings));
+        builder.SetIterations(iterations);
+        builder.SetPresetRings(); // nothing reconfigures optical rails: they hold rings
         auto shared = std::make_shared<const WorkloadDag>(dag);
-        runtimes = runtimeHelper.Install(shared, fabric->GetGpus(), communicators);
+        Job job = builder.Build(shared);
+        fabric = job.network;
+        communicators = job.communicators;
+        runtimes = job.runtimes;
         recorder.Attach(runtimes, dag.GetIterationCount(), iterations);
         recorder.AttachPlans(shared, communicators);
         ends.Attach(runtimes);
@@ -146,27 +142,33 @@ struct JobBed
         Simulator::Destroy();
     }
 
+    /// \param spec the hardware
+    /// \param fabric a --fabric name of \p spec's kind ("": its plain kind, ocs if optical)
+    /// \return a builder of the fabric with the test beds' delays
+    static JobBuilder Builder(const RailFabricSpec& spec, const std::string& fabric = "")
+    {
+        JobBuilder builder(
+            spec,
+            JobFabric::Parse(fabric.empty() ? RailFabricSpec::KindName(spec.kind) : fabric));
+        FlowHopDelays delays;
+        delays.link = delays.fiber = NanoSeconds(LINK_NS);
+        delays.switching = NanoSeconds(SWITCH_NS);
+        builder.SetHopDelays(delays);
+        return builder;
+    }
+
     /// The packet model with the test beds' delays.
     static Ptr<RailNetwork> BuildPacket(const RailFabricSpec& spec)
     {
-        RailFabricHelper helper;
-        helper.SetSpec(spec);
-        helper.SetEpsChannelAttribute("Delay", TimeValue(NanoSeconds(LINK_NS)));
-        helper.SetEpsSwitchAttribute("ProcessingDelay", TimeValue(NanoSeconds(SWITCH_NS)));
-        helper.SetOcsDeviceAttribute("FiberDelay", TimeValue(NanoSeconds(LINK_NS)));
-        return helper.Build();
+        return Builder(spec).BuildNetwork();
     }
 
     /// The flow model with the same delays.
     static Ptr<RailNetwork> BuildFlow(const RailFabricSpec& spec)
     {
-        FlowFabricHelper helper;
-        helper.SetSpec(spec);
-        FlowHopDelays delays;
-        delays.link = delays.fiber = NanoSeconds(LINK_NS);
-        delays.switching = NanoSeconds(SWITCH_NS);
-        helper.SetHopDelays(delays);
-        return helper.Build();
+        JobBuilder builder = Builder(spec);
+        builder.SetNetworkModel("flow");
+        return builder.BuildNetwork();
     }
 
     void Run()

@@ -107,7 +107,7 @@ struct EmulationBed
             OpusHelper opus;
             opus.SetShimAttribute(
                 "Provisioning",
-                EnumValue(e.provisioning ? OpusShim::PROFILED : OpusShim::ON_DEMAND));
+                EnumValue(e.provisioning ? OpusShim::PROVISIONING : OpusShim::ON_DEMAND));
             opus.SetShimAttribute("Ignore", StringValue(e.ignore));
             emulator = opus.InstallEmulated(
                 fabric,
@@ -312,7 +312,7 @@ class OpusEmulationTestSuite : public TestSuite
 {
   public:
     OpusEmulationTestSuite()
-        : TestSuite("opus-emulation", UNIT)
+        : TestSuite("photonic-rails-opus-emulation", SYSTEM)
     {
         AddTestCase(new EmulationShiftTestCase, TestCase::QUICK);
         AddTestCase(new EmulationIgnoreTestCase, TestCase::QUICK);

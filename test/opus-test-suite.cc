@@ -125,23 +125,21 @@ struct OpusBed
         spec.kind = RailKind::OCS;
         spec.nicPortBps = 100000000000;
         spec.scaleUpBps = 800000000000;
-        fabric =
-            network == "flow" ? tests::JobBed::BuildFlow(spec) : tests::JobBed::BuildPacket(spec);
-        fabric->GetOcs(0)->SetAttribute("ReconfigurationDelay", TimeValue(delay));
-        communicators = CollectiveHelper().Install(fabric);
-        RankRuntimeHelper runtimeHelper;
-        runtimeHelper.SetAttribute("Iterations", UintegerValue(iterations));
-        auto shared = std::make_shared<const WorkloadDag>(dag);
-        runtimes = runtimeHelper.Install(shared, fabric->GetGpus(), communicators);
-        OpusHelper opus;
-        opus.SetControllerAttribute("ControlLatency", TimeValue(controlLatency));
-        opus.SetControllerAttribute("BatchWindow", TimeValue(batchWindow));
-        opus.SetShimAttribute("Provisioning",
-                              EnumValue(mode == Mode::PROVISIONING ? OpusShim::PROFILED
-                                        : mode == Mode::ORACLE     ? OpusShim::ORACLE
-                                                                   : OpusShim::ON_DEMAND));
-        controller = mode == Mode::STATIC ? opus.InstallStatic(fabric, communicators, dag)
-                                          : opus.Install(fabric, communicators, runtimes, dag);
+        const char* fabricName = mode == Mode::STATIC         ? "ocs-static"
+                                 : mode == Mode::PROVISIONING ? "ocs-provisioning"
+                                 : mode == Mode::ORACLE       ? "ocs-oracle"
+                                                              : "ocs";
+        JobBuilder builder = tests::JobBed::Builder(spec, fabricName);
+        builder.SetNetworkModel(network);
+        builder.SetIterations(iterations);
+        builder.SetReconfigurationDelay(delay);
+        builder.SetControlLatency(controlLatency);
+        builder.SetOpusAttribute("BatchWindow", TimeValue(batchWindow));
+        Job job = builder.Build(std::make_shared<const WorkloadDag>(dag));
+        fabric = job.network;
+        communicators = job.communicators;
+        runtimes = job.runtimes;
+        controller = DynamicCast<OpusController>(job.controlPlane);
         recorder.Attach(runtimes, dag.GetIterationCount(), iterations);
         ends.Attach(runtimes);
         if (beforeRun)
@@ -1298,7 +1296,7 @@ class OpusTestSuite : public TestSuite
 {
   public:
     OpusTestSuite()
-        : TestSuite("opus", UNIT)
+        : TestSuite("photonic-rails-opus", SYSTEM)
     {
         for (const char* network : {"packet", "flow"})
         {

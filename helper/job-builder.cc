@@ -1,0 +1,308 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "job-builder.h"
+
+#include "ns3/boolean.h"
+#include "ns3/collective-helper.h"
+#include "ns3/enum.h"
+#include "ns3/eps-routing.h"
+#include "ns3/flow-fabric-helper.h"
+#include "ns3/log.h"
+#include "ns3/ocs-technology.h"
+#include "ns3/opus-helper.h"
+#include "ns3/opus-testbed-emulator.h"
+#include "ns3/rail-fabric-helper.h"
+#include "ns3/rank-runtime-helper.h"
+#include "ns3/strict-command-line.h"
+#include "ns3/uinteger.h"
+
+#include <set>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("JobBuilder");
+
+JobFabric
+JobFabric::Parse(const std::string& name, const std::string& flag)
+{
+    JobFabric f;
+    f.name = name;
+    if (name == "ocs" || name == "ocs-provisioning" || name == "ocs-oracle")
+    {
+        f.kind = RailKind::OCS;
+        f.provisioning = name == "ocs-provisioning" ? OpusShim::PROVISIONING
+                         : name == "ocs-oracle"     ? OpusShim::ORACLE
+                                                    : OpusShim::ON_DEMAND;
+        return f;
+    }
+    if (name == "emulated" || name == "emulated-provisioning")
+    {
+        f.emulated = true;
+        f.provisioning =
+            name == "emulated-provisioning" ? OpusShim::PROVISIONING : OpusShim::ON_DEMAND;
+        return f;
+    }
+    if (name == "ocs-static")
+    {
+        f.kind = RailKind::OCS;
+        f.staticSplit = true;
+        return f;
+    }
+    if (name == "eps" || name == "eps-clos")
+    {
+        RailFabricSpec::ParseKind(name, f.kind);
+        return f;
+    }
+    throw std::invalid_argument("unknown --" + flag + " " + StrictCommandLine::Quote(name) +
+                                " (eps, eps-clos, ocs, ocs-provisioning, ocs-oracle, ocs-static, "
+                                "emulated, emulated-provisioning)");
+}
+
+std::vector<JobFabric>
+JobFabric::ParseList(const std::string& names, const std::string& flag)
+{
+    std::vector<JobFabric> fabrics;
+    std::set<std::string> seen;
+    for (const std::string& name : StrictCommandLine::SplitList(flag, names))
+    {
+        if (!seen.insert(name).second)
+        {
+            throw std::invalid_argument("--" + flag + " names " + name + " twice");
+        }
+        fabrics.push_back(Parse(name, flag));
+    }
+    return fabrics;
+}
+
+bool
+JobFabric::IsOpus() const
+{
+    return emulated || (kind == RailKind::OCS && !staticSplit);
+}
+
+JobBuilder::JobBuilder(const RailFabricSpec& spec, const JobFabric& fabric)
+    : m_spec(spec),
+      m_fabric(fabric)
+{
+    NS_LOG_FUNCTION(this << fabric.name);
+    if (spec.kind != fabric.kind)
+    {
+        throw std::invalid_argument("fabric " + fabric.name + ": the spec's rails are of " +
+                                    "another kind");
+    }
+}
+
+void
+JobBuilder::SetNetworkModel(const std::string& model)
+{
+    NS_LOG_FUNCTION(this << model);
+    if (model != "packet" && model != "flow")
+    {
+        throw std::invalid_argument("unknown network model " + StrictCommandLine::Quote(model) +
+                                    " (packet, flow)");
+    }
+    m_model = model;
+}
+
+void
+JobBuilder::SetHopDelays(const FlowHopDelays& delays)
+{
+    NS_LOG_FUNCTION(this << delays.link << delays.fiber << delays.switching);
+    m_delays = delays;
+}
+
+void
+JobBuilder::SetDetectionDelay(Time delay)
+{
+    NS_LOG_FUNCTION(this << delay);
+    m_detectionDelay = delay;
+}
+
+void
+JobBuilder::SetCommunicatorAttribute(const std::string& name, const AttributeValue& value)
+{
+    NS_LOG_FUNCTION(this << name);
+    m_communicator[name] = value.Copy();
+}
+
+void
+JobBuilder::SetIterations(uint32_t iterations)
+{
+    NS_LOG_FUNCTION(this << iterations);
+    m_iterations = iterations;
+}
+
+void
+JobBuilder::SetReconfigurationDelay(Time delay)
+{
+    NS_LOG_FUNCTION(this << delay);
+    m_reconfigurationDelay = delay;
+}
+
+void
+JobBuilder::SetControlLatency(Time latency)
+{
+    NS_LOG_FUNCTION(this << latency);
+    m_controlLatency = latency;
+}
+
+void
+JobBuilder::SetOpusAttribute(const std::string& name, const AttributeValue& value)
+{
+    NS_LOG_FUNCTION(this << name);
+    m_opus[name] = value.Copy();
+}
+
+void
+JobBuilder::SetPresetRings()
+{
+    NS_LOG_FUNCTION(this);
+    m_presetRings = true;
+}
+
+const RailFabricSpec&
+JobBuilder::GetSpec() const
+{
+    return m_spec;
+}
+
+Time
+JobBuilder::GetReconfigurationDelay() const
+{
+    return m_reconfigurationDelay
+               ? *m_reconfigurationDelay
+               : OcsTechnologyCatalog::Get(m_spec.ocsTechnology).reconfigurationDelay;
+}
+
+Time
+JobBuilder::GetControlLatency() const
+{
+    if (m_controlLatency)
+    {
+        return *m_controlLatency;
+    }
+    return Seconds(m_fabric.emulated ? OpusTestbedEmulator::TESTBED_CONTROL_LATENCY_S : 0.0);
+}
+
+Ptr<RailNetwork>
+JobBuilder::BuildNetwork() const
+{
+    NS_LOG_FUNCTION(this);
+    Ptr<RailNetwork> network;
+    if (m_model == "flow")
+    {
+        FlowFabricHelper helper;
+        helper.SetSpec(m_spec);
+        if (m_delays)
+        {
+            helper.SetHopDelays(*m_delays);
+        }
+        network = helper.Build();
+    }
+    else
+    {
+        RailFabricHelper helper;
+        helper.SetSpec(m_spec);
+        if (m_delays)
+        {
+            helper.SetEpsChannelAttribute("Delay", TimeValue(m_delays->link));
+            helper.SetEpsSwitchAttribute("ProcessingDelay", TimeValue(m_delays->switching));
+            helper.SetOcsDeviceAttribute("FiberDelay", TimeValue(m_delays->fiber));
+        }
+        Ptr<RailFabric> fabric = helper.Build();
+        for (uint32_t rail = 0;
+             m_detectionDelay && m_spec.kind != RailKind::OCS && rail < m_spec.gpusPerServer;
+             ++rail)
+        {
+            fabric->GetRailRouting(rail)->SetAttribute("DetectionDelay",
+                                                       TimeValue(*m_detectionDelay));
+        }
+        network = fabric;
+    }
+    network->AssignStreams(0);
+    return network;
+}
+
+Job
+JobBuilder::Install(Ptr<RailNetwork> network, std::shared_ptr<const WorkloadDag> dag) const
+{
+    NS_LOG_FUNCTION(this << network);
+    Job job;
+    job.network = network;
+    job.communicators = InstallCommunicators(network);
+    RankRuntimeHelper runtimes;
+    runtimes.SetAttribute("Iterations", UintegerValue(m_iterations));
+    job.runtimes = runtimes.Install(dag, network->GetGpus(), job.communicators);
+    job.controlPlane = InstallControlPlane(job, *dag);
+    return job;
+}
+
+std::vector<Ptr<CollectiveCommunicator>>
+JobBuilder::InstallCommunicators(Ptr<RailNetwork> network) const
+{
+    NS_LOG_FUNCTION(this << network);
+    CollectiveHelper collectives;
+    for (const auto& [name, value] : m_communicator)
+    {
+        collectives.SetCommunicatorAttribute(name, *value);
+    }
+    return collectives.Install(network);
+}
+
+Job
+JobBuilder::Build(std::shared_ptr<const WorkloadDag> dag) const
+{
+    return Install(BuildNetwork(), dag);
+}
+
+Ptr<OpusControlPlane>
+JobBuilder::InstallControlPlane(const Job& job, const WorkloadDag& dag) const
+{
+    OpusHelper opus;
+    opus.SetShimAttribute("Provisioning", EnumValue(m_fabric.provisioning));
+    if (m_fabric.emulated)
+    {
+        bool onDemand = m_fabric.provisioning == OpusShim::ON_DEMAND;
+        return opus.InstallEmulated(
+            job.network,
+            job.communicators,
+            job.runtimes,
+            dag,
+            {{"ReconfigurationDelay", Create<TimeValue>(GetReconfigurationDelay())},
+             {"ControlLatency", Create<TimeValue>(GetControlLatency())},
+             {"AskEveryPointToPoint", Create<BooleanValue>(onDemand)}});
+    }
+    if (m_fabric.kind != RailKind::OCS)
+    {
+        return nullptr;
+    }
+    for (uint32_t rail = 0; rail < m_spec.gpusPerServer; ++rail)
+    {
+        Ptr<OpticalCircuitSwitch> ocs = job.network->GetOcs(rail);
+        ocs->SetAttribute("ReconfigurationDelay", TimeValue(GetReconfigurationDelay()));
+        if (m_presetRings)
+        {
+            ocs->Preset(job.network->RingCircuits(rail));
+        }
+    }
+    if (m_presetRings)
+    {
+        return nullptr;
+    }
+    opus.SetControllerAttribute("ControlLatency", TimeValue(GetControlLatency()));
+    for (const auto& [name, value] : m_opus)
+    {
+        opus.SetControllerAttribute(name, *value);
+    }
+    if (m_fabric.staticSplit)
+    {
+        return opus.InstallStatic(job.network, job.communicators, dag);
+    }
+    return opus.Install(job.network, job.communicators, job.runtimes, dag);
+}
+
+} // namespace ns3

@@ -1,0 +1,496 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "job-report.h"
+
+#include "ns3/circuit-recorder.h"
+#include "ns3/eps-routing.h"
+#include "ns3/fault-injector.h"
+#include "ns3/job-recorder.h"
+#include "ns3/log.h"
+#include "ns3/optical-circuit-switch.h"
+#include "ns3/rail-fabric.h"
+#include "ns3/workload-timeline.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("JobReport");
+
+namespace
+{
+
+void
+MakeDirectory(const std::string& path)
+{
+    std::error_code error;
+    std::filesystem::create_directories(path, error);
+    if (error || !std::filesystem::is_directory(path))
+    {
+        throw std::runtime_error("cannot create the output directory " + path);
+    }
+}
+
+std::ofstream
+OpenOutput(const std::string& path)
+{
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+    return out;
+}
+
+/// What Opus did on an optical fabric (or its testbed emulation), for summary.json and
+/// reconfigurations.csv.
+struct OpticalReport
+{
+    bool ocs{true};                                //!< Real OCS rails (else emulated)
+    std::vector<uint64_t> reconfigurationsPerRail; //!< Completed, per rail
+    uint64_t speculative{0};                       //!< Of them, ordered by provisioning
+    uint64_t speculativeUnused{0};   //!< Of those, set up for a communication that did not use them
+    uint64_t speculativeDelaying{0}; //!< Of those, switching that a request had to wait for
+    std::vector<std::vector<double>> blackout;      //!< Per rail, per GPU port: dark seconds
+    std::vector<double> uptimePerRail;              //!< Mean fraction of the makespan up
+    double uptime{0};                               //!< Mean over every rail NIC port
+    std::vector<OpusReconfigurationRecord> records; //!< Every reconfiguration ordered
+};
+
+/// Counts the control plane's records into \p report.
+void
+CountRecords(Ptr<OpusControlPlane> controller, OpticalReport& report)
+{
+    if (!controller)
+    {
+        return;
+    }
+    report.records = controller->GetReconfigurations();
+    for (const auto& record : report.records)
+    {
+        report.speculative += record.speculative ? 1 : 0;
+        report.speculativeUnused += record.speculative && !record.used ? 1 : 0;
+        report.speculativeDelaying += record.delayedRequest ? 1 : 0;
+    }
+}
+
+/// What the testbed emulation slept: one reconfiguration per record.
+OpticalReport
+ReportEmulated(Ptr<OpusControlPlane> emulator, uint32_t rails)
+{
+    OpticalReport report;
+    report.ocs = false;
+    report.reconfigurationsPerRail.assign(rails, 0);
+    CountRecords(emulator, report);
+    for (const auto& record : report.records)
+    {
+        ++report.reconfigurationsPerRail.at(record.rail);
+    }
+    return report;
+}
+
+/// Reads the switches and the controller after the run.
+OpticalReport
+ReportOptical(Ptr<RailNetwork> fabric,
+              Ptr<OpusControlPlane> controller,
+              const CircuitRecorder& circuits,
+              Time makespan)
+{
+    OpticalReport report;
+    const RailFabricSpec& spec = fabric->GetSpec();
+    double uptimeSum = 0;
+    for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
+    {
+        Ptr<OpticalCircuitSwitch> ocs = fabric->GetOcs(rail);
+        report.reconfigurationsPerRail.push_back(ocs->GetReconfigurationCount());
+        std::vector<double> dark;
+        double railUp = 0;
+        for (uint32_t server = 0; server < spec.servers; ++server)
+        {
+            for (uint32_t nic = 0; nic < spec.nicPorts; ++nic)
+            {
+                uint32_t port = fabric->GetOcsPort(server * spec.gpusPerServer + rail, nic);
+                dark.push_back(ocs->GetPortDarkTime(port).GetSeconds());
+                double up = circuits.GetUpTime(rail, port, makespan).GetSeconds();
+                railUp += makespan.IsStrictlyPositive() ? up / makespan.GetSeconds() : 0.0;
+            }
+        }
+        report.blackout.push_back(dark);
+        report.uptimePerRail.push_back(railUp / dark.size());
+        uptimeSum += railUp;
+    }
+    report.uptime = uptimeSum / (double(spec.gpusPerServer) * spec.servers * spec.nicPorts);
+    CountRecords(controller, report);
+    return report;
+}
+
+/// \return the groups a reconfiguration served, space-separated
+std::string
+JoinGroups(const std::vector<std::string>& groups)
+{
+    std::string joined;
+    for (const std::string& group : groups)
+    {
+        joined += (joined.empty() ? "" : " ") + group;
+    }
+    return joined;
+}
+
+void
+WriteReconfigurations(const std::string& path, const OpticalReport& report)
+{
+    std::ofstream csv = OpenOutput(path);
+    csv << "rail,ports,requested_s,start_s,end_s,group,speculative,used,delayed_request,"
+           "failed_attempts\n"
+        << std::setprecision(12);
+    for (const auto& r : report.records)
+    {
+        csv << r.rail << ',';
+        for (std::size_t i = 0; i < r.darkPorts.size(); ++i)
+        {
+            csv << (i ? " " : "") << r.darkPorts[i];
+        }
+        csv << ',' << r.requested.GetSeconds() << ',' << r.started.GetSeconds() << ','
+            << r.ended.GetSeconds() << ',' << WorkloadTimeline::QuoteCsv(JoinGroups(r.groups))
+            << ',' << (r.speculative ? 1 : 0) << ',' << (r.used ? 1 : 0) << ','
+            << (r.delayedRequest ? 1 : 0) << ',' << r.failedAttempts << '\n';
+    }
+}
+
+/// What the fabric carried, for summary.json.
+struct Traffic
+{
+    uint64_t bytesSent;      //!< By the communicators
+    uint64_t bytesDelivered; //!< Counted at the final GPUs
+    uint64_t framesDropped;  //!< Anywhere in the fabric
+};
+
+/// The faults and what the transports and routing did about them, for summary.json.
+nlohmann::ordered_json
+ReportFaults(const FaultInjector& faults, Ptr<RailFabric> fabric)
+{
+    nlohmann::ordered_json report;
+    nlohmann::ordered_json schedule = nlohmann::ordered_json::array();
+    for (const Fault& fault : faults.GetFaults())
+    {
+        nlohmann::ordered_json entry;
+        entry["part"] = fault.part;
+        entry["at_s"] = fault.down.GetSeconds();
+        if (fault.IsRepaired())
+        {
+            entry["until_s"] = fault.up.GetSeconds();
+        }
+        schedule.push_back(entry);
+    }
+    report["schedule"] = schedule;
+    report["events"] = faults.GetEvents().size();
+    uint64_t timeouts = 0;
+    uint64_t retransmitted = 0;
+    uint64_t partsMoved = 0;
+    uint64_t bytesMoved = 0;
+    uint64_t detours = 0;
+    uint64_t bytesDetoured = 0;
+    for (uint32_t gpu = 0; gpu < fabric->GetSpec().Gpus(); ++gpu)
+    {
+        const RailTransportCounters& c = fabric->GetTransport(gpu)->GetCounters();
+        timeouts += c.timeouts;
+        retransmitted += c.retransmittedFrames;
+        partsMoved += c.partsMoved;
+        bytesMoved += c.bytesMoved;
+        detours += c.detours;
+        bytesDetoured += c.bytesDetoured;
+    }
+    report["transport_timeouts"] = timeouts;
+    report["retransmitted_frames"] = retransmitted;
+    report["parts_moved"] = partsMoved;
+    report["bytes_moved"] = bytesMoved;
+    report["detours"] = detours;
+    report["bytes_detoured"] = bytesDetoured;
+    if (fabric->GetKind() != RailKind::OCS)
+    {
+        uint32_t recomputations = 0;
+        for (uint32_t rail = 0; rail < fabric->GetSpec().gpusPerServer; ++rail)
+        {
+            recomputations += fabric->GetRailRouting(rail)->GetRecomputations();
+        }
+        report["route_recomputations"] = recomputations;
+    }
+    return report;
+}
+
+/**
+ * \return seconds from the first failure until the traffic it stopped moved again: the
+ * latest of a transport moving stopped data to other ports or around the failure (a
+ * detour), or resuming it on a repaired path, and routing moving around the failure
+ * before its repair; for a failed OCS
+ * reconfiguration, from its failure until its retry succeeded. 0 if it stopped nothing
+ */
+double
+Recovery(Ptr<RailFabric> fabric, const OpticalReport* optical, const Fault& first)
+{
+    Time last = first.down;
+    for (uint32_t gpu = 0; gpu < fabric->GetSpec().Gpus(); ++gpu)
+    {
+        last = std::max(last, fabric->GetTransport(gpu)->GetLastRecovery());
+    }
+    for (uint32_t rail = 0;
+         fabric->GetKind() != RailKind::OCS && rail < fabric->GetSpec().gpusPerServer;
+         ++rail)
+    {
+        for (Time at : fabric->GetRailRouting(rail)->GetReroutes())
+        {
+            if (at < first.up)
+            {
+                last = std::max(last, at);
+            }
+        }
+    }
+    Time failure = first.down;
+    for (const auto& record : optical ? optical->records : std::vector<OpusReconfigurationRecord>())
+    {
+        // A failed reconfiguration strikes when it fails, not when the fault is armed.
+        if (record.failedAttempts > 0 && first.kind == Fault::OCS_RECONFIG)
+        {
+            failure = record.failedAt;
+            last = std::max(last, record.ended > record.failedAt ? record.ended : failure);
+            break;
+        }
+    }
+    return std::max(Time(0), last - failure).GetSeconds();
+}
+
+/// \return each fault that struck before \p end (the job's end) as a span up to its repair
+/// or \p end, for the timeline
+std::vector<FabricSpan>
+FaultSpans(const FaultInjector& faults, Time end)
+{
+    std::vector<FabricSpan> spans;
+    for (const Fault& fault : faults.GetFaults())
+    {
+        if (fault.down > end)
+        {
+            continue;
+        }
+        bool reconfig = fault.kind == Fault::OCS_RECONFIG;
+        Time until = reconfig ? fault.down : std::min(fault.up, end);
+        spans.push_back({fault.part + (reconfig ? " (next reconfiguration fails)" : " down"),
+                         fault.down.GetSeconds(),
+                         until.GetSeconds()});
+    }
+    return spans;
+}
+
+void
+WriteSummary(const std::string& path,
+             const JobOptions& o,
+             const JobBuilder& builder,
+             const JobResult& r,
+             const OpticalReport* optical,
+             const Traffic& traffic,
+             const nlohmann::ordered_json& faults)
+{
+    const RailFabricSpec& spec = builder.GetSpec();
+    nlohmann::ordered_json j;
+    j["iteration_times_s"] = r.iterationTimes;
+    j["iteration_time_s"] = r.steadyIterationTime;
+    j["makespan_s"] = r.makespan;
+    j["reconfigurations"] = r.reconfigurations;
+    j["exposed_reconfiguration_s"] = r.exposedReconfiguration;
+    if (optical)
+    {
+        j["reconfigurations_per_rail"] = optical->reconfigurationsPerRail;
+        j["speculative_reconfigurations"] = optical->speculative;
+        j["speculative_reconfigurations_unused"] = optical->speculativeUnused;
+        j["speculative_reconfigurations_delaying"] = optical->speculativeDelaying;
+        if (optical->ocs)
+        {
+            j["blackout_s_per_port"] = optical->blackout;
+            j["circuit_uptime"] = optical->uptime;
+            j["circuit_uptime_per_rail"] = optical->uptimePerRail;
+        }
+    }
+    j["algorithms"] = r.algorithms;
+    j["bytes_sent"] = traffic.bytesSent;
+    j["bytes_delivered"] = traffic.bytesDelivered;
+    j["frames_dropped"] = traffic.framesDropped;
+    if (!faults.is_null())
+    {
+        j["faults"] = faults;
+    }
+    j["wall_s"] = r.wall;
+    j["events"] = r.events;
+    j["events_per_s"] = r.wall > 0 ? r.events / r.wall : 0.0;
+    j["peak_rss_mb"] = JobRunner::PeakRssMiB();
+    nlohmann::ordered_json c;
+    c["workload"] = o.workload;
+    c["network"] = r.network;
+    c["fabric"] = r.fabric;
+    c["preset"] = spec.name;
+    c["servers"] = spec.servers;
+    c["gpus_per_server"] = spec.gpusPerServer;
+    c["nic_ports"] = spec.nicPorts;
+    c["nic_port_gbps"] = spec.nicPortBps / 1e9;
+    c["scale_up_gbps"] = spec.scaleUpBps / 1e9;
+    if (spec.kind == RailKind::OCS)
+    {
+        c["ocs"] = spec.ocsTechnology;
+    }
+    else
+    {
+        c["switch_radix"] = spec.switchRadix;
+        c["oversubscription"] = spec.oversubscription;
+    }
+    if (optical)
+    {
+        c["opus"] = optical->ocs ? "controller" : "testbed emulation";
+        c["reconfiguration_delay_s"] = builder.GetReconfigurationDelay().GetSeconds();
+        c["control_latency_s"] = builder.GetControlLatency().GetSeconds();
+    }
+    c["rail_frame_bytes"] = spec.railFrameBytes;
+    c["scale_up_frame_bytes"] = spec.scaleUpFrameBytes;
+    c["algorithm"] = o.algorithm;
+    c["channels"] = o.channels;
+    c["chunk_bytes"] = uint64_t(o.chunkKiB) * 1024;
+    c["ring_steps"] = o.ringSteps;
+    c["reduction_gbytes_per_s"] = o.reduceGBps;
+    c["iterations"] = o.iterations;
+    c["dag_iterations"] = r.iterationTimes.size() / std::max<uint32_t>(1, o.iterations);
+    c["seed"] = o.seed;
+    if (!o.faultSchedule.IsEmpty() && spec.kind != RailKind::OCS)
+    {
+        c["detection_delay_s"] = o.detectionDelayTime.GetSeconds();
+    }
+    j["config"] = c;
+    OpenOutput(path) << j.dump(2) << "\n";
+}
+
+} // namespace
+
+struct JobReport::Measured
+{
+    Traffic traffic;                        //!< Bytes sent, delivered, frames dropped
+    std::unique_ptr<OpticalReport> optical; //!< Optical or emulated fabrics, else null
+    nlohmann::ordered_json faults;          //!< With faults, else null
+    std::vector<FabricSpan> faultSpans;     //!< With faults, for the timeline
+};
+
+JobReport::JobReport(const JobOptions& o,
+                     const JobFabric& f,
+                     const JobBuilder& builder,
+                     const Job& job,
+                     const JobRecorder& recorder,
+                     const CircuitRecorder& circuits,
+                     const FaultInjector* faults,
+                     JobResult& r)
+    : m_options(o),
+      m_builder(builder),
+      m_recorder(recorder),
+      m_faults(faults),
+      m_measured(std::make_unique<Measured>())
+{
+    NS_LOG_FUNCTION(this << f.name);
+    r.fabric = f.name;
+    r.network = job.network->GetModelName();
+    r.reconfigurationDelay = f.IsOpus() ? builder.GetReconfigurationDelay().GetSeconds() : 0.0;
+    r.iterationTimes = recorder.GetIterationTimes();
+    r.algorithms = recorder.GetAlgorithmCounts();
+    r.makespan = recorder.GetMakespan();
+    if (r.iterationTimes.size() > 1)
+    {
+        double sum = 0;
+        for (std::size_t k = 1; k < r.iterationTimes.size(); ++k)
+        {
+            sum += r.iterationTimes[k];
+        }
+        r.steadyIterationTime = sum / (r.iterationTimes.size() - 1);
+    }
+    else if (!r.iterationTimes.empty())
+    {
+        r.steadyIterationTime = r.iterationTimes[0];
+    }
+    Traffic& traffic = m_measured->traffic;
+    traffic = {0, 0, job.network->CountDroppedFrames()};
+    for (const auto& communicator : job.communicators)
+    {
+        traffic.bytesSent += communicator->GetCounters().bytesSent;
+    }
+    for (uint32_t gpu = 0; gpu < job.network->GetGpus().GetN(); ++gpu)
+    {
+        // Counted frame by frame at the final GPUs, independently of the communicators.
+        traffic.bytesDelivered +=
+            job.network->GetMessageTransport(gpu)->GetMessageCounters().payloadBytesDelivered;
+    }
+    std::unique_ptr<OpticalReport>& optical = m_measured->optical;
+    if (f.kind == RailKind::OCS)
+    {
+        optical = std::make_unique<OpticalReport>(
+            ReportOptical(job.network, job.controlPlane, circuits, Seconds(r.makespan)));
+        for (uint64_t count : optical->reconfigurationsPerRail)
+        {
+            r.reconfigurations += count;
+        }
+        r.exposedReconfiguration =
+            job.controlPlane ? job.controlPlane->GetWaitTime().GetSeconds() : 0.0;
+        r.speculative = optical->speculative;
+        r.speculativeUnused = optical->speculativeUnused;
+        r.speculativeDelaying = optical->speculativeDelaying;
+    }
+    else if (f.emulated)
+    {
+        optical = std::make_unique<OpticalReport>(
+            ReportEmulated(job.controlPlane, builder.GetSpec().gpusPerServer));
+        r.reconfigurations = optical->records.size();
+        r.exposedReconfiguration = job.controlPlane->GetWaitTime().GetSeconds();
+        r.speculative = optical->speculative;
+    }
+    if (faults)
+    {
+        Ptr<RailFabric> fabric = DynamicCast<RailFabric>(job.network);
+        m_measured->faults = ReportFaults(*faults, fabric);
+        m_measured->faultSpans = FaultSpans(*faults, Seconds(r.makespan));
+        r.faultRecovery = Recovery(fabric, optical.get(), faults->GetFaults().front());
+        m_measured->faults["recovery_s"] = r.faultRecovery;
+    }
+}
+
+JobReport::~JobReport() = default;
+
+void
+JobReport::Write(const std::string& outDir, const JobResult& r) const
+{
+    NS_LOG_FUNCTION(this << outDir);
+    MakeDirectory(outDir);
+    {
+        std::ofstream csv = OpenOutput(outDir + "/collectives.csv");
+        m_recorder.GetTimeline().WriteCsv(csv);
+    }
+    const OpticalReport* optical = m_measured->optical.get();
+    WriteReconfigurations(outDir + "/reconfigurations.csv", optical ? *optical : OpticalReport{});
+    if (m_faults)
+    {
+        std::ofstream csv = OpenOutput(outDir + "/faults.csv");
+        m_faults->WriteCsv(csv);
+    }
+    {
+        std::ofstream trace = OpenOutput(outDir + "/timeline.json");
+        m_recorder.WriteChromeTrace(trace,
+                                    m_builder.GetSpec().gpusPerServer,
+                                    m_measured->faultSpans);
+    }
+    WriteSummary(outDir + "/summary.json",
+                 m_options,
+                 m_builder,
+                 r,
+                 optical,
+                 m_measured->traffic,
+                 m_measured->faults);
+}
+
+} // namespace ns3
