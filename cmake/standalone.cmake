@@ -23,8 +23,8 @@ set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 
 find_package(ns3 3.37 EXACT REQUIRED)
-find_package(GTest REQUIRED)
-find_package(nlohmann_json 3.10 REQUIRED)
+# The standalone build always builds the tests (an ns-3 tree's --enable-tests sets this).
+set(ENABLE_TESTS ON)
 include(CTest)
 include(GoogleTest)
 
@@ -69,21 +69,33 @@ function(build_lib)
   pr_compile_options(${BLIB_LIBNAME})
   target_include_directories(${BLIB_LIBNAME} INTERFACE ${PR_INCLUDE_DIR})
   target_compile_definitions(${BLIB_LIBNAME} INTERFACE NS3_LOG_ENABLE)
-  target_link_libraries(${BLIB_LIBNAME} PUBLIC ${BLIB_LIBRARIES_TO_LINK}
-                                               nlohmann_json::nlohmann_json)
+  target_link_libraries(${BLIB_LIBNAME} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
+
+  # The GoogleTests are compiled once, for the test runner (suite photonic-rails-googletest)
+  # and for their own executable (photonic_rails_standalone_tests).
+  set(suite_sources ${BLIB_TEST_SOURCES})
+  list(FILTER suite_sources EXCLUDE REGEX "^test/gtest/")
+  set(gtest_sources ${BLIB_TEST_SOURCES})
+  list(FILTER gtest_sources INCLUDE REGEX "^test/gtest/")
+  add_library(photonic-rails-gtest-objects OBJECT ${gtest_sources})
+  pr_compile_options(photonic-rails-gtest-objects)
+  target_link_libraries(photonic-rails-gtest-objects PRIVATE ${BLIB_LIBNAME} GTest::gtest)
 
   # ns-3 TestSuites: our own runner, one CTest entry per suite. Each file
-  # test/<suite>-test-suite.cc defines exactly the suite <suite>; a check entry proves
-  # that the runner knows exactly these suites, so none can be silently skipped.
-  add_executable(test-runner test/test-runner.cc ${BLIB_TEST_SOURCES})
+  # test/<name>-test-suite.cc defines exactly the suite photonic-rails-<name> (ns-3 prefixes
+  # suites with their module); a check entry proves that the runner knows exactly these
+  # suites, so none can be silently skipped.
+  add_executable(test-runner test/test-runner.cc ${suite_sources}
+                             $<TARGET_OBJECTS:photonic-rails-gtest-objects>)
   pr_compile_options(test-runner)
   pr_link_module(test-runner ${BLIB_LIBNAME} ${BLIB_LIBRARIES_TO_LINK})
+  target_link_libraries(test-runner PRIVATE GTest::gtest)
   set(suites "")
-  foreach(source ${BLIB_TEST_SOURCES})
+  foreach(source ${suite_sources})
     get_filename_component(name ${source} NAME)
-    string(REGEX REPLACE "-test-suite\\.cc$" "" suite ${name})
-    list(APPEND suites ${suite})
-    add_test(NAME suite.${suite} COMMAND test-runner --suite=${suite})
+    string(REGEX REPLACE "-test-suite\\.cc$" "" name ${name})
+    list(APPEND suites photonic-rails-${name})
+    add_test(NAME suite.${name} COMMAND test-runner --suite=photonic-rails-${name})
   endforeach()
   list(SORT suites)
   add_test(NAME suite-list
@@ -112,23 +124,16 @@ function(photonic_rails_standalone_tests)
     set(sanitizer_environment "ASAN_OPTIONS=detect_leaks=0:exitcode=23"
                               "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=23")
   endif()
-  file(GLOB gtest_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/test/gtest/*-test.cc)
-  if(gtest_sources)
-    add_executable(photonic-rails-gtest ${gtest_sources})
-    pr_compile_options(photonic-rails-gtest)
-    pr_link_module(photonic-rails-gtest photonic-rails ${PR_MODULE_LIBRARIES})
-    target_link_libraries(photonic-rails-gtest PRIVATE GTest::gtest_main)
-    # The Chakra tests write traces with the generated messages.
-    target_include_directories(photonic-rails-gtest PRIVATE ${pr_proto_out})
-    target_compile_definitions(photonic-rails-gtest
-                               PRIVATE PR_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-    set(gtest_properties "")
-    if(sanitizer_environment)
-      set(gtest_properties PROPERTIES ENVIRONMENT "${sanitizer_environment}")
-    endif()
-    gtest_discover_tests(photonic-rails-gtest TEST_PREFIX gtest. DISCOVERY_TIMEOUT 60
-                         ${gtest_properties})
+  add_executable(photonic-rails-gtest $<TARGET_OBJECTS:photonic-rails-gtest-objects>)
+  pr_compile_options(photonic-rails-gtest)
+  pr_link_module(photonic-rails-gtest photonic-rails ${PR_MODULE_LIBRARIES})
+  target_link_libraries(photonic-rails-gtest PRIVATE GTest::gtest_main)
+  set(gtest_properties "")
+  if(sanitizer_environment)
+    set(gtest_properties PROPERTIES ENVIRONMENT "${sanitizer_environment}")
   endif()
+  gtest_discover_tests(photonic-rails-gtest TEST_PREFIX gtest. DISCOVERY_TIMEOUT 60
+                       ${gtest_properties})
 
   add_test(NAME wscript-lists
            COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}

@@ -178,7 +178,7 @@ class ChakraTestSuite : public TestSuite
 {
   public:
     ChakraTestSuite()
-        : TestSuite("chakra", UNIT)
+        : TestSuite("photonic-rails-chakra", SYSTEM)
     {
         AddTestCase(new ChakraMicrobenchmarkTestCase, TestCase::QUICK);
         AddTestCase(new ChakraRingSendRecvTestCase, TestCase::QUICK);

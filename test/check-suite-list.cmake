@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Proves the test runner registers exactly the suites CTest runs one entry each for
-# (derived from the file names test/<suite>-test-suite.cc). Without this, a suite whose
-# name differs from its file would silently never run.
+# (derived from the file names: test/<name>-test-suite.cc defines photonic-rails-<name>).
+# Without this, a suite whose name differs from its file would silently never run.
 # Usage: cmake -DRUNNER=<test-runner> -DEXPECTED="a;b;c" -P check-suite-list.cmake
 execute_process(COMMAND ${RUNNER} --print-test-name-list
                 OUTPUT_VARIABLE listed RESULT_VARIABLE rc)
@@ -16,7 +16,7 @@ foreach(name ${listed})
   list(FIND EXPECTED "${name}" where)
   if(where EQUAL -1)
     message(FATAL_ERROR "suite '${name}' is registered but not named after its file "
-                        "(expected test/<suite>-test-suite.cc); CTest would never run it")
+                        "(photonic-rails-<name> in test/<name>-test-suite.cc); CTest would never run it")
   endif()
   list(APPEND ours "${name}")
 endforeach()

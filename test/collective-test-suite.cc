@@ -955,7 +955,7 @@ class CollectiveTestSuite : public TestSuite
 {
   public:
     CollectiveTestSuite()
-        : TestSuite("collective", UNIT)
+        : TestSuite("photonic-rails-collective", SYSTEM)
     {
         for (const char* network : {"packet", "flow"})
         {

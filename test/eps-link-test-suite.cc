@@ -353,7 +353,7 @@ class EpsLinkTestSuite : public TestSuite
 {
   public:
     EpsLinkTestSuite()
-        : TestSuite("eps-link", UNIT)
+        : TestSuite("photonic-rails-eps-link", UNIT)
     {
         AddTestCase(new EpsFrameTimingTestCase, TestCase::QUICK);
         AddTestCase(new EpsLineRateTestCase, TestCase::QUICK);

@@ -520,7 +520,7 @@ class EpsSwitchTestSuite : public TestSuite
 {
   public:
     EpsSwitchTestSuite()
-        : TestSuite("eps-switch", UNIT)
+        : TestSuite("photonic-rails-eps-switch", UNIT)
     {
         AddTestCase(new EpsStoreAndForwardTestCase, TestCase::QUICK);
         AddTestCase(new EpsFairShareTestCase, TestCase::QUICK);

@@ -429,7 +429,7 @@ class FaultsTestSuite : public TestSuite
 {
   public:
     FaultsTestSuite()
-        : TestSuite("faults", UNIT)
+        : TestSuite("photonic-rails-faults", SYSTEM)
     {
         AddTestCase(new OcsPortDiesTestCase, TestCase::QUICK);
         AddTestCase(new NicPortDiesTestCase, TestCase::QUICK);

@@ -330,7 +330,7 @@ class FlowModelTestSuite : public TestSuite
 {
   public:
     FlowModelTestSuite()
-        : TestSuite("flow-model", UNIT)
+        : TestSuite("photonic-rails-flow-model", UNIT)
     {
         AddTestCase(new FlowSingleMessageTestCase, TestCase::QUICK);
         AddTestCase(new FlowSharingTestCase, TestCase::QUICK);

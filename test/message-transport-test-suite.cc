@@ -245,7 +245,7 @@ class MessageTransportTestSuite : public TestSuite
 {
   public:
     MessageTransportTestSuite()
-        : TestSuite("message-transport", UNIT)
+        : TestSuite("photonic-rails-message-transport", UNIT)
     {
         AddTestCase(new TransportIdsAndCallbacksTestCase, TestCase::QUICK);
         AddTestCase(new TransportAddressingTestCase, TestCase::QUICK);

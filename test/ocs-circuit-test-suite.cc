@@ -236,7 +236,7 @@ class OcsCircuitTestSuite : public TestSuite
 {
   public:
     OcsCircuitTestSuite()
-        : TestSuite("ocs-circuit", UNIT)
+        : TestSuite("photonic-rails-ocs-circuit", UNIT)
     {
         AddTestCase(new OcsFrameTimingTestCase, TestCase::QUICK);
         AddTestCase(new OcsLineRateTestCase, TestCase::QUICK);

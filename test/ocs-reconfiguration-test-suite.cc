@@ -350,7 +350,7 @@ class OcsReconfigurationTestSuite : public TestSuite
 {
   public:
     OcsReconfigurationTestSuite()
-        : TestSuite("ocs-reconfiguration", UNIT)
+        : TestSuite("photonic-rails-ocs-reconfiguration", UNIT)
     {
         AddTestCase(new OcsBlackoutTestCase, TestCase::QUICK);
         AddTestCase(new OcsNoCircuitPolicyTestCase, TestCase::QUICK);

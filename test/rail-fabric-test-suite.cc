@@ -642,7 +642,7 @@ class RailFabricTestSuite : public TestSuite
 {
   public:
     RailFabricTestSuite()
-        : TestSuite("rail-fabric", UNIT)
+        : TestSuite("photonic-rails-rail-fabric", UNIT)
     {
         AddTestCase(new ClosWiringTestCase, TestCase::QUICK);
         AddTestCase(new UncontendedCompletionTestCase, TestCase::QUICK);

@@ -281,7 +281,7 @@ class RailTransportOpticalTestSuite : public TestSuite
 {
   public:
     RailTransportOpticalTestSuite()
-        : TestSuite("rail-transport-optical", UNIT)
+        : TestSuite("photonic-rails-rail-transport-optical", UNIT)
     {
         AddTestCase(new TransportCompletionTestCase, TestCase::QUICK);
         AddTestCase(new TransportStripingTestCase, TestCase::QUICK);
