@@ -2,6 +2,10 @@
 # Example programs run as smoke tests: each must exit 0 with small arguments.
 # (In an ns-3 tree, test/examples-to-run.py plays this role for test.py.)
 add_test(NAME example.ocs-circuit-example COMMAND ocs-circuit-example)
+# The first example: a ring AllGather within 1% of its closed form, every byte counted.
+add_test(NAME example.first-collective COMMAND first-collective --servers=8 --bytes=2097152)
+set_tests_properties(example.first-collective PROPERTIES PASS_REGULAR_EXPRESSION
+  "on 8 GPUs: finished at [0-9.]+ us, closed form [0-9.]+ us \\([+-]0\\.[0-9]+%\\); bytes sent 117440512, n\\(n-1\\) x bytes 117440512\n")
 add_test(NAME example.ocs-circuit-example-bad-technology
          COMMAND ocs-circuit-example --technology=unobtainium)
 set_tests_properties(example.ocs-circuit-example-bad-technology PROPERTIES WILL_FAIL TRUE)
@@ -40,6 +44,8 @@ function(photonic_rails_expect_error name program args expect)
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${program}> "-DARGS=${args}"
                    "-DEXPECT=${expect}" -P ${PROJECT_SOURCE_DIR}/test/expect-error.cmake)
 endfunction()
+photonic_rails_expect_error(example.first-collective-bytes first-collective "--bytes=1048577"
+  "first-collective: error: --bytes must be a multiple of 4096 \\(whole frames\\)\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-deadlock photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/deadlock.json|--gpusPerServer=2|--out=${CMAKE_BINARY_DIR}/sim-smoke-deadlock"
   "error: the simulation is stuck after 0 s: 2 of 2 ranks cannot progress")

@@ -5,6 +5,7 @@
 # Standalone builds run the same programs through test/example-smoke-tests.cmake.
 
 cpp_examples = [
+    ("first-collective --servers=8 --bytes=2097152", "True", "True"),
     ("ocs-circuit-example", "True", "True"),
     ("photonic-rails-cost --gpus=1024,4096 --plot=0", "True", "True"),
     ("photonic-rails-sim --model=llama3-8b --layers=2 --hidden=1024 --ffn=4096 --heads=8 "
