@@ -135,6 +135,20 @@ function(photonic_rails_standalone_tests)
   gtest_discover_tests(photonic-rails-gtest TEST_PREFIX gtest. DISCOVERY_TIMEOUT 60
                        ${gtest_properties})
 
+  # The tree stays clang-format clean (.clang-format, ns-3's style): where clang-format is
+  # installed (Debian: clang-format), a file it would change fails this test.
+  find_program(PR_CLANG_FORMAT clang-format)
+  if(PR_CLANG_FORMAT)
+    file(GLOB_RECURSE formatted RELATIVE ${PROJECT_SOURCE_DIR} CONFIGURE_DEPENDS
+         ${PROJECT_SOURCE_DIR}/model/*.cc ${PROJECT_SOURCE_DIR}/model/*.h
+         ${PROJECT_SOURCE_DIR}/helper/*.cc ${PROJECT_SOURCE_DIR}/helper/*.h
+         ${PROJECT_SOURCE_DIR}/examples/*.cc ${PROJECT_SOURCE_DIR}/test/*.cc
+         ${PROJECT_SOURCE_DIR}/test/*.h)
+    add_test(NAME clang-format
+             COMMAND ${PR_CLANG_FORMAT} --dry-run --Werror ${formatted}
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  endif()
+
   add_test(NAME wscript-lists
            COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
                    -P ${PROJECT_SOURCE_DIR}/test/check-wscript-lists.cmake)
