@@ -8,21 +8,15 @@
 
 #include "ns3/boolean.h"
 #include "ns3/circuit-recorder.h"
-#include "ns3/collective-helper.h"
 #include "ns3/core-module.h"
-#include "ns3/enum.h"
-#include "ns3/eps-routing.h"
 #include "ns3/fault-injector.h"
-#include "ns3/flow-fabric-helper.h"
 #include "ns3/job-recorder.h"
 #include "ns3/log.h"
 #include "ns3/ocs-technology.h"
 #include "ns3/opus-helper.h"
-#include "ns3/rail-fabric-helper.h"
-#include "ns3/rank-runtime-helper.h"
+#include "ns3/rail-fabric.h"
 #include "ns3/rank-runtime.h"
 #include "ns3/simulation-horizon.h"
-#include "ns3/workload-timeline.h"
 
 #include <chrono>
 #include <cmath>
@@ -30,7 +24,6 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <sys/resource.h>
