@@ -95,7 +95,7 @@ std::vector<Point>
 MakePoints(const Options& o, const std::string& outDir)
 {
     std::vector<Point> points;
-    JobFabric baseline = JobFabric::Parse(o.baseline);
+    JobFabric baseline = JobFabric::Parse(o.baseline, "baseline");
     if (baseline.kind == RailKind::OCS || baseline.emulated)
     {
         throw std::invalid_argument("--baseline must be electrical (eps or eps-clos)");
@@ -681,6 +681,7 @@ main(int argc, char* argv[])
         [&o](StrictCommandLine& cmd) {
             o.source.AddFlags(cmd);
             o.AddFlags(cmd);
+            cmd.Reserve("ns3::OpticalCircuitSwitch::ReconfigurationDelay", "--delays");
             cmd.Add("delays", "reconfiguration delays, ms, comma-separated", o.delays);
             cmd.Add("baseline", "electrical rails to normalize to: eps|eps-clos", o.baseline);
             cmd.Add("modes",

@@ -45,7 +45,7 @@ struct Options : JobOptions
     std::string fabrics{"eps,eps-clos,ocs"};           //!< Fabrics swept
     std::string at{"1s"};                              //!< When each failure strikes
     std::string duration{"100ms"};                     //!< How long the part stays down
-    uint32_t gpu{5};                                   //!< The GPU whose parts fail
+    uint32_t gpu{5};                                   //!< --failGpu: the GPU whose parts fail
     std::string out{"photonic-rails-fault-sweep-out"}; //!< Output folder
     bool plot{true};                                   //!< Render the PNG
 };
@@ -84,7 +84,7 @@ FaultsFor(const Options& o, const JobFabric& fabric, uint32_t ranks)
     RailFabricSpec spec = JobRunner::MakeSpec(o, fabric, ranks);
     if (o.gpu >= spec.Gpus())
     {
-        throw std::invalid_argument("--gpu " + std::to_string(o.gpu) + ": the job has " +
+        throw std::invalid_argument("--failGpu " + std::to_string(o.gpu) + ": the job has " +
                                     std::to_string(spec.Gpus()) + " GPUs");
     }
     Time at = StrictCommandLine::ParseTime("at", o.at);
@@ -239,7 +239,7 @@ main(int argc, char* argv[])
             cmd.Add("fabrics", "fabrics swept: eps, eps-clos, ocs (comma-separated)", o.fabrics);
             cmd.Add("at", "when each failure strikes (a duration from the start)", o.at);
             cmd.Add("duration", "how long the failed part stays down", o.duration);
-            cmd.Add("gpu", "the GPU whose NIC port, rail and OCS port fail", o.gpu);
+            cmd.Add("failGpu", "the GPU whose NIC port, rail and OCS port fail", o.gpu);
             cmd.Add("out", "output folder", o.out);
             cmd.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);
         },

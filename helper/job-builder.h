@@ -82,9 +82,11 @@ struct Job
  * Builds the network (the packet or the flow model) and assigns its random streams from 0,
  * then installs every rank's communicator and runtime and, by the JobFabric, Opus on
  * optical rails (on demand, provisioning, oracle), the static split, or the testbed's
- * emulation on electrical rails. It writes no file, prints nothing and leaves global state
- * alone: the caller seeds the random numbers, runs the simulator and reports (JobRunner
- * does all three for the programs; the test suites assert on the Job).
+ * emulation on electrical rails. It writes no file and prints nothing, and it sets no global
+ * value: the caller seeds the random numbers, chooses the scheduler, runs the simulator and
+ * reports (JobRunner does all of it for the programs; the test suites assert on the Job).
+ * Like every ns-3 helper, it adds the nodes it builds to the NodeList and what it installs
+ * may schedule events: build one job per simulation (Simulator::Destroy between two).
  */
 class JobBuilder
 {
@@ -113,12 +115,14 @@ class JobBuilder
     /// \param latency one-way shim <-> control plane delay (default: 0 for Opus, the
     ///        testbed's OpusTestbedEmulator::TESTBED_CONTROL_LATENCY_S for its emulation)
     void SetControlLatency(Time latency);
-    /// Sets an attribute of the OpusController (BatchWindow, ...).
+    /// Sets an attribute of the OpusController (BatchWindow, ...): Opus and the static split
+    /// on optical rails (the testbed emulation takes the delay and latency only).
     /// \param name the attribute
     /// \param value its value
     void SetOpusAttribute(const std::string& name, const AttributeValue& value);
     /// Optical rails without a control plane: every OCS holds its rail's ring circuits
-    /// from the start (the fabric collectives run on when nothing reconfigures).
+    /// from the start (the fabric collectives run on when nothing reconfigures). It replaces
+    /// whatever the JobFabric says of Opus.
     void SetPresetRings();
 
     /// \return the reconfiguration delay the job's OCSes (or their emulation) use

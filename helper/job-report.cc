@@ -27,17 +27,6 @@ NS_LOG_COMPONENT_DEFINE("JobReport");
 namespace
 {
 
-void
-MakeDirectory(const std::string& path)
-{
-    std::error_code error;
-    std::filesystem::create_directories(path, error);
-    if (error || !std::filesystem::is_directory(path))
-    {
-        throw std::runtime_error("cannot create the output directory " + path);
-    }
-}
-
 std::ofstream
 OpenOutput(const std::string& path)
 {
@@ -461,6 +450,17 @@ JobReport::JobReport(const JobOptions& o,
 }
 
 JobReport::~JobReport() = default;
+
+void
+JobReport::MakeDirectory(const std::string& path)
+{
+    std::error_code error;
+    std::filesystem::create_directories(path, error);
+    if (error || !std::filesystem::is_directory(path))
+    {
+        throw std::runtime_error("cannot create the output directory " + path);
+    }
+}
 
 void
 JobReport::Write(const std::string& outDir, const JobResult& r) const

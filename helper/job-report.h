@@ -25,7 +25,9 @@ class JobRecorder;
  * Reads the fabric, the control plane and the recorders once the simulation has run (and
  * before it is destroyed), and writes the main program's CONTRACT into an output folder:
  * summary.json, collectives.csv, reconfigurations.csv, timeline.json and, with faults,
- * faults.csv. The measurements go into a JobResult too; nothing is printed.
+ * faults.csv. The measurements go into a JobResult too; nothing is printed. It keeps
+ * references to the options, the builder, the recorder and the faults it was given: they
+ * must outlive it.
  */
 class JobReport
 {
@@ -59,6 +61,14 @@ class JobReport
      * \param result the measurements, wall time and events included
      */
     void Write(const std::string& outDir, const JobResult& result) const;
+
+    /**
+     * \brief Creates an output folder (and its parents), as Write() will: programs call it
+     *        before their runs, so that a folder that cannot be made stops them before the
+     *        simulation, not after.
+     * \param path the folder (std::runtime_error, one line, if it cannot be made)
+     */
+    static void MakeDirectory(const std::string& path);
 
   private:
     struct Measured; //!< What the run's parts measured, for the files

@@ -589,15 +589,23 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
     cmd.Reserve("ns3::RailTransport::Mtu", "--frameBytes");
     cmd.Reserve("ns3::RailTransport::ScaleUpMtu", "--frameBytes (scale-up: the same)");
     cmd.Reserve("ns3::RailTransport::RelayChunk", "--frameBytes");
-    cmd.Reserve("ns3::RailTransport::Dcqcn", "--fabric (on for electrical rails)");
+    cmd.Reserve("ns3::RailTransport::Dcqcn", "the fabric (on for electrical rails)");
     cmd.Reserve("ns3::RailNetDevice::Mtu", "--frameBytes");
     cmd.Reserve("ns3::RailNetDevice::DataRate", "--preset, --nicRate and the scale-up rate");
     cmd.Reserve("ns3::OpticalCircuitSwitch::ReconfigurationDelay", "--ocs and --reconfigDelay");
     cmd.Reserve("ns3::OpusController::ControlLatency", "--controlLatency");
     cmd.Reserve("ns3::OpusShim::Provisioning",
-                "--fabric (ocs-provisioning, ocs-oracle, emulated-provisioning)");
+                "the fabric's name (ocs-provisioning, ocs-oracle, emulated-provisioning)");
     cmd.Reserve("ns3::EpsRouting::DetectionDelay", "--detectionDelay");
+    cmd.Retire("provisioning",
+               "Opus's mode is the fabric's name: --fabric=ocs-provisioning, ocs-oracle or "
+               "emulated-provisioning");
     cmd.Reserve("ns3::RankRuntime::Iterations", "--iterations");
+    cmd.Reserve("ns3::CollectiveCommunicator::Channels", "--channels");
+    cmd.Reserve("ns3::CollectiveCommunicator::ChunkBytes", "--chunkKiB");
+    cmd.Reserve("ns3::CollectiveCommunicator::ReductionBandwidth", "--reduceGBps");
+    cmd.Reserve("ns3::CollectiveCommunicator::DefaultAlgorithm", "--algorithm");
+    cmd.Reserve("ns3::CollectiveCommunicator::AggregateRings", "--ringSteps");
     cmd.Add("network",
             "network model: packet (frames, the reference) or flow (max-min fair flows, for "
             "scale); photonic-rails-sim takes a list (packet,flow) and runs each",

@@ -172,6 +172,12 @@ StrictCommandLine::Reserve(const std::string& attribute, const std::string& flag
 }
 
 void
+StrictCommandLine::Retire(const std::string& name, const std::string& instead)
+{
+    m_retired[name] = instead;
+}
+
+void
 StrictCommandLine::CheckNotReserved(const std::string& name,
                                     TypeId tid,
                                     const std::string& attribute) const
@@ -284,6 +290,11 @@ StrictCommandLine::Check(const std::string& arg)
         {
             CheckGlobal(**global, value);
             return true;
+        }
+        auto retired = m_retired.find(name);
+        if (retired != m_retired.end())
+        {
+            throw std::invalid_argument("--" + name + " is gone: " + retired->second);
         }
         throw std::invalid_argument("unknown flag --" + Escape(name) + " (see --help)");
     }

@@ -15,6 +15,7 @@
 #include <map>
 #include <ostream>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -88,6 +89,11 @@ class StrictCommandLine
     template <typename T>
     void Add(const std::string& name, const std::string& help, T& value)
     {
+        if (m_kinds.count(name) > 0)
+        {
+            // Two parts of a program meaning different things by one flag: neither would work.
+            throw std::logic_error("flag --" + name + " is registered twice");
+        }
         m_kinds[name] = std::is_same<T, bool>::value          ? 'b'
                         : std::is_same<T, std::string>::value ? 's'
                         : std::is_floating_point<T>::value    ? 'd'
@@ -145,6 +151,14 @@ class StrictCommandLine
      * \param flags the flags that set it, e.g. "--frameBytes"
      */
     void Reserve(const std::string& attribute, const std::string& flags);
+
+    /**
+     * \brief Names what replaced a flag that no longer exists: --\p name is refused with
+     *        "--name is gone: <instead>" rather than as an unknown flag.
+     * \param name the old flag
+     * \param instead what to give instead
+     */
+    void Retire(const std::string& name, const std::string& instead);
 
     /**
      * \brief Checks then parses the arguments.
@@ -273,6 +287,7 @@ class StrictCommandLine
     CommandLine m_cmd;                             //!< ns-3's parser
     std::map<std::string, char> m_kinds;           //!< Flag -> 'u', 'i', 'd', 'b' or 's'
     std::map<std::string, std::string> m_reserved; //!< ns3::Type::Attribute -> flags setting it
+    std::map<std::string, std::string> m_retired;  //!< Old flag -> what replaced it
     std::map<std::string, std::pair<long double, long double>> m_ranges; //!< Integer flags
     std::set<std::string> m_given;          //!< Flags on the command line
     std::map<std::string, Ranged> m_ranged; //!< Flags registered with a range

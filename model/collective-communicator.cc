@@ -115,6 +115,12 @@ CollectiveCommunicator::Setup(uint32_t rank,
 {
     NS_LOG_FUNCTION(this << rank << transport << gpusPerServer << optical);
     NS_ABORT_MSG_IF(gpusPerServer == 0, "CollectiveCommunicator: gpusPerServer must be >= 1");
+    if (m_aggregateRings && m_reductionBandwidth > 0.0)
+    {
+        throw std::invalid_argument("ns3::CollectiveCommunicator: AggregateRings needs "
+                                    "ReductionBandwidth 0 (merged steps cannot pipeline their "
+                                    "reductions)");
+    }
     m_rank = rank;
     m_transport = transport;
     m_gpusPerServer = gpusPerServer;
@@ -136,8 +142,14 @@ CollectiveCommunicator::Connect(
 void
 CollectiveCommunicator::SetDefaultAlgorithm(std::string name)
 {
-    NS_ABORT_MSG_UNLESS(ParseWorkloadAlgorithm(name, m_defaultAlgorithm),
-                        "CollectiveCommunicator: unknown algorithm '" << name << "'");
+    // Thrown, not aborted: a value from the command line (--ns3::...::DefaultAlgorithm)
+    // reaches here, and the programs turn the exception into their one-line error.
+    if (!ParseWorkloadAlgorithm(name, m_defaultAlgorithm))
+    {
+        throw std::invalid_argument("ns3::CollectiveCommunicator::DefaultAlgorithm: unknown "
+                                    "algorithm '" +
+                                    name + "'");
+    }
 }
 
 std::string
@@ -281,9 +293,7 @@ CollectiveCommunicator::PlanRequest(const CollectiveRequest& request) const
     {
         return CollectivePlanner::Plan(request);
     }
-    NS_ABORT_MSG_IF(m_reductionBandwidth > 0.0,
-                    "CollectiveCommunicator: AggregateRings needs ReductionBandwidth 0 (merged "
-                    "steps cannot pipeline their reductions)");
+    NS_ASSERT_MSG(m_reductionBandwidth == 0.0, "Setup refuses AggregateRings with reductions");
     CollectivePlan merged = CollectivePlanner::AggregateSteps(plan);
     merged.channels = request.channels;
     merged.chunkBytes = request.chunkBytes;

@@ -751,10 +751,10 @@ photonic_rails_expect_error(example.photonic-rails-sim-clock-wraps-control photo
 # emulated-provisioning); the old --provisioning flag and the shim's attribute are refused.
 photonic_rails_expect_error(example.photonic-rails-sim-provisioning-flag-gone photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs|--provisioning=1"
-  "photonic-rails-sim: error: unknown flag --provisioning \\(see --help\\)\n$")
+  "photonic-rails-sim: error: --provisioning is gone: Opus's mode is the fabric's name: --fabric=ocs-provisioning, ocs-oracle or emulated-provisioning\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-provisioning-attribute photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs|--ns3::OpusShim::Provisioning=oracle"
-  "error: --ns3::OpusShim::Provisioning: this program sets it from --fabric \\(ocs-provisioning, ocs-oracle, emulated-provisioning\\) \\(give that instead\\)")
+  "error: --ns3::OpusShim::Provisioning: this program sets it from the fabric's name \\(ocs-provisioning, ocs-oracle, emulated-provisioning\\) \\(give that instead\\)")
 
 # ---- Issue 11, review fix11: regression tests (each fails on the binaries before its fix). ----
 set(pr_fix11_data ${PROJECT_SOURCE_DIR}/test/data)
@@ -1040,3 +1040,23 @@ photonic_rails_expect_error(example.photonic-rails-sim-fault-static photonic-rai
 photonic_rails_expect_error(example.photonic-rails-sim-fault-file photonic-rails-sim
   "--faults=${PROJECT_SOURCE_DIR}/test/data/deadlock.json"
   "error: --faults: .*deadlock.json must hold a JSON array of faults")
+
+# Issue 16, review: the fault sweep's GPU flag is --failGpu (--gpu, the generator's GPU model,
+# shadowed it: neither could be used).
+photonic_rails_expect_error(example.photonic-rails-fault-sweep-fail-gpu photonic-rails-fault-sweep
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--failGpu=99|--out=${CMAKE_BINARY_DIR}/fault-sweep-fail-gpu"
+  "photonic-rails-fault-sweep: error: --failGpu 99: the job has [0-9]+ GPUs\n$")
+photonic_rails_expect_error(example.photonic-rails-fault-sweep-model-gpu photonic-rails-fault-sweep
+  "--gpu=h200|--out=${CMAKE_BINARY_DIR}/fault-sweep-model-gpu|--at=0s|--fabrics=xyz"
+  "photonic-rails-fault-sweep: error: unknown --fabrics 'xyz'")
+# Issue 16, review: an output folder that cannot be made stops the program before any run.
+photonic_rails_expect_error(example.photonic-rails-sim-out-unwritable photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=eps,ocs|--out=/proc/photonic-rails"
+  "workload: [^\n]*\nphotonic-rails-sim: error: cannot create the output directory /proc/photonic-rails\n$")
+# A bad communicator attribute is a one-line error, not an abort.
+photonic_rails_expect_error(example.first-collective-bad-algorithm first-collective
+  "--ns3::CollectiveCommunicator::DefaultAlgorithm=foo"
+  "first-collective: error: ns3::CollectiveCommunicator::DefaultAlgorithm: unknown algorithm 'foo'\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-reserved-channels photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--ns3::CollectiveCommunicator::Channels=4"
+  "error: --ns3::CollectiveCommunicator::Channels: this program sets it from --channels \\(give that instead\\)")

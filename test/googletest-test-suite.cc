@@ -9,6 +9,7 @@
 
 #include "ns3/test.h"
 
+#include <cstdlib>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
@@ -81,7 +82,10 @@ class GoogleTestTestSuite : public TestSuite
         char* argv[] = {name, nullptr};
         // GoogleTest's environment variables (GTEST_FILTER, ...) still apply.
         testing::InitGoogleTest(&argc, argv);
-        // Each test's failures are reported by its case; the exit status adds nothing.
+        // Each test's failures are reported by its case (GoogleTest's own report would
+        // repeat them, 650 lines), and the exit status adds nothing.
+        testing::TestEventListeners& listeners = testing::UnitTest::GetInstance()->listeners();
+        delete listeners.Release(listeners.default_result_printer());
         static_cast<void>(RUN_ALL_TESTS());
         const testing::UnitTest* unit = testing::UnitTest::GetInstance();
         for (int i = 0; i < unit->total_test_suite_count(); ++i)
@@ -103,8 +107,13 @@ class GoogleTestTestSuite : public TestSuite
         NS_TEST_EXPECT_MSG_EQ(unit->ad_hoc_test_result().Failed(),
                               false,
                               "GoogleTest failed outside any test (a global set-up or tear-down)");
-        int ran = unit->test_to_run_count();
-        NS_TEST_EXPECT_MSG_GT(ran, 0, "no GoogleTest was linked into the test runner");
+        const char* filter = std::getenv("GTEST_FILTER");
+        NS_TEST_EXPECT_MSG_GT(
+            unit->test_to_run_count(),
+            0,
+            (filter ? "GTEST_FILTER='" + std::string(filter) + "' selects no GoogleTest"
+                    : std::string("no GoogleTest was linked into the test "
+                                  "runner")));
     }
 
     bool m_ran{false}; //!< GoogleTest runs once per process

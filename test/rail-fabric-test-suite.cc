@@ -210,12 +210,13 @@ class ScaleUpAndPxnTestCase : public TestCase
     }
 };
 
-/// Two flows into one egress share it evenly; together they keep it (almost) busy.
+/// Two flows into one egress: with PFC alone they share it evenly and keep it busy; with
+/// DCQCN only the line rates bound them.
 class FairShareTestCase : public TestCase
 {
   public:
     FairShareTestCase()
-        : TestCase("two flows into one egress each get half of it")
+        : TestCase("two flows into one egress: even shares with PFC, line rates with DCQCN")
     {
     }
 
@@ -226,6 +227,9 @@ class FairShareTestCase : public TestCase
         Bed bed(Spec(3, 1, RailKind::EPS), [dcqcn](RailFabricHelper& helper) {
             helper.SetTransportAttribute("Dcqcn", BooleanValue(dcqcn));
         });
+        // Fixed streams: ECN marking draws random numbers, and without this the draws
+        // depended on how many streams earlier suites in the same process had taken.
+        bed.fabric->AssignStreams(0);
         for (uint32_t from : {0u, 1u})
         {
             bed.fabric->GetTransport(from)->Send(2, 8 << 20); // 2048 frames each
@@ -244,11 +248,14 @@ class FairShareTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ_TOL(a, both, both * 0.05, "flow 0");
         NS_TEST_ASSERT_MSG_EQ_TOL(b, both, both * 0.05, "flow 1");
         NS_TEST_ASSERT_MSG_EQ_TOL(std::max(a, b), both + FrameNs(100e9) + 500, both * 0.01, "");
-        // DCQCN (the default on electrical rails) keeps the shares even; its rate cuts may
-        // leave the egress idle a little.
+        // DCQCN (the default on electrical rails): neither flow beats its NIC's line rate and
+        // both together not the egress's. How evenly they share it, and how long rate cuts
+        // leave it idle, depends on when the random ECN marks fall: across random runs the
+        // flows ended from even at the wire time to 0.97 and 2.59 ms (issue 16's review), so
+        // neither is asserted here: a fidelity question left open.
         auto [c, d] = Run(true);
-        NS_TEST_ASSERT_MSG_EQ_TOL(c, both, both * 0.05, "flow 0 with DCQCN");
-        NS_TEST_ASSERT_MSG_EQ_TOL(d, both, both * 0.05, "flow 1 with DCQCN");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(std::min(c, d), both / 2, "one flow at most at line rate");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(std::max(c, d), both, "the egress at most at line rate");
     }
 };
 

@@ -446,3 +446,14 @@ TEST(StrictCommandLine, TheHelpStatesTheRange)
     EXPECT_NE(help.str().find("(in [1, 64], or 0 for the preset's) [0]"), std::string::npos)
         << help.str();
 }
+
+// A flag registered twice (the fault sweep's --gpu and the generator's) worked for neither:
+// registering it again is refused.
+TEST(StrictCommandLine, AFlagRegisteredTwiceIsRefused)
+{
+    StrictCommandLine cmd("strict-command-line-test.cc", "test");
+    std::string model{"a100"};
+    uint32_t gpu{5};
+    cmd.Add("gpu", "GPU model", model);
+    EXPECT_THROW(cmd.Add("gpu", "the GPU that fails", gpu), std::logic_error);
+}
