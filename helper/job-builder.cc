@@ -158,6 +158,18 @@ JobBuilder::SetOpusAttribute(const std::string& name, const AttributeValue& valu
 }
 
 void
+JobBuilder::SetShimAttribute(const std::string& name, const AttributeValue& value)
+{
+    NS_LOG_FUNCTION(this << name);
+    if (name == "Provisioning")
+    {
+        throw std::invalid_argument("JobBuilder: Opus's mode is the fabric's name (" +
+                                    m_fabric.name + "), not a shim attribute");
+    }
+    m_shim[name] = value.Copy();
+}
+
+void
 JobBuilder::SetPresetRings()
 {
     NS_LOG_FUNCTION(this);
@@ -264,6 +276,10 @@ JobBuilder::InstallControlPlane(const Job& job, const WorkloadDag& dag) const
 {
     OpusHelper opus;
     opus.SetShimAttribute("Provisioning", EnumValue(m_fabric.provisioning));
+    for (const auto& [name, value] : m_shim)
+    {
+        opus.SetShimAttribute(name, *value);
+    }
     if (m_fabric.emulated)
     {
         bool onDemand = m_fabric.provisioning == OpusShim::ON_DEMAND;

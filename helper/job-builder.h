@@ -120,6 +120,11 @@ class JobBuilder
     /// \param name the attribute
     /// \param value its value
     void SetOpusAttribute(const std::string& name, const AttributeValue& value);
+    /// Sets an attribute of every OpusShim (Ignore, ...), under Opus and its emulation. Not
+    /// Provisioning: the JobFabric's name says it (std::invalid_argument).
+    /// \param name the attribute
+    /// \param value its value
+    void SetShimAttribute(const std::string& name, const AttributeValue& value);
     /// Optical rails without a control plane: every OCS holds its rail's ring circuits
     /// from the start (the fabric collectives run on when nothing reconfigures). It replaces
     /// whatever the JobFabric says of Opus.
@@ -165,6 +170,7 @@ class JobBuilder
     std::optional<Time> m_reconfigurationDelay;                      //!< Else the technology's
     std::optional<Time> m_controlLatency;                            //!< Else the default
     std::map<std::string, Ptr<const AttributeValue>> m_opus;         //!< Controller attributes
+    std::map<std::string, Ptr<const AttributeValue>> m_shim;         //!< Shim attributes
     bool m_presetRings{false};                                       //!< No control plane
 };
 

@@ -93,31 +93,16 @@ struct EmulationBed
         spec.kind = RailKind::EPS;
         spec.nicPortBps = 100000000000;
         spec.scaleUpBps = 800000000000;
-        RailFabricHelper helper;
-        helper.SetSpec(spec);
-        fabric = helper.Build();
-        auto communicators = CollectiveHelper().Install(fabric);
-        RankRuntimeHelper runtimeHelper;
-        runtimeHelper.SetAttribute("Iterations", UintegerValue(iterations));
-        runtimes = runtimeHelper.Install(std::make_shared<const WorkloadDag>(dag),
-                                         fabric->GetGpus(),
-                                         communicators);
-        if (e.on)
-        {
-            OpusHelper opus;
-            opus.SetShimAttribute(
-                "Provisioning",
-                EnumValue(e.provisioning ? OpusShim::PROVISIONING : OpusShim::ON_DEMAND));
-            opus.SetShimAttribute("Ignore", StringValue(e.ignore));
-            emulator = opus.InstallEmulated(
-                fabric,
-                communicators,
-                runtimes,
-                dag,
-                {{"ReconfigurationDelay", Create<TimeValue>(e.delay)},
-                 {"ControlLatency", Create<TimeValue>(e.controlLatency)},
-                 {"AskEveryPointToPoint", Create<BooleanValue>(!e.provisioning)}});
-        }
+        const char* name = !e.on ? "eps" : e.provisioning ? "emulated-provisioning" : "emulated";
+        JobBuilder builder(spec, JobFabric::Parse(name));
+        builder.SetIterations(iterations);
+        builder.SetReconfigurationDelay(e.delay);
+        builder.SetControlLatency(e.controlLatency);
+        builder.SetShimAttribute("Ignore", StringValue(e.ignore));
+        Job job = builder.Build(std::make_shared<const WorkloadDag>(dag));
+        fabric = DynamicCast<RailFabric>(job.network);
+        runtimes = job.runtimes;
+        emulator = DynamicCast<OpusTestbedEmulator>(job.controlPlane);
         ends.Attach(runtimes);
         Simulator::Run();
     }
