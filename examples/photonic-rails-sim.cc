@@ -15,7 +15,7 @@
  */
 
 #include "ns3/core-module.h"
-#include "ns3/job-report.h"
+#include "ns3/experiment-output.h"
 #include "ns3/job-runner.h"
 #include "ns3/job-workload.h"
 #include "ns3/strict-command-line.h"
@@ -324,7 +324,7 @@ main(int argc, char* argv[])
             std::cerr << "[sim] workload: " << dag->GetRankCount() << " ranks, "
                       << dag->GetOpCount() << " ops, " << o.iterations << " iteration(s)\n";
             std::vector<JobFabric> fabrics = ParseFabrics(cmd, o, *dag);
-            JobReport::MakeDirectory(o.out); // before the runs, not after the first
+            ExperimentOutput::MakeFolder(o.out); // before the runs, not after the first
             std::vector<std::string> networks = o.Networks();
             std::vector<JobResult> results;
             for (const std::string& network : networks)

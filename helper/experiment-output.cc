@@ -37,6 +37,12 @@ ExperimentOutput::ExperimentOutput(const std::filesystem::path& dir, std::string
     : m_dir(dir),
       m_tag(std::move(tag))
 {
+    MakeFolder(dir);
+}
+
+void
+ExperimentOutput::MakeFolder(const std::filesystem::path& dir)
+{
     std::error_code error;
     std::filesystem::create_directories(dir, error);
     if (error || !std::filesystem::is_directory(dir))

@@ -35,6 +35,13 @@ class ExperimentOutput
      */
     ExperimentOutput(const std::filesystem::path& dir, std::string tag);
 
+    /**
+     * \brief Creates a folder and its parents if needed (what the constructor does; the job
+     *        runs' folders, which hold no figure, use it alone).
+     * \param dir the folder (std::runtime_error with a one-line reason if it cannot be made)
+     */
+    static void MakeFolder(const std::filesystem::path& dir);
+
     /// \return the folder
     const std::filesystem::path& GetDir() const;
 

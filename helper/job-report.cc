@@ -6,6 +6,7 @@
 
 #include "ns3/circuit-recorder.h"
 #include "ns3/eps-routing.h"
+#include "ns3/experiment-output.h"
 #include "ns3/fault-injector.h"
 #include "ns3/job-recorder.h"
 #include "ns3/log.h"
@@ -13,7 +14,6 @@
 #include "ns3/rail-fabric.h"
 #include "ns3/workload-timeline.h"
 
-#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -452,21 +452,10 @@ JobReport::JobReport(const JobOptions& o,
 JobReport::~JobReport() = default;
 
 void
-JobReport::MakeDirectory(const std::string& path)
-{
-    std::error_code error;
-    std::filesystem::create_directories(path, error);
-    if (error || !std::filesystem::is_directory(path))
-    {
-        throw std::runtime_error("cannot create the output directory " + path);
-    }
-}
-
-void
 JobReport::Write(const std::string& outDir, const JobResult& r) const
 {
     NS_LOG_FUNCTION(this << outDir);
-    MakeDirectory(outDir);
+    ExperimentOutput::MakeFolder(outDir);
     {
         std::ofstream csv = OpenOutput(outDir + "/collectives.csv");
         m_recorder.GetTimeline().WriteCsv(csv);

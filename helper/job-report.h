@@ -62,14 +62,6 @@ class JobReport
      */
     void Write(const std::string& outDir, const JobResult& result) const;
 
-    /**
-     * \brief Creates an output folder (and its parents), as Write() will: programs call it
-     *        before their runs, so that a folder that cannot be made stops them before the
-     *        simulation, not after.
-     * \param path the folder (std::runtime_error, one line, if it cannot be made)
-     */
-    static void MakeDirectory(const std::string& path);
-
   private:
     struct Measured; //!< What the run's parts measured, for the files
 

@@ -1052,7 +1052,7 @@ photonic_rails_expect_error(example.photonic-rails-fault-sweep-model-gpu photoni
 # Issue 16, review: an output folder that cannot be made stops the program before any run.
 photonic_rails_expect_error(example.photonic-rails-sim-out-unwritable photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=eps,ocs|--out=/proc/photonic-rails"
-  "workload: [^\n]*\nphotonic-rails-sim: error: cannot create the output directory /proc/photonic-rails\n$")
+  "workload: [^\n]*\nphotonic-rails-sim: error: /proc/photonic-rails: cannot create the output folder\n$")
 # A bad communicator attribute is a one-line error, not an abort.
 photonic_rails_expect_error(example.first-collective-bad-algorithm first-collective
   "--ns3::CollectiveCommunicator::DefaultAlgorithm=foo"

@@ -112,8 +112,7 @@ class GoogleTestTestSuite : public TestSuite
             unit->test_to_run_count(),
             0,
             (filter ? "GTEST_FILTER='" + std::string(filter) + "' selects no GoogleTest"
-                    : std::string("no GoogleTest was linked into the test "
-                                  "runner")));
+                    : std::string("no GoogleTest was linked into the test runner")));
     }
 
     bool m_ran{false}; //!< GoogleTest runs once per process
