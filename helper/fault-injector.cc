@@ -12,6 +12,7 @@
 #include "ns3/ocs-net-device.h"
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/rail-fabric.h"
+#include "ns3/rail-transport.h"
 #include "ns3/simulator.h"
 
 #include <iomanip>
@@ -69,6 +70,29 @@ const std::vector<Fault>&
 FaultInjector::GetFaults() const
 {
     return m_faults;
+}
+
+Time
+FaultInjector::GetRecovery(Time end, const std::vector<OpusReconfigurationRecord>& records) const
+{
+    const Fault& first = m_faults.front();
+    Time failure = first.down;
+    Time moved = first.down;
+    for (uint32_t gpu = 0; gpu < m_fabric->GetSpec().Gpus(); ++gpu)
+    {
+        moved = std::max(moved, m_fabric->GetTransport(gpu)->GetLastRecovery());
+    }
+    for (const auto& record : records)
+    {
+        // A failed reconfiguration strikes when it fails, not when the fault is armed.
+        if (record.failedAttempts > 0 && first.kind == Fault::OCS_RECONFIG)
+        {
+            failure = record.failedAt;
+            moved = std::max(moved, record.ended > record.failedAt ? record.ended : failure);
+            break;
+        }
+    }
+    return std::max(Time(0), std::min(moved, end) - failure);
 }
 
 void

@@ -9,6 +9,7 @@
 #include "ns3/fault-schedule.h"
 #include "ns3/nstime.h"
 #include "ns3/optical-circuit-switch.h"
+#include "ns3/opus-control-plane.h"
 #include "ns3/ptr.h"
 
 #include <map>
@@ -58,6 +59,20 @@ class FaultInjector
 
     /// \return the faults
     const std::vector<Fault>& GetFaults() const;
+
+    /**
+     * \brief How long the first failure stopped traffic.
+     *
+     * From the first failure until the traffic it stopped moved again -- the latest time a
+     * transport moved stopped data to other ports or around the failure (a detour), resumed
+     * it on a repaired path, or had frames lost inside the network acknowledged again -- at
+     * most until \p end. For a failed OCS reconfiguration, from its failure until its retry
+     * succeeded (\p records, Opus's).
+     * \param end the job's end
+     * \param records the control plane's reconfigurations (none on electrical rails)
+     * \return the recovery time: zero if the failure stopped nothing or struck after \p end
+     */
+    Time GetRecovery(Time end, const std::vector<OpusReconfigurationRecord>& records) const;
 
     /**
      * \brief Writes faults.csv: time_s, part, event.

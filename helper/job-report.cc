@@ -214,47 +214,6 @@ ReportFaults(const FaultInjector& faults, Ptr<RailFabric> fabric)
     return report;
 }
 
-/**
- * \return seconds from the first failure until the traffic it stopped moved again: the
- * latest of a transport moving stopped data to other ports or around the failure (a
- * detour), or resuming it on a repaired path, and routing moving around the failure
- * before its repair; for a failed OCS
- * reconfiguration, from its failure until its retry succeeded. 0 if it stopped nothing
- */
-double
-Recovery(Ptr<RailFabric> fabric, const OpticalReport* optical, const Fault& first)
-{
-    Time last = first.down;
-    for (uint32_t gpu = 0; gpu < fabric->GetSpec().Gpus(); ++gpu)
-    {
-        last = std::max(last, fabric->GetTransport(gpu)->GetLastRecovery());
-    }
-    for (uint32_t rail = 0;
-         fabric->GetKind() != RailKind::OCS && rail < fabric->GetSpec().gpusPerServer;
-         ++rail)
-    {
-        for (Time at : fabric->GetRailRouting(rail)->GetReroutes())
-        {
-            if (at < first.up)
-            {
-                last = std::max(last, at);
-            }
-        }
-    }
-    Time failure = first.down;
-    for (const auto& record : optical ? optical->records : std::vector<OpusReconfigurationRecord>())
-    {
-        // A failed reconfiguration strikes when it fails, not when the fault is armed.
-        if (record.failedAttempts > 0 && first.kind == Fault::OCS_RECONFIG)
-        {
-            failure = record.failedAt;
-            last = std::max(last, record.ended > record.failedAt ? record.ended : failure);
-            break;
-        }
-    }
-    return std::max(Time(0), last - failure).GetSeconds();
-}
-
 /// \return each fault that struck before \p end (the job's end) as a span up to its repair
 /// or \p end, for the timeline
 std::vector<FabricSpan>
@@ -444,7 +403,11 @@ JobReport::JobReport(const JobOptions& o,
         Ptr<RailFabric> fabric = DynamicCast<RailFabric>(job.network);
         m_measured->faults = ReportFaults(*faults, fabric);
         m_measured->faultSpans = FaultSpans(*faults, Seconds(r.makespan));
-        r.faultRecovery = Recovery(fabric, optical.get(), faults->GetFaults().front());
+        r.faultRecovery =
+            faults
+                ->GetRecovery(Seconds(r.makespan),
+                              optical ? optical->records : std::vector<OpusReconfigurationRecord>())
+                .GetSeconds();
         m_measured->faults["recovery_s"] = r.faultRecovery;
     }
 }

@@ -406,6 +406,22 @@ DescribeWaitingTransfers(Ptr<RailNetwork> network)
     return lines;
 }
 
+/// \return when the run stopped moving: its last op start or end, or the last frame a GPU
+/// received or timeout it acted on (packet fabrics)
+double
+LastActivity(Ptr<RailNetwork> network, const JobRecorder& recorder)
+{
+    double last = recorder.GetLastActivity();
+    if (Ptr<RailFabric> fabric = DynamicCast<RailFabric>(network))
+    {
+        for (uint32_t gpu = 0; gpu < fabric->GetSpec().Gpus(); ++gpu)
+        {
+            last = std::max(last, fabric->GetTransport(gpu)->GetLastActivity().GetSeconds());
+        }
+    }
+    return last;
+}
+
 /// Prints what blocked ranks and transfers wait for and throws the one-line reason.
 void
 ReportStuck(const ApplicationContainer& runtimes,
@@ -536,7 +552,7 @@ JobRunner::Run(const JobOptions& o,
                         job.communicators,
                         job.controlPlane,
                         DescribeWaitingTransfers(network),
-                        recorder.GetLastActivity());
+                        LastActivity(network, recorder));
         }
     }
     JobResult r;

@@ -210,9 +210,11 @@ OpusController::Release(const std::string& instance)
     {
         return;
     }
+    std::set<uint32_t> rails;
     for (const OpusCircuitNeed& need : found->second.needs)
     {
         OpusDemand::Link pair{need.rail, need.a, need.b};
+        rails.insert(need.rail);
         if (--m_pairLeases[pair] == 0)
         {
             m_pairLeases.erase(pair);
@@ -220,6 +222,18 @@ OpusController::Release(const std::string& instance)
         }
     }
     m_leases.erase(found);
+    // Ports this communication held may join pairs that relay (served while a failure
+    // left them no port), before later requests take them: first come, first served.
+    for (uint32_t rail : rails)
+    {
+        bool relayedHere = std::any_of(m_relayed.begin(), m_relayed.end(), [rail](auto& pair) {
+            return std::get<0>(pair) == rail;
+        });
+        if (relayedHere && !m_static)
+        {
+            Reconnect(rail);
+        }
+    }
     ServeQueue();
 }
 
@@ -279,11 +293,6 @@ OpusController::OnPortFailure(uint32_t rail, uint32_t port, bool failed)
 void
 OpusController::Reconnect(uint32_t rail)
 {
-    std::set<OpusDemand::Link> keep;
-    for (const auto& [pair, count] : m_pairLeases)
-    {
-        keep.insert(pair);
-    }
     for (const auto& [instance, lease] : m_leases)
     {
         // The lease's pairs on the rail share its live ports again; a pair without a live
@@ -300,13 +309,66 @@ OpusController::Reconnect(uint32_t rail)
         {
             SetRelayed(pair, !IsJoined(pair));
         }
+        bool joined = std::all_of(live.begin(), live.end(), [rail, this](const auto& need) {
+            return IsJoined({rail, need.a, need.b});
+        });
+        if (!joined && !m_static && !RejoinLease(rail, instance, live))
+        {
+            std::set<OpusDemand::Link> keep;
+            for (const auto& [pair, count] : m_pairLeases)
+            {
+                keep.insert(pair);
+            }
+            for (const OpusCircuitNeed& need : live)
+            {
+                if (!IsJoined({rail, need.a, need.b}))
+                {
+                    Rejoin(need, keep);
+                }
+            }
+        }
         for (const OpusCircuitNeed& need : live)
         {
             OpusDemand::Link pair{rail, need.a, need.b};
-            // Repaired: joined again. A static split never reconfigures.
-            SetRelayed(pair, !IsJoined(pair) && (m_static || !Rejoin(need, keep)));
+            SetRelayed(pair, !IsJoined(pair)); // repaired or rejoined: joined again
         }
     }
+}
+
+bool
+OpusController::RejoinLease(uint32_t rail,
+                            const std::string& instance,
+                            const std::vector<OpusCircuitNeed>& live)
+{
+    // Planned as when the lease was served: its own pairs' circuits beyond what it needs
+    // (kept from an earlier communication, or planned on ports that were dead then) may
+    // move; only the pairs of other active communications are kept.
+    std::set<OpusDemand::Link> others;
+    for (const auto& [pair, count] : m_pairLeases)
+    {
+        bool own = std::any_of(live.begin(), live.end(), [&pair = pair, rail](const auto& need) {
+            return OpusDemand::Link{rail, need.a, need.b} == pair;
+        });
+        if (count > (own ? 1u : 0u))
+        {
+            others.insert(pair);
+        }
+    }
+    RailChange change;
+    change.config = m_config[rail];
+    if (!AssignRailPorts(rail, live, change.config, change, others))
+    {
+        return false;
+    }
+    NS_LOG_INFO("rail " << rail << ": " << instance << " reconnected on its live ports");
+    if (!change.connections.empty())
+    {
+        Ticket repair;
+        repair.group = "reconnect:" + instance;
+        Order(rail, change, repair);
+    }
+    m_config[rail] = change.config;
+    return true;
 }
 
 bool

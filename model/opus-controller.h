@@ -225,6 +225,14 @@ class OpusController : public OpusControlPlane
     /// share of the live ports (LiveNeeds), or as many circuits as free live ports allow;
     /// without any the pair relays.
     void Reconnect(uint32_t rail);
+    /**
+     * \brief Plans the \p live needs on \p rail of active communication \p instance again,
+     * as when it was served: circuits of other active communications stay, its own surplus
+     * ones may move. \return false if they do not fit (nothing is ordered)
+     */
+    bool RejoinLease(uint32_t rail,
+                     const std::string& instance,
+                     const std::vector<OpusCircuitNeed>& live);
     /// Orders up to \p need's circuits on free live ports, circuits of \p keep untouched.
     /// \return false if not even one fits
     bool Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& keep);

@@ -63,15 +63,16 @@ RailDetour::ForEachNeighbour(uint32_t gpu, std::set<uint32_t>& expanded, Visit v
 }
 
 uint32_t
-RailDetour::NextHop(uint32_t from, uint32_t to) const
+RailDetour::NextHop(uint32_t from, uint32_t to, const std::set<uint32_t>& avoid) const
 {
     if (from == to)
     {
         return to;
     }
     // Hops to `to` from every GPU (links are symmetric), then a neighbour of `from` one hop
-    // nearer.
+    // nearer. GPUs to avoid are left out, `from` aside.
     constexpr uint32_t FAR = std::numeric_limits<uint32_t>::max();
+    auto usable = [&](uint32_t gpu) { return gpu == from || avoid.count(gpu) == 0; };
     std::vector<uint32_t> hops(m_endpoints->GetGpuCount(), FAR);
     std::set<uint32_t> expanded;
     std::deque<uint32_t> frontier{to};
@@ -81,7 +82,7 @@ RailDetour::NextHop(uint32_t from, uint32_t to) const
         uint32_t gpu = frontier.front();
         frontier.pop_front();
         ForEachNeighbour(gpu, expanded, [&](uint32_t next) {
-            if (hops[next] == FAR)
+            if (hops[next] == FAR && usable(next))
             {
                 hops[next] = hops[gpu] + 1;
                 frontier.push_back(next);
@@ -96,7 +97,7 @@ RailDetour::NextHop(uint32_t from, uint32_t to) const
     std::set<uint32_t> nearer;
     std::set<uint32_t> none;
     ForEachNeighbour(from, none, [&](uint32_t next) {
-        if (hops[next] != FAR && hops[next] + 1 == hops[from])
+        if (hops[next] != FAR && hops[next] + 1 == hops[from] && usable(next))
         {
             nearer.insert(next);
         }

@@ -41,10 +41,13 @@ class RailDetour
     /**
      * \param from the GPU that holds the traffic
      * \param to its destination
+     * \param avoid GPUs the path must not pass through (those the traffic has passed
+     *        through already: a path that changes under a message, as when a port flaps,
+     *        must not send it back along its way)
      * \return the first GPU after \p from on a shortest working path to \p to (\p to itself
      *         if they are one hop apart), or NO_GPU if no working path joins them
      */
-    uint32_t NextHop(uint32_t from, uint32_t to) const;
+    uint32_t NextHop(uint32_t from, uint32_t to, const std::set<uint32_t>& avoid = {}) const;
 
   private:
     /**

@@ -67,10 +67,11 @@ class RailTransportHeader : public Header
     uint32_t sourceGpu{0}; //!< Sending GPU of the connection's data
     uint32_t qpn{0};       //!< Queue pair number at that GPU
     Kind kind{DATA};       //!< Frame kind
-    bool last{false};      //!< Asks for an ACK: last frame of a part, or of the bytes a proxy has
-    uint64_t psn{0};       //!< Packet sequence number (DATA) or acknowledged PSN
-    uint32_t origin{0};    //!< GPU that sent the message (DATA; differs from the
-                           //!< frame's sender when a proxy forwards it)
+    bool last{false};   //!< Asks for an ACK: last frame of a part, of the bytes a proxy has, or of
+                        //!< the window
+    uint64_t psn{0};    //!< Packet sequence number (DATA) or acknowledged PSN
+    uint32_t origin{0}; //!< GPU that sent the message (DATA; differs from the
+                        //!< frame's sender when a proxy forwards it)
     uint32_t relayTo{0xffffffff}; //!< Final GPU when this hop goes to a proxy (DATA)
     uint64_t messageId{0};        //!< Origin's message id (DATA)
     uint64_t messageBytes{0};     //!< Whole message size (DATA), all parts together

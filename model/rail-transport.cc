@@ -224,6 +224,8 @@ RailTransport::DoDispose()
     {
         port.wakeup.Cancel();
     }
+    m_retryWaiting.Cancel();
+    m_holdDownEnd.Cancel();
     m_qps.clear();
     m_ports.clear();
     m_detour.reset();
@@ -363,15 +365,51 @@ RailTransport::PeerPortVia(uint32_t port, uint32_t peer) const
     {
         return -1;
     }
-    // A packet switch reaches every port of the plane; port k talks to the peer's port k,
-    // or to the next one up if that one is down.
+    // A packet switch reaches every port of the plane. Port k talks to the peer's port k (k
+    // modulo its ports). A port whose counterpart is down takes a live peer port that none
+    // of this GPU's live ports talks to, or none: two ports sending into one would only
+    // congest it, the peer's port being the bottleneck either way.
     std::vector<uint32_t> peerPorts = m_endpoints->GetPortsOnPlane(peer, p.plane);
-    for (std::size_t j = 0; j < peerPorts.size(); ++j)
+    if (peerPorts.empty())
     {
-        uint32_t peerPort = peerPorts[(p.rankInPlane + j) % peerPorts.size()];
-        if (!m_endpoints->IsPortDown(peer, peerPort))
+        return -1; // the peer is not on this port's plane
+    }
+    auto counterpart = [&](uint32_t rank) { return peerPorts[rank % peerPorts.size()]; };
+    std::vector<uint32_t> orphans; // this GPU's live ports on the plane whose counterpart is down
+    std::set<uint32_t> taken;      // the peer's ports they talk to
+    for (uint32_t q = 0; q < m_ports.size(); ++q)
+    {
+        if (m_ports[q].plane != p.plane || !m_ports[q].device->IsLinkUp())
+        {
+            continue;
+        }
+        uint32_t peerPort = counterpart(m_ports[q].rankInPlane);
+        if (m_endpoints->IsPortDown(peer, peerPort))
+        {
+            orphans.push_back(q);
+        }
+        else if (q == port)
         {
             return peerPort;
+        }
+        else
+        {
+            taken.insert(peerPort);
+        }
+    }
+    for (uint32_t q : orphans)
+    {
+        for (std::size_t j = 1; j < peerPorts.size(); ++j)
+        {
+            uint32_t peerPort = counterpart(m_ports[q].rankInPlane + j);
+            if (!m_endpoints->IsPortDown(peer, peerPort) && taken.insert(peerPort).second)
+            {
+                if (q == port)
+                {
+                    return peerPort;
+                }
+                break;
+            }
         }
     }
     return -1;
@@ -444,12 +482,12 @@ RailTransport::ProxyFor(uint32_t peer)
 }
 
 uint32_t
-RailTransport::ProxyBefore(uint32_t peer) const
+RailTransport::ProxyBefore(uint32_t peer, const std::set<uint32_t>& avoid) const
 {
     for (uint32_t gpu = 0; gpu < m_endpoints->GetGpuCount(); ++gpu)
     {
-        if (gpu != m_gpu && gpu != peer && SharesPlane(gpu, m_gpu, false) &&
-            SharesPlane(gpu, peer, true))
+        if (gpu != m_gpu && gpu != peer && avoid.count(gpu) == 0 &&
+            SharesPlane(gpu, m_gpu, false) && SharesPlane(gpu, peer, true))
         {
             return gpu;
         }
@@ -512,10 +550,11 @@ RailTransport::DispatchOrDetour(uint64_t id, uint32_t peer, uint64_t bytes)
 {
     if (Dispatch(id, peer, bytes))
     {
+        m_stoppedSince.erase(peer);
         return true;
     }
     uint32_t hop = DetourHop(peer);
-    if (hop == NO_GPU)
+    if (hop == NO_GPU || !StoppedLongEnough(peer))
     {
         return false;
     }
@@ -549,14 +588,40 @@ RailTransport::RailDeadTowards(uint32_t peer) const
 }
 
 uint32_t
-RailTransport::DetourHop(uint32_t peer) const
+RailTransport::DetourHop(uint32_t peer, const std::set<uint32_t>& avoid) const
 {
     if (!m_detourOn || (m_detourPeers.count(peer) == 0 && !RailDeadTowards(peer)))
     {
         return NO_GPU;
     }
-    uint32_t hop = m_detour->NextHop(m_gpu, peer);
+    uint32_t hop = m_detour->NextHop(m_gpu, peer, avoid);
     return hop == peer ? NO_GPU : hop; // one hop apart: the direct path will do
+}
+
+bool
+RailTransport::StoppedLongEnough(uint32_t peer)
+{
+    Time since = m_stoppedSince.emplace(peer, Simulator::Now()).first->second;
+    Time left = since + m_retransmitTimeout - Simulator::Now();
+    if (!left.IsStrictlyPositive())
+    {
+        return true;
+    }
+    if (!m_holdDownEnd.IsRunning() || Simulator::GetDelayLeft(m_holdDownEnd) > left)
+    {
+        m_holdDownEnd.Cancel();
+        m_holdDownEnd = Simulator::Schedule(left, &RailTransport::RetryWaiting, this);
+    }
+    return false;
+}
+
+void
+RailTransport::ForgetReachedPeers()
+{
+    for (auto it = m_stoppedSince.begin(); it != m_stoppedSince.end();)
+    {
+        it = RoutesTo(it->first).empty() ? std::next(it) : m_stoppedSince.erase(it);
+    }
 }
 
 void
@@ -809,9 +874,12 @@ RailTransport::SendData(QueuePair& qp)
     header.qpn = qp.qpn;
     header.kind = RailTransportHeader::DATA;
     // The last frame of a part asks for an ACK, and so does the last one a forwarding proxy
-    // has for now: its sender would otherwise time out waiting for bytes still to come.
+    // has for now (its sender would otherwise time out waiting for bytes still to come), and
+    // one that fills the window (as an RDMA NIC asks for one: a window below AckInterval
+    // would otherwise wait for a timeout).
     uint64_t end = (psn - part->firstPsn) * part->mtu + payload;
-    header.last = psn + 1 == part->firstPsn + part->frames || end == part->available;
+    header.last = psn + 1 == part->firstPsn + part->frames || end == part->available ||
+                  psn + 1 - qp.ackedPsn >= m_window;
     header.psn = psn;
     header.origin = part->origin;
     header.relayTo = part->relayTo;
@@ -923,6 +991,7 @@ RailTransport::OnTimeout(uint32_t qpn)
         return;
     }
     qp.deadline = Time::Max();
+    m_lastActivity = Simulator::Now();
     UpdateReachability(qp);
     if (!qp.parts.empty() && IsBroken(qp))
     {
@@ -956,6 +1025,7 @@ RailTransport::OnTimeout(uint32_t qpn)
     NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": timeout, back to PSN " << qp.ackedPsn);
     m_retransmitTrace(qpn, qp.ackedPsn);
     qp.nextPsn = qp.ackedPsn;
+    qp.lost = true;
     ArmTimeout(qp);
     Schedule(qp);
     Pump(qp.port);
@@ -972,13 +1042,14 @@ RailTransport::OnCircuitChange(uint32_t port)
 {
     for (auto& qp : m_qps)
     {
-        // A QP a failure stopped may find another port now (a new circuit).
-        if (qp.port == port || qp.hit)
+        // A QP a failure stopped, or one waiting for a circuit, may find another port now.
+        if (qp.port == port || qp.hit || WaitsForCircuit(qp))
         {
             Recheck(qp);
         }
     }
-    RetryWaiting();
+    ForgetReachedPeers();
+    ScheduleRetryWaiting();
     Pump(port);
 }
 
@@ -990,7 +1061,8 @@ RailTransport::NotifyFabricChange()
     {
         Recheck(qp);
     }
-    RetryWaiting();
+    ForgetReachedPeers();
+    ScheduleRetryWaiting();
     for (uint32_t port = 0; port < m_ports.size(); ++port)
     {
         Pump(port);
@@ -1004,13 +1076,23 @@ RailTransport::Recheck(QueuePair& qp)
     qp.retries = 0;
     UpdateReachability(qp);
     bool broken = IsBroken(qp);
+    if (!broken && WaitsForCircuit(qp) && OtherPortReaches(qp))
+    {
+        // Its data was queued here while no port reached the peer (a failure, or a pair
+        // that relayed), and the circuits came back on other ports, maybe never on this one.
+        MoveParts(qp);
+        return;
+    }
     if (!qp.parts.empty() && broken)
     {
         qp.hit = true; // a failure stops its data
     }
     else if (qp.hit && qp.reachable && !broken)
     {
-        qp.hit = false; // its path is back
+        // Its path is back: what it sent since its last acknowledgement may have been lost
+        // with the failure, so it goes back there now rather than after a timeout.
+        qp.hit = false;
+        qp.nextPsn = qp.ackedPsn;
         m_lastRecovery = Simulator::Now();
     }
     Schedule(qp);
@@ -1018,6 +1100,33 @@ RailTransport::Recheck(QueuePair& qp)
     if (!qp.parts.empty() && qp.deadline == Time::Max() && broken)
     {
         ArmTimeout(qp);
+    }
+}
+
+bool
+RailTransport::WaitsForCircuit(const QueuePair& qp) const
+{
+    return m_ports[qp.port].optical && !qp.reachable && !qp.parts.empty();
+}
+
+bool
+RailTransport::OtherPortReaches(const QueuePair& qp) const
+{
+    auto routes = RoutesTo(qp.peer);
+    return std::any_of(routes.begin(), routes.end(), [&qp](const auto& route) {
+        return route.first != qp.port;
+    });
+}
+
+void
+RailTransport::ScheduleRetryWaiting()
+{
+    // After every change of this instant: the parts of a fabric that fail or come back
+    // together (a server's cables, a whole OCS) do so one by one, and a message dispatched
+    // after the first would take only that one's ports.
+    if (!m_waiting.empty() && !m_retryWaiting.IsRunning())
+    {
+        m_retryWaiting = Simulator::ScheduleNow(&RailTransport::RetryWaiting, this);
     }
 }
 
@@ -1151,6 +1260,13 @@ RailTransport::GetLastRecovery() const
     return m_lastRecovery;
 }
 
+Time
+RailTransport::GetLastActivity() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_lastActivity;
+}
+
 std::set<std::string>
 RailTransport::FailedPortsTowards(uint32_t peer) const
 {
@@ -1264,6 +1380,7 @@ RailTransport::Receive(Ptr<NetDevice> device,
                        const Address& to,
                        NetDevice::PacketType type)
 {
+    m_lastActivity = Simulator::Now();
     // Peeked, not removed: removing would need a copy of the frame (it is const), and
     // nothing reads the payload.
     RailTransportHeader header;
@@ -1383,6 +1500,7 @@ RailTransport::Deliver(const RailTransportHeader& header, uint32_t payload)
             // Every byte of the detour is here, whichever way it came: its sender is told
             // (instantly, as PXN's completion flag).
             m_detoured.erase(piece);
+            m_passed.erase(detour);
             TransportOf(detour.first)->Complete(detour.second);
         }
         if (carried.relayTo != NO_GPU)
@@ -1408,6 +1526,7 @@ RailTransport::Deliver(const RailTransportHeader& header, uint32_t payload)
         return;
     }
     m_arrived.erase(key);
+    m_passed.erase(key);
     ++m_counters.messagesReceived;
     m_messageReceivedTrace(key.first, key.second, total);
     NotifyReceived(key.first, key.second, total);
@@ -1422,8 +1541,11 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
     if (fresh)
     {
         ++m_counters.messagesForwarded;
-        forward.detour = TransportOf(header.relayTo)->IsDetour(header.origin, header.messageId);
-        uint32_t next = ForwardHop(header.relayTo, forward.detour);
+        Ptr<RailTransport> destination = TransportOf(header.relayTo);
+        forward.detour = destination->IsDetour(header.origin, header.messageId);
+        std::set<uint32_t>& passed = destination->PassedThrough(key);
+        passed.insert({header.origin, header.sourceGpu, m_gpu});
+        uint32_t next = ForwardHop(header.relayTo, forward.detour, passed);
         auto routes = RoutesTo(next);
         if (routes.empty())
         {
@@ -1488,20 +1610,32 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
 }
 
 uint32_t
-RailTransport::ForwardHop(uint32_t to, bool detour) const
+RailTransport::ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& passed) const
 {
     if (!RoutesTo(to).empty())
     {
         return to;
     }
     // A detour follows the working paths; PXN waits for its circuit unless its rail is dead.
-    uint32_t hop = detour ? m_detour->NextHop(m_gpu, to) : DetourHop(to);
+    // Neither goes back through a GPU it passed: paths change under a message (a port that
+    // flaps), and a message that came back would be forwarded twice by one GPU.
+    uint32_t hop = detour ? m_detour->NextHop(m_gpu, to, passed) : DetourHop(to, passed);
     if (hop == NO_GPU && PlaneRoutesTo(to).empty())
     {
-        hop = m_detour->NextHop(m_gpu, to);          // off the destination's rail: any working path
-        hop = hop == NO_GPU ? ProxyBefore(to) : hop; // none: wait on the way there
+        hop = m_detour->NextHop(m_gpu, to, passed);          // off the destination's rail: any path
+        hop = hop == NO_GPU ? ProxyBefore(to, passed) : hop; // none: wait on the way there
+    }
+    if (hop == NO_GPU && PlaneRoutesTo(to).empty())
+    {
+        hop = ProxyBefore(to, {}); // somewhere to wait, even one it passed, beats nowhere
     }
     return hop == NO_GPU ? to : hop;
+}
+
+std::set<uint32_t>&
+RailTransport::PassedThrough(const MessageKey& key)
+{
+    return m_passed[key];
 }
 
 void
@@ -1514,6 +1648,11 @@ RailTransport::Acknowledge(QueuePair& qp, uint64_t psn)
     qp.ackedPsn = psn;
     qp.retries = 0;
     qp.gaveUp = false;
+    if (qp.lost)
+    {
+        qp.lost = false; // what was lost is getting through again
+        m_lastRecovery = Simulator::Now();
+    }
     qp.nextPsn = std::max(qp.nextPsn, psn);
     while (!qp.parts.empty() && qp.parts.front().firstPsn + qp.parts.front().frames <= psn)
     {
@@ -1611,6 +1750,7 @@ RailTransport::ReceiveNack(const RailTransportHeader& header)
         NS_LOG_INFO("GPU " << m_gpu << " qp " << qp.qpn << ": NACK, back to PSN " << header.psn);
         m_retransmitTrace(qp.qpn, header.psn);
         qp.nextPsn = header.psn;
+        qp.lost = true;
         Schedule(qp);
         Pump(qp.port);
     }

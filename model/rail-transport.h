@@ -89,7 +89,10 @@ struct RailTransportCounters
  * has not received move to the other ports that reach the peer, as new parts (a
  * reconnection: the receiver tells how far it got, so nothing is delivered twice). With no
  * other port the QP waits, without timers, until NotifyFabricChange() or a change of one of
- * this GPU's ports (a new circuit), and then tries its path again.
+ * this GPU's ports (a new circuit), and then tries its path again: a QP whose path is back
+ * goes back to its oldest unacknowledged frame at once. On a packet-switched rail port k
+ * talks to the peer's port k; one whose counterpart is down takes a live peer port no other
+ * live port of this GPU talks to, or none.
  *
  * Detours (attribute Detour): when every port of this GPU or of the peer on their rail is
  * down (a dead NIC, rail switch or OCS), or the control plane said no circuit will join them
@@ -100,7 +103,9 @@ struct RailTransportCounters
  * that the peer lacks, or a whole message not started, travel as one detour message; the
  * peer counts them towards the original message (ExpectDetour) and completes the detour
  * message once it has every byte of it. A hop of a detour whose own path fails sends the
- * rest on along another working path.
+ * rest on along another working path. A new message detours only once its peer has been out
+ * of reach for one RetransmitTimeout (a shorter outage is waited out), and a forward never
+ * goes back through a GPU the message has passed.
  */
 class RailTransport : public MessageTransport
 {
@@ -178,10 +183,14 @@ class RailTransport : public MessageTransport
     std::vector<std::string> DescribeWaiting() const;
 
     /**
-     * \return when data that a failure had stopped last moved again (moved to other ports
-     * or onto a detour, or resumed on its repaired path); negative if none ever was
+     * \return when data that a failure had stopped last moved again: moved to other ports
+     * or onto a detour, resumed on its repaired path, or acknowledged after the QP went back
+     * for lost frames (a failure inside the network); negative if none ever was
      */
     Time GetLastRecovery() const;
+
+    /// \return when this transport last received a frame or acted on a timeout (zero if never)
+    Time GetLastActivity() const;
 
     /**
      * TracedCallback signature for whole messages.
@@ -254,6 +263,7 @@ class RailTransport : public MessageTransport
         uint32_t retries{0};        //!< Timeouts since the last acknowledgement progress
         bool gaveUp{false};         //!< More than RetryCount: the path counts as failed
         bool hit{false};            //!< A failure stopped it; not moving again yet
+        bool lost{false};           //!< It went back for lost frames; not acknowledged since
         Time deadline{Time::Max()}; //!< Retransmission deadline (Max: timer off)
         EventId timeout;            //!< Wake-up at or before the deadline (see ArmTimeout)
         DcqcnRateController rate;   //!< DCQCN reaction point
@@ -329,9 +339,9 @@ class RailTransport : public MessageTransport
     std::vector<std::pair<uint32_t, uint32_t>> PlaneRoutesTo(uint32_t peer) const;
     /// \return a GPU sharing a plane with this GPU and one with \p peer, or NO_GPU.
     uint32_t ProxyFor(uint32_t peer);
-    /// \return a GPU sharing a rail with this GPU and a scale-up domain with \p peer, or
-    ///         NO_GPU (the last stop of a detour off the peer's rail)
-    uint32_t ProxyBefore(uint32_t peer) const;
+    /// \return a GPU sharing a rail with this GPU and a scale-up domain with \p peer, not in
+    ///         \p avoid, or NO_GPU (the last stop of a detour off the peer's rail)
+    uint32_t ProxyBefore(uint32_t peer, const std::set<uint32_t>& avoid) const;
     /// \return true if \p gpu shares a scale-up (\p scaleUp) or other plane with \p other
     bool SharesPlane(uint32_t gpu, uint32_t other, bool scaleUp) const;
     /// Splits a message over the ports that reach \p peer; false if none does.
@@ -340,13 +350,24 @@ class RailTransport : public MessageTransport
     void Relay(uint64_t id, uint32_t proxy, uint32_t peer, uint64_t bytes);
     /// Queues message \p id of this GPU to \p hop, which forwards it towards \p peer.
     void SendThrough(uint64_t id, uint32_t hop, uint32_t peer, uint64_t bytes);
-    /// Dispatch(), or a detour of the whole message (see ShouldDetour); false if neither.
+    /// Dispatch(), or a detour of the whole message once its peer has been out of reach
+    /// long enough (StoppedLongEnough); false if neither.
     bool DispatchOrDetour(uint64_t id, uint32_t peer, uint64_t bytes);
+    /**
+     * \return true if new traffic to \p peer has found no port for one RetransmitTimeout
+     * (the time after which a broken QP gives its path up too): a shorter outage is waited
+     * out, so that it costs at most its length and a round trip. Else a retry is scheduled
+     * for then.
+     */
+    bool StoppedLongEnough(uint32_t peer);
+    /// Forgets when traffic to peers that a port reaches again stopped.
+    void ForgetReachedPeers();
     /// \return true if every port of this GPU, or of \p peer, on each plane they share is
     ///         down (and they share one)
     bool RailDeadTowards(uint32_t peer) const;
-    /// \return the next hop of a detour to \p peer, or NO_GPU if its traffic must wait
-    uint32_t DetourHop(uint32_t peer) const;
+    /// \return the next hop of a detour to \p peer avoiding \p avoid, or NO_GPU if its
+    ///         traffic must wait
+    uint32_t DetourHop(uint32_t peer, const std::set<uint32_t>& avoid = {}) const;
     /**
      * Sends \p rest, the unsent rest of a part for GPU \p to, around a failure: a detour
      * message of this GPU through \p hop that \p to counts towards \p rest's message.
@@ -385,16 +406,29 @@ class RailTransport : public MessageTransport
     bool MoveParts(QueuePair& qp);
     /// \return where \p part of broken \p qp goes around the failure, or NO_GPU if it waits
     uint32_t RerouteHop(const QueuePair& qp, const Part& part) const;
-    /// \return the GPU a proxy forwards a message for \p to through (\p to if direct)
-    uint32_t ForwardHop(uint32_t to, bool detour) const;
+    /// \return the GPU a proxy forwards a message for \p to through (\p to if direct), not
+    ///         one of \p passed (the GPUs the message has passed through)
+    uint32_t ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& passed) const;
+    /**
+     * \param key a message on its way to this GPU through proxies or detour hops
+     * \return the GPUs it has passed through so far (kept here, at its destination, until
+     *         it is complete: a forwarding GPU adds itself and never sends it back to one)
+     */
+    std::set<uint32_t>& PassedThrough(const MessageKey& key);
     /// Queues the unsent rest of a moved part over \p routes.
     void Requeue(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
                  uint32_t peer,
                  const Part& rest);
+    /// \return true if \p qp has data and its optical port has no circuit to its peer
+    bool WaitsForCircuit(const QueuePair& qp) const;
+    /// \return true if a port other than \p qp's reaches its peer now
+    bool OtherPortReaches(const QueuePair& qp) const;
     /// Re-checks \p qp after a change: reachability, sending, and the timer if broken.
     void Recheck(QueuePair& qp);
     /// Dispatches waiting messages that a port reaches now.
     void RetryWaiting();
+    /// RetryWaiting() once every change of this instant is made (see there).
+    void ScheduleRetryWaiting();
     /// \return the failed ports (this GPU's and \p peer's on shared planes), e.g. gpu5.port1
     std::set<std::string> FailedPortsTowards(uint32_t peer) const;
     /// \return why this GPU cannot reach \p peer, e.g. "port gpu5.port1 down"
@@ -478,13 +512,18 @@ class RailTransport : public MessageTransport
     std::map<uint32_t, uint32_t> m_proxies;            //!< Peer -> proxy GPU, once found
     std::unordered_map<uint64_t, Outgoing> m_outgoing; //!< Message id -> state
     std::deque<Waiting> m_waiting;                     //!< Messages no port reached yet
+    EventId m_retryWaiting;                            //!< See ScheduleRetryWaiting
+    std::map<uint32_t, Time> m_stoppedSince;           //!< Peer -> since when no port reaches it
+    EventId m_holdDownEnd;                             //!< Retry when one of them may detour
     std::unique_ptr<RailDetour> m_detour;              //!< Paths around failures
     std::set<uint32_t> m_detourPeers;                  //!< Peers Opus gave up on (SetDetour)
     std::unordered_map<uint64_t, Part> m_pieces;  //!< Detour message id -> the part it replaced
     std::map<MessageKey, DetourPiece> m_detoured; //!< Detour messages arriving here
-    uint64_t m_nextMessageId;                     //!< Next message id
-    RailTransportCounters m_counters;             //!< Counters
-    Time m_lastRecovery{Seconds(-1)};             //!< See GetLastRecovery
+    std::map<MessageKey, std::set<uint32_t>> m_passed; //!< See PassedThrough
+    uint64_t m_nextMessageId;                          //!< Next message id
+    RailTransportCounters m_counters;                  //!< Counters
+    Time m_lastRecovery{Seconds(-1)};                  //!< See GetLastRecovery
+    Time m_lastActivity;                               //!< See GetLastActivity
 
     uint32_t m_mtu;           //!< Payload bytes per frame on rail ports
     uint32_t m_scaleUpMtu;    //!< Payload bytes per frame on scale-up ports

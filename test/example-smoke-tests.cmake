@@ -1001,6 +1001,12 @@ add_test(NAME example.photonic-rails-sim-fault-detour
 photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck photonic-rails-sim
   "--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps|--fault=nic:gpu4.port0@1ms,nic:gpu5.port0@1ms,nic:gpu6.port0@1ms,nic:gpu7.port0@1ms|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-fault-stuck"
   "GPU 1 -> GPU 5: [0-9]+ transfers? \\([0-9]+ B\\) wait: port gpu5.port0 down; no working path around them\n.*error: the simulation is stuck after [0-9.e-]+ s: [0-9]+ of 8 ranks cannot progress \\(what each waits for is listed above\\); transfers between [0-9]+ pairs of GPUs wait for failed parts")
+# Issue 32: GPU 1's two cables cut for good at 300 us under a ring all-reduce: the time the
+# run stopped moving is the failure plus one RetransmitTimeout (1 ms, after which its QPs give
+# their paths up), not that of the last op event (0 s).
+photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck-time photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--gpusPerServer=1|--nicPorts=2|--fabric=eps|--fault=nic:gpu1.port0@300us,nic:gpu1.port1@300us|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-fault-stuck-time"
+  "error: the simulation is stuck after 0\\.0013[0-9]* s: 4 of 4 ranks cannot progress")
 # ns-3's --ns3::Type::Attribute=value sets a default, checked like our own flags.
 add_test(NAME example.photonic-rails-sim-attribute-flag
          COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>

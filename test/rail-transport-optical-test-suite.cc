@@ -276,6 +276,52 @@ class TransportMoreThan2To32FramesTestCase : public TestCase
     }
 };
 
+/**
+ * A window below AckInterval (16) is acknowledged when it is full, as an RDMA NIC asks for
+ * an ACK, instead of waiting for a retransmission timeout: 1 MiB (N = 256 frames) over one
+ * 100 G circuit with 50 ns fibers, sent at 1 us. A window of W frames leaves back to back
+ * (W x 332.64 ns), its last frame reaches the receiver 100 ns later and the ACK (4.96 ns)
+ * 100 ns after that opens the next one: the receiver completes at
+ * 1 us + (N / W - 1) (W x 332.64 + 204.96) + W x 332.64 + 100 ns, within 3 ns (frames and
+ * ACKs take whole nanoseconds, exact on average over the frames but not the ACKs). Before,
+ * every window below 16 frames waited for the 1 ms retransmission timeout.
+ */
+class TransportSmallWindowTestCase : public TestCase
+{
+  public:
+    TransportSmallWindowTestCase()
+        : TestCase("a window below AckInterval is acknowledged when full (closed form)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double frameNs = 4158 * 8 / 100.0;
+        const double ackNs = 62 * 8 / 100.0;
+        const uint64_t frames = 256;
+        for (uint32_t window : {1u, 4u, 15u, 16u})
+        {
+            OpticalTransportBed bed(2, 1, DataRate("100Gbps"), NanoSeconds(50), MicroSeconds(1));
+            bed.ocs->Preset(bed.Circuits(0, 1, 1));
+            bed.transports[0]->SetAttribute("Window", UintegerValue(window));
+            Simulator::Schedule(MicroSeconds(1),
+                                [&]() { bed.transports[0]->Send(1, frames * 4096); });
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(bed.deliveries[1].size(), 1, "window " << window);
+            double rounds = std::ceil(double(frames) / window);
+            double last = frames - (rounds - 1) * window; // frames in the last window
+            double expectedNs =
+                1000 + (rounds - 1) * (window * frameNs + 200 + ackNs) + last * frameNs + 100;
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.deliveries[1][0].at.GetNanoSeconds(),
+                                      expectedNs,
+                                      3.0,
+                                      "window " << window);
+            NS_TEST_ASSERT_MSG_EQ(bed.transports[0]->GetCounters().timeouts, 0, "no timeout");
+        }
+    }
+};
+
 /// The optical transport suite.
 class RailTransportOpticalTestSuite : public TestSuite
 {
@@ -290,6 +336,7 @@ class RailTransportOpticalTestSuite : public TestSuite
         AddTestCase(new TransportRepairedCircuitsTestCase, TestCase::QUICK);
         AddTestCase(new TransportPsnPast32BitsTestCase, TestCase::QUICK);
         AddTestCase(new TransportMoreThan2To32FramesTestCase, TestCase::QUICK);
+        AddTestCase(new TransportSmallWindowTestCase, TestCase::QUICK);
     }
 };
 
