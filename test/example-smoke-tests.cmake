@@ -1074,3 +1074,16 @@ add_test(NAME example.photonic-rails-sim-faults-pipe
                  "-DEXPECT=^photonic-rails-sim: error: [^\n]*/sim-smoke-faults-fifo: is not a regular file \\(a named pipe\\)\n$"
                  -P ${PROJECT_SOURCE_DIR}/test/expect-error.cmake)
 set_tests_properties(example.photonic-rails-sim-faults-pipe PROPERTIES TIMEOUT 60)
+# Issue 33, item 4: the fault sweep named --gpu for --failGpu, and at the default radix 64 a
+# --dag's eps-clos rails (6 ports here) fit on one leaf: no spine or cable, and the sweep
+# stopped on "no spine 0". Its switch row fails the leaf and the link row is skipped.
+photonic_rails_expect_error(example.photonic-rails-fault-sweep-fault-flag photonic-rails-fault-sweep
+  "--fault=nic:gpu0.port0@1s|--out=${CMAKE_BINARY_DIR}/fault-sweep-fault-flag"
+  "^photonic-rails-fault-sweep: error: --fault is what the sweep sets: use --at, --duration and --failGpu\n$")
+add_test(NAME example.photonic-rails-fault-sweep-one-leaf
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-fault-sweep>
+                 -DWORKDIR=${CMAKE_BINARY_DIR} -DOUT_DIR=${CMAKE_BINARY_DIR}/fault-sweep-one-leaf
+                 "-DARGS=--dag=${PROJECT_SOURCE_DIR}/test/data/allreduce-three.json|--gpusPerServer=1|--nicPorts=2|--failGpu=1|--fabrics=eps-clos|--at=10us|--duration=50us|--plot=0|--out=${CMAKE_BINARY_DIR}/fault-sweep-one-leaf"
+                 "-DEXPECT_STDERR=\\[fault-sweep\\] eps-clos: no link row: at --radix=64 a rail's 6 ports fit on one leaf, which has no spine to cable to \\(a smaller --radix makes spines\\); its switch row fails that leaf\n"
+                 "-DEXPECT_STDOUT=\neps-clos +switch +switch:rail0\\.leaf0@10us-60us +[0-9]"
+                 -DEXISTS=fault-sweep.csv -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
