@@ -1052,7 +1052,7 @@ photonic_rails_expect_error(example.photonic-rails-fault-sweep-model-gpu photoni
 # Issue 16, review: an output folder that cannot be made stops the program before any run.
 photonic_rails_expect_error(example.photonic-rails-sim-out-unwritable photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=eps,ocs|--out=/proc/photonic-rails"
-  "workload: [^\n]*\nphotonic-rails-sim: error: /proc/photonic-rails: cannot create the output folder\n$")
+  "workload: [^\n]*\nphotonic-rails-sim: error: /proc/photonic-rails: cannot create the output folder: [A-Z][^\n]*\n$")
 # A bad communicator attribute is a one-line error, not an abort.
 photonic_rails_expect_error(example.first-collective-bad-algorithm first-collective
   "--ns3::CollectiveCommunicator::DefaultAlgorithm=foo"
@@ -1087,3 +1087,11 @@ add_test(NAME example.photonic-rails-fault-sweep-one-leaf
                  "-DEXPECT_STDERR=\\[fault-sweep\\] eps-clos: no link row: at --radix=64 a rail's 6 ports fit on one leaf, which has no spine to cable to \\(a smaller --radix makes spines\\); its switch row fails that leaf\n"
                  "-DEXPECT_STDOUT=\neps-clos +switch +switch:rail0\\.leaf0@10us-60us +[0-9]"
                  -DEXISTS=fault-sweep.csv -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
+# Issue 34, item 7: the output folder's error gives the system's reason; the generator's ep
+# error says which condition fails and what to change.
+photonic_rails_expect_error(example.photonic-rails-sim-out-not-a-directory photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--out=${PROJECT_SOURCE_DIR}/README.md/out"
+  "photonic-rails-sim: error: [^\n]*/README\\.md/out: cannot create the output folder: Not a directory\n$")
+photonic_rails_expect_error(example.photonic-rails-workload-ep-dense photonic-rails-workload
+  "--model=llama3-8b|--ep=2|--out=${CMAKE_BINARY_DIR}/workload-smoke-ep.json"
+  "^photonic-rails-workload: error: ep \\(2\\) needs a mixture-of-experts model, and llama3-8b is not one \\(experts = 1\\): set ep to 1, or choose an MoE model \\(mixtral-8x7b, or experts > 1\\)\n$")

@@ -537,6 +537,26 @@ TEST(ChakraReader, SecondReviewFindings)
     EXPECT_NE(message.find("of the compressed file: corrupt gzip data"), std::string::npos);
 }
 
+// Issue 34, item 7: comm_type -1 was reported as missing ("without comm_type"); a value that
+// is given but names no CollectiveCommType (0 to 9) is now called what it is.
+TEST(ChakraReader, CommTypeMissingOrInvalid)
+{
+    TempDir dir;
+    for (int64_t commType : {int64_t(-1), int64_t(10)})
+    {
+        std::string name = "type" + std::to_string(commType);
+        WriteRank(dir / name, 0, {Collective(1, commType, 64)});
+        EXPECT_EQ(ReadError(dir / name),
+                  dir / name + ".0.et: node 1: COMM_COLL node with an invalid comm_type " +
+                      std::to_string(commType) + " (Chakra's CollectiveCommType is 0 to 9)");
+    }
+    Node untyped = MakeNode(1, ChakraProtoMsg::COMM_COLL_NODE);
+    IntAttr(untyped, "comm_size", 64);
+    WriteRank(dir / "untyped", 0, {untyped});
+    EXPECT_EQ(ReadError(dir / "untyped"),
+              dir / "untyped" + ".0.et: node 1: COMM_COLL node without comm_type");
+}
+
 // Issue 33, item 3: a key given twice in a comm-group file or in a METADATA node's JSON
 // was taken silently (the later ranks won); refused as in every JSON input.
 TEST(ChakraReader, DuplicateKeysInGroupJsonAreRefused)
