@@ -23,6 +23,7 @@
 #include "ns3/gnuplot.h"
 #include "ns3/job-runner.h"
 #include "ns3/job-workload.h"
+#include "ns3/json-input.h"
 #include "ns3/strict-command-line.h"
 #include "ns3/testbed-measurements.h"
 #include "ns3/text-table.h"
@@ -39,7 +40,6 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -224,8 +224,8 @@ Failure(const Point& point, int status)
 JobResult
 ReadPoint(const Point& point)
 {
-    std::ifstream in(point.dir + "/summary.json");
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    std::string path = point.dir + "/summary.json";
+    nlohmann::json j = JsonInput::ReadFile(path, "summary");
     for (const char* key : {"iteration_time_s",
                             "makespan_s",
                             "reconfigurations",
@@ -233,9 +233,9 @@ ReadPoint(const Point& point)
                             "wall_s",
                             "events"})
     {
-        if (j.is_discarded() || !j.contains(key) || !j[key].is_number())
+        if (!j.is_object() || !j.contains(key) || !j[key].is_number())
         {
-            throw std::runtime_error(point.dir + "/summary.json: missing or unreadable");
+            throw std::runtime_error(path + ": " + key + " is missing or not a number");
         }
     }
     JobResult r;

@@ -20,6 +20,7 @@
 #include "ns3/experiment-output.h"
 #include "ns3/job-runner.h"
 #include "ns3/job-workload.h"
+#include "ns3/rail-fabric-spec.h"
 #include "ns3/rail-topology.h"
 #include "ns3/strict-command-line.h"
 #include "ns3/text-table.h"
@@ -77,8 +78,45 @@ TimeText(Time t)
     return std::to_string(ns) + "ns";
 }
 
+/// Rows of the sweep on one fabric: (kind, inline fault).
+using FaultRows = std::vector<std::pair<std::string, std::string>>;
+
+/**
+ * \brief Adds the Clos rows: a leaf-spine cable and a spine of the GPU's rail. A rail whose
+ *        ports all fit on one leaf (up to 32 at the default radix 64: a small --dag) has
+ *        neither: the switch row fails that leaf, and the skipped link row is said on stderr
+ *        (it failed on a spine that the user never asked for).
+ * \param spec the fabric
+ * \param fabric its name, for the line on stderr
+ * \param rail "railR"
+ * \param when "@DOWN-UP"
+ * \param faults receives the rows
+ */
+void
+AddClosFaults(const RailFabricSpec& spec,
+              const std::string& fabric,
+              const std::string& rail,
+              const std::string& when,
+              FaultRows& faults)
+{
+    ClosPlan plan;
+    std::string error =
+        ClosPlan::Make(spec.PortsPerRail(), spec.switchRadix, spec.oversubscription, plan);
+    if (error.empty() && plan.spines == 0) // else a plan error is CheckBeforeRuns's to say
+    {
+        std::cerr << "[fault-sweep] " << fabric << ": no link row: at --radix=" << spec.switchRadix
+                  << " a rail's " << spec.PortsPerRail()
+                  << " ports fit on one leaf, which has no spine to cable to (a smaller "
+                     "--radix makes spines); its switch row fails that leaf\n";
+        faults.emplace_back("switch", "switch:" + rail + ".leaf0" + when);
+        return;
+    }
+    faults.emplace_back("link", "link:" + rail + ".leaf0-spine0" + when);
+    faults.emplace_back("switch", "switch:" + rail + ".spine0" + when);
+}
+
 /// \return the inline faults of one failure of each kind that \p fabric has, at \p o.at
-std::vector<std::pair<std::string, std::string>>
+FaultRows
 FaultsFor(const Options& o, const JobFabric& fabric, uint32_t ranks)
 {
     RailFabricSpec spec = JobRunner::MakeSpec(o, fabric, ranks);
@@ -92,16 +130,14 @@ FaultsFor(const Options& o, const JobFabric& fabric, uint32_t ranks)
     std::string when = "@" + TimeText(at) + "-" + TimeText(until);
     std::string rail = "rail" + std::to_string(RailTopology(spec.gpusPerServer).RailOf(o.gpu));
     std::string gpu = "gpu" + std::to_string(o.gpu);
-    std::vector<std::pair<std::string, std::string>> faults{
-        {"nic", "nic:" + gpu + ".port0" + when}};
+    FaultRows faults{{"nic", "nic:" + gpu + ".port0" + when}};
     if (fabric.kind == RailKind::EPS)
     {
         faults.emplace_back("switch", "switch:" + rail + when);
     }
     else if (fabric.kind == RailKind::EPS_CLOS)
     {
-        faults.emplace_back("link", "link:" + rail + ".leaf0-spine0" + when);
-        faults.emplace_back("switch", "switch:" + rail + ".spine0" + when);
+        AddClosFaults(spec, fabric.name, rail, when, faults);
     }
     else
     {
@@ -232,7 +268,8 @@ main(int argc, char* argv[])
         "(repaired --duration later), on each fabric.\nWithout --dag or "
         "generator flags it runs the paper's measured job (--job=b16) on "
         "the testbed as measured, with radix-4 Clos rails (two leaves per "
-        "rail) so that eps-clos has cables and a spine to fail.",
+        "rail) so that eps-clos has cables and a spine to fail; a Clos rail "
+        "on one leaf (no spine) has its leaf fail and no link row.",
         [&o](StrictCommandLine& cmd) {
             o.source.AddFlags(cmd);
             o.AddFlags(cmd);
@@ -250,7 +287,7 @@ main(int argc, char* argv[])
                 {
                     throw std::invalid_argument(std::string("--") + flag +
                                                 " is what the sweep sets: use --at, --duration "
-                                                "and --gpu");
+                                                "and --failGpu");
                 }
             }
             if (o.source.ApplyDefault(cmd, o) && !cmd.IsGiven("radix"))

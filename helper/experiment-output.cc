@@ -45,9 +45,15 @@ ExperimentOutput::MakeFolder(const std::filesystem::path& dir)
 {
     std::error_code error;
     std::filesystem::create_directories(dir, error);
-    if (error || !std::filesystem::is_directory(dir))
+    if (!error && !std::filesystem::is_directory(dir))
     {
-        throw std::runtime_error(dir.string() + ": cannot create the output folder");
+        error = std::make_error_code(std::errc::not_a_directory); // an existing file
+    }
+    if (error)
+    {
+        // The system's reason says what to fix: "Permission denied", "Not a directory"...
+        throw std::runtime_error(dir.string() +
+                                 ": cannot create the output folder: " + error.message());
     }
 }
 

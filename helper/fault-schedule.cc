@@ -6,12 +6,11 @@
 
 #include "strict-command-line.h"
 
+#include "ns3/input-text.h"
+#include "ns3/json-input.h"
 #include "ns3/log.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <regex>
 #include <stdexcept>
 
@@ -195,6 +194,37 @@ InlineOf(const Json& item, std::size_t index, const std::string& file)
     }
     return text;
 }
+
+/**
+ * \param file a --faults file
+ * \return its faults in the inline form, in file order
+ * \throws InputFileError "FILE: reason" for a file that is not a JSON fault list
+ */
+std::vector<std::string>
+ReadFaultFile(const std::string& file)
+{
+    Json json = JsonInput::ReadFile(file, "fault list");
+    if (json.is_object() && json.contains("faults"))
+    {
+        if (json.size() > 1)
+        {
+            throw InputFileError(file, "the object holds \"faults\" only");
+        }
+        Json faults = std::move(json["faults"]);
+        json = std::move(faults);
+    }
+    if (!json.is_array())
+    {
+        throw InputFileError(file, "must hold a JSON array of faults (or {\"faults\": [...]})");
+    }
+    std::vector<std::string> texts;
+    for (std::size_t i = 0; i < json.size(); ++i)
+    {
+        texts.push_back(InlineOf(json[i], i, file));
+    }
+    return texts;
+}
+
 } // namespace
 
 bool
@@ -330,34 +360,9 @@ FaultSchedule::Read(const std::string& file, const std::string& inline_)
     FaultSchedule schedule;
     if (!file.empty())
     {
-        std::ifstream in(file);
-        if (!in || std::filesystem::is_directory(file))
+        for (const std::string& text : ReadFaultFile(file))
         {
-            throw std::invalid_argument("--faults: cannot open " + file +
-                                        (in ? " (a directory)" : ""));
-        }
-        Json json = Json::parse(in, nullptr, false);
-        if (json.is_discarded())
-        {
-            throw std::invalid_argument("--faults: " + file + " is not valid JSON");
-        }
-        if (json.is_object() && json.contains("faults"))
-        {
-            if (json.size() > 1)
-            {
-                throw std::invalid_argument("--faults: " + file +
-                                            ": the object holds \"faults\" only");
-            }
-            json = json["faults"];
-        }
-        if (!json.is_array())
-        {
-            throw std::invalid_argument(
-                "--faults: " + file + " must hold a JSON array of faults (or {\"faults\": [...]})");
-        }
-        for (std::size_t i = 0; i < json.size(); ++i)
-        {
-            schedule.Add(Fault::Parse(InlineOf(json[i], i, file)));
+            schedule.Add(Fault::Parse(text));
         }
     }
     if (!inline_.empty())

@@ -82,7 +82,8 @@ struct Fault
  *
  * The file is a JSON array, or an object with a "faults" array; each element is an inline
  * string or an object {"part": "nic:gpu5.port1", "at": "1.2s", "until": "1.5s"} ("until"
- * optional).
+ * optional). It is read as every JSON input (JsonInput::ReadFile: a regular file, no key
+ * given twice).
  */
 class FaultSchedule
 {
@@ -91,7 +92,8 @@ class FaultSchedule
      * \brief Reads the faults.
      * \param file a --faults file ("" for none)
      * \param inline_ --fault: one or more inline faults separated by commas ("" for none)
-     * \return the schedule (std::invalid_argument with a one-line reason)
+     * \return the schedule (std::invalid_argument with a one-line reason; InputFileError,
+     *         "FILE: reason", for a file that is not a fault list)
      */
     static FaultSchedule Read(const std::string& file, const std::string& inline_);
 

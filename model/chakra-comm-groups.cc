@@ -5,6 +5,7 @@
 #include "chakra-comm-groups.h"
 
 #include "input-text.h"
+#include "json-input.h"
 
 #include "ns3/log.h"
 
@@ -22,6 +23,9 @@ namespace
 {
 
 using Json = nlohmann::json;
+
+/// What a comm-group file is, for messages ("PATH: is a directory, not a JSON comm-group file").
+const std::string KIND = "comm-group file";
 
 /// JSON text of a value; bytes that are not UTF-8 become U+FFFD instead of an exception.
 std::string
@@ -109,34 +113,16 @@ CollectMetadataGroups(const Json& root, const std::string& where, ChakraCommGrou
     }
 }
 
-} // namespace
-
+/// The groups of ASTRA-sim's comm-group object {"<pg_name>": [ranks], ...}.
 ChakraCommGroups::Map
-ChakraCommGroups::ReadFile(const std::string& path)
+GroupsOf(const Json& json, const std::string& where)
 {
-    NS_LOG_FUNCTION(path);
-    return Parse(InputText::ReadFile(path, "comm-group JSON"), path);
-}
-
-ChakraCommGroups::Map
-ChakraCommGroups::Parse(const std::string& text, const std::string& where)
-{
-    NS_LOG_FUNCTION(text.size() << where);
-    Json json;
-    try
-    {
-        json = Json::parse(text);
-    }
-    catch (const Json::exception& e)
-    {
-        throw std::runtime_error(where + ": not JSON (" + std::string(e.what()) + ")");
-    }
     if (!json.is_object())
     {
         throw std::runtime_error(where + ": expected ASTRA-sim's comm-group object "
                                          "{\"<pg_name>\": [ranks], ...}");
     }
-    Map groups;
+    ChakraCommGroups::Map groups;
     for (const auto& [name, ranks] : json.items())
     {
         groups[name] = RanksOf(ranks, where, name);
@@ -144,15 +130,31 @@ ChakraCommGroups::Parse(const std::string& text, const std::string& where)
     return groups;
 }
 
+} // namespace
+
+ChakraCommGroups::Map
+ChakraCommGroups::ReadFile(const std::string& path)
+{
+    NS_LOG_FUNCTION(path);
+    return GroupsOf(JsonInput::ReadFile(path, KIND), path);
+}
+
+ChakraCommGroups::Map
+ChakraCommGroups::Parse(const std::string& text, const std::string& where)
+{
+    NS_LOG_FUNCTION(text.size() << where);
+    return GroupsOf(JsonInput::Parse(text, where, KIND), where);
+}
+
 ChakraCommGroups::Map
 ChakraCommGroups::ParseMetadata(const std::string& text, const std::string& where)
 {
     NS_LOG_FUNCTION(text.size() << where);
     Map groups;
-    Json json = Json::parse(text, nullptr, false);
-    if (!json.is_discarded())
+    // Metadata need not be JSON (then it declares no group); JSON is read by the one rule.
+    if (Json::accept(text))
     {
-        CollectMetadataGroups(json, where, groups);
+        CollectMetadataGroups(JsonInput::Parse(text, where, "metadata"), where, groups);
     }
     return groups;
 }

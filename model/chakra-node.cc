@@ -11,6 +11,7 @@
 #include "ns3/log.h"
 
 #include <cmath>
+#include <iterator>
 #include <unordered_map>
 
 namespace ns3
@@ -33,6 +34,8 @@ const char* const COLLECTIVE_NAMES[] = {"ALL_REDUCE",
                                         "REDUCE_SCATTER",
                                         "REDUCE_SCATTER_BLOCK",
                                         "BARRIER"};
+static_assert(std::size(COLLECTIVE_NAMES) == ChakraNodeFields::COLLECTIVE_TYPES,
+              "one name per CollectiveCommType");
 
 /// Reads the integer of an attribute of any integer kind (producers disagree on kinds).
 class AttributeReader
@@ -300,7 +303,8 @@ ChakraNodeFields::Name() const
 std::string
 ChakraNodeFields::CollectiveName(int64_t commType)
 {
-    return commType >= 0 && commType < 10 ? COLLECTIVE_NAMES[commType] : std::to_string(commType);
+    return commType >= 0 && commType < COLLECTIVE_TYPES ? COLLECTIVE_NAMES[commType]
+                                                        : std::to_string(commType);
 }
 
 } // namespace ns3

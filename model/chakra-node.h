@@ -38,8 +38,10 @@ struct ChakraNodeFields
         COMM_COLL_NODE = 7,
     };
 
-    /// comm_src or comm_dst not given
+    /// comm_type, comm_src or comm_dst not given
     static constexpr int64_t ABSENT = INT64_MIN;
+    /// Chakra's CollectiveCommType numbers collectives from 0 (ALL_REDUCE) to 9 (BARRIER)
+    static constexpr int64_t COLLECTIVE_TYPES = 10;
 
     uint64_t id{0};                 //!< id
     int64_t type{INVALID_NODE};     //!< NodeType
@@ -49,7 +51,7 @@ struct ChakraNodeFields
     uint64_t durationUs{0};         //!< duration_micros
     double numOps{0};               //!< num_ops
     bool cpu{false};                //!< is_cpu_op
-    int64_t commType{-1};           //!< comm_type, -1 if absent
+    int64_t commType{ABSENT};       //!< comm_type
     int64_t commSize{-1};           //!< comm_size, -1 if absent
     int64_t src{ABSENT};            //!< comm_src
     int64_t dst{ABSENT};            //!< comm_dst

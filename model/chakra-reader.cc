@@ -440,9 +440,16 @@ class RankConverter
             {7, WorkloadOpType::REDUCESCATTER},
             {8, WorkloadOpType::REDUCESCATTER}, // REDUCE_SCATTER_BLOCK: comm_size is the input
             {9, WorkloadOpType::BARRIER}};
-        if (raw.commType < 0)
+        if (raw.commType == Raw::ABSENT)
         {
             Fail(m_file, NodeName(raw.id) + ": COMM_COLL node without comm_type");
+        }
+        if (raw.commType < 0 || raw.commType >= Raw::COLLECTIVE_TYPES)
+        {
+            Fail(m_file,
+                 NodeName(raw.id) + ": COMM_COLL node with an invalid comm_type " +
+                     std::to_string(raw.commType) + " (Chakra's CollectiveCommType is 0 to " +
+                     std::to_string(Raw::COLLECTIVE_TYPES - 1) + ")");
         }
         auto type = types.find(raw.commType);
         if (type == types.end())

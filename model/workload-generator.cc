@@ -951,6 +951,39 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadGeneratorConfig& config)
 }
 
 void
+WorkloadGenerator::CheckExpertParallel() const
+{
+    const WorkloadGeneratorConfig& c = m_config;
+    if (c.ep <= 1)
+    {
+        return;
+    }
+    std::string ep = "ep (" + std::to_string(c.ep) + ")";
+    std::string dp = std::to_string(c.dp);
+    std::string experts = std::to_string(c.model.experts);
+    if (!c.model.IsMoe())
+    {
+        throw std::invalid_argument(ep + " needs a mixture-of-experts model, and " + c.model.name +
+                                    " is not one (experts = " + experts +
+                                    "): set ep to 1, or choose an MoE model (mixtral-8x7b, or "
+                                    "experts > 1)");
+    }
+    if (c.dp % c.ep != 0)
+    {
+        throw std::invalid_argument(ep + " must divide the data-parallel degree dp (" + dp +
+                                    ", --dp or --fsdp): set ep to a divisor of " + dp +
+                                    ", or dp to a multiple of " + std::to_string(c.ep));
+    }
+    if (c.model.experts % c.ep != 0)
+    {
+        throw std::invalid_argument(ep + " must divide the model's " + experts +
+                                    " experts (an expert-parallel group shares them out): set "
+                                    "ep to a divisor of " +
+                                    experts);
+    }
+}
+
+void
 WorkloadGenerator::CheckConfig()
 {
     WorkloadGeneratorConfig& c = m_config;
@@ -999,10 +1032,7 @@ WorkloadGenerator::CheckConfig()
         fail("the model's heads (" + std::to_string(c.model.heads) +
              ") must be a multiple of tp (" + std::to_string(c.tp) + ")");
     }
-    if (c.ep > 1 && (!c.model.IsMoe() || c.dp % c.ep != 0 || c.model.experts % c.ep != 0))
-    {
-        fail("ep > 1 needs a mixture-of-experts model, ep dividing dp and the expert count");
-    }
+    CheckExpertParallel();
     if (c.microBatches == 0)
     {
         uint64_t perStep = uint64_t(c.microBatchSize) * c.dp;

@@ -185,6 +185,8 @@ class WorkloadGenerator
 
   private:
     void CheckConfig();
+    /// Checks ep: one message per condition, each saying what to change.
+    void CheckExpertParallel() const;
     /**
      * \param dag a generated DAG
      * \param e what the validator found wrong with it

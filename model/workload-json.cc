@@ -5,6 +5,7 @@
 #include "workload-json.h"
 
 #include "input-text.h"
+#include "json-input.h"
 #include "workload-error.h"
 #include "workload-validator.h"
 
@@ -529,104 +530,18 @@ ReadOps(const Json& root, const std::string& file, WorkloadErrorList& errors)
 }
 
 /**
- * \brief Finds keys given twice in one JSON object while the parser reads the text (the
- *        parser itself keeps the last value silently). Used as the parser's callback, it
- *        follows the path to the value being read, e.g. "ops[3]".
+ * \param root the parsed document
+ * \param index an index into its "ops"
+ * \return that op, or nullptr when "ops" holds none there (an "ops" given twice keeps the
+ *         later list, which a duplicate found in the earlier one may index past)
  */
-class DuplicateKeyFinder
+const Json*
+OpAt(const Json& root, std::size_t index)
 {
-  public:
-    /// A key given twice.
-    struct Duplicate
-    {
-        std::string path; //!< The object holding it: "" (top level), "groups", "ops[3]"...
-        std::string key;  //!< The key
-    };
-
-    /**
-     * \brief The parser callback: never filters anything out.
-     * \param event what the parser just read
-     * \param parsed the key for a key event
-     * \return true (keep every value)
-     */
-    bool OnEvent(Json::parse_event_t event, const Json& parsed)
-    {
-        switch (event)
-        {
-        case Json::parse_event_t::object_start:
-            m_path.emplace_back();
-            break;
-        case Json::parse_event_t::array_start:
-            m_path.emplace_back();
-            m_path.back().isArray = true;
-            break;
-        case Json::parse_event_t::key:
-            OnKey(parsed.get<std::string>());
-            break;
-        case Json::parse_event_t::object_end:
-        case Json::parse_event_t::array_end:
-            m_path.pop_back();
-            ElementRead();
-            break;
-        case Json::parse_event_t::value:
-            ElementRead();
-            break;
-        }
-        return true;
-    }
-
-    /// \return the keys given twice, in text order (at most MAX_ERRORS)
-    const std::vector<Duplicate>& GetDuplicates() const
-    {
-        return m_duplicates;
-    }
-
-  private:
-    /// An object or array being read.
-    struct Container
-    {
-        bool isArray{false};        //!< Array (else object)
-        std::size_t index{0};       //!< Array: index of the element being read
-        std::string key;            //!< Object: key of the value being read
-        std::set<std::string> keys; //!< Object: keys read so far
-    };
-
-    void OnKey(const std::string& key)
-    {
-        Container& object = m_path.back();
-        object.key = key;
-        if (!object.keys.insert(key).second &&
-            m_duplicates.size() < WorkloadFormatError::MAX_ERRORS)
-        {
-            m_duplicates.push_back({Path(), key});
-        }
-    }
-
-    /// An element of the innermost container was read: an array moves to the next one.
-    void ElementRead()
-    {
-        if (!m_path.empty() && m_path.back().isArray)
-        {
-            ++m_path.back().index;
-        }
-    }
-
-    /// \return the path of the innermost container, e.g. "ops[3]"
-    std::string Path() const
-    {
-        std::string path;
-        for (std::size_t i = 0; i + 1 < m_path.size(); ++i)
-        {
-            const Container& c = m_path[i];
-            path +=
-                c.isArray ? "[" + std::to_string(c.index) + "]" : (path.empty() ? "" : ".") + c.key;
-        }
-        return path;
-    }
-
-    std::vector<Container> m_path;       //!< Containers from the top level in
-    std::vector<Duplicate> m_duplicates; //!< Keys given twice
-};
+    auto ops = root.find("ops");
+    bool found = ops != root.end() && ops->is_array() && index < ops->size();
+    return found ? &(*ops)[index] : nullptr;
+}
 
 /**
  * \brief Records an error per duplicate key, located at the op (rank, id) when the object
@@ -637,7 +552,7 @@ class DuplicateKeyFinder
  * \param errors receives the errors
  */
 void
-ReportDuplicateKeys(const std::vector<DuplicateKeyFinder::Duplicate>& duplicates,
+ReportDuplicateKeys(const std::vector<JsonInput::DuplicateKey>& duplicates,
                     const Json& root,
                     const std::string& file,
                     WorkloadErrorList& errors)
@@ -646,10 +561,8 @@ ReportDuplicateKeys(const std::vector<DuplicateKeyFinder::Duplicate>& duplicates
     {
         WorkloadError error;
         error.file = file;
-        error.field = d.path.empty() ? d.key : d.path + "." + d.key;
-        error.message = "duplicate key " + InputText::Quote(d.key) +
-                        ": a key may appear once per object (the earlier value would be "
-                        "silently dropped)";
+        error.field = d.Field();
+        error.message = d.Message();
         std::size_t index = 0;
         if (d.path == "groups")
         {
@@ -658,9 +571,9 @@ ReportDuplicateKeys(const std::vector<DuplicateKeyFinder::Duplicate>& duplicates
             error.message = "group " + InputText::Quote(d.key) + " is defined twice";
         }
         else if (std::sscanf(d.path.c_str(), "ops[%zu]", &index) == 1 &&
-                 d.path == "ops[" + std::to_string(index) + "]")
+                 d.path == "ops[" + std::to_string(index) + "]" && OpAt(root, index))
         {
-            const Json& op = root.at("ops").at(index);
+            const Json& op = *OpAt(root, index);
             auto rank = op.find("rank");
             auto id = op.find("id");
             if (rank != op.end() && id != op.end() && rank->is_number_unsigned() &&
@@ -674,56 +587,6 @@ ReportDuplicateKeys(const std::vector<DuplicateKeyFinder::Duplicate>& duplicates
         }
         errors.Add(std::move(error));
     }
-}
-
-/**
- * \param text the text of a file
- * \return the offset of the first byte that no JSON text holds anywhere (a control
- *         character other than tab, line feed and carriage return), or npos
- */
-std::size_t
-FindBinaryByte(const std::string& text)
-{
-    for (std::size_t i = 0; i < text.size(); ++i)
-    {
-        auto c = static_cast<unsigned char>(text[i]);
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-        {
-            return i;
-        }
-    }
-    return std::string::npos;
-}
-
-/**
- * \brief Explains why a text is not JSON: empty, binary, or the parser's own reason.
- * \param text the text
- * \param e the parser's exception
- * \return the message
- */
-std::string
-ExplainParseFailure(const std::string& text, const Json::exception& e)
-{
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-    {
-        return "the file is empty (expected a JSON DAG)";
-    }
-    // A control byte is invalid anywhere in JSON (strings escape them): the parser's
-    // complaint about its first odd byte would only confuse.
-    std::size_t binary = FindBinaryByte(text);
-    if (binary != std::string::npos)
-    {
-        char hex[8];
-        std::snprintf(hex, sizeof(hex), "0x%02x", static_cast<unsigned char>(text[binary]));
-        return "not a JSON text (binary data: byte " + std::string(hex) + " at offset " +
-               std::to_string(binary) + "; a DAG is UTF-8 JSON)";
-    }
-    // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 5: ..."
-    std::string what = e.what();
-    auto pos = what.find("] ");
-    // Its "last read" echoes the bytes it choked on (a lone 0xff, say): escape them.
-    return "invalid JSON: " +
-           InputText::Escape(pos == std::string::npos ? what : what.substr(pos + 2));
 }
 
 /**
@@ -801,26 +664,23 @@ WorkloadJson::Parse(const std::string& text, const std::string& fileName)
 {
     NS_LOG_FUNCTION(text.size() << fileName);
     WorkloadErrorList errors;
-    Json root;
-    DuplicateKeyFinder duplicates;
+    JsonInput::Document document;
     try
     {
-        root = Json::parse(text, [&duplicates](int, Json::parse_event_t event, Json& parsed) {
-            return duplicates.OnEvent(event, parsed);
-        });
+        document = JsonInput::ParseDocument(text, fileName, "DAG");
     }
-    catch (const Json::exception& e)
+    catch (const InputFileError& e)
     {
-        // parse_error, or out_of_range for numbers such as 1e999
-        AddFileError(errors, fileName, "", ExplainParseFailure(text, e));
+        AddFileError(errors, fileName, "", e.GetReason());
         errors.ThrowIfAny();
     }
+    const Json& root = document.root;
     if (!root.is_object())
     {
         AddFileError(errors, fileName, "", "the top level must be a JSON object");
         errors.ThrowIfAny();
     }
-    ReportDuplicateKeys(duplicates.GetDuplicates(), root, fileName, errors);
+    ReportDuplicateKeys(document.duplicates, root, fileName, errors);
     uint32_t ranks = 0;
     ReadHeader(root, fileName, errors, ranks);
     WorkloadDag::GroupMap groups = ReadGroups(root, fileName, errors);

@@ -537,6 +537,50 @@ TEST(ChakraReader, SecondReviewFindings)
     EXPECT_NE(message.find("of the compressed file: corrupt gzip data"), std::string::npos);
 }
 
+// Issue 34, item 7: comm_type -1 was reported as missing ("without comm_type"); a value that
+// is given but names no CollectiveCommType (0 to 9) is now called what it is.
+TEST(ChakraReader, CommTypeMissingOrInvalid)
+{
+    TempDir dir;
+    for (int64_t commType : {int64_t(-1), int64_t(10)})
+    {
+        std::string name = "type" + std::to_string(commType);
+        WriteRank(dir / name, 0, {Collective(1, commType, 64)});
+        EXPECT_EQ(ReadError(dir / name),
+                  dir / name + ".0.et: node 1: COMM_COLL node with an invalid comm_type " +
+                      std::to_string(commType) + " (Chakra's CollectiveCommType is 0 to 9)");
+    }
+    Node untyped = MakeNode(1, ChakraProtoMsg::COMM_COLL_NODE);
+    IntAttr(untyped, "comm_size", 64);
+    WriteRank(dir / "untyped", 0, {untyped});
+    EXPECT_EQ(ReadError(dir / "untyped"),
+              dir / "untyped" + ".0.et: node 1: COMM_COLL node without comm_type");
+}
+
+// Issue 33, item 3: a key given twice in a comm-group file or in a METADATA node's JSON
+// was taken silently (the later ranks won); refused as in every JSON input.
+TEST(ChakraReader, DuplicateKeysInGroupJsonAreRefused)
+{
+    TempDir dir;
+    WriteRank(dir / "t", 0, {Collective(1, 0, 64)});
+    WriteRank(dir / "t", 1, {Collective(1, 0, 64)});
+    std::ofstream(dir / "g.json") << R"({"1": [0, 1], "1": [0]})";
+    ChakraReadOptions options;
+    options.commGroupsFile = dir / "g.json";
+    const std::string rule =
+        "a key may appear once per object (the earlier value would be silently dropped)";
+    EXPECT_EQ(ReadError(dir / "t", options),
+              dir / "g.json" + ": field '1': duplicate key '1': " + rule);
+    Node meta = MakeNode(1, ChakraProtoMsg::METADATA_NODE);
+    meta.mutable_inputs()->set_values(R"([{"pg_name": "7", "ranks": [0, 1], "ranks": [0]}])");
+    WriteRank(dir / "m", 0, {meta, Collective(2, 0, 64, {1})});
+    WriteRank(dir / "m", 1, {meta, Collective(2, 0, 64, {1})});
+    EXPECT_EQ(ReadError(dir / "m"),
+              dir / "m" + ".0.et: node 1: field '[0].ranks': duplicate key 'ranks': " + rule);
+    // Metadata that is not JSON declares no group, as before.
+    EXPECT_TRUE(ChakraCommGroups::ParseMetadata("not json", "m").empty());
+}
+
 TEST(ChakraWriter, RefusesAPrefixWithOddRankFiles)
 {
     TempDir dir;

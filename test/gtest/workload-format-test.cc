@@ -922,6 +922,14 @@ TEST(WorkloadDuplicateKeys, AreRefusedWhereTheyAre)
     ExpectFirstError(Errors(Dag(2, GROUPS, ops)), {"field 'ops[0].id': duplicate key 'id'"});
     // The same key in different objects is fine.
     EXPECT_TRUE(Errors(Dag(2, GROUPS, ValidOps())).empty());
+    // "ops" given twice, the later list shorter than the index of a duplicate in the
+    // earlier one: located by its place (this threw the JSON library's out_of_range, whose
+    // message the programs printed: "[json.exception.out_of_range.401] array index 1 ...").
+    text = R"({"format": "photonic-rails-dag", "version": 1, "ranks": 1,
+               "ops": [{"rank": 0, "id": 0, "type": "compute", "duration_us": 1},
+                       {"rank": 0, "id": 1, "type": "compute", "duration_us": 1, "id": 2}],
+               "ops": []})";
+    ExpectFirstError(Errors(text), {"t.json: field 'ops[1].id': duplicate key 'id'"});
 }
 
 // ---- issue 15: files that are not DAGs ------------------------------------------------

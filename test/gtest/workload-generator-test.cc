@@ -588,6 +588,42 @@ TEST(WorkloadGenerator, BatchArithmeticAndBadConfigurations)
     EXPECT_THROW(WorkloadGenerator{c}, std::invalid_argument);
 }
 
+// Issue 34, item 7: the ep check lumped three conditions into one message; each has its own
+// now, saying what to change.
+TEST(WorkloadGenerator, ExpertParallelRefusalsSayWhatToChange)
+{
+    auto refusal = [](const WorkloadGeneratorConfig& c) {
+        try
+        {
+            WorkloadGenerator generator(c);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    WorkloadGeneratorConfig c = PaperConfig(); // Llama3-8B is dense: 1 expert
+    c.ep = 2;
+    EXPECT_EQ(refusal(c),
+              "ep (2) needs a mixture-of-experts model, and llama3-8b is not one (experts = 1): "
+              "set ep to 1, or choose an MoE model (mixtral-8x7b, or experts > 1)");
+    c = TinyConfig();
+    c.model.experts = 4;
+    c.model.topK = 2;
+    c.dp = 6;
+    c.ep = 4; // 6 % 4 = 2
+    EXPECT_EQ(refusal(c),
+              "ep (4) must divide the data-parallel degree dp (6, --dp or --fsdp): set ep to a "
+              "divisor of 6, or dp to a multiple of 4");
+    c.ep = 3; // divides dp 6, not the 4 experts
+    EXPECT_EQ(refusal(c),
+              "ep (3) must divide the model's 4 experts (an expert-parallel group shares them "
+              "out): set ep to a divisor of 4");
+    c.ep = 2; // divides both
+    EXPECT_EQ(refusal(c), "accepted");
+}
+
 TEST(WorkloadGenerator, IterationsAreChainedAndLabelled)
 {
     WorkloadGeneratorConfig c = TinyConfig();
