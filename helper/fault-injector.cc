@@ -8,6 +8,8 @@
 #include "ns3/eps-channel.h"
 #include "ns3/eps-net-device.h"
 #include "ns3/eps-routing.h"
+#include "ns3/eps-switch.h"
+#include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/ocs-net-device.h"
 #include "ns3/optical-circuit-switch.h"
@@ -16,6 +18,7 @@
 #include "ns3/simulator.h"
 
 #include <iomanip>
+#include <set>
 
 namespace ns3
 {
@@ -50,6 +53,7 @@ FaultInjector::Schedule()
             "Rerouted",
             MakeCallback(&FaultInjector::NotifyTransports, this));
     }
+    WatchLostFrames();
     for (const Fault& fault : m_faults)
     {
         Simulator::Schedule(fault.down, &FaultInjector::Apply, this, fault, true);
@@ -144,6 +148,76 @@ FaultInjector::OnReconfigurationEnd(uint32_t rail, const OcsReconfiguration& rec
         m_events.push_back({Simulator::Now(),
                             "ocs-reconfig:rail" + std::to_string(rail),
                             "reconfiguration failed (ports " + ports + " stay dark)"});
+    }
+}
+
+void
+FaultInjector::WatchLostFrames()
+{
+    auto lost = MakeCallback(&FaultInjector::OnFrameLost, this);
+    for (uint32_t rail = 0; rail < m_fabric->GetSpec().gpusPerServer; ++rail)
+    {
+        if (m_fabric->GetKind() == RailKind::OCS)
+        {
+            m_fabric->GetOcs(rail)->TraceConnectWithoutContext(
+                "FrameLost",
+                Callback<void, Ptr<const Packet>, uint32_t, uint32_t>(
+                    [lost](Ptr<const Packet> frame, uint32_t, uint32_t) { lost(frame); }));
+            continue;
+        }
+        std::set<Ptr<EpsChannel>> cables; // a leaf-spine cable has a switch at both ends
+        for (const Ptr<EpsSwitch>& sw : m_fabric->GetRailSwitches(rail))
+        {
+            sw->TraceConnectWithoutContext(
+                "Drop",
+                Callback<void, Ptr<const Packet>, uint32_t, EpsSwitch::DropReason>(
+                    [lost](Ptr<const Packet> frame, uint32_t, EpsSwitch::DropReason reason) {
+                        if (reason == EpsSwitch::LINK_DOWN)
+                        {
+                            lost(frame);
+                        }
+                    }));
+            for (uint32_t port = 0; port < sw->GetNPorts(); ++port)
+            {
+                Ptr<EpsChannel> cable = sw->GetPortDevice(port)->GetEpsChannel();
+                if (cable && cables.insert(cable).second)
+                {
+                    cable->TraceConnectWithoutContext("FrameLost", lost);
+                }
+            }
+        }
+    }
+}
+
+void
+FaultInjector::OnFrameLost(Ptr<const Packet> frame)
+{
+    Ptr<Packet> copy = frame->Copy();
+    EthernetHeader ethernet(false);
+    copy->RemoveHeader(ethernet);
+    if (ethernet.GetLengthType() != RailTransport::PROTOCOL)
+    {
+        return; // a PAUSE frame
+    }
+    RailTransportHeader header;
+    copy->PeekHeader(header);
+    uint32_t gpu = 0;
+    uint32_t port = 0;
+    switch (header.kind)
+    {
+    case RailTransportHeader::DATA:
+        m_fabric->GetTransport(header.sourceGpu)->NoteFrameLost(header.qpn, header.psn + 1);
+        break;
+    case RailTransportHeader::ACK:
+    case RailTransportHeader::NACK:
+        // Feedback for a QP of the GPU it was addressed to.
+        if (m_fabric->GetEndpoints()->Find(ethernet.GetDestination(), gpu, port))
+        {
+            m_fabric->GetTransport(gpu)->NoteFrameLost(header.qpn, header.psn);
+        }
+        break;
+    case RailTransportHeader::CNP:
+        break; // a rate hint: nothing waits for it
     }
 }
 

@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/opus-control-plane.h"
+#include "ns3/packet.h"
 #include "ns3/ptr.h"
 
 #include <map>
@@ -85,6 +86,10 @@ class FaultInjector
     void Apply(const Fault& fault, bool down);
     /// Records a reconfiguration of \p rail's OCS that failed.
     void OnReconfigurationEnd(uint32_t rail, const OcsReconfiguration& reconfiguration);
+    /// Has OnFrameLost see every frame a failure destroys inside the network.
+    void WatchLostFrames();
+    /// Tells the transport whose QP waits for \p frame (lost) that a failure destroyed it.
+    void OnFrameLost(Ptr<const Packet> frame);
     /// Tells every GPU's transport that the fabric changed.
     void NotifyTransports();
     /// \return the cables a fault cuts (electrical rails)

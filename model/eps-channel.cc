@@ -29,7 +29,12 @@ EpsChannel::GetTypeId()
                                           "One-way propagation delay (about 5 ns per metre).",
                                           TimeValue(NanoSeconds(50)),
                                           MakeTimeAccessor(&EpsChannel::m_delay),
-                                          MakeTimeChecker(Time(0)));
+                                          MakeTimeChecker(Time(0)))
+                            .AddTraceSource("FrameLost",
+                                            "A frame was lost because the cable was cut under "
+                                            "it (with its Ethernet header).",
+                                            MakeTraceSourceAccessor(&EpsChannel::m_frameLostTrace),
+                                            "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -111,6 +116,7 @@ EpsChannel::Deliver(Ptr<EpsNetDevice> receiver, Ptr<Packet> frame, uint32_t cuts
     {
         NS_LOG_INFO("frame lost: the cable was cut under it");
         ++m_framesLost;
+        m_frameLostTrace(frame);
         return;
     }
     receiver->Receive(frame);

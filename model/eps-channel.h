@@ -9,6 +9,7 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
 
 #include <array>
 
@@ -90,6 +91,7 @@ class EpsChannel : public Channel
     bool m_up;                                  //!< Not cut
     uint32_t m_cuts;                            //!< Times cut so far (frames check it)
     uint64_t m_framesLost;                      //!< Frames lost to cuts
+    TracedCallback<Ptr<const Packet>> m_frameLostTrace; //!< FrameLost
 };
 
 } // namespace ns3

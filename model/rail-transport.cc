@@ -1025,7 +1025,6 @@ RailTransport::OnTimeout(uint32_t qpn)
     NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": timeout, back to PSN " << qp.ackedPsn);
     m_retransmitTrace(qpn, qp.ackedPsn);
     qp.nextPsn = qp.ackedPsn;
-    qp.lost = true;
     ArmTimeout(qp);
     Schedule(qp);
     Pump(qp.port);
@@ -1188,6 +1187,7 @@ RailTransport::MoveParts(QueuePair& qp)
     std::deque<Part> left;
     left.swap(qp.parts);
     qp.hit = false;
+    qp.lostBelow = 0;
     m_lastRecovery = Simulator::Now();
     qp.ackedPsn = qp.nextPsn = qp.highestSent = qp.endPsn;
     DisarmTimeout(qp);
@@ -1258,6 +1258,17 @@ RailTransport::GetLastRecovery() const
 {
     NS_LOG_FUNCTION(this);
     return m_lastRecovery;
+}
+
+void
+RailTransport::NoteFrameLost(uint32_t qpn, uint64_t below)
+{
+    NS_LOG_FUNCTION(this << qpn << below);
+    if (qpn < m_qps.size())
+    {
+        QueuePair& qp = m_qps[qpn];
+        qp.lostBelow = below > qp.ackedPsn ? std::max(qp.lostBelow, below) : qp.lostBelow;
+    }
 }
 
 Time
@@ -1648,9 +1659,9 @@ RailTransport::Acknowledge(QueuePair& qp, uint64_t psn)
     qp.ackedPsn = psn;
     qp.retries = 0;
     qp.gaveUp = false;
-    if (qp.lost)
+    if (qp.lostBelow > 0 && psn >= qp.lostBelow)
     {
-        qp.lost = false; // what was lost is getting through again
+        qp.lostBelow = 0; // what a failure destroyed is through now
         m_lastRecovery = Simulator::Now();
     }
     qp.nextPsn = std::max(qp.nextPsn, psn);
@@ -1750,7 +1761,6 @@ RailTransport::ReceiveNack(const RailTransportHeader& header)
         NS_LOG_INFO("GPU " << m_gpu << " qp " << qp.qpn << ": NACK, back to PSN " << header.psn);
         m_retransmitTrace(qp.qpn, header.psn);
         qp.nextPsn = header.psn;
-        qp.lost = true;
         Schedule(qp);
         Pump(qp.port);
     }

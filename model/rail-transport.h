@@ -183,9 +183,18 @@ class RailTransport : public MessageTransport
     std::vector<std::string> DescribeWaiting() const;
 
     /**
+     * \brief A failure destroyed a frame of connection \p qpn of this GPU inside the network
+     * (a cut cable, a dead switch or OCS port): told by whoever watches the failures.
+     * \param qpn the QP
+     * \param below the QP moves again once every PSN below this is acknowledged (a lost
+     *        DATA frame's PSN + 1, a lost ACK's PSN)
+     */
+    void NoteFrameLost(uint32_t qpn, uint64_t below);
+
+    /**
      * \return when data that a failure had stopped last moved again: moved to other ports
-     * or onto a detour, resumed on its repaired path, or acknowledged after the QP went back
-     * for lost frames (a failure inside the network); negative if none ever was
+     * or onto a detour, resumed on its repaired path, or acknowledged past the frames a
+     * failure destroyed (NoteFrameLost); negative if none ever was
      */
     Time GetLastRecovery() const;
 
@@ -263,7 +272,7 @@ class RailTransport : public MessageTransport
         uint32_t retries{0};        //!< Timeouts since the last acknowledgement progress
         bool gaveUp{false};         //!< More than RetryCount: the path counts as failed
         bool hit{false};            //!< A failure stopped it; not moving again yet
-        bool lost{false};           //!< It went back for lost frames; not acknowledged since
+        uint64_t lostBelow{0};      //!< A failure destroyed a frame below (0: none)
         Time deadline{Time::Max()}; //!< Retransmission deadline (Max: timer off)
         EventId timeout;            //!< Wake-up at or before the deadline (see ArmTimeout)
         DcqcnRateController rate;   //!< DCQCN reaction point
