@@ -12,6 +12,7 @@
 #include "ns3/splitmix-hash.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -33,6 +34,26 @@ WireBytes(uint64_t payload, uint32_t real)
     return payload + FRAME_OVERHEAD * std::max<uint64_t>(1, (payload + real - 1) / real);
 }
 
+/// Bytes on the wire of \p bytes sent in frames of \p payload (the last one short).
+uint64_t
+ShareWireBytes(uint64_t bytes, uint32_t payload)
+{
+    uint64_t last = bytes % payload;
+    return bytes / payload * WireBytes(payload, RailFabricSpec::REAL_FRAME_BYTES) +
+           (last > 0 ? WireBytes(last, RailFabricSpec::REAL_FRAME_BYTES) : 0);
+}
+
+/**
+ * \param seconds a latency
+ * \return it in whole nanoseconds, rounded down (up to floating-point noise): a drain is
+ *         rounded up to whole nanoseconds, so the arrival after both is within 1 ns of exact
+ */
+Time
+FloorNs(double seconds)
+{
+    return NanoSeconds(static_cast<int64_t>(std::floor(seconds * 1e9 + 1e-6)));
+}
+
 } // namespace
 
 TypeId
@@ -52,18 +73,13 @@ FlowFabric::DoDispose()
     RailNetwork::DoDispose();
 }
 
-double
-FlowFabric::PayloadCapacity(uint64_t bps, uint32_t payload)
-{
-    return bps / 8.0 * payload / WireBytes(payload, RailFabricSpec::REAL_FRAME_BYTES);
-}
-
 void
 FlowFabric::AddLinks()
 {
     uint32_t gpus = m_spec.Gpus();
-    double scaleUp = PayloadCapacity(m_spec.scaleUpBps, m_spec.scaleUpFrameBytes);
-    double nic = PayloadCapacity(m_spec.nicPortBps, m_spec.railFrameBytes);
+    // Capacities in wire bytes: a transfer moves its frames, headers included.
+    double scaleUp = m_spec.scaleUpBps / 8.0;
+    double nic = m_spec.nicPortBps / 8.0;
     // Scale-up: 2 per GPU (up, down); NIC ports: 2 per port (tx, rx); Clos: 2 per uplink.
     for (uint32_t gpu = 0; gpu < gpus; ++gpu)
     {
@@ -97,65 +113,106 @@ std::vector<FlowRoute>
 FlowFabric::RoutesBetween(uint32_t source, uint32_t destination, uint64_t bytes) const
 {
     NS_LOG_FUNCTION(this << source << destination << bytes);
-    std::vector<FlowRoute> routes = Routes(source, destination, bytes);
-    for (FlowRoute& route : routes)
+    std::vector<Draft> drafts = Routes(source, destination);
+    bool relayed = !drafts.empty() && drafts[0].route.railGpu != source;
+    std::vector<uint64_t> shares = Shares(drafts.size(), bytes, relayed);
+    std::vector<FlowRoute> routes;
+    for (std::size_t i = 0; i < drafts.size(); ++i)
     {
+        FlowRoute& route = drafts[i].route;
         // GPU and destination below 2^20 (RailFabricSpec::MAX_GPUS), port below 256.
         uint64_t port = route.port == FlowRoute::SCALE_UP ? 255 : route.port;
         route.connection = (((uint64_t(route.railGpu) << 20) | destination) << 8) | port;
+        route.bytes = shares[i];
+        route.wireBytes = ShareWireBytes(shares[i], Bottleneck(drafts[i].hops).payload);
+        route.latency = drafts[i].delays + FramesLatency(drafts[i].hops, shares[i], bytes);
+        routes.push_back(std::move(route));
     }
     return routes;
 }
 
-std::vector<FlowRoute>
-FlowFabric::Routes(uint32_t source, uint32_t destination, uint64_t bytes) const
+std::vector<uint64_t>
+FlowFabric::Shares(std::size_t routes, uint64_t bytes, bool relayed) const
+{
+    std::vector<uint64_t> shares(routes, 0);
+    if (routes == 0)
+    {
+        return shares;
+    }
+    if (!relayed)
+    {
+        // Even shares (every NIC port has the same rate); the remainder goes to the first.
+        std::fill(shares.begin(), shares.end(), bytes / routes);
+        shares[0] += bytes % routes;
+        return shares;
+    }
+    // A PXN proxy deals the message out in chunks of a rail frame, round robin over its
+    // ports (the packet model's RelayChunk): chunk j goes to port j mod n.
+    uint64_t chunk = m_spec.railFrameBytes;
+    uint64_t whole = bytes / chunk;
+    for (std::size_t i = 0; i < routes; ++i)
+    {
+        shares[i] = (whole / routes + (i < whole % routes ? 1 : 0)) * chunk;
+    }
+    shares[whole % routes] += bytes % chunk;
+    return shares;
+}
+
+std::vector<FlowFabric::Draft>
+FlowFabric::Routes(uint32_t source, uint32_t destination) const
 {
     if (m_topology.SameServer(source, destination))
     {
-        return {ScaleUpRoute(source, destination, bytes)};
+        return {ScaleUpRoute(source, destination)};
     }
     uint32_t proxy = m_topology.ProxyFor(source, destination);
     if (proxy == source)
     {
-        return RailRoutes(source, destination, bytes);
+        return RailRoutes(source, destination);
     }
-    // PXN: the scale-up hop to the proxy, pipelined with the proxy's rail routes.
-    FlowRoute first = ScaleUpRoute(source, proxy, bytes);
-    std::vector<FlowRoute> routes = RailRoutes(proxy, destination, bytes);
-    for (FlowRoute& route : routes)
+    // PXN: the scale-up hop to the proxy, pipelined with the proxy's rail routes. The
+    // scale-up hop carries the whole message; the sender is told when the rail's ACK
+    // reaches the proxy (NCCL passes it on through GPU memory; so does the packet model).
+    Draft first = ScaleUpRoute(source, proxy);
+    for (Hop& hop : first.hops)
     {
-        route.path.insert(route.path.begin(), first.path.begin(), first.path.end());
-        route.latency += first.latency;
-        route.ackLatency += first.ackLatency;
+        hop.wholeMessage = true;
+    }
+    std::vector<Draft> routes = RailRoutes(proxy, destination);
+    for (Draft& route : routes)
+    {
+        route.route.path.insert(route.route.path.begin(),
+                                first.route.path.begin(),
+                                first.route.path.end());
+        route.hops.insert(route.hops.begin(), first.hops.begin(), first.hops.end());
+        route.delays += first.delays;
     }
     return routes;
 }
 
-FlowRoute
-FlowFabric::ScaleUpRoute(uint32_t source, uint32_t destination, uint64_t bytes) const
+FlowFabric::Draft
+FlowFabric::ScaleUpRoute(uint32_t source, uint32_t destination) const
 {
-    FlowRoute route;
-    route.railGpu = source;
-    route.path = {2 * source, 2 * destination + 1};
-    std::vector<std::pair<uint64_t, uint32_t>> hops(2,
-                                                    {m_spec.scaleUpBps, m_spec.scaleUpFrameBytes});
-    Time delays = 2 * m_delays.link + m_delays.switching;
-    route.latency = delays + FirstFrameLatency(hops, bytes);
-    route.ackLatency = delays + AckSerialization(hops);
-    return route;
+    Draft draft;
+    draft.route.railGpu = source;
+    draft.route.path = {2 * source, 2 * destination + 1};
+    draft.hops.assign(2, Hop{m_spec.scaleUpBps, m_spec.scaleUpFrameBytes, false});
+    draft.delays = 2 * m_delays.link + m_delays.switching;
+    draft.route.ackLatency = draft.delays + AckSerialization(draft.hops);
+    return draft;
 }
 
-std::vector<FlowRoute>
-FlowFabric::RailRoutes(uint32_t source, uint32_t destination, uint64_t bytes) const
+std::vector<FlowFabric::Draft>
+FlowFabric::RailRoutes(uint32_t source, uint32_t destination) const
 {
-    std::vector<FlowRoute> routes;
+    std::vector<Draft> routes;
     uint32_t ports = m_spec.nicPorts;
     for (uint32_t port = 0; port < ports; ++port)
     {
         if (m_kind != RailKind::OCS)
         {
             // A packet switch: port k talks to the peer's port k (as RailTransport does).
-            routes.push_back(RailRoute(source, port, destination, port, bytes));
+            routes.push_back(RailRoute(source, port, destination, port));
             continue;
         }
         Ptr<OpticalCircuitSwitch> ocs = m_ocs[m_topology.RailOf(source)];
@@ -167,93 +224,98 @@ FlowFabric::RailRoutes(uint32_t source, uint32_t destination, uint64_t bytes) co
         uint32_t output = ocs->GetConnection(input);
         if (output / ports == m_topology.ServerOf(destination))
         {
-            routes.push_back(RailRoute(source, port, destination, output % ports, bytes));
+            routes.push_back(RailRoute(source, port, destination, output % ports));
         }
     }
     return routes;
 }
 
-FlowRoute
-FlowFabric::RailRoute(uint32_t source,
-                      uint32_t port,
-                      uint32_t destination,
-                      uint32_t peerPort,
-                      uint64_t bytes) const
+FlowFabric::Draft
+FlowFabric::RailRoute(uint32_t source, uint32_t port, uint32_t destination, uint32_t peerPort) const
 {
     uint32_t ports = m_spec.nicPorts;
     uint32_t tx = m_nicLinks + 2 * (source * ports + port);
     uint32_t rx = m_nicLinks + 2 * (destination * ports + peerPort) + 1;
-    FlowRoute route;
+    Draft draft;
+    FlowRoute& route = draft.route;
     route.railGpu = source;
     route.port = port;
-    std::pair<uint64_t, uint32_t> hop{m_spec.nicPortBps, m_spec.railFrameBytes};
-    if (m_kind == RailKind::OCS)
-    {
-        // A passive switch: one serialization, two fibers.
-        route.path = {tx, rx};
-        route.latency = 2 * m_delays.fiber + FirstFrameLatency({hop}, bytes);
-        route.ackLatency = 2 * m_delays.fiber + AckSerialization({hop});
-        return route;
-    }
+    Hop hop{m_spec.nicPortBps, m_spec.railFrameBytes, false};
     uint32_t from = m_topology.ServerOf(source) * ports + port;
     uint32_t to = m_topology.ServerOf(destination) * ports + peerPort;
     uint32_t fromLeaf = m_kind == RailKind::EPS_CLOS ? from / m_clos.downPerLeaf : 0;
     uint32_t toLeaf = m_kind == RailKind::EPS_CLOS ? to / m_clos.downPerLeaf : 0;
-    if (fromLeaf == toLeaf)
+    if (m_kind == RailKind::OCS)
+    {
+        // A passive switch: one serialization, two fibers.
+        route.path = {tx, rx};
+        draft.hops = {hop};
+        draft.delays = 2 * m_delays.fiber;
+    }
+    else if (fromLeaf == toLeaf)
     {
         route.path = {tx, rx};
-        std::vector<std::pair<uint64_t, uint32_t>> hops(2, hop);
-        route.latency = 2 * m_delays.link + m_delays.switching + FirstFrameLatency(hops, bytes);
-        route.ackLatency = 2 * m_delays.link + m_delays.switching + AckSerialization(hops);
-        return route;
+        draft.hops.assign(2, hop);
+        draft.delays = 2 * m_delays.link + m_delays.switching;
     }
-    // ECMP: the source leaf hashes the connection onto an uplink (and so a spine), the
-    // spine onto one of its parallel links down to the destination leaf.
-    uint64_t label = SplitMix64((uint64_t(source) << 40) ^ (uint64_t(destination) << 16) ^
-                                (uint64_t(port) << 8) ^ peerPort);
-    uint32_t uplinks = m_clos.spines * m_clos.linksPerPair;
-    uint32_t up = static_cast<uint32_t>(label % uplinks);
-    uint32_t spine = up / m_clos.linksPerPair;
-    uint32_t down = spine * m_clos.linksPerPair +
-                    static_cast<uint32_t>(SplitMix64(label) % m_clos.linksPerPair);
-    uint64_t railBase = uint64_t(m_topology.RailOf(source)) * m_clos.leaves * uplinks;
-    uint32_t upLink = m_closLinks + 2 * (railBase + uint64_t(fromLeaf) * uplinks + up);
-    uint32_t downLink = m_closLinks + 2 * (railBase + uint64_t(toLeaf) * uplinks + down) + 1;
-    route.path = {tx, upLink, downLink, rx};
-    std::vector<std::pair<uint64_t, uint32_t>> hops(4, hop);
-    Time delays = 4 * m_delays.link + 3 * m_delays.switching;
-    route.latency = delays + FirstFrameLatency(hops, bytes);
-    route.ackLatency = delays + AckSerialization(hops);
-    return route;
-}
-
-Time
-FlowFabric::FirstFrameLatency(const std::vector<std::pair<uint64_t, uint32_t>>& hops,
-                              uint64_t bytes)
-{
-    // N frames through store-and-forward hops arrive after sum(T_h) + (N - 1) max(T_h); the
-    // flow's own time at the bottleneck is N max(T_h), which leaves sum(T_h) - max(T_h).
-    double sum = 0;
-    double slowest = 0;
-    for (const auto& [bps, payload] : hops)
+    else
     {
-        uint64_t first = std::min<uint64_t>(bytes, payload);
-        double seconds = WireBytes(first, RailFabricSpec::REAL_FRAME_BYTES) * 8.0 / bps;
-        sum += seconds;
-        slowest = std::max(slowest, seconds);
+        // ECMP: the source leaf hashes the connection onto an uplink (and so a spine), the
+        // spine onto one of its parallel links down to the destination leaf.
+        uint64_t label = SplitMix64((uint64_t(source) << 40) ^ (uint64_t(destination) << 16) ^
+                                    (uint64_t(port) << 8) ^ peerPort);
+        uint32_t uplinks = m_clos.spines * m_clos.linksPerPair;
+        uint32_t up = static_cast<uint32_t>(label % uplinks);
+        uint32_t spine = up / m_clos.linksPerPair;
+        uint32_t down = spine * m_clos.linksPerPair +
+                        static_cast<uint32_t>(SplitMix64(label) % m_clos.linksPerPair);
+        uint64_t railBase = uint64_t(m_topology.RailOf(source)) * m_clos.leaves * uplinks;
+        uint32_t upLink = m_closLinks + 2 * (railBase + uint64_t(fromLeaf) * uplinks + up);
+        uint32_t downLink = m_closLinks + 2 * (railBase + uint64_t(toLeaf) * uplinks + down) + 1;
+        route.path = {tx, upLink, downLink, rx};
+        draft.hops.assign(4, hop);
+        draft.delays = 4 * m_delays.link + 3 * m_delays.switching;
     }
-    return Seconds(sum - slowest);
+    route.ackLatency = draft.delays + AckSerialization(draft.hops);
+    return draft;
+}
+
+const FlowFabric::Hop&
+FlowFabric::Bottleneck(const std::vector<Hop>& hops)
+{
+    return *std::min_element(hops.begin(), hops.end(), [](const Hop& a, const Hop& b) {
+        return a.bps < b.bps;
+    });
 }
 
 Time
-FlowFabric::AckSerialization(const std::vector<std::pair<uint64_t, uint32_t>>& hops)
+FlowFabric::FramesLatency(const std::vector<Hop>& hops, uint64_t share, uint64_t message)
+{
+    // Frames through store-and-forward hops: the first frame crosses every hop, and the
+    // bottleneck sends all of the share's frames, which is the transfer's own drain.
+    const Hop& bottleneck = Bottleneck(hops);
+    double seconds = 0;
+    for (const Hop& hop : hops)
+    {
+        if (&hop == &bottleneck)
+        {
+            continue;
+        }
+        uint64_t first = std::min<uint64_t>(hop.wholeMessage ? message : share, hop.payload);
+        seconds += WireBytes(first, RailFabricSpec::REAL_FRAME_BYTES) * 8.0 / hop.bps;
+    }
+    return FloorNs(seconds);
+}
+
+Time
+FlowFabric::AckSerialization(const std::vector<Hop>& hops)
 {
     double seconds = 0;
-    for (const auto& hop : hops)
+    for (const Hop& hop : hops)
     {
-        seconds += FRAME_OVERHEAD * 8.0 / hop.first;
+        seconds += FRAME_OVERHEAD * 8.0 / hop.bps;
     }
-    return Seconds(seconds);
+    return FloorNs(seconds);
 }
 
 void

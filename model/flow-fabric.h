@@ -44,9 +44,14 @@ struct FlowRoute
     /// The packet model's queue pair it stands for: (railGpu, port, destination); messages
     /// on one run in order
     uint64_t connection{0};
-    double weight{1}; //!< Share of a message split over routes
-    Time latency;     //!< Added to the drain time: delays + frames
-    Time ackLatency;  //!< From arrival to the sender's completion
+    /// Its share of the message, as the packet transport splits it (0: the route is idle)
+    uint64_t bytes{0};
+    /// What the share's frames occupy on its links: payload and headers
+    uint64_t wireBytes{0};
+    /// From the share's drain to its arrival: the hops' delays and the store-and-forward of
+    /// the frames the share really makes
+    Time latency;
+    Time ackLatency; //!< From arrival to the sender's completion
 };
 
 /**
@@ -76,9 +81,11 @@ class FlowFabric : public RailNetwork
     /**
      * \param source a GPU
      * \param destination another GPU
-     * \param bytes the message's size (its first frame's store-and-forward is in the latency)
+     * \param bytes the message's size
      * \return the routes from \p source to \p destination usable now (none while no circuit
-     *         leads there)
+     *         leads there), each with its share of \p bytes: even shares over the source's
+     *         ports (the remainder on the first), or through a PXN proxy, the chunks of
+     *         railFrameBytes that the proxy spreads round robin over its ports (RelayChunk)
      */
     std::vector<FlowRoute> RoutesBetween(uint32_t source,
                                          uint32_t destination,
@@ -103,34 +110,53 @@ class FlowFabric : public RailNetwork
   private:
     friend class FlowFabricHelper;
 
+    /// A store-and-forward hop of a route.
+    struct Hop
+    {
+        uint64_t bps;      //!< Line rate
+        uint32_t payload;  //!< Payload of its (simulated) frames
+        bool wholeMessage; //!< Carries the whole message (a PXN origin's scale-up hop)
+    };
+
+    /// A route before its share is known.
+    struct Draft
+    {
+        FlowRoute route;       //!< Path, port, ACK latency
+        Time delays;           //!< Propagation and switching
+        std::vector<Hop> hops; //!< Store-and-forward hops, in order
+    };
+
     /// Links of the built fabric (filled by the helper).
     void AddLinks();
-    /// RoutesBetween() before the connections are named.
-    std::vector<FlowRoute> Routes(uint32_t source, uint32_t destination, uint64_t bytes) const;
+    /// The routes from \p source to \p destination usable now, before shares.
+    std::vector<Draft> Routes(uint32_t source, uint32_t destination) const;
     /// Routes over the rail shared by \p source and \p destination.
-    std::vector<FlowRoute> RailRoutes(uint32_t source, uint32_t destination, uint64_t bytes) const;
+    std::vector<Draft> RailRoutes(uint32_t source, uint32_t destination) const;
     /// Route of one NIC port pair over the rail (with the Clos hops if any).
-    FlowRoute RailRoute(uint32_t source,
-                        uint32_t port,
-                        uint32_t destination,
-                        uint32_t peerPort,
-                        uint64_t bytes) const;
+    Draft RailRoute(uint32_t source, uint32_t port, uint32_t destination, uint32_t peerPort) const;
     /// Route within a server.
-    FlowRoute ScaleUpRoute(uint32_t source, uint32_t destination, uint64_t bytes) const;
-    /// \return the payload capacity of a port of \p bps carrying frames of \p payload bytes
-    static double PayloadCapacity(uint64_t bps, uint32_t payload);
+    Draft ScaleUpRoute(uint32_t source, uint32_t destination) const;
+    /**
+     * \param routes how many routes share a message
+     * \param bytes the message's size
+     * \param relayed sent through a PXN proxy (which deals out chunks of railFrameBytes)
+     * \return each route's share, as the packet transport splits the message
+     */
+    std::vector<uint64_t> Shares(std::size_t routes, uint64_t bytes, bool relayed) const;
     /// A circuit of \p rail changed at \p input: tells the transports of that server.
     void OnCircuitChange(uint32_t rail, uint32_t input, uint32_t output);
+    /// \param hops a route's hops \return the first of the slowest (whose frames the drain is)
+    static const Hop& Bottleneck(const std::vector<Hop>& hops);
     /**
-     * \param hops the line rate (bit/s) and frame payload of each store-and-forward hop
-     * \param bytes the message size
-     * \return the serialization of its first frame at every hop but the slowest (whose
-     *         time is the flow's own)
+     * \param hops a route's store-and-forward hops
+     * \param share the route's share of the message
+     * \param message the message's size
+     * \return the first frame's serialization at every hop but the bottleneck, where the
+     *         share's drain is its frames' time
      */
-    static Time FirstFrameLatency(const std::vector<std::pair<uint64_t, uint32_t>>& hops,
-                                  uint64_t bytes);
-    /// \param hops the line rate of each hop \return an ACK frame's serialization on all
-    static Time AckSerialization(const std::vector<std::pair<uint64_t, uint32_t>>& hops);
+    static Time FramesLatency(const std::vector<Hop>& hops, uint64_t share, uint64_t message);
+    /// \param hops a route's hops \return an ACK frame's serialization on all
+    static Time AckSerialization(const std::vector<Hop>& hops);
 
     RailTopology m_topology{1};                   //!< Rank arithmetic
     FlowHopDelays m_delays;                       //!< Per-hop delays
