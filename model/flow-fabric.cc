@@ -114,48 +114,61 @@ FlowFabric::RoutesBetween(uint32_t source, uint32_t destination, uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << source << destination << bytes);
     std::vector<Draft> drafts = Routes(source, destination);
-    bool relayed = !drafts.empty() && drafts[0].route.railGpu != source;
-    std::vector<uint64_t> shares = Shares(drafts.size(), bytes, relayed);
     std::vector<FlowRoute> routes;
+    routes.reserve(drafts.size());
     for (std::size_t i = 0; i < drafts.size(); ++i)
     {
-        FlowRoute& route = drafts[i].route;
+        Draft& draft = drafts[i];
+        FlowRoute& route = draft.route;
         // GPU and destination below 2^20 (RailFabricSpec::MAX_GPUS), port below 256.
         uint64_t port = route.port == FlowRoute::SCALE_UP ? 255 : route.port;
         route.connection = (((uint64_t(route.railGpu) << 20) | destination) << 8) | port;
-        route.bytes = shares[i];
-        route.wireBytes = ShareWireBytes(shares[i], Bottleneck(drafts[i].hops).payload);
-        route.latency = drafts[i].delays + FramesLatency(drafts[i].hops, shares[i], bytes);
+        bool relayed = route.railGpu != source;
+        route.bytes = Share(i, drafts.size(), bytes, relayed);
+        Timing(draft, bytes);
         routes.push_back(std::move(route));
     }
     return routes;
 }
 
-std::vector<uint64_t>
-FlowFabric::Shares(std::size_t routes, uint64_t bytes, bool relayed) const
+uint64_t
+FlowFabric::Share(std::size_t route, std::size_t routes, uint64_t bytes, bool relayed) const
 {
-    std::vector<uint64_t> shares(routes, 0);
-    if (routes == 0)
-    {
-        return shares;
-    }
     if (!relayed)
     {
         // Even shares (every NIC port has the same rate); the remainder goes to the first.
-        std::fill(shares.begin(), shares.end(), bytes / routes);
-        shares[0] += bytes % routes;
-        return shares;
+        return bytes / routes + (route == 0 ? bytes % routes : 0);
     }
     // A PXN proxy deals the message out in chunks of a rail frame, round robin over its
     // ports (the packet model's RelayChunk): chunk j goes to port j mod n.
     uint64_t chunk = m_spec.railFrameBytes;
     uint64_t whole = bytes / chunk;
-    for (std::size_t i = 0; i < routes; ++i)
-    {
-        shares[i] = (whole / routes + (i < whole % routes ? 1 : 0)) * chunk;
-    }
-    shares[whole % routes] += bytes % chunk;
-    return shares;
+    uint64_t share = (whole / routes + (route < whole % routes ? 1 : 0)) * chunk;
+    return share + (route == whole % routes ? bytes % chunk : 0);
+}
+
+void
+FlowFabric::Timing(Draft& draft, uint64_t message) const
+{
+    // Frames through store-and-forward hops: the first frame crosses every hop, and the
+    // bottleneck (the slowest line) sends all of the share's frames: that is the transfer's
+    // drain, so the latency has the first frame's time at every other hop. Scale-up hops
+    // carry the whole message (within a server it has one route; through a PXN proxy the
+    // origin sends it all to the proxy), rail hops the route's share.
+    FlowRoute& route = draft.route;
+    auto firstFrame = [](uint64_t bytes, uint32_t payload, uint64_t bps) {
+        return WireBytes(std::min<uint64_t>(bytes, payload), RailFabricSpec::REAL_FRAME_BYTES) *
+               8.0 / bps;
+    };
+    double scaleUp = firstFrame(message, m_spec.scaleUpFrameBytes, m_spec.scaleUpBps);
+    double rail = firstFrame(route.bytes, m_spec.railFrameBytes, m_spec.nicPortBps);
+    double seconds = draft.scaleUpHops * scaleUp + draft.railHops * rail;
+    bool railBottleneck =
+        draft.railHops > 0 && (draft.scaleUpHops == 0 || m_spec.nicPortBps <= m_spec.scaleUpBps);
+    seconds -= railBottleneck ? rail : scaleUp;
+    uint32_t payload = railBottleneck ? m_spec.railFrameBytes : m_spec.scaleUpFrameBytes;
+    route.wireBytes = ShareWireBytes(route.bytes, payload);
+    route.latency = draft.delays + FloorNs(seconds);
 }
 
 std::vector<FlowFabric::Draft>
@@ -163,7 +176,9 @@ FlowFabric::Routes(uint32_t source, uint32_t destination) const
 {
     if (m_topology.SameServer(source, destination))
     {
-        return {ScaleUpRoute(source, destination)};
+        std::vector<Draft> routes(1);
+        ScaleUpRoute(source, destination, routes[0]);
+        return routes;
     }
     uint32_t proxy = m_topology.ProxyFor(source, destination);
     if (proxy == source)
@@ -171,35 +186,30 @@ FlowFabric::Routes(uint32_t source, uint32_t destination) const
         return RailRoutes(source, destination);
     }
     // PXN: the scale-up hop to the proxy, pipelined with the proxy's rail routes. The
-    // scale-up hop carries the whole message; the sender is told when the rail's ACK
-    // reaches the proxy (NCCL passes it on through GPU memory; so does the packet model).
-    Draft first = ScaleUpRoute(source, proxy);
-    for (Hop& hop : first.hops)
-    {
-        hop.wholeMessage = true;
-    }
+    // sender is told when the rail's ACK reaches the proxy (NCCL passes it on through GPU
+    // memory; so does the packet model): the ACK latency is the rail's.
+    Draft first;
+    ScaleUpRoute(source, proxy, first);
     std::vector<Draft> routes = RailRoutes(proxy, destination);
     for (Draft& route : routes)
     {
         route.route.path.insert(route.route.path.begin(),
                                 first.route.path.begin(),
                                 first.route.path.end());
-        route.hops.insert(route.hops.begin(), first.hops.begin(), first.hops.end());
+        route.scaleUpHops = first.scaleUpHops;
         route.delays += first.delays;
     }
     return routes;
 }
 
-FlowFabric::Draft
-FlowFabric::ScaleUpRoute(uint32_t source, uint32_t destination) const
+void
+FlowFabric::ScaleUpRoute(uint32_t source, uint32_t destination, Draft& draft) const
 {
-    Draft draft;
     draft.route.railGpu = source;
     draft.route.path = {2 * source, 2 * destination + 1};
-    draft.hops.assign(2, Hop{m_spec.scaleUpBps, m_spec.scaleUpFrameBytes, false});
+    draft.scaleUpHops = 2;
     draft.delays = 2 * m_delays.link + m_delays.switching;
-    draft.route.ackLatency = draft.delays + AckSerialization(draft.hops);
-    return draft;
+    draft.route.ackLatency = draft.delays + AckSerialization(m_spec.scaleUpBps, 2);
 }
 
 std::vector<FlowFabric::Draft>
@@ -207,40 +217,44 @@ FlowFabric::RailRoutes(uint32_t source, uint32_t destination) const
 {
     std::vector<Draft> routes;
     uint32_t ports = m_spec.nicPorts;
+    routes.reserve(ports);
     for (uint32_t port = 0; port < ports; ++port)
     {
-        if (m_kind != RailKind::OCS)
+        uint32_t peerPort = port; // on a packet switch, port k talks to the peer's port k
+        if (m_kind == RailKind::OCS)
         {
-            // A packet switch: port k talks to the peer's port k (as RailTransport does).
-            routes.push_back(RailRoute(source, port, destination, port));
-            continue;
+            Ptr<OpticalCircuitSwitch> ocs = m_ocs[m_topology.RailOf(source)];
+            uint32_t input = GetOcsPort(source, port);
+            if (!ocs->IsCircuitUp(input))
+            {
+                continue;
+            }
+            uint32_t output = ocs->GetConnection(input);
+            if (output / ports != m_topology.ServerOf(destination))
+            {
+                continue;
+            }
+            peerPort = output % ports;
         }
-        Ptr<OpticalCircuitSwitch> ocs = m_ocs[m_topology.RailOf(source)];
-        uint32_t input = GetOcsPort(source, port);
-        if (!ocs->IsCircuitUp(input))
-        {
-            continue;
-        }
-        uint32_t output = ocs->GetConnection(input);
-        if (output / ports == m_topology.ServerOf(destination))
-        {
-            routes.push_back(RailRoute(source, port, destination, output % ports));
-        }
+        routes.emplace_back();
+        RailRoute(source, port, destination, peerPort, routes.back());
     }
     return routes;
 }
 
-FlowFabric::Draft
-FlowFabric::RailRoute(uint32_t source, uint32_t port, uint32_t destination, uint32_t peerPort) const
+void
+FlowFabric::RailRoute(uint32_t source,
+                      uint32_t port,
+                      uint32_t destination,
+                      uint32_t peerPort,
+                      Draft& draft) const
 {
     uint32_t ports = m_spec.nicPorts;
     uint32_t tx = m_nicLinks + 2 * (source * ports + port);
     uint32_t rx = m_nicLinks + 2 * (destination * ports + peerPort) + 1;
-    Draft draft;
     FlowRoute& route = draft.route;
     route.railGpu = source;
     route.port = port;
-    Hop hop{m_spec.nicPortBps, m_spec.railFrameBytes, false};
     uint32_t from = m_topology.ServerOf(source) * ports + port;
     uint32_t to = m_topology.ServerOf(destination) * ports + peerPort;
     uint32_t fromLeaf = m_kind == RailKind::EPS_CLOS ? from / m_clos.downPerLeaf : 0;
@@ -249,13 +263,13 @@ FlowFabric::RailRoute(uint32_t source, uint32_t port, uint32_t destination, uint
     {
         // A passive switch: one serialization, two fibers.
         route.path = {tx, rx};
-        draft.hops = {hop};
+        draft.railHops = 1;
         draft.delays = 2 * m_delays.fiber;
     }
     else if (fromLeaf == toLeaf)
     {
         route.path = {tx, rx};
-        draft.hops.assign(2, hop);
+        draft.railHops = 2;
         draft.delays = 2 * m_delays.link + m_delays.switching;
     }
     else
@@ -273,49 +287,16 @@ FlowFabric::RailRoute(uint32_t source, uint32_t port, uint32_t destination, uint
         uint32_t upLink = m_closLinks + 2 * (railBase + uint64_t(fromLeaf) * uplinks + up);
         uint32_t downLink = m_closLinks + 2 * (railBase + uint64_t(toLeaf) * uplinks + down) + 1;
         route.path = {tx, upLink, downLink, rx};
-        draft.hops.assign(4, hop);
+        draft.railHops = 4;
         draft.delays = 4 * m_delays.link + 3 * m_delays.switching;
     }
-    route.ackLatency = draft.delays + AckSerialization(draft.hops);
-    return draft;
-}
-
-const FlowFabric::Hop&
-FlowFabric::Bottleneck(const std::vector<Hop>& hops)
-{
-    return *std::min_element(hops.begin(), hops.end(), [](const Hop& a, const Hop& b) {
-        return a.bps < b.bps;
-    });
+    route.ackLatency = draft.delays + AckSerialization(m_spec.nicPortBps, draft.railHops);
 }
 
 Time
-FlowFabric::FramesLatency(const std::vector<Hop>& hops, uint64_t share, uint64_t message)
+FlowFabric::AckSerialization(uint64_t bps, uint32_t hops)
 {
-    // Frames through store-and-forward hops: the first frame crosses every hop, and the
-    // bottleneck sends all of the share's frames, which is the transfer's own drain.
-    const Hop& bottleneck = Bottleneck(hops);
-    double seconds = 0;
-    for (const Hop& hop : hops)
-    {
-        if (&hop == &bottleneck)
-        {
-            continue;
-        }
-        uint64_t first = std::min<uint64_t>(hop.wholeMessage ? message : share, hop.payload);
-        seconds += WireBytes(first, RailFabricSpec::REAL_FRAME_BYTES) * 8.0 / hop.bps;
-    }
-    return FloorNs(seconds);
-}
-
-Time
-FlowFabric::AckSerialization(const std::vector<Hop>& hops)
-{
-    double seconds = 0;
-    for (const Hop& hop : hops)
-    {
-        seconds += FRAME_OVERHEAD * 8.0 / hop.bps;
-    }
-    return FloorNs(seconds);
+    return FloorNs(hops * FRAME_OVERHEAD * 8.0 / bps);
 }
 
 void

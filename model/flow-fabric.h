@@ -110,20 +110,13 @@ class FlowFabric : public RailNetwork
   private:
     friend class FlowFabricHelper;
 
-    /// A store-and-forward hop of a route.
-    struct Hop
-    {
-        uint64_t bps;      //!< Line rate
-        uint32_t payload;  //!< Payload of its (simulated) frames
-        bool wholeMessage; //!< Carries the whole message (a PXN origin's scale-up hop)
-    };
-
     /// A route before its share is known.
     struct Draft
     {
-        FlowRoute route;       //!< Path, port, ACK latency
-        Time delays;           //!< Propagation and switching
-        std::vector<Hop> hops; //!< Store-and-forward hops, in order
+        FlowRoute route;         //!< Path, port, ACK latency
+        Time delays;             //!< Propagation and switching
+        uint32_t scaleUpHops{0}; //!< Store-and-forward hops on scale-up links
+        uint32_t railHops{0};    //!< Store-and-forward hops on the rail
     };
 
     /// Links of the built fabric (filled by the helper).
@@ -132,31 +125,35 @@ class FlowFabric : public RailNetwork
     std::vector<Draft> Routes(uint32_t source, uint32_t destination) const;
     /// Routes over the rail shared by \p source and \p destination.
     std::vector<Draft> RailRoutes(uint32_t source, uint32_t destination) const;
-    /// Route of one NIC port pair over the rail (with the Clos hops if any).
-    Draft RailRoute(uint32_t source, uint32_t port, uint32_t destination, uint32_t peerPort) const;
-    /// Route within a server.
-    Draft ScaleUpRoute(uint32_t source, uint32_t destination) const;
+    /// Fills \p draft with the route of one NIC port pair over the rail (Clos hops if any).
+    void RailRoute(uint32_t source,
+                   uint32_t port,
+                   uint32_t destination,
+                   uint32_t peerPort,
+                   Draft& draft) const;
+    /// Fills \p draft with the route within a server.
+    void ScaleUpRoute(uint32_t source, uint32_t destination, Draft& draft) const;
     /**
-     * \param routes how many routes share a message
+     * \param route a route's index
+     * \param routes how many routes share the message
      * \param bytes the message's size
      * \param relayed sent through a PXN proxy (which deals out chunks of railFrameBytes)
-     * \return each route's share, as the packet transport splits the message
+     * \return the route's share, as the packet transport splits the message
      */
-    std::vector<uint64_t> Shares(std::size_t routes, uint64_t bytes, bool relayed) const;
+    uint64_t Share(std::size_t route, std::size_t routes, uint64_t bytes, bool relayed) const;
+    /**
+     * \brief Sets a route's wire bytes and latency from the frames its share makes: the
+     *        first frame's serialization at every store-and-forward hop but the bottleneck,
+     *        whose time for all the share's frames is the transfer's drain.
+     * \param draft a route with its share (route.bytes)
+     * \param message the message's size
+     */
+    void Timing(Draft& draft, uint64_t message) const;
     /// A circuit of \p rail changed at \p input: tells the transports of that server.
     void OnCircuitChange(uint32_t rail, uint32_t input, uint32_t output);
-    /// \param hops a route's hops \return the first of the slowest (whose frames the drain is)
-    static const Hop& Bottleneck(const std::vector<Hop>& hops);
-    /**
-     * \param hops a route's store-and-forward hops
-     * \param share the route's share of the message
-     * \param message the message's size
-     * \return the first frame's serialization at every hop but the bottleneck, where the
-     *         share's drain is its frames' time
-     */
-    static Time FramesLatency(const std::vector<Hop>& hops, uint64_t share, uint64_t message);
-    /// \param hops a route's hops \return an ACK frame's serialization on all
-    static Time AckSerialization(const std::vector<Hop>& hops);
+    /// \param bps a line rate \param hops store-and-forward hops \return an ACK frame's
+    /// serialization on all of them
+    static Time AckSerialization(uint64_t bps, uint32_t hops);
 
     RailTopology m_topology{1};                   //!< Rank arithmetic
     FlowHopDelays m_delays;                       //!< Per-hop delays
