@@ -59,15 +59,15 @@ struct FlowRoute
  * \brief The flow model's built network: every GPU's links as capacities, rails as packet
  *        switches (single or Clos, with ECMP) or OCSes, and a FlowTransport per GPU.
  *
- * Links, one per direction, with their payload capacity (line rate net of the frame
- * overhead of RailTransport's frames): a GPU's scale-up port (up, down), each NIC port (tx,
- * rx), and on Clos rails each leaf-spine link (up, down). A switch is non-blocking, so a
- * path is the links it crosses. A message takes the routes the packet model's transport
- * would: the scale-up domain within a server; the NIC ports to the peer's ports on a shared
- * rail (port k to port k on packet switches, wherever the circuit leads on an OCS); else
- * the scale-up link to the proxy on the peer's rail, then that rail (PXN), as one pipelined
- * route. A Clos route's spine and down link are chosen by a hash of the connection, as ECMP
- * does. OCS ports are numbered as in the packet model (RailNetwork).
+ * Links, one per direction, with their line rate in bytes per second: a GPU's scale-up port
+ * (up, down), each NIC port (tx, rx), and on Clos rails each leaf-spine link (up, down); a
+ * transfer moves the wire bytes of its share's frames (headers included). A switch is
+ * non-blocking, so a path is the links it crosses. A message takes the routes the packet model's
+ * transport would: the scale-up domain within a server; the NIC ports to the peer's ports on a
+ * shared rail (port k to port k on packet switches, wherever the circuit leads on an OCS); else the
+ * scale-up link to the proxy on the peer's rail, then that rail (PXN), as one pipelined route. A
+ * Clos route's spine and down link are chosen by a hash of the connection, as ECMP does. OCS ports
+ * are numbered as in the packet model (RailNetwork).
  */
 class FlowFabric : public RailNetwork
 {
