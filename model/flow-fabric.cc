@@ -12,6 +12,7 @@
 #include "ns3/splitmix-hash.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -33,6 +34,26 @@ WireBytes(uint64_t payload, uint32_t real)
     return payload + FRAME_OVERHEAD * std::max<uint64_t>(1, (payload + real - 1) / real);
 }
 
+/// Bytes on the wire of \p bytes sent in frames of \p payload (the last one short).
+uint64_t
+ShareWireBytes(uint64_t bytes, uint32_t payload)
+{
+    uint64_t last = bytes % payload;
+    return bytes / payload * WireBytes(payload, RailFabricSpec::REAL_FRAME_BYTES) +
+           (last > 0 ? WireBytes(last, RailFabricSpec::REAL_FRAME_BYTES) : 0);
+}
+
+/**
+ * \param seconds a latency
+ * \return it in whole nanoseconds, rounded down (up to floating-point noise): a drain is
+ *         rounded up to whole nanoseconds, so the arrival after both is within 1 ns of exact
+ */
+Time
+FloorNs(double seconds)
+{
+    return NanoSeconds(static_cast<int64_t>(std::floor(seconds * 1e9 + 1e-6)));
+}
+
 } // namespace
 
 TypeId
@@ -52,18 +73,13 @@ FlowFabric::DoDispose()
     RailNetwork::DoDispose();
 }
 
-double
-FlowFabric::PayloadCapacity(uint64_t bps, uint32_t payload)
-{
-    return bps / 8.0 * payload / WireBytes(payload, RailFabricSpec::REAL_FRAME_BYTES);
-}
-
 void
 FlowFabric::AddLinks()
 {
     uint32_t gpus = m_spec.Gpus();
-    double scaleUp = PayloadCapacity(m_spec.scaleUpBps, m_spec.scaleUpFrameBytes);
-    double nic = PayloadCapacity(m_spec.nicPortBps, m_spec.railFrameBytes);
+    // Capacities in wire bytes: a transfer moves its frames, headers included.
+    double scaleUp = m_spec.scaleUpBps / 8.0;
+    double nic = m_spec.nicPortBps / 8.0;
     // Scale-up: 2 per GPU (up, down); NIC ports: 2 per port (tx, rx); Clos: 2 per uplink.
     for (uint32_t gpu = 0; gpu < gpus; ++gpu)
     {
@@ -97,163 +113,190 @@ std::vector<FlowRoute>
 FlowFabric::RoutesBetween(uint32_t source, uint32_t destination, uint64_t bytes) const
 {
     NS_LOG_FUNCTION(this << source << destination << bytes);
-    std::vector<FlowRoute> routes = Routes(source, destination, bytes);
-    for (FlowRoute& route : routes)
+    std::vector<Draft> drafts = Routes(source, destination);
+    std::vector<FlowRoute> routes;
+    routes.reserve(drafts.size());
+    for (std::size_t i = 0; i < drafts.size(); ++i)
     {
+        Draft& draft = drafts[i];
+        FlowRoute& route = draft.route;
         // GPU and destination below 2^20 (RailFabricSpec::MAX_GPUS), port below 256.
         uint64_t port = route.port == FlowRoute::SCALE_UP ? 255 : route.port;
         route.connection = (((uint64_t(route.railGpu) << 20) | destination) << 8) | port;
+        bool relayed = route.railGpu != source;
+        route.bytes = Share(i, drafts.size(), bytes, relayed);
+        Timing(draft, bytes);
+        routes.push_back(std::move(route));
     }
     return routes;
 }
 
-std::vector<FlowRoute>
-FlowFabric::Routes(uint32_t source, uint32_t destination, uint64_t bytes) const
+uint64_t
+FlowFabric::Share(std::size_t route, std::size_t routes, uint64_t bytes, bool relayed) const
+{
+    if (!relayed)
+    {
+        // Even shares (every NIC port has the same rate); the remainder goes to the first.
+        return bytes / routes + (route == 0 ? bytes % routes : 0);
+    }
+    // A PXN proxy deals the message out in chunks of a rail frame, round robin over its
+    // ports (the packet model's RelayChunk): chunk j goes to port j mod n.
+    uint64_t chunk = m_spec.railFrameBytes;
+    uint64_t whole = bytes / chunk;
+    uint64_t share = (whole / routes + (route < whole % routes ? 1 : 0)) * chunk;
+    return share + (route == whole % routes ? bytes % chunk : 0);
+}
+
+void
+FlowFabric::Timing(Draft& draft, uint64_t message) const
+{
+    // Frames through store-and-forward hops: the first frame crosses every hop, and the
+    // bottleneck (the slowest line) sends all of the share's frames: that is the transfer's
+    // drain, so the latency has the first frame's time at every other hop. Scale-up hops
+    // carry the whole message (within a server it has one route; through a PXN proxy the
+    // origin sends it all to the proxy), rail hops the route's share.
+    FlowRoute& route = draft.route;
+    auto firstFrame = [](uint64_t bytes, uint32_t payload, uint64_t bps) {
+        return WireBytes(std::min<uint64_t>(bytes, payload), RailFabricSpec::REAL_FRAME_BYTES) *
+               8.0 / bps;
+    };
+    double scaleUp = firstFrame(message, m_spec.scaleUpFrameBytes, m_spec.scaleUpBps);
+    double rail = firstFrame(route.bytes, m_spec.railFrameBytes, m_spec.nicPortBps);
+    double seconds = draft.scaleUpHops * scaleUp + draft.railHops * rail;
+    bool railBottleneck =
+        draft.railHops > 0 && (draft.scaleUpHops == 0 || m_spec.nicPortBps <= m_spec.scaleUpBps);
+    seconds -= railBottleneck ? rail : scaleUp;
+    uint32_t payload = railBottleneck ? m_spec.railFrameBytes : m_spec.scaleUpFrameBytes;
+    route.wireBytes = ShareWireBytes(route.bytes, payload);
+    route.latency = draft.delays + FloorNs(seconds);
+}
+
+std::vector<FlowFabric::Draft>
+FlowFabric::Routes(uint32_t source, uint32_t destination) const
 {
     if (m_topology.SameServer(source, destination))
     {
-        return {ScaleUpRoute(source, destination, bytes)};
+        std::vector<Draft> routes(1);
+        ScaleUpRoute(source, destination, routes[0]);
+        return routes;
     }
     uint32_t proxy = m_topology.ProxyFor(source, destination);
     if (proxy == source)
     {
-        return RailRoutes(source, destination, bytes);
+        return RailRoutes(source, destination);
     }
-    // PXN: the scale-up hop to the proxy, pipelined with the proxy's rail routes.
-    FlowRoute first = ScaleUpRoute(source, proxy, bytes);
-    std::vector<FlowRoute> routes = RailRoutes(proxy, destination, bytes);
-    for (FlowRoute& route : routes)
+    // PXN: the scale-up hop to the proxy, pipelined with the proxy's rail routes. The
+    // sender is told when the rail's ACK reaches the proxy (NCCL passes it on through GPU
+    // memory; so does the packet model): the ACK latency is the rail's.
+    Draft first;
+    ScaleUpRoute(source, proxy, first);
+    std::vector<Draft> routes = RailRoutes(proxy, destination);
+    for (Draft& route : routes)
     {
-        route.path.insert(route.path.begin(), first.path.begin(), first.path.end());
-        route.latency += first.latency;
-        route.ackLatency += first.ackLatency;
+        route.route.path.insert(route.route.path.begin(),
+                                first.route.path.begin(),
+                                first.route.path.end());
+        route.scaleUpHops = first.scaleUpHops;
+        route.delays += first.delays;
     }
     return routes;
 }
 
-FlowRoute
-FlowFabric::ScaleUpRoute(uint32_t source, uint32_t destination, uint64_t bytes) const
+void
+FlowFabric::ScaleUpRoute(uint32_t source, uint32_t destination, Draft& draft) const
 {
-    FlowRoute route;
-    route.railGpu = source;
-    route.path = {2 * source, 2 * destination + 1};
-    std::vector<std::pair<uint64_t, uint32_t>> hops(2,
-                                                    {m_spec.scaleUpBps, m_spec.scaleUpFrameBytes});
-    Time delays = 2 * m_delays.link + m_delays.switching;
-    route.latency = delays + FirstFrameLatency(hops, bytes);
-    route.ackLatency = delays + AckSerialization(hops);
-    return route;
+    draft.route.railGpu = source;
+    draft.route.path = {2 * source, 2 * destination + 1};
+    draft.scaleUpHops = 2;
+    draft.delays = 2 * m_delays.link + m_delays.switching;
+    draft.route.ackLatency = draft.delays + AckSerialization(m_spec.scaleUpBps, 2);
 }
 
-std::vector<FlowRoute>
-FlowFabric::RailRoutes(uint32_t source, uint32_t destination, uint64_t bytes) const
+std::vector<FlowFabric::Draft>
+FlowFabric::RailRoutes(uint32_t source, uint32_t destination) const
 {
-    std::vector<FlowRoute> routes;
+    std::vector<Draft> routes;
     uint32_t ports = m_spec.nicPorts;
+    routes.reserve(ports);
     for (uint32_t port = 0; port < ports; ++port)
     {
-        if (m_kind != RailKind::OCS)
+        uint32_t peerPort = port; // on a packet switch, port k talks to the peer's port k
+        if (m_kind == RailKind::OCS)
         {
-            // A packet switch: port k talks to the peer's port k (as RailTransport does).
-            routes.push_back(RailRoute(source, port, destination, port, bytes));
-            continue;
+            Ptr<OpticalCircuitSwitch> ocs = m_ocs[m_topology.RailOf(source)];
+            uint32_t input = GetOcsPort(source, port);
+            if (!ocs->IsCircuitUp(input))
+            {
+                continue;
+            }
+            uint32_t output = ocs->GetConnection(input);
+            if (output / ports != m_topology.ServerOf(destination))
+            {
+                continue;
+            }
+            peerPort = output % ports;
         }
-        Ptr<OpticalCircuitSwitch> ocs = m_ocs[m_topology.RailOf(source)];
-        uint32_t input = GetOcsPort(source, port);
-        if (!ocs->IsCircuitUp(input))
-        {
-            continue;
-        }
-        uint32_t output = ocs->GetConnection(input);
-        if (output / ports == m_topology.ServerOf(destination))
-        {
-            routes.push_back(RailRoute(source, port, destination, output % ports, bytes));
-        }
+        routes.emplace_back();
+        RailRoute(source, port, destination, peerPort, routes.back());
     }
     return routes;
 }
 
-FlowRoute
+void
 FlowFabric::RailRoute(uint32_t source,
                       uint32_t port,
                       uint32_t destination,
                       uint32_t peerPort,
-                      uint64_t bytes) const
+                      Draft& draft) const
 {
     uint32_t ports = m_spec.nicPorts;
     uint32_t tx = m_nicLinks + 2 * (source * ports + port);
     uint32_t rx = m_nicLinks + 2 * (destination * ports + peerPort) + 1;
-    FlowRoute route;
+    FlowRoute& route = draft.route;
     route.railGpu = source;
     route.port = port;
-    std::pair<uint64_t, uint32_t> hop{m_spec.nicPortBps, m_spec.railFrameBytes};
-    if (m_kind == RailKind::OCS)
-    {
-        // A passive switch: one serialization, two fibers.
-        route.path = {tx, rx};
-        route.latency = 2 * m_delays.fiber + FirstFrameLatency({hop}, bytes);
-        route.ackLatency = 2 * m_delays.fiber + AckSerialization({hop});
-        return route;
-    }
     uint32_t from = m_topology.ServerOf(source) * ports + port;
     uint32_t to = m_topology.ServerOf(destination) * ports + peerPort;
     uint32_t fromLeaf = m_kind == RailKind::EPS_CLOS ? from / m_clos.downPerLeaf : 0;
     uint32_t toLeaf = m_kind == RailKind::EPS_CLOS ? to / m_clos.downPerLeaf : 0;
-    if (fromLeaf == toLeaf)
+    if (m_kind == RailKind::OCS)
+    {
+        // A passive switch: one serialization, two fibers.
+        route.path = {tx, rx};
+        draft.railHops = 1;
+        draft.delays = 2 * m_delays.fiber;
+    }
+    else if (fromLeaf == toLeaf)
     {
         route.path = {tx, rx};
-        std::vector<std::pair<uint64_t, uint32_t>> hops(2, hop);
-        route.latency = 2 * m_delays.link + m_delays.switching + FirstFrameLatency(hops, bytes);
-        route.ackLatency = 2 * m_delays.link + m_delays.switching + AckSerialization(hops);
-        return route;
+        draft.railHops = 2;
+        draft.delays = 2 * m_delays.link + m_delays.switching;
     }
-    // ECMP: the source leaf hashes the connection onto an uplink (and so a spine), the
-    // spine onto one of its parallel links down to the destination leaf.
-    uint64_t label = SplitMix64((uint64_t(source) << 40) ^ (uint64_t(destination) << 16) ^
-                                (uint64_t(port) << 8) ^ peerPort);
-    uint32_t uplinks = m_clos.spines * m_clos.linksPerPair;
-    uint32_t up = static_cast<uint32_t>(label % uplinks);
-    uint32_t spine = up / m_clos.linksPerPair;
-    uint32_t down = spine * m_clos.linksPerPair +
-                    static_cast<uint32_t>(SplitMix64(label) % m_clos.linksPerPair);
-    uint64_t railBase = uint64_t(m_topology.RailOf(source)) * m_clos.leaves * uplinks;
-    uint32_t upLink = m_closLinks + 2 * (railBase + uint64_t(fromLeaf) * uplinks + up);
-    uint32_t downLink = m_closLinks + 2 * (railBase + uint64_t(toLeaf) * uplinks + down) + 1;
-    route.path = {tx, upLink, downLink, rx};
-    std::vector<std::pair<uint64_t, uint32_t>> hops(4, hop);
-    Time delays = 4 * m_delays.link + 3 * m_delays.switching;
-    route.latency = delays + FirstFrameLatency(hops, bytes);
-    route.ackLatency = delays + AckSerialization(hops);
-    return route;
+    else
+    {
+        // ECMP: the source leaf hashes the connection onto an uplink (and so a spine), the
+        // spine onto one of its parallel links down to the destination leaf.
+        uint64_t label = SplitMix64((uint64_t(source) << 40) ^ (uint64_t(destination) << 16) ^
+                                    (uint64_t(port) << 8) ^ peerPort);
+        uint32_t uplinks = m_clos.spines * m_clos.linksPerPair;
+        uint32_t up = static_cast<uint32_t>(label % uplinks);
+        uint32_t spine = up / m_clos.linksPerPair;
+        uint32_t down = spine * m_clos.linksPerPair +
+                        static_cast<uint32_t>(SplitMix64(label) % m_clos.linksPerPair);
+        uint64_t railBase = uint64_t(m_topology.RailOf(source)) * m_clos.leaves * uplinks;
+        uint32_t upLink = m_closLinks + 2 * (railBase + uint64_t(fromLeaf) * uplinks + up);
+        uint32_t downLink = m_closLinks + 2 * (railBase + uint64_t(toLeaf) * uplinks + down) + 1;
+        route.path = {tx, upLink, downLink, rx};
+        draft.railHops = 4;
+        draft.delays = 4 * m_delays.link + 3 * m_delays.switching;
+    }
+    route.ackLatency = draft.delays + AckSerialization(m_spec.nicPortBps, draft.railHops);
 }
 
 Time
-FlowFabric::FirstFrameLatency(const std::vector<std::pair<uint64_t, uint32_t>>& hops,
-                              uint64_t bytes)
+FlowFabric::AckSerialization(uint64_t bps, uint32_t hops)
 {
-    // N frames through store-and-forward hops arrive after sum(T_h) + (N - 1) max(T_h); the
-    // flow's own time at the bottleneck is N max(T_h), which leaves sum(T_h) - max(T_h).
-    double sum = 0;
-    double slowest = 0;
-    for (const auto& [bps, payload] : hops)
-    {
-        uint64_t first = std::min<uint64_t>(bytes, payload);
-        double seconds = WireBytes(first, RailFabricSpec::REAL_FRAME_BYTES) * 8.0 / bps;
-        sum += seconds;
-        slowest = std::max(slowest, seconds);
-    }
-    return Seconds(sum - slowest);
-}
-
-Time
-FlowFabric::AckSerialization(const std::vector<std::pair<uint64_t, uint32_t>>& hops)
-{
-    double seconds = 0;
-    for (const auto& hop : hops)
-    {
-        seconds += FRAME_OVERHEAD * 8.0 / hop.first;
-    }
-    return Seconds(seconds);
+    return FloorNs(hops * FRAME_OVERHEAD * 8.0 / bps);
 }
 
 void

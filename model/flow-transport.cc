@@ -91,24 +91,27 @@ FlowTransport::Dispatch(uint64_t id)
     {
         return false;
     }
-    // Even shares (every NIC port has the same rate); the remainder goes to the first.
-    uint64_t share = message.bytes / routes.size();
-    uint64_t first = message.bytes - share * (routes.size() - 1);
-    for (std::size_t i = 0; i < routes.size(); ++i)
+    for (const FlowRoute& route : routes)
     {
-        uint64_t bytes = i == 0 ? first : share;
-        if (bytes == 0)
+        if (route.bytes == 0)
         {
             continue;
         }
-        const FlowRoute& route = routes[i];
-        message.latency = std::max(message.latency, route.latency);
-        message.ackLatency = std::max(message.ackLatency, route.ackLatency);
         ++message.partsLeft;
         uint64_t tag = (id << PART_BITS) | message.parts.size();
-        FlowNetwork::TransferId transfer =
-            m_fabric->GetNetwork()->Start(route.path, bytes, route.connection, m_drained, tag);
-        message.parts.push_back(Part{route.railGpu, route.port, transfer, route.path, true, false});
+        FlowNetwork::TransferId transfer = m_fabric->GetNetwork()->Start(route.path,
+                                                                         route.wireBytes,
+                                                                         route.connection,
+                                                                         m_drained,
+                                                                         tag);
+        message.parts.push_back(Part{route.railGpu,
+                                     route.port,
+                                     transfer,
+                                     route.path,
+                                     route.latency,
+                                     route.ackLatency,
+                                     true,
+                                     false});
     }
     return true;
 }
@@ -120,14 +123,24 @@ FlowTransport::PartDrained(uint64_t tag)
     std::size_t part = tag & ((uint64_t(1) << PART_BITS) - 1);
     Outgoing& message = m_outgoing.at(id);
     // Its transfer id goes back to the network: a circuit change must not touch it again.
-    message.parts[part].drained = true;
+    Part& drained = message.parts[part];
+    drained.drained = true;
+    Time arrival = Simulator::Now() + drained.latency;
+    message.arrival = std::max(message.arrival, arrival);
+    message.acknowledged = std::max(message.acknowledged, arrival + drained.ackLatency);
     if (--message.partsLeft > 0)
     {
         return;
     }
     Ptr<FlowTransport> peer = m_fabric->GetFlowTransport(message.peer);
-    Simulator::Schedule(message.latency, &FlowTransport::Arrive, peer, m_gpu, id, message.bytes);
-    Simulator::Schedule(message.latency + message.ackLatency, &FlowTransport::Complete, this, id);
+    Time now = Simulator::Now();
+    Simulator::Schedule(message.arrival - now,
+                        &FlowTransport::Arrive,
+                        peer,
+                        m_gpu,
+                        id,
+                        message.bytes);
+    Simulator::Schedule(message.acknowledged - now, &FlowTransport::Complete, this, id);
 }
 
 void

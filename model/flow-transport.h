@@ -20,10 +20,11 @@ namespace ns3
  * \ingroup photonic-rails
  * \brief A GPU's messages as flows (the flow model's MessageTransport).
  *
- * Send() splits a message evenly over the routes FlowFabric gives to the peer now, one
- * transfer per route (C6), as RailTransport splits it over its ports. The receiver is told
- * when the last transfer has drained plus the route's latency (propagation, switching and
- * the first frame's store-and-forward); the sender when the ACK would be back. A message with
+ * Send() splits a message over the routes FlowFabric gives to the peer now, in the shares it
+ * gives them, one transfer per route (C6), as RailTransport splits it over its ports. The
+ * receiver is told when every part has arrived: its drain plus its route's latency
+ * (propagation, switching and the store-and-forward of the frames the part makes); the sender
+ * when every part's ACK would be back. A message with
  * no route waits (C5); a transfer whose circuit goes dark pauses, and moves with its port's
  * circuit while it still leads to the peer. Losses, retransmissions, PFC and DCQCN are not
  * modelled.
@@ -67,6 +68,8 @@ class FlowTransport : public MessageTransport
         uint32_t port;                         //!< That port (FlowRoute::SCALE_UP within a server)
         FlowNetwork::TransferId transfer;      //!< Its transfer
         std::vector<FlowNetwork::LinkId> path; //!< Its links while running
+        Time latency;                          //!< From its drain to its arrival
+        Time ackLatency;                       //!< From its arrival to its ACK at the sender
         bool running;                          //!< Not paused
         bool drained;                          //!< Done (its transfer id may be reused)
     };
@@ -79,8 +82,8 @@ class FlowTransport : public MessageTransport
         SentCallback sent;       //!< Completion
         std::vector<Part> parts; //!< Its transfers (empty while it waits)
         uint32_t partsLeft{0};   //!< Transfers not yet drained
-        Time latency;            //!< Largest route latency
-        Time ackLatency;         //!< Largest ACK latency
+        Time arrival;            //!< Latest arrival of a drained part
+        Time acknowledged;       //!< Latest ACK of a drained part at the sender
     };
 
     /// Starts \p id's transfers on the routes usable now; false if there is none.

@@ -265,7 +265,8 @@ class MergedRingStuckTestCase : public TestCase
     }
 };
 
-/// Direct AllToAll: each NIC sends (n-1)S/n; Send/Recv: one message on an idle path.
+/// Direct AllToAll: each NIC sends (n-1)S/n, or with a lone GPU on the last server the PXN
+/// proxies' share; Send/Recv: one message on an idle path.
 class AllToAllAndSendRecvTestCase : public TestCase
 {
   public:
@@ -299,6 +300,29 @@ class AllToAllAndSendRecvTestCase : public TestCase
                                       m_tolerance * expected,
                                       "alltoall");
             NS_TEST_ASSERT_MSG_EQ(bed.BytesSent(), uint64_t(n - 1) * s, "(n-1)S/n per rank");
+        }
+        {
+            // 9 ranks, 2 GPUs per server: rank 8 is alone on the last server. Its port receives
+            // 8 blocks (4 from rail 0, 4 relayed there by PXN), and GPUs 0, 2, 4 and 6 send 8
+            // (4 of their own, 4 for their neighbour), so 8 blocks of 128 frames bound it. At
+            // packet level DCQCN throttles that 8-to-1 incast (issue 27): ECN marking off.
+            const uint32_t n = 9;
+            const uint64_t s = n * (512 << 10);
+            Config::SetDefault("ns3::EpsSwitch::EcnEnabled", BooleanValue(false));
+            JobBed bed(
+                Spec(5, RailKind::EPS, 2),
+                WorkloadDag(n,
+                            AllRanks(n),
+                            OnEveryRank(n, WorkloadOpType::ALLTOALL, s, WorkloadAlgorithm::DIRECT)),
+                1,
+                m_network);
+            bed.Run();
+            Config::SetDefault("ns3::EpsSwitch::EcnEnabled", BooleanValue(true));
+            double expected = 8 * 128 * frame + path;
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.LastEndNs(0),
+                                      expected,
+                                      m_tolerance * expected,
+                                      "alltoall, 9 ranks on 5 servers of 2 GPUs");
         }
         {
             // 1 MiB: 256 frames, then the last one's trip; the receive ends on arrival.

@@ -12,7 +12,10 @@
 #include "ns3/photonic-rails-module.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <map>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 using namespace ns3::tests;
@@ -204,9 +207,12 @@ class FlowBlackoutTestCase : public TestCase
 
 /**
  * PXN: a GPU sends to a GPU of another server and rail through the local GPU on the peer's
- * rail. The route is the scale-up hop then the rail, pipelined: the rail (100 G) is the
- * bottleneck, so 1 MiB takes 256 T plus one scale-up frame (T / 8 at 800 G), the rail's
- * last-frame trip and both paths' delays; every byte is delivered once, at the final GPU.
+ * rail. The route is the scale-up hop then the rail, pipelined: the first frame crosses
+ * four store-and-forward hops (the GPU's scale-up port, the scale-up switch, the proxy's NIC,
+ * the rail switch) and the rail (100 G), the bottleneck, sends the rest, so 1 MiB takes
+ * 256 T, two scale-up frames (T / 8 at 800 G), the rail switch's frame and both paths'
+ * delays (packet level gives the same, up to its 1-ns rounding of each frame); every byte is
+ * delivered once, at the final GPU.
  */
 class FlowRelayTestCase : public TestCase
 {
@@ -225,8 +231,8 @@ class FlowRelayTestCase : public TestCase
         network->GetMessageTransport(0)->Send(3, 1 << 20);
         Simulator::Run();
         // Scale-up frames of 4096 B at 800 Gb/s (T / 8): the first one's store-and-forward at
-        // the scale-up switch, and the scale-up path's delays.
-        double scaleUp = FrameNs(800e9) + SWITCH_NS + 2 * LINK_NS;
+        // the GPU's port and at the scale-up switch, and the scale-up path's delays.
+        double scaleUp = 2 * FrameNs(800e9) + SWITCH_NS + 2 * LINK_NS;
         double rail = FramesNs(257) + SWITCH_NS + 2 * LINK_NS;
         NS_TEST_EXPECT_MSG_EQ_TOL(arrivals.At(0, 1), scaleUp + rail, 1.0, "pipelined relay");
         MessageTransportCounters proxy = network->GetMessageTransport(1)->GetMessageCounters();
@@ -325,6 +331,157 @@ class FlowWaitingUsesEveryPortTestCase : public TestCase
     }
 };
 
+/**
+ * Small messages take the time of the frames they really make, in both models (issue 34,
+ * item 6: the flow model once charged a whole 4158-B frame for a 2048-B share, and a PXN
+ * relay's sender waited for the scale-up hop's ACK too). One frame of p payload bytes takes
+ * (p + 62) x 8 / rate on each store-and-forward hop:
+ * - 4096 B between one-GPU servers with two 100 G ports: 2048 B per port, one 2110-B frame
+ *   (168.8 ns) at the NIC and at the switch: 2 x 168.8 + 2 x 100 + 300 = 837.6 ns. The
+ *   sender's completion is the ACK's trip back: 2 x 4.96 (62 B) + 2 x 100 + 300 = 509.92 ns
+ *   later, 1347.52 ns.
+ * - 4096 B through a PXN proxy with two ports: the proxy deals out 4 KiB chunks round robin,
+ *   so the whole message is one frame on its port 0: two scale-up frames of 4158 B at 800 G
+ *   (41.58 ns each), two rail frames (332.64 ns each), four links and two switches:
+ *   1748.44 ns. The proxy tells the sender when the rail's ACK is back: + 509.92 = 2258.36 ns.
+ * - 1 B over one port: a 63-B frame (5.04 ns) at the NIC and at the switch: 510.08 ns,
+ *   completed 509.92 ns later (1020 ns).
+ * The packet model rounds each frame's serialization down to whole nanoseconds: it is up to
+ * 1 ns per hop early (2 or 4 hops there, 2 back). The flow model rounds the drain up and the
+ * latency and the ACK's trip down: within 1 ns of the arrival, 2 ns of the completion.
+ */
+class FlowSmallMessageTestCase : public TestCase
+{
+  public:
+    FlowSmallMessageTestCase()
+        : TestCase("both models: a small message takes the time of the frames it really makes")
+    {
+    }
+
+  private:
+    /// One message's arrival and completion, ns.
+    struct Times
+    {
+        double arrival;   //!< At the receiver
+        double completed; //!< The sender's callback
+    };
+
+    /// \return the times of one message of \p bytes from GPU 0 to \p peer on \p spec
+    static Times Send(bool flow, RailFabricSpec spec, uint32_t peer, uint64_t bytes)
+    {
+        Ptr<RailNetwork> network = flow ? JobBed::BuildFlow(spec) : JobBed::BuildPacket(spec);
+        Arrivals arrivals;
+        arrivals.Watch(network);
+        double completed = -1;
+        network->GetMessageTransport(0)->Send(peer,
+                                              bytes,
+                                              MessageTransport::SentCallback([&](uint64_t) {
+                                                  completed = Simulator::Now().GetNanoSeconds();
+                                              }));
+        Simulator::Run();
+        Times times{arrivals.At(0, 1), completed};
+        Simulator::Destroy();
+        return times;
+    }
+
+    /// Checks \p ns against \p exact: the flow model within \p roundings ns, the packet
+    /// model up to \p hops ns early.
+    void Check(bool flow,
+               double ns,
+               double exact,
+               uint32_t hops,
+               uint32_t roundings,
+               const std::string& what)
+    {
+        double low = exact - (flow ? roundings : hops);
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(ns, low, (flow ? "flow: " : "packet: ") << what);
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(ns, exact + 1, (flow ? "flow: " : "packet: ") << what);
+    }
+
+    void DoRun() override
+    {
+        const double ack = 2 * FRAME_OVERHEAD * 8 / 100e9 * 1e9 + 2 * LINK_NS + SWITCH_NS;
+
+        struct Case
+        {
+            std::string name;
+            RailFabricSpec spec;
+            uint32_t peer;
+            uint64_t bytes;
+            double arrival; //!< Exact, ns
+            uint32_t hops;  //!< Store-and-forward hops on the way
+        };
+
+        std::vector<Case> cases = {
+            {"4096 B over two ports", Spec(2, RailKind::EPS, 1, 2), 1, 4096, 837.6, 2},
+            {"4096 B through a PXN proxy", Spec(2, RailKind::EPS, 2, 2), 3, 4096, 1748.44, 4},
+            {"1 B", Spec(2, RailKind::EPS), 1, 1, 510.08, 2}};
+        for (const Case& c : cases)
+        {
+            for (bool flow : {false, true})
+            {
+                Times times = Send(flow, c.spec, c.peer, c.bytes);
+                Check(flow, times.arrival, c.arrival, c.hops, 1, c.name);
+                Check(flow,
+                      times.completed,
+                      c.arrival + ack,
+                      c.hops + 2,
+                      2,
+                      c.name + ", completed");
+            }
+        }
+    }
+};
+
+/**
+ * Small messages occupy a shared link with their headers, in both models: 15 GPUs (one per
+ * server, one 100 G port each) send 256 B to GPU 0 at once. Each message is one 318-B frame
+ * (25.44 ns); the receiver's link carries the 15 back to back (381.6 ns) after the first
+ * frame's serialization at its sender (25.44 ns), two links and the switch (500 ns):
+ * 907.04 ns for the last. Counting payload at the average rate of full frames (the flow
+ * model once did) gave 837 ns, 8% early.
+ */
+class FlowSmallMessagesShareTestCase : public TestCase
+{
+  public:
+    FlowSmallMessagesShareTestCase()
+        : TestCase("both models: small messages occupy a shared link with their headers")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double frameNs = (256 + FRAME_OVERHEAD) * 8 / 100e9 * 1e9;
+        const double expected = 16 * frameNs + 2 * LINK_NS + SWITCH_NS;
+        for (bool flow : {false, true})
+        {
+            RailFabricSpec spec = Spec(16, RailKind::EPS);
+            Ptr<RailNetwork> network = flow ? JobBed::BuildFlow(spec) : JobBed::BuildPacket(spec);
+            Arrivals arrivals;
+            arrivals.Watch(network);
+            for (uint32_t gpu = 1; gpu < 16; ++gpu)
+            {
+                network->GetMessageTransport(gpu)->Send(0, 256);
+            }
+            Simulator::Run();
+            double last = 0;
+            for (const auto& arrival : arrivals.ns)
+            {
+                last = std::max(last, arrival.second);
+            }
+            NS_TEST_EXPECT_MSG_EQ(arrivals.ns.size(), 15, "every message arrived");
+            // The packet model rounds each frame down to whole ns (carrying the rest on a
+            // port): up to 2 ns early; the flow model within 1 ns.
+            NS_TEST_EXPECT_MSG_EQ_TOL(last,
+                                      expected,
+                                      2.0,
+                                      (flow ? "flow" : "packet") << ": 16 frames + 500 ns");
+            Simulator::Destroy();
+        }
+    }
+};
+
 /// The flow model's suite.
 class FlowModelTestSuite : public TestSuite
 {
@@ -339,6 +496,8 @@ class FlowModelTestSuite : public TestSuite
         AddTestCase(new FlowRelayTestCase, TestCase::QUICK);
         AddTestCase(new FlowDrainedPartTestCase, TestCase::QUICK);
         AddTestCase(new FlowWaitingUsesEveryPortTestCase, TestCase::QUICK);
+        AddTestCase(new FlowSmallMessageTestCase, TestCase::QUICK);
+        AddTestCase(new FlowSmallMessagesShareTestCase, TestCase::QUICK);
     }
 };
 
