@@ -85,12 +85,12 @@ class EpsChannel : public Channel
     /// Hands \p frame to \p receiver unless the cable was cut since it left (\p cuts).
     void Deliver(Ptr<EpsNetDevice> receiver, Ptr<Packet> frame, uint32_t cuts);
 
-    Time m_delay;                               //!< One-way propagation delay
-    std::array<Ptr<EpsNetDevice>, 2> m_devices; //!< The two ends
-    std::size_t m_nDevices;                     //!< Ends attached so far
-    bool m_up;                                  //!< Not cut
-    uint32_t m_cuts;                            //!< Times cut so far (frames check it)
-    uint64_t m_framesLost;                      //!< Frames lost to cuts
+    Time m_delay;                                       //!< One-way propagation delay
+    std::array<Ptr<EpsNetDevice>, 2> m_devices;         //!< The two ends
+    std::size_t m_nDevices;                             //!< Ends attached so far
+    bool m_up;                                          //!< Not cut
+    uint32_t m_cuts;                                    //!< Times cut so far (frames check it)
+    uint64_t m_framesLost;                              //!< Frames lost to cuts
     TracedCallback<Ptr<const Packet>> m_frameLostTrace; //!< FrameLost
 };
 
