@@ -54,6 +54,10 @@ FaultInjector::Schedule()
             MakeCallback(&FaultInjector::NotifyTransports, this));
     }
     WatchLostFrames();
+    for (uint32_t gpu = 0; !m_faults.empty() && gpu < m_fabric->GetSpec().Gpus(); ++gpu)
+    {
+        m_fabric->GetTransport(gpu)->CatchFrom(m_faults.front().down);
+    }
     for (const Fault& fault : m_faults)
     {
         Simulator::Schedule(fault.down, &FaultInjector::Apply, this, fault, true);

@@ -341,7 +341,7 @@ RailTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
     }
     NS_LOG_INFO("GPU " << m_gpu << ": no circuit reaches GPU " << peer << " yet; message " << id
                        << " waits");
-    m_waiting.push_back({id, peer, bytes, !FailedPortsTowards(peer).empty()});
+    m_waiting.push_back({id, peer, bytes, !FailedPortsTowards(peer).empty(), Simulator::Now()});
     return id;
 }
 
@@ -708,6 +708,10 @@ RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& rout
         qp.parts.push_back(slice);
         qp.endPsn += slice.frames;
         qpns.push_back(qp.qpn);
+        if (IsBroken(qp))
+        {
+            Stop(qp); // queued on a failed path (a proxy's share, a detour's hop)
+        }
         Schedule(qp);
         Pump(qp.port);
     }
@@ -995,7 +999,7 @@ RailTransport::OnTimeout(uint32_t qpn)
     UpdateReachability(qp);
     if (!qp.parts.empty() && IsBroken(qp))
     {
-        qp.hit = true;
+        Stop(qp);
         ++m_counters.timeouts;
         qp.nextPsn = qp.ackedPsn;
         if (!MoveParts(qp))
@@ -1015,7 +1019,7 @@ RailTransport::OnTimeout(uint32_t qpn)
         NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": no progress after " << m_retryCount
                            << " retries; the path counts as failed");
         qp.gaveUp = true;
-        qp.hit = true;
+        Stop(qp);
         ++m_counters.timeouts;
         qp.nextPsn = qp.ackedPsn;
         MoveParts(qp);
@@ -1084,7 +1088,7 @@ RailTransport::Recheck(QueuePair& qp)
     }
     if (!qp.parts.empty() && broken)
     {
-        qp.hit = true; // a failure stops its data
+        Stop(qp); // a failure stops its data
     }
     else if (qp.hit && qp.reachable && !broken)
     {
@@ -1092,7 +1096,7 @@ RailTransport::Recheck(QueuePair& qp)
         // with the failure, so it goes back there now rather than after a timeout.
         qp.hit = false;
         qp.nextPsn = qp.ackedPsn;
-        m_lastRecovery = Simulator::Now();
+        Recovered(qp.stoppedAt);
     }
     Schedule(qp);
     // A broken path with data gets one timeout to show it (nothing may be in flight).
@@ -1143,7 +1147,7 @@ RailTransport::RetryWaiting()
         }
         else if (w.failed)
         {
-            m_lastRecovery = Simulator::Now(); // a failure had kept it
+            Recovered(w.since); // a failure had kept it
         }
     }
 }
@@ -1186,9 +1190,17 @@ RailTransport::MoveParts(QueuePair& qp)
     Acknowledge(qp, received);
     std::deque<Part> left;
     left.swap(qp.parts);
+    if (qp.hit)
+    {
+        Recovered(qp.stoppedAt);
+    }
+    if (qp.lostBelow > 0)
+    {
+        Recovered(qp.lostAt);
+    }
+    Time stopped = qp.stoppedAt;
     qp.hit = false;
     qp.lostBelow = 0;
-    m_lastRecovery = Simulator::Now();
     qp.ackedPsn = qp.nextPsn = qp.highestSent = qp.endPsn;
     DisarmTimeout(qp);
     NS_LOG_INFO("GPU " << m_gpu << " qp " << qp.qpn << ": path to GPU " << qp.peer << " down; "
@@ -1218,7 +1230,8 @@ RailTransport::MoveParts(QueuePair& qp)
             // It waits on this QP for the repair (a PXN proxy's share), or for the rest of
             // its bytes (a detour hop's share: see Forwarded).
             Requeue({{qp.port, qp.peerPort}}, qp.peer, part);
-            qp.hit = true;
+            qp.hit = true; // still stopped, since then
+            qp.stoppedAt = stopped;
         }
     }
     return true;
@@ -1267,7 +1280,39 @@ RailTransport::NoteFrameLost(uint32_t qpn, uint64_t below)
     if (qpn < m_qps.size())
     {
         QueuePair& qp = m_qps[qpn];
-        qp.lostBelow = below > qp.ackedPsn ? std::max(qp.lostBelow, below) : qp.lostBelow;
+        if (below > qp.ackedPsn)
+        {
+            qp.lostAt = qp.lostBelow == 0 ? Simulator::Now() : qp.lostAt;
+            qp.lostBelow = std::max(qp.lostBelow, below);
+        }
+    }
+}
+
+void
+RailTransport::CatchFrom(Time failure)
+{
+    NS_LOG_FUNCTION(this << failure);
+    m_caughtFrom = failure;
+}
+
+void
+RailTransport::Stop(QueuePair& qp)
+{
+    if (!qp.hit)
+    {
+        qp.hit = true;
+        qp.stoppedAt = Simulator::Now();
+    }
+}
+
+void
+RailTransport::Recovered(Time stoppedAt)
+{
+    // Traffic stopped long after the failure struck found it in place and went around it,
+    // or waited for its repair: the penalty shows that, not the recovery.
+    if (stoppedAt >= m_caughtFrom && stoppedAt - m_caughtFrom <= m_retransmitTimeout)
+    {
+        m_lastRecovery = Simulator::Now();
     }
 }
 
@@ -1662,7 +1707,7 @@ RailTransport::Acknowledge(QueuePair& qp, uint64_t psn)
     if (qp.lostBelow > 0 && psn >= qp.lostBelow)
     {
         qp.lostBelow = 0; // what a failure destroyed is through now
-        m_lastRecovery = Simulator::Now();
+        Recovered(qp.lostAt);
     }
     qp.nextPsn = std::max(qp.nextPsn, psn);
     while (!qp.parts.empty() && qp.parts.front().firstPsn + qp.parts.front().frames <= psn)

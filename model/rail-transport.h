@@ -192,9 +192,17 @@ class RailTransport : public MessageTransport
     void NoteFrameLost(uint32_t qpn, uint64_t below);
 
     /**
-     * \return when data that a failure had stopped last moved again: moved to other ports
-     * or onto a detour, resumed on its repaired path, or acknowledged past the frames a
-     * failure destroyed (NoteFrameLost); negative if none ever was
+     * \brief Sets when the failure whose recovery GetLastRecovery measures strikes: the
+     * traffic it catches is what stops within one RetransmitTimeout of it (traffic stopped
+     * later found it in place and went around it, or waited for its repair).
+     * \param failure when it strikes
+     */
+    void CatchFrom(Time failure);
+
+    /**
+     * \return when the data that the failure of CatchFrom() caught last moved again: moved
+     * to other ports or onto a detour, resumed on its repaired path, or acknowledged past
+     * the frames the failure destroyed (NoteFrameLost); negative if none ever did
      */
     Time GetLastRecovery() const;
 
@@ -272,6 +280,8 @@ class RailTransport : public MessageTransport
         uint32_t retries{0};        //!< Timeouts since the last acknowledgement progress
         bool gaveUp{false};         //!< More than RetryCount: the path counts as failed
         bool hit{false};            //!< A failure stopped it; not moving again yet
+        Time stoppedAt;             //!< Since when (while hit)
+        Time lostAt;                //!< When the first frame below lostBelow was lost
         uint64_t lostBelow{0};      //!< A failure destroyed a frame below (0: none)
         Time deadline{Time::Max()}; //!< Retransmission deadline (Max: timer off)
         EventId timeout;            //!< Wake-up at or before the deadline (see ArmTimeout)
@@ -318,6 +328,7 @@ class RailTransport : public MessageTransport
         uint32_t peer;      //!< Destination GPU
         uint64_t bytes;     //!< Size
         bool failed{false}; //!< A failed port kept it (not just a missing circuit)
+        Time since;         //!< When it started waiting
     };
 
     /// A message this GPU forwards as a PXN proxy.
@@ -432,6 +443,11 @@ class RailTransport : public MessageTransport
     bool WaitsForCircuit(const QueuePair& qp) const;
     /// \return true if a port other than \p qp's reaches its peer now
     bool OtherPortReaches(const QueuePair& qp) const;
+    /// Marks \p qp stopped by a failure, from now if it was not already.
+    void Stop(QueuePair& qp);
+    /// Data stopped at \p stoppedAt moves again now: counted if the failure of CatchFrom()
+    /// caught it.
+    void Recovered(Time stoppedAt);
     /// Re-checks \p qp after a change: reachability, sending, and the timer if broken.
     void Recheck(QueuePair& qp);
     /// Dispatches waiting messages that a port reaches now.
@@ -533,6 +549,7 @@ class RailTransport : public MessageTransport
     RailTransportCounters m_counters;                  //!< Counters
     Time m_lastRecovery{Seconds(-1)};                  //!< See GetLastRecovery
     Time m_lastActivity;                               //!< See GetLastActivity
+    Time m_caughtFrom{Time::Max()};                    //!< See CatchFrom
 
     uint32_t m_mtu;           //!< Payload bytes per frame on rail ports
     uint32_t m_scaleUpMtu;    //!< Payload bytes per frame on scale-up ports
