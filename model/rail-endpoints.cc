@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/ocs-net-device.h"
 #include "ns3/optical-circuit-switch.h"
+#include "ns3/simulator.h"
 
 namespace ns3
 {
@@ -53,7 +54,29 @@ RailEndpoints::AddPort(uint32_t gpu, Ptr<NetDevice> port, uint32_t plane)
     m_ports[gpu].push_back(port);
     m_planes[gpu].push_back(plane);
     m_members[plane].emplace_back(gpu, index);
+    port->AddLinkChangeCallback(MakeCallback(&RailEndpoints::OnLinkChange, this).Bind(gpu, index));
     return index;
+}
+
+void
+RailEndpoints::OnLinkChange(uint32_t gpu, uint32_t index)
+{
+    if (IsPortDown(gpu, index))
+    {
+        m_downSince.emplace(std::make_pair(gpu, index), Simulator::Now());
+    }
+    else
+    {
+        m_downSince.erase({gpu, index});
+    }
+}
+
+Time
+RailEndpoints::GetDownSince(uint32_t gpu, uint32_t index) const
+{
+    NS_LOG_FUNCTION(this << gpu << index);
+    auto down = m_downSince.find({gpu, index});
+    return down == m_downSince.end() ? Time::Max() : down->second;
 }
 
 void

@@ -7,6 +7,7 @@
 
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 
 #include <map>
@@ -87,6 +88,13 @@ class RailEndpoints : public Object
     bool IsPortDown(uint32_t gpu, uint32_t index) const;
 
     /**
+     * \param gpu a GPU
+     * \param index one of its ports
+     * \return since when the port has been down (IsPortDown), or Time::Max() if it is up
+     */
+    Time GetDownSince(uint32_t gpu, uint32_t index) const;
+
+    /**
      * \brief Finds the GPU and port index owning a MAC address.
      * \param address a port's address
      * \param[out] gpu the GPU
@@ -99,11 +107,15 @@ class RailEndpoints : public Object
     void DoDispose() override;
 
   private:
+    /// A port's link changed: notes when it went down.
+    void OnLinkChange(uint32_t gpu, uint32_t index);
+
     std::vector<std::vector<Ptr<NetDevice>>> m_ports; //!< Ports per GPU
     std::vector<std::vector<uint32_t>> m_planes;      //!< Plane of each port
     std::set<uint32_t> m_scaleUpPlanes;               //!< Scale-up domains
     std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> m_members; //!< Per plane
     std::map<Mac48Address, std::pair<uint32_t, uint32_t>> m_owners; //!< Address -> GPU, index
+    std::map<std::pair<uint32_t, uint32_t>, Time> m_downSince; //!< Ports down, since when
 };
 
 } // namespace ns3

@@ -601,7 +601,8 @@ RailTransport::DetourHop(uint32_t peer, const std::set<uint32_t>& avoid) const
 bool
 RailTransport::StoppedLongEnough(uint32_t peer)
 {
-    Time since = m_stoppedSince.emplace(peer, Simulator::Now()).first->second;
+    Time since = m_stoppedSince.emplace(peer, std::min(Simulator::Now(), FailedSince(peer)))
+                     .first->second;
     Time left = since + m_retransmitTimeout - Simulator::Now();
     if (!left.IsStrictlyPositive())
     {
@@ -613,6 +614,25 @@ RailTransport::StoppedLongEnough(uint32_t peer)
         m_holdDownEnd = Simulator::Schedule(left, &RailTransport::RetryWaiting, this);
     }
     return false;
+}
+
+Time
+RailTransport::FailedSince(uint32_t peer) const
+{
+    Time since = Time::Max();
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        std::vector<uint32_t> peerPorts = m_endpoints->GetPortsOnPlane(peer, m_ports[port].plane);
+        if (!peerPorts.empty())
+        {
+            since = std::min(since, m_endpoints->GetDownSince(m_gpu, port));
+        }
+        for (uint32_t index : peerPorts)
+        {
+            since = std::min(since, m_endpoints->GetDownSince(peer, index));
+        }
+    }
+    return since;
 }
 
 void
@@ -645,6 +665,10 @@ RailTransport::SetDetour(uint32_t peer, bool detour)
     if (detour ? !m_detourPeers.insert(peer).second : m_detourPeers.erase(peer) == 0)
     {
         return;
+    }
+    if (detour)
+    {
+        m_stoppedSince.emplace(peer, Simulator::Now()); // the pair relays from now
     }
     if (detour)
     {
@@ -708,9 +732,9 @@ RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& rout
         qp.parts.push_back(slice);
         qp.endPsn += slice.frames;
         qpns.push_back(qp.qpn);
-        if (IsBroken(qp))
+        if (IsBroken(qp) || WaitsForCircuit(qp))
         {
-            Stop(qp); // queued on a failed path (a proxy's share, a detour's hop)
+            Stall(qp); // queued on a failed path or one without a circuit (a proxy's share)
         }
         Schedule(qp);
         Pump(qp.port);
@@ -961,10 +985,16 @@ RailTransport::ArmTimeout(QueuePair& qp)
         rate = std::min(rate, qp.rate.GetRate(Simulator::Now()));
     }
     Time ackGap = Seconds(m_ackInterval * (port.mtu + FRAME_OVERHEAD) * 8.0 / rate);
-    Time delay = m_retransmitTimeout + ackGap;
+    ArmTimeoutIn(qp, m_retransmitTimeout + ackGap);
+}
+
+void
+RailTransport::ArmTimeoutIn(QueuePair& qp, Time delay)
+{
     qp.deadline = Simulator::Now() + delay;
     // An event already due at or before the new deadline will find it and wait on.
-    if (!qp.timeout.IsRunning() || qp.timeout.GetTs() > qp.deadline.GetTimeStep())
+    if (!qp.timeout.IsRunning() ||
+        static_cast<int64_t>(qp.timeout.GetTs()) > qp.deadline.GetTimeStep())
     {
         qp.timeout.Cancel();
         qp.timeout = Simulator::Schedule(delay, &RailTransport::OnTimeout, this, qp.qpn);
@@ -997,7 +1027,7 @@ RailTransport::OnTimeout(uint32_t qpn)
     qp.deadline = Time::Max();
     m_lastActivity = Simulator::Now();
     UpdateReachability(qp);
-    if (!qp.parts.empty() && IsBroken(qp))
+    if (!qp.parts.empty() && (IsBroken(qp) || WaitsForCircuit(qp)))
     {
         Stop(qp);
         ++m_counters.timeouts;
@@ -1103,6 +1133,10 @@ RailTransport::Recheck(QueuePair& qp)
     if (!qp.parts.empty() && qp.deadline == Time::Max() && broken)
     {
         ArmTimeout(qp);
+    }
+    else if (!broken && WaitsForCircuit(qp))
+    {
+        Stall(qp); // its circuit went (a reconfiguration), maybe for good
     }
 }
 
@@ -1229,9 +1263,9 @@ RailTransport::MoveParts(QueuePair& qp)
         {
             // It waits on this QP for the repair (a PXN proxy's share), or for the rest of
             // its bytes (a detour hop's share: see Forwarded).
-            Requeue({{qp.port, qp.peerPort}}, qp.peer, part);
             qp.hit = true; // still stopped, since then
             qp.stoppedAt = stopped;
+            Requeue({{qp.port, qp.peerPort}}, qp.peer, part);
         }
     }
     return true;
@@ -1248,15 +1282,15 @@ RailTransport::RerouteHop(const QueuePair& qp, const Part& part) const
     case PartRole::RELAY:
         detour = m_pieces.count(part.messageId) > 0;
         break;
-    case PartRole::FORWARD: {
+    case PartRole::FORWARD:
+        // A proxy or hop whose share cannot go on goes around to the same next GPU, once it
+        // has all of it (bytes still to come would have nowhere to go: see Forwarded).
+        detour = true;
         if (part.available < part.bytes)
         {
-            return NO_GPU; // bytes still to come would have nowhere to go (see Forwarded)
+            return NO_GPU;
         }
-        auto forward = m_forwards.find({part.origin, part.messageId});
-        detour = forward != m_forwards.end() && forward->second.detour;
         break;
-    }
     }
     if (!detour)
     {
@@ -1302,6 +1336,24 @@ RailTransport::Stop(QueuePair& qp)
     {
         qp.hit = true;
         qp.stoppedAt = Simulator::Now();
+    }
+}
+
+void
+RailTransport::Stall(QueuePair& qp)
+{
+    if (qp.hit)
+    {
+        return;
+    }
+    // Stopped since the failure struck, if a port towards the peer is down: one
+    // RetransmitTimeout of that, as for any failure, before the data goes another way.
+    qp.hit = true;
+    qp.stoppedAt = std::min(Simulator::Now(), FailedSince(qp.peer));
+    if (qp.deadline == Time::Max())
+    {
+        ArmTimeoutIn(qp,
+                     std::max(Time(0), qp.stoppedAt + m_retransmitTimeout - Simulator::Now()));
     }
 }
 
@@ -1600,8 +1652,9 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
         Ptr<RailTransport> destination = TransportOf(header.relayTo);
         forward.detour = destination->IsDetour(header.origin, header.messageId);
         std::set<uint32_t>& passed = destination->PassedThrough(key);
-        passed.insert({header.origin, header.sourceGpu, m_gpu});
-        uint32_t next = ForwardHop(header.relayTo, forward.detour, passed);
+        passed.insert(m_gpu); // the forwarders so far (the origin may forward it once)
+        // Past its PXN proxy a message is detouring, whether or not it left as a detour.
+        uint32_t next = ForwardHop(header.relayTo, forward.detour || passed.size() > 1, passed);
         auto routes = RoutesTo(next);
         if (routes.empty())
         {
@@ -1666,16 +1719,19 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
 }
 
 uint32_t
-RailTransport::ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& passed) const
+RailTransport::ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& passed)
 {
     if (!RoutesTo(to).empty())
     {
         return to;
     }
-    // A detour follows the working paths; PXN waits for its circuit unless its rail is dead.
-    // Neither goes back through a GPU it passed: paths change under a message (a port that
-    // flaps), and a message that came back would be forwarded twice by one GPU.
-    uint32_t hop = detour ? m_detour->NextHop(m_gpu, to, passed) : DetourHop(to, passed);
+    // A detour follows the working paths; PXN waits for its circuit unless its rail is dead,
+    // or its pair relays, for one RetransmitTimeout (as new messages do). Neither goes back
+    // through a GPU it passed: paths change under a message (a port that flaps), and a
+    // message that came back would be forwarded twice by one GPU.
+    uint32_t hop = detour                    ? m_detour->NextHop(m_gpu, to, passed)
+                   : StoppedLongEnough(to) ? DetourHop(to, passed)
+                                             : NO_GPU;
     if (hop == NO_GPU && PlaneRoutesTo(to).empty())
     {
         hop = m_detour->NextHop(m_gpu, to, passed);          // off the destination's rail: any path

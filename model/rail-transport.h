@@ -380,6 +380,9 @@ class RailTransport : public MessageTransport
      * for then.
      */
     bool StoppedLongEnough(uint32_t peer);
+    /// \return since when a port of this GPU or of \p peer on a plane they share has been
+    ///         down (the earliest), or Time::Max() if none is
+    Time FailedSince(uint32_t peer) const;
     /// Forgets when traffic to peers that a port reaches again stopped.
     void ForgetReachedPeers();
     /// \return true if every port of this GPU, or of \p peer, on each plane they share is
@@ -428,7 +431,7 @@ class RailTransport : public MessageTransport
     uint32_t RerouteHop(const QueuePair& qp, const Part& part) const;
     /// \return the GPU a proxy forwards a message for \p to through (\p to if direct), not
     ///         one of \p passed (the GPUs the message has passed through)
-    uint32_t ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& passed) const;
+    uint32_t ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& passed);
     /**
      * \param key a message on its way to this GPU through proxies or detour hops
      * \return the GPUs it has passed through so far (kept here, at its destination, until
@@ -445,6 +448,9 @@ class RailTransport : public MessageTransport
     bool OtherPortReaches(const QueuePair& qp) const;
     /// Marks \p qp stopped by a failure, from now if it was not already.
     void Stop(QueuePair& qp);
+    /// Stop(), and if it was not stopped yet, one RetransmitTimeout for its path or circuit to
+    /// come back before its data goes another way (OnTimeout).
+    void Stall(QueuePair& qp);
     /// Data stopped at \p stoppedAt moves again now: counted if the failure of CatchFrom()
     /// caught it.
     void Recovered(Time stoppedAt);
@@ -493,6 +499,8 @@ class RailTransport : public MessageTransport
      * re-arming per ACK would leave one dead event per ACK in the queue for a whole timeout.
      */
     void ArmTimeout(QueuePair& qp);
+    /// Sets \p qp's deadline \p delay from now (see ArmTimeout).
+    void ArmTimeoutIn(QueuePair& qp, Time delay);
     /// Turns \p qp's retransmission timer off (its event, if any, finds nothing to do).
     void DisarmTimeout(QueuePair& qp);
     void OnTimeout(uint32_t qpn);
