@@ -675,6 +675,13 @@ OpticalCircuitSwitch::GetCircuitPeer(uint32_t input) const
     return m_devices[m_output[input]];
 }
 
+Ptr<OcsNetDevice>
+OpticalCircuitSwitch::GetCircuitEnd(uint32_t input) const
+{
+    NS_LOG_FUNCTION(this << input);
+    return input < m_up.size() && m_up[input] ? m_devices[m_output[input]] : nullptr;
+}
+
 void
 OpticalCircuitSwitch::Transmit(Ptr<Packet> frame, uint32_t input, Time txTime)
 {

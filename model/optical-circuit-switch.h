@@ -233,6 +233,14 @@ class OpticalCircuitSwitch : public Channel
     Ptr<OcsNetDevice> GetCircuitPeer(uint32_t input) const;
 
     /**
+     * \param input a port
+     * \return the device at the far end of the circuit set from \p input, lit or darkened
+     *         by a failed port (the mirrors keep their position), or null if none is set or
+     *         it is switching
+     */
+    Ptr<OcsNetDevice> GetCircuitEnd(uint32_t input) const;
+
+    /**
      * \brief Carries a frame from the device on \p input along its circuit.
      *
      * The caller has checked that the circuit is up. The frame reaches the far device

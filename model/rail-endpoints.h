@@ -115,7 +115,7 @@ class RailEndpoints : public Object
     std::set<uint32_t> m_scaleUpPlanes;               //!< Scale-up domains
     std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> m_members; //!< Per plane
     std::map<Mac48Address, std::pair<uint32_t, uint32_t>> m_owners; //!< Address -> GPU, index
-    std::map<std::pair<uint32_t, uint32_t>, Time> m_downSince; //!< Ports down, since when
+    std::map<std::pair<uint32_t, uint32_t>, Time> m_downSince;      //!< Ports down, since when
 };
 
 } // namespace ns3

@@ -346,22 +346,23 @@ RailTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
 }
 
 int32_t
-RailTransport::PeerPortVia(uint32_t port, uint32_t peer) const
+RailTransport::PeerPortVia(uint32_t port, uint32_t peer, bool holdDown) const
 {
     const Port& p = m_ports[port];
     if (p.optical)
     {
         Ptr<OpticalCircuitSwitch> ocs = p.optical->GetSwitch();
-        Ptr<OcsNetDevice> far = ocs ? ocs->GetCircuitPeer(p.optical->GetPort()) : nullptr;
+        Ptr<OcsNetDevice> far = ocs ? ocs->GetCircuitEnd(p.optical->GetPort()) : nullptr;
         uint32_t gpu = 0;
         uint32_t index = 0;
-        if (far && m_endpoints->Find(far->GetAddress(), gpu, index) && gpu == peer)
+        if (far && m_endpoints->Find(far->GetAddress(), gpu, index) && gpu == peer &&
+            Counts(m_gpu, port, holdDown) && Counts(peer, index, holdDown))
         {
             return index;
         }
         return -1;
     }
-    if (!p.device->IsLinkUp())
+    if (!Counts(m_gpu, port, holdDown))
     {
         return -1;
     }
@@ -379,12 +380,12 @@ RailTransport::PeerPortVia(uint32_t port, uint32_t peer) const
     std::set<uint32_t> taken;      // the peer's ports they talk to
     for (uint32_t q = 0; q < m_ports.size(); ++q)
     {
-        if (m_ports[q].plane != p.plane || !m_ports[q].device->IsLinkUp())
+        if (m_ports[q].plane != p.plane || !Counts(m_gpu, q, holdDown))
         {
             continue;
         }
         uint32_t peerPort = counterpart(m_ports[q].rankInPlane);
-        if (m_endpoints->IsPortDown(peer, peerPort))
+        if (!Counts(peer, peerPort, holdDown))
         {
             orphans.push_back(q);
         }
@@ -402,7 +403,7 @@ RailTransport::PeerPortVia(uint32_t port, uint32_t peer) const
         for (std::size_t j = 1; j < peerPorts.size(); ++j)
         {
             uint32_t peerPort = counterpart(m_ports[q].rankInPlane + j);
-            if (!m_endpoints->IsPortDown(peer, peerPort) && taken.insert(peerPort).second)
+            if (Counts(peer, peerPort, holdDown) && taken.insert(peerPort).second)
             {
                 if (q == port)
                 {
@@ -413,6 +414,14 @@ RailTransport::PeerPortVia(uint32_t port, uint32_t peer) const
         }
     }
     return -1;
+}
+
+bool
+RailTransport::Counts(uint32_t gpu, uint32_t index, bool holdDown) const
+{
+    return !m_endpoints->IsPortDown(gpu, index) ||
+           (holdDown &&
+            Simulator::Now() - m_endpoints->GetDownSince(gpu, index) < m_retransmitTimeout);
 }
 
 bool
@@ -428,12 +437,12 @@ RailTransport::IsBroken(const QueuePair& qp) const
 }
 
 std::vector<std::pair<uint32_t, uint32_t>>
-RailTransport::RoutesTo(uint32_t peer) const
+RailTransport::RoutesTo(uint32_t peer, bool holdDown) const
 {
     std::vector<std::pair<uint32_t, uint32_t>> routes;
     for (uint32_t port = 0; port < m_ports.size(); ++port)
     {
-        int32_t peerPort = PeerPortVia(port, peer);
+        int32_t peerPort = PeerPortVia(port, peer, holdDown);
         if (peerPort >= 0)
         {
             routes.emplace_back(port, peerPort);
@@ -514,7 +523,8 @@ RailTransport::SharesPlane(uint32_t gpu, uint32_t other, bool scaleUp) const
 bool
 RailTransport::Dispatch(uint64_t id, uint32_t peer, uint64_t bytes)
 {
-    auto routes = RoutesTo(peer);
+    // A part for a port that failed less than a RetransmitTimeout ago waits for it there.
+    auto routes = RoutesTo(peer, true);
     if (routes.empty())
     {
         return false;
@@ -536,7 +546,7 @@ RailTransport::Relay(uint64_t id, uint32_t proxy, uint32_t peer, uint64_t bytes)
 void
 RailTransport::SendThrough(uint64_t id, uint32_t hop, uint32_t peer, uint64_t bytes)
 {
-    auto routes = RoutesTo(hop);
+    auto routes = RoutesTo(hop, true);
     if (routes.empty())
     {
         routes = PlaneRoutesTo(hop); // sent once the circuit to the proxy is up
@@ -601,8 +611,8 @@ RailTransport::DetourHop(uint32_t peer, const std::set<uint32_t>& avoid) const
 bool
 RailTransport::StoppedLongEnough(uint32_t peer)
 {
-    Time since = m_stoppedSince.emplace(peer, std::min(Simulator::Now(), FailedSince(peer)))
-                     .first->second;
+    Time since =
+        m_stoppedSince.emplace(peer, std::min(Simulator::Now(), FailedSince(peer))).first->second;
     Time left = since + m_retransmitTimeout - Simulator::Now();
     if (!left.IsStrictlyPositive())
     {
@@ -1352,8 +1362,7 @@ RailTransport::Stall(QueuePair& qp)
     qp.stoppedAt = std::min(Simulator::Now(), FailedSince(qp.peer));
     if (qp.deadline == Time::Max())
     {
-        ArmTimeoutIn(qp,
-                     std::max(Time(0), qp.stoppedAt + m_retransmitTimeout - Simulator::Now()));
+        ArmTimeoutIn(qp, std::max(Time(0), qp.stoppedAt + m_retransmitTimeout - Simulator::Now()));
     }
 }
 
@@ -1655,7 +1664,7 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
         passed.insert(m_gpu); // the forwarders so far (the origin may forward it once)
         // Past its PXN proxy a message is detouring, whether or not it left as a detour.
         uint32_t next = ForwardHop(header.relayTo, forward.detour || passed.size() > 1, passed);
-        auto routes = RoutesTo(next);
+        auto routes = RoutesTo(next, true);
         if (routes.empty())
         {
             routes = PlaneRoutesTo(next); // sent once a circuit is up or a part repaired
@@ -1721,7 +1730,7 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
 uint32_t
 RailTransport::ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& passed)
 {
-    if (!RoutesTo(to).empty())
+    if (!RoutesTo(to, true).empty())
     {
         return to;
     }
@@ -1729,9 +1738,9 @@ RailTransport::ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& pa
     // or its pair relays, for one RetransmitTimeout (as new messages do). Neither goes back
     // through a GPU it passed: paths change under a message (a port that flaps), and a
     // message that came back would be forwarded twice by one GPU.
-    uint32_t hop = detour                    ? m_detour->NextHop(m_gpu, to, passed)
+    uint32_t hop = detour                  ? m_detour->NextHop(m_gpu, to, passed)
                    : StoppedLongEnough(to) ? DetourHop(to, passed)
-                                             : NO_GPU;
+                                           : NO_GPU;
     if (hop == NO_GPU && PlaneRoutesTo(to).empty())
     {
         hop = m_detour->NextHop(m_gpu, to, passed);          // off the destination's rail: any path

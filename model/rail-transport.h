@@ -353,8 +353,9 @@ class RailTransport : public MessageTransport
     };
 
     void AddPort(Ptr<NetDevice> device, uint32_t plane);
-    /// \return the (port, peer port) pairs that reach \p peer now.
-    std::vector<std::pair<uint32_t, uint32_t>> RoutesTo(uint32_t peer) const;
+    /// \return the (port, peer port) pairs that reach \p peer now; with \p holdDown, also
+    ///         those whose ports failed less than a RetransmitTimeout ago (see Counts)
+    std::vector<std::pair<uint32_t, uint32_t>> RoutesTo(uint32_t peer, bool holdDown = false) const;
     /// \return the ports that could reach \p peer (same plane), circuits aside.
     std::vector<std::pair<uint32_t, uint32_t>> PlaneRoutesTo(uint32_t peer) const;
     /// \return a GPU sharing a plane with this GPU and one with \p peer, or NO_GPU.
@@ -464,8 +465,15 @@ class RailTransport : public MessageTransport
     std::set<std::string> FailedPortsTowards(uint32_t peer) const;
     /// \return why this GPU cannot reach \p peer, e.g. "port gpu5.port1 down"
     std::string DescribeBlockage(uint32_t peer, bool gaveUp) const;
-    /// \return the peer port index reached through \p port, or -1.
-    int32_t PeerPortVia(uint32_t port, uint32_t peer) const;
+    /// \return the peer port index reached through \p port, or -1 (\p holdDown: see Counts)
+    int32_t PeerPortVia(uint32_t port, uint32_t peer, bool holdDown = false) const;
+    /**
+     * \return true if port \p index of GPU \p gpu counts as working: it is up, or, with
+     * \p holdDown, it failed less than a RetransmitTimeout ago (a new message is striped as
+     * if it had not: its part waits for the repair there, or moves when the failure has
+     * lasted that long, so a short outage leaves no imbalance behind)
+     */
+    bool Counts(uint32_t gpu, uint32_t index, bool holdDown) const;
     /**
      * \return the QP for (port, peer, peer port), created if new. References to QPs stay
      * valid when one is created (m_qps is a deque): an ACK's completion callback may start
