@@ -11,6 +11,7 @@
 #include "rail-transport-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/attribute-default.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -135,22 +136,11 @@ RailFabricSpec::EffectiveKind() const
 namespace
 {
 
-/// \return the initial value of an attribute of \p tid: its default, or what
-/// Config::SetDefault made it (what a switch the helper builds starts with)
-template <typename Value>
-auto
-InitialValue(TypeId tid, const std::string& attribute)
-{
-    TypeId::AttributeInformation info;
-    bool found = tid.LookupAttributeByName(attribute, &info);
-    NS_ABORT_MSG_UNLESS(found, tid.GetName() << " has no attribute " << attribute);
-    return DynamicCast<const Value>(info.initialValue)->Get();
-}
-
 /**
- * \brief Whether an electrical switch can hold PFC's headroom on every port, as
- * EpsSwitch::Configure requires (it aborts otherwise): BufferSize / ports must leave room
- * for the headroom plus one frame above the derived Xoff.
+ * \brief Whether an electrical switch of \p ports like ports can work with the switch
+ * attributes' defaults (EpsSwitch::CheckBuffer, which the switch applies when it starts and
+ * aborts on): with derived PFC thresholds, BufferSize / ports must leave room for the
+ * headroom plus one frame above Xoff, which is said with advice.
  * \param what the switch, for the message
  * \param ports its ports
  * \param bps their line rate
@@ -159,31 +149,33 @@ InitialValue(TypeId tid, const std::string& attribute)
  * \return empty if it fits, else a one-line reason
  */
 std::string
-CheckPfcBuffer(const std::string& what,
-               uint64_t ports,
-               uint64_t bps,
-               uint32_t framePayload,
-               const std::function<std::string(uint64_t)>& advice)
+CheckSwitchBuffer(const std::string& what,
+                  uint64_t ports,
+                  uint64_t bps,
+                  uint32_t framePayload,
+                  const std::function<std::string(uint64_t)>& advice)
 {
-    TypeId switchType = EpsSwitch::GetTypeId();
-    if (!InitialValue<BooleanValue>(switchType, "PfcEnabled") ||
-        InitialValue<UintegerValue>(switchType, "PfcXoff") != 0)
-    {
-        return ""; // lossy, or thresholds set by hand (checked by the switch)
-    }
-    uint64_t buffer = InitialValue<UintegerValue>(switchType, "BufferSize");
-    Time delay = InitialValue<TimeValue>(EpsChannel::GetTypeId(), "Delay");
+    EpsSwitch::BufferSettings settings = EpsSwitch::DefaultSettings();
+    Time delay = AttributeDefault<TimeValue>(EpsChannel::GetTypeId(), "Delay");
     uint64_t frame = RailFabricSpec::DeviceMtu(framePayload) + EpsNetDevice::ETHERNET_HEADER_BYTES;
-    uint64_t perPort = EpsSwitch::PfcHeadroom(bps, delay, frame) + frame;
-    if (buffer / ports >= perPort)
-    {
-        return "";
-    }
+    uint64_t headroom = EpsSwitch::PfcHeadroom(bps, delay, frame);
+    uint64_t perPort = headroom + frame;
     std::ostringstream error;
-    error << what << " of " << ports << " ports cannot be lossless: PFC needs " << perPort
-          << " B per port (headroom at " << bps / 1e9 << " Gb/s over " << delay.GetNanoSeconds()
-          << "-ns cables, " << framePayload << "-B frames) and its " << buffer << "-B buffer holds "
-          << buffer / perPort << "; " << advice(buffer / perPort);
+    if (settings.pfcEnabled && settings.pfcXoff == 0 && settings.bufferSize / ports < perPort)
+    {
+        error << what << " of " << ports << " ports cannot be lossless: PFC needs " << perPort
+              << " B per port (headroom at " << bps / 1e9 << " Gb/s over " << delay.GetNanoSeconds()
+              << "-ns cables, " << framePayload << "-B frames) and its " << settings.bufferSize
+              << "-B buffer holds " << settings.bufferSize / perPort << "; "
+              << advice(settings.bufferSize / perPort);
+        return error.str();
+    }
+    std::vector<EpsSwitch::PfcPort> plan(ports, EpsSwitch::PfcPort{headroom, frame});
+    std::string rule = EpsSwitch::CheckBuffer(settings, plan);
+    if (!rule.empty())
+    {
+        error << what << " of " << ports << " ports: " << rule;
+    }
     return error.str();
 }
 
@@ -227,14 +219,14 @@ RailFabricSpec::Validate() const
     if (gpusPerServer >= 2)
     {
         std::string scaleUp =
-            CheckPfcBuffer("a server's scale-up switch",
-                           gpusPerServer,
-                           scaleUpBps,
-                           scaleUpFrameBytes,
-                           [](uint64_t most) {
-                               return "use at most " + std::to_string(most) +
-                                      " GPUs per server, or smaller scale-up frames";
-                           });
+            CheckSwitchBuffer("a server's scale-up switch",
+                              gpusPerServer,
+                              scaleUpBps,
+                              scaleUpFrameBytes,
+                              [](uint64_t most) {
+                                  return "use at most " + std::to_string(most) +
+                                         " GPUs per server, or smaller scale-up frames";
+                              });
         if (!scaleUp.empty())
         {
             return scaleUp;
@@ -289,7 +281,7 @@ RailFabricSpec::ValidateElectrical() const
         ports = std::max<uint64_t>(std::min(plan.downPerLeaf, plan.endpoints) + plan.upPerLeaf,
                                    plan.spinePortsUsed);
     }
-    return CheckPfcBuffer("a rail switch", ports, nicPortBps, railFrameBytes, [](uint64_t most) {
+    return CheckSwitchBuffer("a rail switch", ports, nicPortBps, railFrameBytes, [](uint64_t most) {
         return "use a switch radix of at most " + std::to_string(most) +
                " (bigger rails become a Clos), or smaller frames";
     });
