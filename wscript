@@ -85,6 +85,8 @@ def build(bld):
         'helper/job-workload.cc',
         'helper/opus-helper.cc',
         'helper/strict-command-line.cc',
+        'helper/attribute-value-text.cc',
+        'helper/attribute-audit.cc',
         'helper/delay-ms-list.cc',
         'helper/workload-generator-flags.cc',
         'model/opus-cost-model.cc',
@@ -124,6 +126,8 @@ def build(bld):
     ]
     # The GoogleTests, which the suite photonic-rails-googletest runs.
     gtest_sources = [
+        'test/gtest/attribute-audit-test.cc',
+        'test/gtest/attribute-value-text-test.cc',
         'test/gtest/chakra-test.cc',
         'test/gtest/collective-plan-test.cc',
         'test/gtest/dcqcn-rate-controller-test.cc',
@@ -227,6 +231,8 @@ def build(bld):
         'helper/job-workload.h',
         'helper/opus-helper.h',
         'helper/strict-command-line.h',
+        'helper/attribute-value-text.h',
+        'helper/attribute-audit.h',
         'helper/delay-ms-list.h',
         'helper/workload-generator-flags.h',
         'model/opus-cost-model.h',
