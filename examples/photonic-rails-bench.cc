@@ -252,9 +252,9 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("rate",
             "line rate: a number and bps, kbps, Mbps, Gbps or Tbps, 1Mbps to 10Tbps",
             o.rate);
-    std::vector<std::string> types = AttributeAudit::FabricTypes();
-    types.insert(types.end(), {"ns3::PointToPointNetDevice", "ns3::PointToPointChannel"});
-    cmd.Creates(types);
+    AttributeAudit::ForFabricExample(cmd,
+                                     true,
+                                     {"ns3::PointToPointNetDevice", "ns3::PointToPointChannel"});
     cmd.Reserve("ns3::RailNetDevice::DataRate", "--rate");
     cmd.Reserve("ns3::OpticalCircuitSwitch::Radix", "the benchmark (a 2-port OCS)");
     cmd.Reserve("ns3::PointToPointNetDevice::DataRate", "--rate");

@@ -7,6 +7,8 @@
 #include "ns3/attribute-default.h"
 #include "ns3/eps-switch.h"
 #include "ns3/opus-shim.h"
+#include "ns3/rail-fabric-helper.h"
+#include "ns3/strict-command-line.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -15,23 +17,6 @@
 
 namespace ns3
 {
-
-std::vector<std::string>
-AttributeAudit::FabricTypes()
-{
-    return {"ns3::Node",
-            "ns3::RailFabric",
-            "ns3::RailEndpoints",
-            "ns3::RailTransport",
-            "ns3::EpsNetDevice",
-            "ns3::EpsChannel",
-            "ns3::EpsSwitch",
-            "ns3::EpsRouting",
-            "ns3::OcsNetDevice",
-            "ns3::OpticalCircuitSwitch",
-            "ns3::DropTailQueue<Packet>",
-            "ns3::UniformRandomVariable"}; // each EpsSwitch's ECN draws
-}
 
 std::vector<std::string>
 AttributeAudit::JobTypes()
@@ -89,6 +74,35 @@ AttributeAudit::Refusal(const std::string& attribute)
          "the wall clock; the distributed one needs MPI)"}};
     auto it = refused.find(attribute);
     return it == refused.end() ? "" : it->second;
+}
+
+void
+AttributeAudit::ForFabricExample(StrictCommandLine& cmd,
+                                 bool optical,
+                                 const std::vector<std::string>& others)
+{
+    std::vector<std::string> types = {"ns3::Node",
+                                      "ns3::RailFabric",
+                                      "ns3::RailEndpoints",
+                                      "ns3::RailTransport",
+                                      "ns3::EpsNetDevice",
+                                      "ns3::EpsChannel",
+                                      "ns3::EpsSwitch",
+                                      "ns3::EpsRouting",
+                                      "ns3::DropTailQueue<Packet>",
+                                      "ns3::UniformRandomVariable"}; // each switch's ECN draws
+    if (optical)
+    {
+        types.insert(types.end(), {"ns3::OcsNetDevice", "ns3::OpticalCircuitSwitch"});
+    }
+    types.insert(types.end(), others.begin(), others.end());
+    cmd.Creates(types);
+    for (const auto& [attribute, from] : RailFabricHelper::SpecAttributes())
+    {
+        cmd.Refuse(attribute, "RailFabricHelper sets it from " + from);
+    }
+    cmd.Refuse("ns3::EpsRouting::DetectionDelay",
+               "it acts on link failures, and this example fails nothing");
 }
 
 void

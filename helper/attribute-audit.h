@@ -11,6 +11,8 @@
 namespace ns3
 {
 
+class StrictCommandLine;
+
 /**
  * \ingroup photonic-rails
  * \brief Which ns-3 attributes (and global values) the programs take from a command line.
@@ -34,8 +36,18 @@ class AttributeAudit
     ///         the scheduler)
     static std::vector<std::string> JobTypes();
 
-    /// \return the TypeIds of what RailFabricHelper builds, on every kind of rails
-    static std::vector<std::string> FabricTypes();
+    /**
+     * \brief What an example that builds its fabric with RailFabricHelper, and fails nothing,
+     *        takes from the command line: the attributes of the fabric's objects and of
+     *        \p others, but those the helper sets from its spec
+     *        (RailFabricHelper::SpecAttributes) and routing's DetectionDelay.
+     * \param cmd the example's command line (its own reservations come first)
+     * \param optical whether it may build optical rails (else electrical ones only)
+     * \param others the other types whose objects it creates
+     */
+    static void ForFabricExample(StrictCommandLine& cmd,
+                                 bool optical,
+                                 const std::vector<std::string>& others);
 
     /**
      * \param attribute ns3::Type::Attribute, Type being the attribute's own type, or a

@@ -13,6 +13,8 @@
 #include "ns3/nstime.h"
 #include "ns3/ocs-net-device.h"
 
+#include <stdexcept>
+
 namespace ns3
 {
 
@@ -50,7 +52,10 @@ Ptr<FlowFabric>
 FlowFabricHelper::Build()
 {
     std::string error = m_spec.Validate();
-    NS_ABORT_MSG_UNLESS(error.empty(), error);
+    if (!error.empty())
+    {
+        throw std::invalid_argument(error);
+    }
     Ptr<FlowFabric> fabric = CreateObject<FlowFabric>();
     fabric->m_spec = m_spec;
     fabric->m_kind = m_spec.EffectiveKind();

@@ -245,7 +245,9 @@ StrictCommandLine::CheckAttribute(const std::string& name, const std::string& va
 void
 StrictCommandLine::CheckTaken(const std::string& name, TypeId owner) const
 {
-    std::string refusal = AttributeAudit::Refusal(name);
+    auto refused = m_refused.find(name);
+    std::string refusal =
+        refused != m_refused.end() ? refused->second : AttributeAudit::Refusal(name);
     if (!refusal.empty())
     {
         throw std::invalid_argument("--" + name +
@@ -264,6 +266,12 @@ StrictCommandLine::CheckTaken(const std::string& name, TypeId owner) const
         throw std::invalid_argument("--" + name + " would change nothing: this program makes no " +
                                     owner.GetName());
     }
+}
+
+void
+StrictCommandLine::Refuse(const std::string& attribute, const std::string& reason)
+{
+    m_refused[attribute] = reason;
 }
 
 void

@@ -155,6 +155,15 @@ class StrictCommandLine
     void Reserve(const std::string& attribute, const std::string& flags);
 
     /**
+     * \brief Refuses --\p attribute=value in this program, with the reason: the program
+     *        overrides it, or has nothing it acts on (AttributeAudit has the refusals of
+     *        every program).
+     * \param attribute ns3::Type::Attribute, Type being the attribute's own type
+     * \param reason why, e.g. "it acts on link failures, and this example has none"
+     */
+    void Refuse(const std::string& attribute, const std::string& reason);
+
+    /**
      * \brief Names the types whose objects the program creates: an attribute of any other
      *        type (or a parent of one) would change nothing and is refused. A program that
      *        never calls it runs no simulation: every attribute and global value is refused.
@@ -310,6 +319,7 @@ class StrictCommandLine
     std::map<std::string, std::string> m_reserved; //!< ns3::Type::Attribute -> flags setting it
     std::map<std::string, std::string> m_retired;  //!< Old flag -> what replaced it
     std::map<std::string, std::string> m_reservedGlobals; //!< Global value -> flags setting it
+    std::map<std::string, std::string> m_refused;         //!< ns3::Type::Attribute -> why (Refuse)
     std::optional<std::vector<TypeId>> m_created;         //!< Types the program creates (Creates)
     std::vector<std::string> m_attributes;                //!< Attributes given (GetAttributes)
     std::map<std::string, std::pair<long double, long double>> m_ranges; //!< Integer flags

@@ -1073,6 +1073,12 @@ photonic_rails_expect_error(example.photonic-rails-cost-attribute photonic-rails
 photonic_rails_expect_error(example.first-collective-scheduler first-collective
   "--SchedulerType=ns3::Node"
   "first-collective: error: bad value for --SchedulerType: 'ns3::Node' \\(expected a scheduler, e.g. ns3::MapScheduler\\)\n$")
+photonic_rails_expect_error(example.first-collective-buffer first-collective
+  "--ns3::EpsSwitch::BufferSize=1"
+  "first-collective: error: a rail switch of 4 ports cannot be lossless: PFC needs 28356 B per port \\(headroom at 100 Gb/s over 50-ns cables, 4096-B frames\\) and its 1-B buffer holds 0; [^\n]*\n$")
+photonic_rails_expect_error(example.first-collective-chunk first-collective
+  "--ns3::CollectiveCommunicator::ChunkBytes=1"
+  "first-collective: error: rank 0, allgather: collective plan: one rank's plan needs more than 1048576 sends, receives and reductions: [^\n]*\n$")
 photonic_rails_expect_error(example.first-collective-rng-seed first-collective
   "--RngSeed=0"
   "first-collective: error: bad value for --RngSeed: '0' \\(expected an integer in \\[1, 4294944442\\]\\)\n$")
