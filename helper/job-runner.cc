@@ -226,9 +226,12 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
     }
     // Plans and circuits depend on the fabric: build each one, check, and discard it, so
     // that no run starts before every fabric's problem is known. They do not depend on the
-    // network model: the first listed stands for all.
+    // network model; the packet model, if listed, stands for all: it builds what the flow
+    // model has and more (switches and transports, with their rules).
     JobOptions one = o;
-    one.network = o.Networks().front();
+    std::vector<std::string> networks = o.Networks();
+    one.network =
+        std::count(networks.begin(), networks.end(), "packet") > 0 ? "packet" : networks.front();
     for (const JobFabric& f : fabrics)
     {
         JobBuilder builder = MakeBuilder(one, f, dag.GetRankCount());

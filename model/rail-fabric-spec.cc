@@ -7,8 +7,10 @@
 #include "eps-channel.h"
 #include "eps-net-device.h"
 #include "eps-switch.h"
+#include "ocs-net-device.h"
 #include "ocs-technology.h"
 #include "rail-transport-header.h"
+#include "rail-transport.h"
 
 #include "ns3/abort.h"
 #include "ns3/attribute-default.h"
@@ -285,6 +287,51 @@ RailFabricSpec::ValidateElectrical() const
         return "use a switch radix of at most " + std::to_string(most) +
                " (bigger rails become a Clos), or smaller frames";
     });
+}
+
+std::string
+RailFabricSpec::ValidateRetransmitTimeout() const
+{
+    Time link = AttributeDefault<TimeValue>(EpsChannel::GetTypeId(), "Delay");
+    Time processing = AttributeDefault<TimeValue>(EpsSwitch::GetTypeId(), "ProcessingDelay");
+    Time fiber = AttributeDefault<TimeValue>(OcsNetDevice::GetTypeId(), "FiberDelay");
+    Time timeout = AttributeDefault<TimeValue>(RailTransport::GetTypeId(), "RetransmitTimeout");
+    // The round trips of the fabric's paths without their frames: a rail's (NIC to NIC
+    // through its switch, a Clos's leaf, spine and leaf, or an OCS's two fibers) and, with
+    // two GPUs or more per server, the scale-up switch's.
+    std::vector<std::pair<Time, std::string>> paths;
+    auto switched = [&](uint32_t links, uint32_t switches) {
+        std::ostringstream how;
+        how << "2 x (" << links << " links x " << link.GetNanoSeconds() << " ns + " << switches
+            << (switches > 1 ? " switches" : " switch") << " x " << processing.GetNanoSeconds()
+            << " ns)";
+        paths.emplace_back(2 * (links * link + switches * processing), how.str());
+    };
+    RailKind rails = EffectiveKind();
+    if (rails == RailKind::OCS)
+    {
+        paths.emplace_back(4 * fiber,
+                           "2 x 2 fibers x " + std::to_string(fiber.GetNanoSeconds()) + " ns");
+    }
+    else
+    {
+        rails == RailKind::EPS_CLOS ? switched(4, 3) : switched(2, 1);
+    }
+    if (gpusPerServer >= 2)
+    {
+        switched(2, 1);
+    }
+    const auto& longest = *std::max_element(paths.begin(), paths.end());
+    if (timeout > longest.first)
+    {
+        return "";
+    }
+    std::ostringstream error;
+    error << "ns3::RailTransport::RetransmitTimeout (" << timeout.GetNanoSeconds()
+          << " ns) is not above the round trip of the longest path without its frames, "
+          << longest.second << " = " << longest.first.GetNanoSeconds()
+          << " ns: every frame would time out before its acknowledgement";
+    return error.str();
 }
 
 uint32_t

@@ -1059,6 +1059,9 @@ photonic_rails_expect_error(example.photonic-rails-sim-attribute-xoff-overflow p
 photonic_rails_expect_error(example.photonic-rails-sim-attribute-xon photonic-rails-sim
   "${pr_tiny}|--fabric=eps|--ns3::EpsSwitch::PfcXon=100000000"
   "photonic-rails-sim: error: a rail switch of 3 ports: PfcXon \\(100000000 B\\) must be below PfcXoff \\(11164218 B, BufferSize / 3 ports - 20592 B of headroom\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-timeout photonic-rails-sim
+  "${pr_tiny}|--fabric=eps|--ns3::EpsSwitch::ProcessingDelay=1ms"
+  "photonic-rails-sim: error: ns3::RailTransport::RetransmitTimeout \\(1000000 ns\\) is not above the round trip of the longest path without its frames, 2 x \\(2 links x 50 ns \\+ 1 switch x 1000000 ns\\) = 2000200 ns: every frame would time out before its acknowledgement\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-attribute-not-applicable photonic-rails-sim
   "${pr_tiny}|--fabric=ocs|--ns3::EpsSwitch::BufferSize=1000000"
   "photonic-rails-sim: error: --ns3::EpsSwitch::BufferSize does not apply to ocs \\(packet\\): it has no electrical link or switch \\(optical rails, one GPU per server\\)\n$")
