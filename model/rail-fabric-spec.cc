@@ -9,6 +9,7 @@
 #include "eps-switch.h"
 #include "ocs-net-device.h"
 #include "ocs-technology.h"
+#include "rail-net-device.h"
 #include "rail-transport-header.h"
 #include "rail-transport.h"
 
@@ -321,15 +322,25 @@ RailFabricSpec::ValidateRetransmitTimeout() const
     {
         switched(2, 1);
     }
-    const auto& longest = *std::max_element(paths.begin(), paths.end());
-    if (timeout > longest.first)
+    auto [roundTrip, how] = *std::max_element(paths.begin(), paths.end());
+    // An acknowledgement waits for AckInterval frames, each followed by the interframe gap
+    // (the transport's timer allows for their frame time, not for their gaps).
+    Time gap = AttributeDefault<TimeValue>(RailNetDevice::GetTypeId(), "InterframeGap");
+    uint64_t frames = AttributeDefault<UintegerValue>(RailTransport::GetTypeId(), "AckInterval");
+    if (gap.IsStrictlyPositive())
+    {
+        roundTrip += static_cast<int64_t>(frames) * gap;
+        how += " + " + std::to_string(frames) + " frames x " +
+               std::to_string(gap.GetNanoSeconds()) + " ns of interframe gap";
+    }
+    if (timeout > roundTrip)
     {
         return "";
     }
     std::ostringstream error;
     error << "ns3::RailTransport::RetransmitTimeout (" << timeout.GetNanoSeconds()
-          << " ns) is not above the round trip of the longest path without its frames, "
-          << longest.second << " = " << longest.first.GetNanoSeconds()
+          << " ns) is not above the round trip of the longest path without its frames, " << how
+          << " = " << roundTrip.GetNanoSeconds()
           << " ns: every frame would time out before its acknowledgement";
     return error.str();
 }

@@ -314,4 +314,15 @@ TEST(RailFabricSpec, TheRetransmitTimeoutIsAboveTheLongestRoundTrip)
               std::string::npos);
     RailFabricSpec one; // the defaults: 1 ms, far above
     EXPECT_EQ(one.ValidateRetransmitTimeout(), "");
+    // An acknowledgement waits for 16 frames: with a 1-ms interframe gap (the hostile pass:
+    // stuck on a Clos) one rail switch needs 800 ns + 16 x 1 ms = 16000800 ns.
+    Config::SetDefault("ns3::RailNetDevice::InterframeGap", TimeValue(MilliSeconds(1)));
+    EXPECT_EQ(one.ValidateRetransmitTimeout(),
+              "ns3::RailTransport::RetransmitTimeout (1000000 ns) is not above the round trip "
+              "of the longest path without its frames, 2 x (2 links x 50 ns + 1 switch x 300 "
+              "ns) + 16 frames x 1000000 ns of interframe gap = 16000800 ns: every frame would "
+              "time out before its acknowledgement");
+    Config::SetDefault("ns3::RailTransport::RetransmitTimeout", TimeValue(NanoSeconds(16000801)));
+    EXPECT_EQ(one.ValidateRetransmitTimeout(), "");
+    Config::Reset();
 }
