@@ -86,6 +86,8 @@ def build(bld):
         'helper/job-workload.cc',
         'helper/opus-helper.cc',
         'helper/strict-command-line.cc',
+        'helper/attribute-value-text.cc',
+        'helper/attribute-audit.cc',
         'helper/delay-ms-list.cc',
         'helper/workload-generator-flags.cc',
         'model/opus-cost-model.cc',
@@ -125,9 +127,12 @@ def build(bld):
     ]
     # The GoogleTests, which the suite photonic-rails-googletest runs.
     gtest_sources = [
+        'test/gtest/attribute-audit-test.cc',
+        'test/gtest/attribute-value-text-test.cc',
         'test/gtest/chakra-test.cc',
         'test/gtest/collective-plan-test.cc',
         'test/gtest/dcqcn-rate-controller-test.cc',
+        'test/gtest/eps-switch-buffer-test.cc',
         'test/gtest/delay-ms-list-test.cc',
         'test/gtest/fault-schedule-test.cc',
         'test/gtest/flow-rate-solver-test.cc',
@@ -170,6 +175,7 @@ def build(bld):
         'model/eps-net-device.h',
         'model/eps-routing.h',
         'model/eps-switch.h',
+        'model/attribute-default.h',
         'helper/eps-helper.h',
         'helper/fault-injector.h',
         'helper/fault-schedule.h',
@@ -228,6 +234,8 @@ def build(bld):
         'helper/job-workload.h',
         'helper/opus-helper.h',
         'helper/strict-command-line.h',
+        'helper/attribute-value-text.h',
+        'helper/attribute-audit.h',
         'helper/delay-ms-list.h',
         'helper/workload-generator-flags.h',
         'model/opus-cost-model.h',

@@ -91,8 +91,7 @@ main(int argc, char* argv[])
     auto flags = [&](StrictCommandLine& cmd) { // bounded so that a run takes seconds
         cmd.Add("servers", "one GPU each", servers, FlagRange(2, 16, "servers"));
         cmd.Add("bytes", "per GPU, 4096 x k", bytes, FlagRange(1 << 20, 1 << 24, "bytes"));
-        cmd.Reserve("ns3::RailNetDevice::DataRate", "the example (100 Gb/s)");
-        cmd.Reserve("ns3::RailTransport::Mtu", "the example (4096-byte frames)");
+        AttributeAudit::ForFabricExample(cmd, false, {"ns3::CollectiveCommunicator"});
     };
     auto run = [&](const StrictCommandLine&) { return Run(servers, bytes); };
     return RunProgram(argc, argv, "first-collective", __FILE__, "A ring AllGather", flags, run);

@@ -156,7 +156,9 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("reconfigAt", "when the controller asks for GPU2 <-> GPU4, e.g. 200us", o.reconfigAt);
     cmd.Add("fiber", "fiber delay between a GPU and the OCS, e.g. 50ns", o.fiber);
     cmd.Add("pcap", "write PCAP traces ocs-circuit-example-<node>-<device>.pcap", o.pcap);
+    cmd.Creates({"ns3::Node", "ns3::OcsNetDevice", "ns3::OpticalCircuitSwitch"});
     cmd.Reserve("ns3::RailNetDevice::DataRate", "--rate");
+    cmd.Reserve("ns3::OpticalCircuitSwitch::Radix", "--technology (its radix)");
     cmd.Reserve("ns3::RailNetDevice::Mtu", "--mtu");
     cmd.Reserve("ns3::OcsNetDevice::FiberDelay", "--fiber");
     cmd.Reserve("ns3::OpticalCircuitSwitch::ReconfigurationDelay", "--technology and --delay");

@@ -252,7 +252,11 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("rate",
             "line rate: a number and bps, kbps, Mbps, Gbps or Tbps, 1Mbps to 10Tbps",
             o.rate);
+    AttributeAudit::ForFabricExample(cmd,
+                                     true,
+                                     {"ns3::PointToPointNetDevice", "ns3::PointToPointChannel"});
     cmd.Reserve("ns3::RailNetDevice::DataRate", "--rate");
+    cmd.Reserve("ns3::OpticalCircuitSwitch::Radix", "the benchmark (a 2-port OCS)");
     cmd.Reserve("ns3::PointToPointNetDevice::DataRate", "--rate");
     cmd.Reserve("ns3::PointToPointNetDevice::Mtu", "the benchmark (9000, as the OCS runs)");
     cmd.Reserve("ns3::OcsNetDevice::FiberDelay", "the benchmark (500 ns)");

@@ -682,6 +682,7 @@ main(int argc, char* argv[])
             o.source.AddFlags(cmd);
             o.AddFlags(cmd);
             cmd.Reserve("ns3::OpticalCircuitSwitch::ReconfigurationDelay", "--delays");
+            cmd.Reserve("ns3::OpusTestbedEmulator::ReconfigurationDelay", "--delays");
             cmd.Add("delays", "reconfiguration delays, ms, comma-separated", o.delays);
             cmd.Add("baseline", "electrical rails to normalize to: eps|eps-clos", o.baseline);
             cmd.Add("modes",
@@ -739,6 +740,10 @@ main(int argc, char* argv[])
                 {
                     fabrics.push_back(point.fabric);
                 }
+                JobRunner::CheckAttributesApply(cmd.GetAttributes(),
+                                                o,
+                                                fabrics,
+                                                dag->GetRankCount());
                 for (const std::string& note : JobRunner::CheckBeforeRuns(o, fabrics, *dag))
                 {
                     std::cerr << "[sweep] " << note << "\n";

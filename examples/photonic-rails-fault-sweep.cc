@@ -301,7 +301,8 @@ main(int argc, char* argv[])
             }
             auto dag = o.source.Load(cmd, o);
             std::vector<Point> points;
-            for (const JobFabric& fabric : JobFabric::ParseList(o.fabrics, "fabrics"))
+            std::vector<JobFabric> fabrics = JobFabric::ParseList(o.fabrics, "fabrics");
+            for (const JobFabric& fabric : fabrics)
             {
                 if (fabric.emulated || fabric.staticSplit)
                 {
@@ -315,6 +316,7 @@ main(int argc, char* argv[])
                     points.push_back({fabric, fault, kind, std::nullopt, ""});
                 }
             }
+            JobRunner::CheckAttributesApply(cmd.GetAttributes(), o, fabrics, dag->GetRankCount());
             for (const Point& p : points)
             {
                 JobOptions check = o;

@@ -254,6 +254,7 @@ std::vector<JobFabric>
 ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& dag)
 {
     std::vector<JobFabric> fabrics = JobFabric::ParseList(o.fabric);
+    JobRunner::CheckAttributesApply(cmd.GetAttributes(), o, fabrics, dag.GetRankCount());
     for (const std::string& note : JobRunner::CheckBeforeRuns(o, fabrics, dag))
     {
         std::cerr << "[sim] " << note << "\n";

@@ -104,7 +104,9 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("ringRail", "rail carrying the ring of transfers", o.ringRail);
     cmd.Add("bytes", "bytes each GPU sends to its ring successor", o.bytes, BYTES_RANGE);
     cmd.Add("dcqcn", "DCQCN rate control: auto (on for electrical rails), 1 or 0", o.dcqcn);
+    AttributeAudit::ForFabricExample(cmd, true, {});
     cmd.Reserve("ns3::RailTransport::Dcqcn", "--dcqcn");
+    cmd.Reserve("ns3::OpticalCircuitSwitch::Radix", "--ocs (the technology's radix)");
     cmd.Reserve("ns3::RailNetDevice::DataRate", "--preset and --nic");
 }
 

@@ -5,31 +5,20 @@
 #include "flow-fabric-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/attribute-default.h"
+#include "ns3/eps-channel.h"
+#include "ns3/eps-switch.h"
 #include "ns3/flow-transport.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/ocs-net-device.h"
+
+#include <stdexcept>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("FlowFabricHelper");
-
-namespace
-{
-
-/// The initial value of a Time attribute of \p type, as Config::SetDefault left it.
-Time
-TimeDefault(const std::string& type, const std::string& attribute)
-{
-    TypeId::AttributeInformation info;
-    bool found = TypeId::LookupByName(type).LookupAttributeByName(attribute, &info);
-    NS_ABORT_MSG_UNLESS(found, type << " has no attribute " << attribute);
-    TimeValue value;
-    value.DeserializeFromString(info.initialValue->SerializeToString(info.checker), info.checker);
-    return value.Get();
-}
-
-} // namespace
 
 void
 FlowFabricHelper::SetSpec(const RailFabricSpec& spec)
@@ -53,9 +42,9 @@ FlowHopDelays
 FlowFabricHelper::PacketDelays()
 {
     FlowHopDelays delays;
-    delays.link = TimeDefault("ns3::EpsChannel", "Delay");
-    delays.fiber = TimeDefault("ns3::OcsNetDevice", "FiberDelay");
-    delays.switching = TimeDefault("ns3::EpsSwitch", "ProcessingDelay");
+    delays.link = AttributeDefault<TimeValue>(EpsChannel::GetTypeId(), "Delay");
+    delays.fiber = AttributeDefault<TimeValue>(OcsNetDevice::GetTypeId(), "FiberDelay");
+    delays.switching = AttributeDefault<TimeValue>(EpsSwitch::GetTypeId(), "ProcessingDelay");
     return delays;
 }
 
@@ -63,7 +52,10 @@ Ptr<FlowFabric>
 FlowFabricHelper::Build()
 {
     std::string error = m_spec.Validate();
-    NS_ABORT_MSG_UNLESS(error.empty(), error);
+    if (!error.empty())
+    {
+        throw std::invalid_argument(error);
+    }
     Ptr<FlowFabric> fabric = CreateObject<FlowFabric>();
     fabric->m_spec = m_spec;
     fabric->m_kind = m_spec.EffectiveKind();

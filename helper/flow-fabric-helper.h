@@ -36,8 +36,9 @@ class FlowFabricHelper
     void SetOcsAttribute(std::string name, const AttributeValue& value);
 
     /**
-     * \brief Builds the fabric. Aborts with the spec's one-line reason if it is invalid
-     * (programs should call RailFabricSpec::Validate() first to exit cleanly).
+     * \brief Builds the fabric; throws std::invalid_argument with the spec's one-line reason
+     * if it is invalid (RailFabricSpec::Validate: a switch buffer given on a command line,
+     * say), which the programs print as their error.
      * \return the fabric
      */
     Ptr<FlowFabric> Build();

@@ -4,10 +4,12 @@
 
 #include "job-builder.h"
 
+#include "ns3/attribute-default.h"
 #include "ns3/boolean.h"
 #include "ns3/collective-helper.h"
 #include "ns3/enum.h"
 #include "ns3/eps-routing.h"
+#include "ns3/eps-switch.h"
 #include "ns3/flow-fabric-helper.h"
 #include "ns3/log.h"
 #include "ns3/ocs-technology.h"
@@ -18,6 +20,8 @@
 #include "ns3/strict-command-line.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <set>
 #include <stdexcept>
 
@@ -180,6 +184,62 @@ const RailFabricSpec&
 JobBuilder::GetSpec() const
 {
     return m_spec;
+}
+
+std::string
+JobBuilder::WhyInert(const std::string& attribute) const
+{
+    std::string type = attribute.substr(0, attribute.rfind("::"));
+    auto is = [&attribute](std::initializer_list<const char*> names) {
+        return std::find(names.begin(), names.end(), attribute) != names.end();
+    };
+    bool packet = m_model == "packet";
+    bool optical = m_spec.kind == RailKind::OCS;
+    // Electrical links and switches: on electrical rails, and between a server's GPUs.
+    bool electrical = !optical || m_spec.gpusPerServer >= 2;
+    bool ecn = AttributeDefault<BooleanValue>(EpsSwitch::GetTypeId(), "EcnEnabled");
+    bool hopDelay = is({"ns3::EpsChannel::Delay",
+                        "ns3::EpsSwitch::ProcessingDelay",
+                        "ns3::OcsNetDevice::FiberDelay"});
+    bool dcqcn = type == "ns3::RailTransport" && (attribute.find("::Dcqcn") != std::string::npos ||
+                                                  is({"ns3::RailTransport::CnpInterval"}));
+    if (!packet && !hopDelay)
+    {
+        return "the flow model has no frames, queues, switches or transport (of the fabric's "
+               "attributes it takes the hop delays only)";
+    }
+    if ((type == "ns3::EpsChannel" || type == "ns3::EpsSwitch") && !electrical)
+    {
+        return "it has no electrical link or switch (optical rails, one GPU per server)";
+    }
+    if ((type == "ns3::OcsNetDevice" || type == "ns3::OpticalCircuitSwitch") && !optical)
+    {
+        return "it has no optical rails";
+    }
+    if (type == "ns3::EpsRouting" && optical)
+    {
+        return "only electrical rails route around failures";
+    }
+    bool marking = attribute.find("::Ecn") != std::string::npos && type == "ns3::EpsSwitch";
+    if ((marking || dcqcn) && optical)
+    {
+        return "ECN marks and DCQCN are on electrical rails only (scale-up switches never mark)";
+    }
+    if ((dcqcn || (marking && !is({"ns3::EpsSwitch::EcnEnabled"}))) && !ecn)
+    {
+        return "its switches mark no ECN (ns3::EpsSwitch::EcnEnabled is false)";
+    }
+    if (type == "ns3::OpusController" && !(optical && m_fabric.IsOpus() && !m_presetRings))
+    {
+        return "only Opus on optical rails (ocs, ocs-provisioning, ocs-oracle) takes requests";
+    }
+    if (is({"ns3::OpusShim::Ignore"}) && !m_fabric.emulated)
+    {
+        return "it is for the testbed emulation on electrical rails (emulated, "
+               "emulated-provisioning): on optical rails every communication needs its "
+               "circuits";
+    }
+    return "";
 }
 
 Time

@@ -138,6 +138,16 @@ class JobBuilder
     /// \return the spec the builder builds
     const RailFabricSpec& GetSpec() const;
 
+    /**
+     * \brief Whether a default given to an attribute (a command line's
+     *        --ns3::Type::Attribute=value) acts on the job this builder builds: an attribute
+     *        of an object it does not make, or that its rails or network model leave unused,
+     *        would change nothing.
+     * \param attribute ns3::Type::Attribute, Type being the attribute's own type
+     * \return why it has no effect on this job, or "" if it has
+     */
+    std::string WhyInert(const std::string& attribute) const;
+
     /// \return the network, random streams assigned from 0
     Ptr<RailNetwork> BuildNetwork() const;
     /// \param network a network BuildNetwork() returned

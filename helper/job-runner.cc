@@ -6,6 +6,7 @@
 
 #include "job-report.h"
 
+#include "ns3/attribute-audit.h"
 #include "ns3/boolean.h"
 #include "ns3/circuit-recorder.h"
 #include "ns3/core-module.h"
@@ -225,9 +226,12 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
     }
     // Plans and circuits depend on the fabric: build each one, check, and discard it, so
     // that no run starts before every fabric's problem is known. They do not depend on the
-    // network model: the first listed stands for all.
+    // network model; the packet model, if listed, stands for all: it builds what the flow
+    // model has and more (switches and transports, with their rules).
     JobOptions one = o;
-    one.network = o.Networks().front();
+    std::vector<std::string> networks = o.Networks();
+    one.network =
+        std::count(networks.begin(), networks.end(), "packet") > 0 ? "packet" : networks.front();
     for (const JobFabric& f : fabrics)
     {
         JobBuilder builder = MakeBuilder(one, f, dag.GetRankCount());
@@ -268,6 +272,47 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
         lines.push_back(names + ": " + note);
     }
     return lines;
+}
+
+void
+JobRunner::CheckAttributesApply(const std::vector<std::string>& attributes,
+                                const JobOptions& o,
+                                const std::vector<JobFabric>& fabrics,
+                                uint32_t ranks)
+{
+    std::vector<std::pair<std::string, JobBuilder>> runs; // (name, builder)
+    for (const std::string& network : o.Networks())
+    {
+        JobOptions one = o;
+        one.network = network;
+        for (const JobFabric& fabric : fabrics)
+        {
+            std::string name = fabric.name + " (" + network + ")";
+            bool listed = std::any_of(runs.begin(), runs.end(), [&name](const auto& run) {
+                return run.first == name; // a sweep runs a fabric at several points
+            });
+            if (!listed)
+            {
+                runs.emplace_back(name, MakeBuilder(one, fabric, ranks));
+            }
+        }
+    }
+    for (const std::string& attribute : attributes)
+    {
+        bool acts = std::any_of(runs.begin(), runs.end(), [&attribute](const auto& run) {
+            return run.second.WhyInert(attribute).empty();
+        });
+        if (!acts)
+        {
+            std::string names;
+            for (const auto& run : runs)
+            {
+                names += (names.empty() ? "" : ", ") + run.first;
+            }
+            throw std::invalid_argument("--" + attribute + " does not apply to " + names + ": " +
+                                        runs.front().second.WhyInert(attribute));
+        }
+    }
 }
 
 namespace
@@ -600,8 +645,10 @@ const FlagRange CHUNK_KIB(1, UINT32_MAX, "KiB per pipelining chunk");
 void
 JobOptions::AddFlags(StrictCommandLine& cmd)
 {
-    // Attributes the job sets from these flags: a default given on the command line
+    // The attributes of every object a job makes are taken from the command line, but
+    // those the job sets from these flags: a default given on the command line
     // (--ns3::Type::Attribute=value) would be silently overridden.
+    cmd.Creates(AttributeAudit::JobTypes());
     cmd.Reserve("ns3::RailTransport::Mtu", "--frameBytes");
     cmd.Reserve("ns3::RailTransport::ScaleUpMtu", "--frameBytes (scale-up: the same)");
     cmd.Reserve("ns3::RailTransport::RelayChunk", "--frameBytes");
@@ -609,7 +656,14 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
     cmd.Reserve("ns3::RailNetDevice::Mtu", "--frameBytes");
     cmd.Reserve("ns3::RailNetDevice::DataRate", "--preset, --nicRate and the scale-up rate");
     cmd.Reserve("ns3::OpticalCircuitSwitch::ReconfigurationDelay", "--ocs and --reconfigDelay");
+    cmd.Reserve("ns3::OpticalCircuitSwitch::Radix", "--ocs (the technology's radix)");
+    cmd.Reserve("ns3::OpusTestbedEmulator::ReconfigurationDelay", "--ocs and --reconfigDelay");
     cmd.Reserve("ns3::OpusController::ControlLatency", "--controlLatency");
+    cmd.Reserve("ns3::OpusTestbedEmulator::ControlLatency", "--controlLatency");
+    cmd.Reserve("ns3::OpusTestbedEmulator::AskEveryPointToPoint",
+                "the fabric's name (emulated asks for every point-to-point, "
+                "emulated-provisioning does not)");
+    cmd.Reserve("SchedulerType", "the job runner (ns3::PriorityQueueScheduler)");
     cmd.Reserve("ns3::OpusShim::Provisioning",
                 "the fabric's name (ocs-provisioning, ocs-oracle, emulated-provisioning)");
     cmd.Reserve("ns3::EpsRouting::DetectionDelay", "--detectionDelay");

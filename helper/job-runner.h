@@ -143,6 +143,22 @@ class JobRunner
                                                     const WorkloadDag& dag);
 
     /**
+     * \brief Checks, before any run, that every attribute given on the command line acts on
+     *        at least one of the runs (JobBuilder::WhyInert): one that would change nothing
+     *        is refused, as a flag that does not apply to the fabrics is.
+     * \param attributes the attributes given (StrictCommandLine::GetAttributes)
+     * \param o the options (their network models)
+     * \param fabrics the fabrics
+     * \param ranks the job's ranks
+     *
+     * Throws std::invalid_argument with a one-line reason.
+     */
+    static void CheckAttributesApply(const std::vector<std::string>& attributes,
+                                     const JobOptions& o,
+                                     const std::vector<JobFabric>& fabrics,
+                                     uint32_t ranks);
+
+    /**
      * \brief Runs the job.
      * \param o the options
      * \param dag the job

@@ -16,6 +16,7 @@
 #include "ns3/uinteger.h"
 
 #include <numeric>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -76,11 +77,28 @@ RailFabricHelper::SetTransportAttribute(std::string name, const AttributeValue& 
     m_relayChunkChosen = m_relayChunkChosen || name == "RelayChunk";
 }
 
+std::vector<std::pair<std::string, std::string>>
+RailFabricHelper::SpecAttributes()
+{
+    return {{"ns3::RailNetDevice::DataRate", "the NIC and scale-up rates"},
+            {"ns3::RailNetDevice::Mtu", "the frame sizes"},
+            {"ns3::RailTransport::Mtu", "the rail frame size"},
+            {"ns3::RailTransport::ScaleUpMtu", "the scale-up frame size"},
+            {"ns3::RailTransport::RelayChunk", "the rail frame size"},
+            {"ns3::RailTransport::Dcqcn", "the rails (on for electrical ones)"},
+            {"ns3::OpticalCircuitSwitch::Radix", "the OCS technology"},
+            {"ns3::OpticalCircuitSwitch::ReconfigurationDelay", "the OCS technology"}};
+}
+
 Ptr<RailFabric>
 RailFabricHelper::Build()
 {
     std::string error = m_spec.Validate();
-    NS_ABORT_MSG_UNLESS(error.empty(), error);
+    error = error.empty() ? m_spec.ValidateRetransmitTimeout() : error;
+    if (!error.empty())
+    {
+        throw std::invalid_argument(error);
+    }
     Ptr<RailFabric> fabric = CreateObject<RailFabric>();
     fabric->m_spec = m_spec;
     fabric->m_kind = m_spec.EffectiveKind();

@@ -59,8 +59,16 @@ class RailFabricHelper
     void SetTransportAttribute(std::string name, const AttributeValue& value);
 
     /**
-     * \brief Builds the fabric. Aborts with the spec's one-line reason if it is invalid
-     * (programs should call RailFabricSpec::Validate() first to exit cleanly).
+     * \return the attributes Build sets from the spec on every object it makes, whatever
+     *         their defaults (a default given for one changes nothing), each with what sets
+     *         it; unless SetOcsAttribute or SetTransportAttribute set it first
+     */
+    static std::vector<std::pair<std::string, std::string>> SpecAttributes();
+
+    /**
+     * \brief Builds the fabric; throws std::invalid_argument with the spec's one-line reason
+     * if it is invalid (RailFabricSpec::Validate: a switch buffer given on a command line,
+     * say), which the programs print as their error.
      * \return the fabric
      */
     Ptr<RailFabric> Build();

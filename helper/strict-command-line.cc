@@ -4,9 +4,14 @@
 
 #include "strict-command-line.h"
 
+#include "attribute-audit.h"
+#include "attribute-value-text.h"
+
+#include "ns3/config.h"
 #include "ns3/global-value.h"
 #include "ns3/input-text.h"
 #include "ns3/log.h"
+#include "ns3/scheduler.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -70,6 +75,26 @@ FormatNumber(double number)
     return out.str();
 }
 
+/// \return the type among \p tid and its parents that has \p attribute (which one of them
+///         has) as its own: ns-3 sets a default through that type's name only
+TypeId
+OwnerOf(TypeId tid, const std::string& attribute)
+{
+    for (;; tid = tid.GetParent())
+    {
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            if (tid.GetAttribute(i).name == attribute)
+            {
+                return tid;
+            }
+        }
+    }
+}
+
+/// Largest RngSeed: MRG32k3a's seeds are below its moduli (ns-3's RngStream aborts on others).
+constexpr uint64_t RNG_SEED_MAX = 4294944442;
+
 /// \return the one message for a flag's value outside its range, \p shown as typed
 std::string
 OutOfRange(const std::string& name, const std::string& shown, const FlagRange& range)
@@ -96,6 +121,7 @@ void
 StrictCommandLine::Parse(int argc, char* argv[])
 {
     TypedValues().clear();
+    m_attributes.clear();
     std::vector<char*> kept = {argv[0]};
     std::vector<std::string> beyondType;
     for (int i = 1; i < argc; ++i)
@@ -109,9 +135,51 @@ StrictCommandLine::Parse(int argc, char* argv[])
             beyondType.push_back(argv[i]);
         }
     }
+    CheckEnvironment();
     // The others first: a range may depend on them (--bytes on --mtu).
     m_cmd.Parse(static_cast<int>(kept.size()), kept.data());
     CheckRanges(beyondType);
+    if (!m_attributes.empty())
+    {
+        AttributeAudit::CheckDefaults(); // the rules between attributes, as now set
+    }
+}
+
+void
+StrictCommandLine::CheckEnvironment()
+{
+    // ns-3's reading (ObjectBase::ConstructSelf): entries separated by ';', each
+    // ns3::Type::Attribute=value. It skips what it cannot use; nothing is skipped here.
+    const char* env = std::getenv("NS_ATTRIBUTE_DEFAULT");
+    std::istringstream entries(env != nullptr ? env : "");
+    for (std::string entry; std::getline(entries, entry, ';');)
+    {
+        if (entry.empty())
+        {
+            continue; // "a=1;": nothing given
+        }
+        std::size_t equal = entry.find('=');
+        std::string name = entry.substr(0, equal);
+        if (equal == std::string::npos || name.find("::") == std::string::npos)
+        {
+            throw std::invalid_argument("NS_ATTRIBUTE_DEFAULT: " + Quote(entry) +
+                                        " is not ns3::Type::Attribute=value");
+        }
+        if (std::count(m_attributes.begin(), m_attributes.end(), name) > 0)
+        {
+            throw std::invalid_argument("--" + Escape(name) +
+                                        " is given twice (give each flag once)");
+        }
+        try
+        {
+            CheckAttribute(name, entry.substr(equal + 1));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw std::invalid_argument(std::string("NS_ATTRIBUTE_DEFAULT: ") + e.what());
+        }
+        Config::SetDefault(name, StringValue(entry.substr(equal + 1)));
+    }
 }
 
 void
@@ -137,7 +205,7 @@ StrictCommandLine::CheckRanges(const std::vector<std::string>& beyondType) const
 }
 
 void
-StrictCommandLine::CheckAttribute(const std::string& name, const std::string& value) const
+StrictCommandLine::CheckAttribute(const std::string& name, const std::string& value)
 {
     std::size_t cut = name.rfind("::");
     std::string type = name.substr(0, cut);
@@ -156,19 +224,76 @@ StrictCommandLine::CheckAttribute(const std::string& name, const std::string& va
                                     " (see --PrintAttributes=" + type + ")");
     }
     CheckNotReserved(name, tid, attribute);
+    TypeId owner = OwnerOf(tid, attribute);
+    if (owner != tid)
+    {
+        // ns-3 would print its whole help: it sets a default through the owner only.
+        throw std::invalid_argument("--" + name + ": the attribute is " + owner.GetName() +
+                                    "'s (give --" + owner.GetName() + "::" + attribute + ")");
+    }
     if (!(info.flags & TypeId::ATTR_CONSTRUCT) || info.supportLevel == TypeId::OBSOLETE)
     {
         throw std::invalid_argument("--" + name +
                                     ": not an attribute a default can be given for (it is set "
                                     "after construction, or obsolete)");
     }
-    CheckAttributeValue(name, value, info.checker);
+    CheckTaken(name, owner);
+    AttributeValueText::Check(name, value, info.checker);
+    m_attributes.push_back(name);
+}
+
+void
+StrictCommandLine::CheckTaken(const std::string& name, TypeId owner) const
+{
+    auto refused = m_refused.find(name);
+    std::string refusal =
+        refused != m_refused.end() ? refused->second : AttributeAudit::Refusal(name);
+    if (!refusal.empty())
+    {
+        throw std::invalid_argument("--" + name +
+                                    " is not taken from the command line: " + refusal);
+    }
+    if (!m_created)
+    {
+        throw std::invalid_argument("--" + name +
+                                    " would change nothing: this program runs no simulation");
+    }
+    bool made = std::any_of(m_created->begin(), m_created->end(), [owner](TypeId created) {
+        return created == owner || created.IsChildOf(owner);
+    });
+    if (!made)
+    {
+        throw std::invalid_argument("--" + name + " would change nothing: this program makes no " +
+                                    owner.GetName());
+    }
+}
+
+void
+StrictCommandLine::Refuse(const std::string& attribute, const std::string& reason)
+{
+    m_refused[attribute] = reason;
+}
+
+void
+StrictCommandLine::Creates(const std::vector<std::string>& types)
+{
+    m_created.emplace();
+    for (const std::string& type : types)
+    {
+        m_created->push_back(TypeId::LookupByName(type));
+    }
+}
+
+const std::vector<std::string>&
+StrictCommandLine::GetAttributes() const
+{
+    return m_attributes;
 }
 
 void
 StrictCommandLine::Reserve(const std::string& attribute, const std::string& flags)
 {
-    m_reserved[attribute] = flags;
+    (attribute.find("::") == std::string::npos ? m_reservedGlobals : m_reserved)[attribute] = flags;
 }
 
 void
@@ -206,23 +331,38 @@ StrictCommandLine::CheckGlobal(const GlobalValue& global, const std::string& val
                                     ": this program sets the random run from --seed (give "
                                     "--seed=N)");
     }
-    CheckAttributeValue(name, value, global.GetChecker());
-}
-
-void
-StrictCommandLine::CheckAttributeValue(const std::string& name,
-                                       const std::string& value,
-                                       Ptr<const AttributeChecker> checker)
-{
-    // ns-3 aborts on a time it cannot read ("Can't Parse Time"), so times are read first.
-    static const std::regex time("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?"
-                                 "(y|d|h|min|s|ms|us|ns|ps|fs)?");
-    bool readable =
-        checker->GetValueTypeName() != "ns3::TimeValue" || std::regex_match(value, time);
-    if (value.empty() || !readable || !checker->CreateValidValue(StringValue(value)))
+    auto reserved = m_reservedGlobals.find(name);
+    if (reserved != m_reservedGlobals.end())
     {
-        throw std::invalid_argument("bad value for --" + name + ": " + Quote(value) +
-                                    " (expected " + checker->GetUnderlyingTypeInformation() + ")");
+        throw std::invalid_argument("--" + name + ": this program sets it from " +
+                                    reserved->second + " (give that instead)");
+    }
+    std::string refusal = AttributeAudit::Refusal(name);
+    if (!refusal.empty())
+    {
+        throw std::invalid_argument("--" + name +
+                                    " is not taken from the command line: " + refusal);
+    }
+    if (!m_created)
+    {
+        throw std::invalid_argument("--" + name +
+                                    " would change nothing: this program runs no simulation");
+    }
+    AttributeValueText::Check(name, value, global.GetChecker());
+    // What ns-3 itself would abort on, or crash with, once the simulator starts.
+    TypeId scheduler;
+    if (name == "SchedulerType" &&
+        (!TypeId::LookupByNameFailSafe(value, &scheduler) ||
+         !scheduler.IsChildOf(Scheduler::GetTypeId()) || !scheduler.HasConstructor()))
+    {
+        throw std::invalid_argument("bad value for --SchedulerType: " + Quote(value) +
+                                    " (expected a scheduler, e.g. ns3::MapScheduler)");
+    }
+    if (name == "RngSeed" && (std::stoull(value) == 0 || std::stoull(value) > RNG_SEED_MAX))
+    {
+        throw std::invalid_argument("bad value for --RngSeed: " + Quote(value) +
+                                    " (expected an integer in [1, " + std::to_string(RNG_SEED_MAX) +
+                                    "])");
     }
 }
 
@@ -383,7 +523,8 @@ StrictCommandLine::Check(const std::string& arg)
 Time
 StrictCommandLine::ParseTime(const std::string& name, const std::string& text)
 {
-    static const std::regex format("([0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?)(s|ms|us|ns)?");
+    // A leading + as ns-3 prints times (--PrintAttributes shows "+50ns").
+    static const std::regex format("\\+?([0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?)(s|ms|us|ns)?");
     std::smatch match;
     if (!std::regex_match(text, match, format))
     {

@@ -13,6 +13,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <stdexcept>
@@ -146,11 +147,29 @@ class StrictCommandLine
 
     /**
      * \brief Refuses --\p attribute=value (and the same attribute named through a parent or
-     * child type): the program sets it from its own flag, which would override the default.
-     * \param attribute e.g. ns3::RailTransport::Mtu
+     * child type), or a global value: the program sets it from its own flag, which would
+     * override the default.
+     * \param attribute e.g. ns3::RailTransport::Mtu, or a global value's name (SchedulerType)
      * \param flags the flags that set it, e.g. "--frameBytes"
      */
     void Reserve(const std::string& attribute, const std::string& flags);
+
+    /**
+     * \brief Refuses --\p attribute=value in this program, with the reason: the program
+     *        overrides it, or has nothing it acts on (AttributeAudit has the refusals of
+     *        every program).
+     * \param attribute ns3::Type::Attribute, Type being the attribute's own type
+     * \param reason why, e.g. "it acts on link failures, and this example has none"
+     */
+    void Refuse(const std::string& attribute, const std::string& reason);
+
+    /**
+     * \brief Names the types whose objects the program creates: an attribute of any other
+     *        type (or a parent of one) would change nothing and is refused. A program that
+     *        never calls it runs no simulation: every attribute and global value is refused.
+     * \param types TypeId names, e.g. AttributeAudit::JobTypes()
+     */
+    void Creates(const std::vector<std::string>& types);
 
     /**
      * \brief Names what replaced a flag that no longer exists: --\p name is refused with
@@ -170,11 +189,16 @@ class StrictCommandLine
     /// \param name a flag \return true if it was on the command line
     bool IsGiven(const std::string& name) const;
 
+    /// \return the attributes given, as ns3::Type::Attribute, on the command line or in
+    ///         NS_ATTRIBUTE_DEFAULT, in that order
+    const std::vector<std::string>& GetAttributes() const;
+
     /**
      * \brief Reads a non-negative duration such as "25ms", "1.5s", "100us" or "0".
      * \param name the flag (for the error)
-     * \param text its value: a number and one of s, ms, us, ns; only 0 may go without a
-     *        unit (a bare 25 read as seconds was taken for ms)
+     * \param text its value: a number (with a + if need be, as ns-3 prints times) and one
+     *        of s, ms, us, ns; only 0 may go without a unit (a bare 25 read as seconds was
+     *        taken for ms)
      * \return the duration, rounded to whole ns (std::invalid_argument with a one-line
      *         reason if malformed, without a unit, positive but below 1 ns or longer than
      *         10^6 s)
@@ -263,11 +287,22 @@ class StrictCommandLine
 
     /**
      * \brief Checks ns-3's --ns3::Type::Attribute=value (a default for every object made
-     * after the command line is parsed): the type, the attribute and the value.
+     * after the command line is parsed): the type, the attribute, that the program takes it
+     * (not reserved, not refused by AttributeAudit, of a type the program creates) and the
+     * value (AttributeValueText). Records it (GetAttributes).
      * \param name ns3::Type::Attribute
      * \param value its value
      */
-    void CheckAttribute(const std::string& name, const std::string& value) const;
+    void CheckAttribute(const std::string& name, const std::string& value);
+
+    /// \throws std::invalid_argument if attribute \p name of \p owner, its own type, is one
+    ///         the program does not take
+    void CheckTaken(const std::string& name, TypeId owner) const;
+
+    /// Checks the attributes NS_ATTRIBUTE_DEFAULT gives (ns-3 reads it when it makes an
+    /// object) as if they were flags, and makes them defaults (code that reads a default
+    /// sees them too).
+    void CheckEnvironment();
 
     /// \throws std::invalid_argument if attribute \p name (type \p tid) is reserved
     void CheckNotReserved(const std::string& name, TypeId tid, const std::string& attribute) const;
@@ -279,15 +314,14 @@ class StrictCommandLine
      */
     void CheckGlobal(const GlobalValue& global, const std::string& value) const;
 
-    /// \throws std::invalid_argument if \p checker does not accept \p value for flag \p name
-    static void CheckAttributeValue(const std::string& name,
-                                    const std::string& value,
-                                    Ptr<const AttributeChecker> checker);
-
     CommandLine m_cmd;                             //!< ns-3's parser
     std::map<std::string, char> m_kinds;           //!< Flag -> 'u', 'i', 'd', 'b' or 's'
     std::map<std::string, std::string> m_reserved; //!< ns3::Type::Attribute -> flags setting it
     std::map<std::string, std::string> m_retired;  //!< Old flag -> what replaced it
+    std::map<std::string, std::string> m_reservedGlobals; //!< Global value -> flags setting it
+    std::map<std::string, std::string> m_refused;         //!< ns3::Type::Attribute -> why (Refuse)
+    std::optional<std::vector<TypeId>> m_created;         //!< Types the program creates (Creates)
+    std::vector<std::string> m_attributes;                //!< Attributes given (GetAttributes)
     std::map<std::string, std::pair<long double, long double>> m_ranges; //!< Integer flags
     std::set<std::string> m_given;          //!< Flags on the command line
     std::map<std::string, Ranged> m_ranged; //!< Flags registered with a range

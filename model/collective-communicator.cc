@@ -315,7 +315,11 @@ CollectiveCommunicator::Start(const CollectiveCall& call, DoneCallback done)
     }
     catch (const std::invalid_argument& e)
     {
-        NS_ABORT_MSG("rank " << m_rank << ", " << call.instance << ": " << e.what());
+        // Thrown, not aborted: attributes from the command line (ChunkBytes, Channels)
+        // reach here, and the programs turn the exception into their one-line error.
+        m_executions.erase(id);
+        throw std::invalid_argument("rank " + std::to_string(m_rank) + ", " + call.instance + ": " +
+                                    e.what());
     }
     exec.done = done;
     ++m_counters.calls;

@@ -113,8 +113,8 @@ class CollectiveCommunicator : public Object
      * \param call the call
      * \param done called when this rank's part finished
      *
-     * A request the planner rejects aborts with its one-line reason; the caller is
-     * expected to have validated the workload.
+     * A request the planner rejects throws std::invalid_argument with its one-line reason
+     * (the job programs plan every collective before they run).
      */
     void Start(const CollectiveCall& call, DoneCallback done);
 

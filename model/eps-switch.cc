@@ -9,6 +9,7 @@
 #include "eps-net-device.h"
 
 #include "ns3/abort.h"
+#include "ns3/attribute-default.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/ethernet-header.h"
@@ -19,6 +20,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace ns3
 {
@@ -606,51 +608,136 @@ EpsSwitch::PfcHeadroom(uint64_t bps, Time delay, uint64_t maxFrameBytes)
     return roundTripBytes + 2 * maxFrameBytes + EpsNetDevice::PAUSE_FRAME_BYTES;
 }
 
+EpsSwitch::BufferSettings
+EpsSwitch::DefaultSettings()
+{
+    TypeId tid = GetTypeId();
+    BufferSettings s;
+    s.bufferSize = AttributeDefault<UintegerValue>(tid, "BufferSize");
+    s.dtAlpha = AttributeDefault<DoubleValue>(tid, "DtAlpha");
+    s.ecnKmin = AttributeDefault<UintegerValue>(tid, "EcnKmin");
+    s.ecnKmax = AttributeDefault<UintegerValue>(tid, "EcnKmax");
+    s.pfcEnabled = AttributeDefault<BooleanValue>(tid, "PfcEnabled");
+    s.pfcXoff = AttributeDefault<UintegerValue>(tid, "PfcXoff");
+    s.pfcXon = AttributeDefault<UintegerValue>(tid, "PfcXon");
+    return s;
+}
+
+namespace
+{
+
+/// The rules between the buffer's attributes alone (EpsSwitch::CheckBuffer).
+std::string
+CheckSettings(const EpsSwitch::BufferSettings& s)
+{
+    std::ostringstream error;
+    if (s.ecnKmin > s.ecnKmax)
+    {
+        error << "EcnKmin (" << s.ecnKmin << " B) exceeds EcnKmax (" << s.ecnKmax << " B)";
+    }
+    else if (s.pfcEnabled && s.dtAlpha > 0)
+    {
+        // Admit applies the dynamic threshold to lossy switches only: it would be ignored.
+        error << "DtAlpha (" << s.dtAlpha << ") applies with PFC off (PfcEnabled false)";
+    }
+    else if (!s.pfcEnabled && (s.pfcXoff != 0 || s.pfcXon != 0))
+    {
+        error << "PfcXoff and PfcXon apply with PFC on (PfcEnabled true)";
+    }
+    else if (s.pfcXoff > s.bufferSize)
+    {
+        error << "PfcXoff (" << s.pfcXoff << " B) exceeds BufferSize (" << s.bufferSize << " B)";
+    }
+    else if (s.pfcXon != 0 && s.pfcXoff != 0 && s.pfcXon >= s.pfcXoff)
+    {
+        error << "PfcXon (" << s.pfcXon << " B) must be below PfcXoff (" << s.pfcXoff << " B)";
+    }
+    return error.str();
+}
+
+} // namespace
+
+std::string
+EpsSwitch::CheckBuffer(const BufferSettings& s, std::vector<PfcPort>& ports)
+{
+    std::string settings = CheckSettings(s);
+    if (!settings.empty())
+    {
+        return settings;
+    }
+    std::ostringstream error;
+    for (const PfcPort& port : ports)
+    {
+        if (port.maxFrame > s.bufferSize)
+        {
+            error << "BufferSize (" << s.bufferSize << " B) cannot hold a " << port.maxFrame
+                  << "-B frame";
+            return error.str();
+        }
+    }
+    if (!s.pfcEnabled || ports.empty())
+    {
+        return "";
+    }
+    uint64_t share = s.bufferSize / ports.size();
+    unsigned __int128 reserved = 0; // up to 2^32 ports of up to 2^64 bytes each
+    for (std::size_t i = 0; i < ports.size(); ++i)
+    {
+        PfcPort& port = ports[i];
+        if (s.pfcXoff == 0 && share < port.headroom + port.maxFrame)
+        {
+            error << "BufferSize (" << s.bufferSize << " B) is too small for PFC on "
+                  << ports.size() << " ports: port " << i << " needs " << port.headroom
+                  << " B of headroom plus a " << port.maxFrame << "-B frame";
+            return error.str();
+        }
+        port.xoff = s.pfcXoff != 0 ? s.pfcXoff : share - port.headroom;
+        port.xon = s.pfcXon != 0                   ? s.pfcXon
+                   : port.xoff > 2 * port.maxFrame ? port.xoff - 2 * port.maxFrame
+                                                   : 0;
+        if (port.xon >= port.xoff)
+        {
+            error << "PfcXon (" << port.xon << " B) must be below PfcXoff (" << port.xoff
+                  << " B, BufferSize / " << ports.size() << " ports - " << port.headroom
+                  << " B of headroom)";
+            return error.str();
+        }
+        reserved += port.xoff + port.headroom;
+    }
+    if (reserved > s.bufferSize)
+    {
+        std::string need = reserved > UINT64_MAX ? "more than " + std::to_string(UINT64_MAX)
+                                                 : std::to_string(static_cast<uint64_t>(reserved));
+        error << "PFC cannot be lossless: the ports' PfcXoff plus headroom need " << need
+              << " B but BufferSize is " << s.bufferSize << " B (lower PfcXoff, or 0 to derive it)";
+    }
+    return error.str();
+}
+
 void
 EpsSwitch::Configure()
 {
     NS_LOG_FUNCTION(this);
-    NS_ABORT_MSG_IF(m_ecnKmin > m_ecnKmax,
-                    "EpsSwitch: EcnKmin (" << m_ecnKmin << ") exceeds EcnKmax (" << m_ecnKmax
-                                           << ")");
+    BufferSettings
+        settings{m_bufferSize, m_dtAlpha, m_ecnKmin, m_ecnKmax, m_pfcEnabled, m_pfcXoff, m_pfcXon};
+    std::vector<PfcPort> plan(m_ports.size());
+    for (std::size_t i = 0; i < m_ports.size(); ++i)
+    {
+        plan[i].maxFrame = MaxFrameBytes(m_ports[i]);
+        // Headroom needs the peer: without PFC a port may stay unconnected.
+        plan[i].headroom = m_pfcEnabled ? ComputeHeadroom(m_ports[i]) : 0;
+    }
+    std::string error = CheckBuffer(settings, plan);
+    NS_ABORT_MSG_UNLESS(error.empty(), "EpsSwitch: " << error);
+    for (std::size_t i = 0; i < m_ports.size(); ++i)
+    {
+        m_ports[i].headroom = plan[i].headroom;
+        m_ports[i].xoff = plan[i].xoff;
+        m_ports[i].xon = plan[i].xon;
+    }
     Ptr<Node> node = GetObject<Node>();
     m_hashSeed = SplitMix64(m_ecmpSeed != 0 ? m_ecmpSeed : (node ? node->GetId() + 1 : 1));
     m_configured = true;
-    if (!m_pfcEnabled || m_ports.empty())
-    {
-        return;
-    }
-    uint64_t share = m_bufferSize / m_ports.size();
-    uint64_t reserved = 0;
-    for (uint32_t i = 0; i < m_ports.size(); ++i)
-    {
-        Port& port = m_ports[i];
-        port.headroom = ComputeHeadroom(port);
-        uint64_t maxFrame = MaxFrameBytes(port);
-        if (m_pfcXoff == 0)
-        {
-            NS_ABORT_MSG_IF(share < port.headroom + maxFrame,
-                            "EpsSwitch: BufferSize "
-                                << m_bufferSize << " B is too small for PFC on " << m_ports.size()
-                                << " ports: port " << i << " needs " << port.headroom
-                                << " B of headroom plus a frame");
-            port.xoff = share - port.headroom;
-        }
-        else
-        {
-            port.xoff = m_pfcXoff;
-        }
-        port.xon =
-            m_pfcXon != 0 ? m_pfcXon : (port.xoff > 2 * maxFrame ? port.xoff - 2 * maxFrame : 0);
-        NS_ABORT_MSG_IF(port.xon >= port.xoff,
-                        "EpsSwitch: PfcXon (" << port.xon << ") must be below PfcXoff ("
-                                              << port.xoff << ")");
-        reserved += port.xoff + port.headroom;
-    }
-    NS_ABORT_MSG_IF(reserved > m_bufferSize,
-                    "EpsSwitch: PFC cannot be lossless: the ports' PfcXoff plus headroom need "
-                        << reserved << " B but BufferSize is " << m_bufferSize
-                        << " B (lower PfcXoff, or 0 to derive it)");
 }
 
 uint64_t

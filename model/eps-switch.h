@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -180,6 +181,49 @@ class EpsSwitch : public Object
      */
     static uint64_t PfcHeadroom(uint64_t bps, Time delay, uint64_t maxFrameBytes);
 
+    /// The attributes that rule the shared buffer (see CheckBuffer).
+    struct BufferSettings
+    {
+        uint64_t bufferSize{0}; //!< BufferSize
+        double dtAlpha{0};      //!< DtAlpha
+        uint64_t ecnKmin{0};    //!< EcnKmin
+        uint64_t ecnKmax{0};    //!< EcnKmax
+        bool pfcEnabled{true};  //!< PfcEnabled
+        uint64_t pfcXoff{0};    //!< PfcXoff (0: derived)
+        uint64_t pfcXon{0};     //!< PfcXon (0: derived)
+    };
+
+    /// One port as PFC sees it: what it needs, and the thresholds CheckBuffer gives it.
+    struct PfcPort
+    {
+        uint64_t headroom{0}; //!< Bytes still arriving after a PAUSE (PfcHeadroom)
+        uint64_t maxFrame{0}; //!< Largest frame in or out, Ethernet header included
+        uint64_t xoff{0};     //!< PAUSE threshold (set by CheckBuffer)
+        uint64_t xon{0};      //!< RESUME threshold (set by CheckBuffer)
+    };
+
+    /// \return the BufferSettings a switch made now starts with: the attributes' defaults,
+    ///         or what Config::SetDefault (a command line) made them
+    static BufferSettings DefaultSettings();
+
+    /**
+     * \brief The switch's rules between its attributes, and between them and its ports:
+     *        written once, applied by the switch before its first frame (it aborts on a
+     *        violation) and by the programs before anything runs (RailFabricSpec::Validate,
+     *        StrictCommandLine).
+     *
+     * EcnKmin is at most EcnKmax; DtAlpha applies with PFC off, PfcXoff and PfcXon with PFC
+     * on; PfcXoff is at most BufferSize; the buffer holds the largest frame. With PFC, each
+     * port's Xoff is PfcXoff, or BufferSize / ports - headroom (which must leave a frame);
+     * its Xon is PfcXon, or Xoff - 2 largest frames; Xon is below Xoff; and the ports' Xoff
+     * plus headroom fit in BufferSize (lossless).
+     * \param settings the attributes
+     * \param ports the ports (none: the rules between the attributes only); each receives
+     *        its thresholds
+     * \return "" if the switch can work so, else a one-line reason naming the attributes
+     */
+    static std::string CheckBuffer(const BufferSettings& settings, std::vector<PfcPort>& ports);
+
     /// \return bytes held in the shared buffer
     uint64_t GetBufferUsed() const;
     /// \param port egress port \return bytes in its queue
@@ -264,7 +308,8 @@ class EpsSwitch : public Object
     void CheckXoff(uint32_t ingress);
     /// Sends RESUME upstream of \p ingress if its bytes fell to Xon.
     void CheckXon(uint32_t ingress);
-    /// Validates the attributes and derives the PFC thresholds (once per port set).
+    /// Applies CheckBuffer to the attributes and ports: derives the PFC thresholds (once
+    /// per port set), or aborts.
     void Configure();
     /// \return the PFC headroom of \p port in bytes.
     uint64_t ComputeHeadroom(const Port& port) const;

@@ -4,7 +4,9 @@
 
 #include "opus-shim.h"
 
+#include "ns3/abort.h"
 #include "ns3/enum.h"
+#include "ns3/input-text.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
 
@@ -56,6 +58,21 @@ OpusShim::OpusShim()
 OpusShim::~OpusShim()
 {
     NS_LOG_FUNCTION(this);
+}
+
+std::string
+OpusShim::CheckIgnore(const std::string& ignore)
+{
+    try
+    {
+        std::regex(ignore, std::regex::ECMAScript);
+    }
+    catch (const std::regex_error& e)
+    {
+        return "Ignore " + InputText::Quote(ignore) + " is not a regular expression (" + e.what() +
+               ")";
+    }
+    return "";
 }
 
 void
@@ -180,15 +197,9 @@ OpusShim::PassesThrough(const CollectiveCall& call)
     }
     if (!m_ignoreRegex)
     {
-        try
-        {
-            m_ignoreRegex.emplace(m_ignore, std::regex::ECMAScript);
-        }
-        catch (const std::regex_error& e)
-        {
-            NS_ABORT_MSG("OpusShim: Ignore '" << m_ignore << "' is not a regular expression ("
-                                              << e.what() << ")");
-        }
+        std::string error = CheckIgnore(m_ignore);
+        NS_ABORT_MSG_UNLESS(error.empty(), "OpusShim: " << error);
+        m_ignoreRegex.emplace(m_ignore, std::regex::ECMAScript);
     }
     return std::regex_search(call.label, *m_ignoreRegex);
 }

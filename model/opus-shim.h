@@ -78,6 +78,14 @@ class OpusShim : public Object
     ~OpusShim() override;
 
     /**
+     * \brief The rule on the Ignore attribute, applied by the shim (it aborts) and by the
+     *        programs before anything runs (AttributeAudit::CheckDefaults).
+     * \param ignore a value of Ignore
+     * \return "" if it is empty or an ECMAScript regular expression, else why not
+     */
+    static std::string CheckIgnore(const std::string& ignore);
+
+    /**
      * \brief Binds the shim to its rank.
      * \param rank the rank
      * \param communicator its communicator

@@ -7,10 +7,14 @@
 #include "eps-channel.h"
 #include "eps-net-device.h"
 #include "eps-switch.h"
+#include "ocs-net-device.h"
 #include "ocs-technology.h"
+#include "rail-net-device.h"
 #include "rail-transport-header.h"
+#include "rail-transport.h"
 
 #include "ns3/abort.h"
+#include "ns3/attribute-default.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -135,22 +139,11 @@ RailFabricSpec::EffectiveKind() const
 namespace
 {
 
-/// \return the initial value of an attribute of \p tid: its default, or what
-/// Config::SetDefault made it (what a switch the helper builds starts with)
-template <typename Value>
-auto
-InitialValue(TypeId tid, const std::string& attribute)
-{
-    TypeId::AttributeInformation info;
-    bool found = tid.LookupAttributeByName(attribute, &info);
-    NS_ABORT_MSG_UNLESS(found, tid.GetName() << " has no attribute " << attribute);
-    return DynamicCast<const Value>(info.initialValue)->Get();
-}
-
 /**
- * \brief Whether an electrical switch can hold PFC's headroom on every port, as
- * EpsSwitch::Configure requires (it aborts otherwise): BufferSize / ports must leave room
- * for the headroom plus one frame above the derived Xoff.
+ * \brief Whether an electrical switch of \p ports like ports can work with the switch
+ * attributes' defaults (EpsSwitch::CheckBuffer, which the switch applies when it starts and
+ * aborts on): with derived PFC thresholds, BufferSize / ports must leave room for the
+ * headroom plus one frame above Xoff, which is said with advice.
  * \param what the switch, for the message
  * \param ports its ports
  * \param bps their line rate
@@ -159,31 +152,33 @@ InitialValue(TypeId tid, const std::string& attribute)
  * \return empty if it fits, else a one-line reason
  */
 std::string
-CheckPfcBuffer(const std::string& what,
-               uint64_t ports,
-               uint64_t bps,
-               uint32_t framePayload,
-               const std::function<std::string(uint64_t)>& advice)
+CheckSwitchBuffer(const std::string& what,
+                  uint64_t ports,
+                  uint64_t bps,
+                  uint32_t framePayload,
+                  const std::function<std::string(uint64_t)>& advice)
 {
-    TypeId switchType = EpsSwitch::GetTypeId();
-    if (!InitialValue<BooleanValue>(switchType, "PfcEnabled") ||
-        InitialValue<UintegerValue>(switchType, "PfcXoff") != 0)
-    {
-        return ""; // lossy, or thresholds set by hand (checked by the switch)
-    }
-    uint64_t buffer = InitialValue<UintegerValue>(switchType, "BufferSize");
-    Time delay = InitialValue<TimeValue>(EpsChannel::GetTypeId(), "Delay");
+    EpsSwitch::BufferSettings settings = EpsSwitch::DefaultSettings();
+    Time delay = AttributeDefault<TimeValue>(EpsChannel::GetTypeId(), "Delay");
     uint64_t frame = RailFabricSpec::DeviceMtu(framePayload) + EpsNetDevice::ETHERNET_HEADER_BYTES;
-    uint64_t perPort = EpsSwitch::PfcHeadroom(bps, delay, frame) + frame;
-    if (buffer / ports >= perPort)
-    {
-        return "";
-    }
+    uint64_t headroom = EpsSwitch::PfcHeadroom(bps, delay, frame);
+    uint64_t perPort = headroom + frame;
     std::ostringstream error;
-    error << what << " of " << ports << " ports cannot be lossless: PFC needs " << perPort
-          << " B per port (headroom at " << bps / 1e9 << " Gb/s over " << delay.GetNanoSeconds()
-          << "-ns cables, " << framePayload << "-B frames) and its " << buffer << "-B buffer holds "
-          << buffer / perPort << "; " << advice(buffer / perPort);
+    if (settings.pfcEnabled && settings.pfcXoff == 0 && settings.bufferSize / ports < perPort)
+    {
+        error << what << " of " << ports << " ports cannot be lossless: PFC needs " << perPort
+              << " B per port (headroom at " << bps / 1e9 << " Gb/s over " << delay.GetNanoSeconds()
+              << "-ns cables, " << framePayload << "-B frames) and its " << settings.bufferSize
+              << "-B buffer holds " << settings.bufferSize / perPort << "; "
+              << advice(settings.bufferSize / perPort);
+        return error.str();
+    }
+    std::vector<EpsSwitch::PfcPort> plan(ports, EpsSwitch::PfcPort{headroom, frame});
+    std::string rule = EpsSwitch::CheckBuffer(settings, plan);
+    if (!rule.empty())
+    {
+        error << what << " of " << ports << " ports: " << rule;
+    }
     return error.str();
 }
 
@@ -227,14 +222,14 @@ RailFabricSpec::Validate() const
     if (gpusPerServer >= 2)
     {
         std::string scaleUp =
-            CheckPfcBuffer("a server's scale-up switch",
-                           gpusPerServer,
-                           scaleUpBps,
-                           scaleUpFrameBytes,
-                           [](uint64_t most) {
-                               return "use at most " + std::to_string(most) +
-                                      " GPUs per server, or smaller scale-up frames";
-                           });
+            CheckSwitchBuffer("a server's scale-up switch",
+                              gpusPerServer,
+                              scaleUpBps,
+                              scaleUpFrameBytes,
+                              [](uint64_t most) {
+                                  return "use at most " + std::to_string(most) +
+                                         " GPUs per server, or smaller scale-up frames";
+                              });
         if (!scaleUp.empty())
         {
             return scaleUp;
@@ -289,10 +284,65 @@ RailFabricSpec::ValidateElectrical() const
         ports = std::max<uint64_t>(std::min(plan.downPerLeaf, plan.endpoints) + plan.upPerLeaf,
                                    plan.spinePortsUsed);
     }
-    return CheckPfcBuffer("a rail switch", ports, nicPortBps, railFrameBytes, [](uint64_t most) {
+    return CheckSwitchBuffer("a rail switch", ports, nicPortBps, railFrameBytes, [](uint64_t most) {
         return "use a switch radix of at most " + std::to_string(most) +
                " (bigger rails become a Clos), or smaller frames";
     });
+}
+
+std::string
+RailFabricSpec::ValidateRetransmitTimeout() const
+{
+    Time link = AttributeDefault<TimeValue>(EpsChannel::GetTypeId(), "Delay");
+    Time processing = AttributeDefault<TimeValue>(EpsSwitch::GetTypeId(), "ProcessingDelay");
+    Time fiber = AttributeDefault<TimeValue>(OcsNetDevice::GetTypeId(), "FiberDelay");
+    Time timeout = AttributeDefault<TimeValue>(RailTransport::GetTypeId(), "RetransmitTimeout");
+    // The round trips of the fabric's paths without their frames: a rail's (NIC to NIC
+    // through its switch, a Clos's leaf, spine and leaf, or an OCS's two fibers) and, with
+    // two GPUs or more per server, the scale-up switch's.
+    std::vector<std::pair<Time, std::string>> paths;
+    auto switched = [&](uint32_t links, uint32_t switches) {
+        std::ostringstream how;
+        how << "2 x (" << links << " links x " << link.GetNanoSeconds() << " ns + " << switches
+            << (switches > 1 ? " switches" : " switch") << " x " << processing.GetNanoSeconds()
+            << " ns)";
+        paths.emplace_back(2 * (links * link + switches * processing), how.str());
+    };
+    RailKind rails = EffectiveKind();
+    if (rails == RailKind::OCS)
+    {
+        paths.emplace_back(4 * fiber,
+                           "2 x 2 fibers x " + std::to_string(fiber.GetNanoSeconds()) + " ns");
+    }
+    else
+    {
+        rails == RailKind::EPS_CLOS ? switched(4, 3) : switched(2, 1);
+    }
+    if (gpusPerServer >= 2)
+    {
+        switched(2, 1);
+    }
+    auto [roundTrip, how] = *std::max_element(paths.begin(), paths.end());
+    // An acknowledgement waits for AckInterval frames, each followed by the interframe gap
+    // (the transport's timer allows for their frame time, not for their gaps).
+    Time gap = AttributeDefault<TimeValue>(RailNetDevice::GetTypeId(), "InterframeGap");
+    uint64_t frames = AttributeDefault<UintegerValue>(RailTransport::GetTypeId(), "AckInterval");
+    if (gap.IsStrictlyPositive())
+    {
+        roundTrip += static_cast<int64_t>(frames) * gap;
+        how += " + " + std::to_string(frames) + " frames x " +
+               std::to_string(gap.GetNanoSeconds()) + " ns of interframe gap";
+    }
+    if (timeout > roundTrip)
+    {
+        return "";
+    }
+    std::ostringstream error;
+    error << "ns3::RailTransport::RetransmitTimeout (" << timeout.GetNanoSeconds()
+          << " ns) is not above the round trip of the longest path without its frames, " << how
+          << " = " << roundTrip.GetNanoSeconds()
+          << " ns: every frame would time out before its acknowledgement";
+    return error.str();
 }
 
 uint32_t

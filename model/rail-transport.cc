@@ -108,10 +108,12 @@ RailTransport::GetTypeId()
                           MakeUintegerAccessor(&RailTransport::m_window),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("DeviceQueueFrames",
-                          "Frames kept queued at each port's device, so it never idles.",
+                          "Frames kept queued at each port's device, so it never idles. At "
+                          "most 50: half the port queue (ns-3's 100 frames), the other half "
+                          "for the acknowledgements sent meanwhile (a full queue drops them).",
                           UintegerValue(2),
                           MakeUintegerAccessor(&RailTransport::m_queueFrames),
-                          MakeUintegerChecker<uint32_t>(1))
+                          MakeUintegerChecker<uint32_t>(1, 50))
             .AddAttribute("InitialPsn",
                           "PSN of the first frame of every connection, at both ends (RoCE "
                           "picks one per QP at connection setup). PSNs are 64-bit; tests "

@@ -865,7 +865,7 @@ photonic_rails_expect_error(example.photonic-rails-delay-sweep-bad-modes photoni
 # where an ignored communication would wait for circuits forever.
 photonic_rails_expect_error(example.photonic-rails-sim-ignore-on-ocs photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-ignore-on-ocs"
-  "error: OpusShim::Ignore \\('\\^A'\\) is for the testbed emulation on electrical rails")
+  "error: --ns3::OpusShim::Ignore does not apply to ocs \\(packet\\): it is for the testbed emulation on electrical rails")
 set_property(TEST example.photonic-rails-sim-ignore-on-ocs APPEND PROPERTY
   ENVIRONMENT "NS_ATTRIBUTE_DEFAULT=ns3::OpusShim::Ignore=^A")
 
@@ -1021,13 +1021,76 @@ photonic_rails_expect_error(example.photonic-rails-sim-attribute-type photonic-r
   "error: unknown flag --ns3::RailTransprt::Window: no TypeId 'ns3::RailTransprt' \\(see --PrintTypeIds\\)")
 photonic_rails_expect_error(example.photonic-rails-sim-attribute-value photonic-rails-sim
   "--ns3::RailTransport::RetransmitTimeout=abc"
-  "error: bad value for --ns3::RailTransport::RetransmitTimeout: 'abc' \\(expected Time")
+  "error: --ns3::RailTransport::RetransmitTimeout: 'abc' is not a duration \\(e.g. 25ms, 1.5s, 100us\\)")
 photonic_rails_expect_error(example.photonic-rails-sim-attribute-reserved photonic-rails-sim
   "--ns3::RailTransport::Mtu=1000"
   "error: --ns3::RailTransport::Mtu: this program sets it from --frameBytes \\(give that instead\\)")
 photonic_rails_expect_error(example.photonic-rails-sim-attribute-rng photonic-rails-sim
   "--RngRun=3"
   "error: --RngRun: this program sets the random run from --seed \\(give --seed=N\\)")
+# Issues 32 (items 4, 6) and 34 (items 3, 4): each class of bad attribute value is one line and
+# exit status 1, before anything runs (the rules: the user doc's "Attributes from the command
+# line"; the numbers: the job's rail switch of 3 ports, 32 MiB / 3 - 20592 B of headroom).
+set(pr_tiny "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-attribute-bad")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-parse photonic-rails-sim
+  "--ns3::RailTransport::Window=1e3"
+  "photonic-rails-sim: error: bad value for --ns3::RailTransport::Window: '1e3' \\(expected an integer in \\[1, 4294967295\\]\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-nan photonic-rails-sim
+  "--ns3::EpsSwitch::DtAlpha=nan"
+  "photonic-rails-sim: error: bad value for --ns3::EpsSwitch::DtAlpha: 'nan' \\(expected a number in \\[0, 1.79769e\\+308\\]\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-wrap photonic-rails-sim
+  "--ns3::EpsSwitch::BufferSize=-1"
+  "photonic-rails-sim: error: bad value for --ns3::EpsSwitch::BufferSize: '-1' \\(expected an integer in \\[1, 18446744073709551615\\]\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-wrap-time photonic-rails-sim
+  "--ns3::EpsChannel::Delay=1e400s"
+  "photonic-rails-sim: error: --ns3::EpsChannel::Delay: '1e400s' is out of range \\(at most 10\\^6 s\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-object photonic-rails-sim
+  "--ns3::Node::DeviceList=x"
+  "photonic-rails-sim: error: --ns3::Node::DeviceList takes ns3::Ptr< ns3::NetDevice > \\(ns3::ObjectPtrContainerValue\\), which a command line cannot give\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-refused photonic-rails-sim
+  "--ns3::Application::StartTime=100us"
+  "photonic-rails-sim: error: --ns3::Application::StartTime is not taken from the command line: every rank starts at 0, the job's time origin\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-radix photonic-rails-sim
+  "--ns3::OpticalCircuitSwitch::Radix=1"
+  "photonic-rails-sim: error: --ns3::OpticalCircuitSwitch::Radix: this program sets it from --ocs \\(the technology's radix\\) \\(give that instead\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-child-type photonic-rails-sim
+  "--ns3::EpsNetDevice::InterframeGap=1ns"
+  "photonic-rails-sim: error: --ns3::EpsNetDevice::InterframeGap: the attribute is ns3::RailNetDevice's \\(give --ns3::RailNetDevice::InterframeGap\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-ecn photonic-rails-sim
+  "--ns3::EpsSwitch::EcnKmax=0"
+  "photonic-rails-sim: error: ns3::EpsSwitch: EcnKmin \\(100000 B\\) exceeds EcnKmax \\(0 B\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-xoff-overflow photonic-rails-sim
+  "--ns3::EpsSwitch::PfcXoff=18446744073709551615"
+  "photonic-rails-sim: error: ns3::EpsSwitch: PfcXoff \\(18446744073709551615 B\\) exceeds BufferSize \\(33554432 B\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-xon photonic-rails-sim
+  "${pr_tiny}|--fabric=eps|--ns3::EpsSwitch::PfcXon=100000000"
+  "photonic-rails-sim: error: a rail switch of 3 ports: PfcXon \\(100000000 B\\) must be below PfcXoff \\(11164218 B, BufferSize / 3 ports - 20592 B of headroom\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-timeout photonic-rails-sim
+  "${pr_tiny}|--fabric=eps|--ns3::EpsSwitch::ProcessingDelay=1ms"
+  "photonic-rails-sim: error: ns3::RailTransport::RetransmitTimeout \\(1000000 ns\\) is not above the round trip of the longest path without its frames, 2 x \\(2 links x 50 ns \\+ 1 switch x 1000000 ns\\) = 2000200 ns: every frame would time out before its acknowledgement\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-not-applicable photonic-rails-sim
+  "${pr_tiny}|--fabric=ocs|--ns3::EpsSwitch::BufferSize=1000000"
+  "photonic-rails-sim: error: --ns3::EpsSwitch::BufferSize does not apply to ocs \\(packet\\): it has no electrical link or switch \\(optical rails, one GPU per server\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-attribute-environment photonic-rails-sim
+  ""
+  "photonic-rails-sim: error: NS_ATTRIBUTE_DEFAULT: bad value for --ns3::EpsSwitch::BufferSize: 'abc' \\(expected an integer in \\[1, 18446744073709551615\\]\\)\n$")
+set_property(TEST example.photonic-rails-sim-attribute-environment APPEND PROPERTY
+  ENVIRONMENT "NS_ATTRIBUTE_DEFAULT=ns3::EpsSwitch::BufferSize=abc")
+photonic_rails_expect_error(example.photonic-rails-cost-attribute photonic-rails-cost
+  "--ns3::RailTransport::Window=8"
+  "photonic-rails-cost: error: --ns3::RailTransport::Window would change nothing: this program runs no simulation\n$")
+photonic_rails_expect_error(example.first-collective-scheduler first-collective
+  "--SchedulerType=ns3::Node"
+  "first-collective: error: bad value for --SchedulerType: 'ns3::Node' \\(expected a scheduler, e.g. ns3::MapScheduler\\)\n$")
+photonic_rails_expect_error(example.first-collective-buffer first-collective
+  "--ns3::EpsSwitch::BufferSize=1"
+  "first-collective: error: a rail switch of 4 ports cannot be lossless: PFC needs 28356 B per port \\(headroom at 100 Gb/s over 50-ns cables, 4096-B frames\\) and its 1-B buffer holds 0; [^\n]*\n$")
+photonic_rails_expect_error(example.first-collective-chunk first-collective
+  "--ns3::CollectiveCommunicator::ChunkBytes=1"
+  "first-collective: error: rank 0, allgather: collective plan: one rank's plan needs more than 1048576 sends, receives and reductions: [^\n]*\n$")
+photonic_rails_expect_error(example.first-collective-rng-seed first-collective
+  "--RngSeed=0"
+  "first-collective: error: bad value for --RngSeed: '0' \\(expected an integer in \\[1, 4294944442\\]\\)\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-fault-no-gpu photonic-rails-sim
   "--fault=nic:gpu99.port0@1s|--fabric=eps"
   "error: fault \"nic:gpu99.port0@1s\": no GPU 99 \\(there are 16\\) on fabric eps")

@@ -5,6 +5,8 @@
  * against counts worked out by hand.
  */
 
+#include "ns3/config.h"
+#include "ns3/nstime.h"
 #include "ns3/rail-fabric-spec.h"
 #include "ns3/workload-generator-flags.h"
 #include "ns3/workload-json.h"
@@ -275,4 +277,52 @@ TEST(ClosPlan, OversubscriptionBeyondTheRadixIsRefused)
     EXPECT_EQ(spec.Validate(),
               "oversubscription 100 is more than switch radix 64 allows (at most 63: a leaf's 64 "
               "ports split 63 down, 1 up)");
+}
+
+TEST(RailFabricSpec, TheRetransmitTimeoutIsAboveTheLongestRoundTrip)
+{
+    // Issue 32/34 hostile pass: EpsSwitch::ProcessingDelay=1e6s made every frame time out
+    // (RTO 1 ms) and the run end "stuck ... waiting for failed parts"; FiberDelay=1e6s ran
+    // 2.4 x 10^7 s of retransmissions. The round trips without frames, at 50-ns cables and
+    // fibers and 300-ns switches: one rail switch 2 x (2 x 50 + 300) = 800 ns; a Clos 2 x
+    // (4 x 50 + 3 x 300) = 2200 ns; an OCS 2 x 2 x 50 = 200 ns, below a server's scale-up
+    // switch (800 ns) when it has two GPUs.
+    auto refused = [](RailKind kind, uint32_t gpusPerServer, int64_t timeoutNs) {
+        RailFabricSpec spec;
+        spec.kind = kind;
+        spec.servers = 8;
+        spec.gpusPerServer = gpusPerServer;
+        spec.switchRadix = 4; // 8 ports on a rail: a Clos
+        Config::SetDefault("ns3::RailTransport::RetransmitTimeout",
+                           TimeValue(NanoSeconds(timeoutNs)));
+        std::string error = spec.ValidateRetransmitTimeout();
+        Config::Reset();
+        return error;
+    };
+    EXPECT_EQ(refused(RailKind::EPS_CLOS, 1, 2201), "");
+    EXPECT_EQ(refused(RailKind::EPS_CLOS, 1, 2200),
+              "ns3::RailTransport::RetransmitTimeout (2200 ns) is not above the round trip of "
+              "the longest path without its frames, 2 x (4 links x 50 ns + 3 switches x 300 "
+              "ns) = 2200 ns: every frame would time out before its acknowledgement");
+    EXPECT_EQ(refused(RailKind::OCS, 1, 201), "");
+    EXPECT_EQ(refused(RailKind::OCS, 1, 200),
+              "ns3::RailTransport::RetransmitTimeout (200 ns) is not above the round trip of "
+              "the longest path without its frames, 2 x 2 fibers x 50 ns = 200 ns: every frame "
+              "would time out before its acknowledgement");
+    EXPECT_EQ(refused(RailKind::OCS, 2, 801), "");
+    EXPECT_NE(refused(RailKind::OCS, 2, 800).find("2 x (2 links x 50 ns + 1 switch x 300 ns)"),
+              std::string::npos);
+    RailFabricSpec one; // the defaults: 1 ms, far above
+    EXPECT_EQ(one.ValidateRetransmitTimeout(), "");
+    // An acknowledgement waits for 16 frames: with a 1-ms interframe gap (the hostile pass:
+    // stuck on a Clos) one rail switch needs 800 ns + 16 x 1 ms = 16000800 ns.
+    Config::SetDefault("ns3::RailNetDevice::InterframeGap", TimeValue(MilliSeconds(1)));
+    EXPECT_EQ(one.ValidateRetransmitTimeout(),
+              "ns3::RailTransport::RetransmitTimeout (1000000 ns) is not above the round trip "
+              "of the longest path without its frames, 2 x (2 links x 50 ns + 1 switch x 300 "
+              "ns) + 16 frames x 1000000 ns of interframe gap = 16000800 ns: every frame would "
+              "time out before its acknowledgement");
+    Config::SetDefault("ns3::RailTransport::RetransmitTimeout", TimeValue(NanoSeconds(16000801)));
+    EXPECT_EQ(one.ValidateRetransmitTimeout(), "");
+    Config::Reset();
 }
