@@ -41,6 +41,14 @@ OpusController::GetTypeId()
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&OpusController::m_batchWindow),
                           MakeTimeChecker(Seconds(0), Seconds(1e6)))
+            .AddAttribute("FailureHoldDown",
+                          "How long a port must have failed before the controller plans "
+                          "around it (shares live ports, reconnects, has pairs relay): a "
+                          "shorter outage is waited out, as the transports wait out one "
+                          "shorter than their RetransmitTimeout (1 ms, the default).",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&OpusController::m_failureHoldDown),
+                          MakeTimeChecker(Seconds(0), Seconds(1e6)))
             .AddTraceSource("Relay",
                             "A GPU pair that failed ports leave without a live port for a "
                             "circuit is to relay its traffic through other GPUs (true), or has "
@@ -86,6 +94,7 @@ OpusController::Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
     SetUpDemands(gpusPerServer, m_ocsPorts.front().size(), std::move(communicators));
     m_config.assign(m_switches.size(), {});
     m_deadPorts.assign(m_switches.size(), {});
+    m_failedSince.assign(m_switches.size(), {});
     m_portGpu.assign(m_switches.size(), {});
     for (uint32_t rail = 0; rail < m_switches.size(); ++rail)
     {
@@ -280,14 +289,33 @@ OpusController::OnPortFailure(uint32_t rail, uint32_t port, bool failed)
     // Not from inside the OCS's call: planning orders reconfigurations of it.
     if (failed)
     {
-        m_deadPorts[rail].insert(port);
-        Simulator::ScheduleNow(&OpusController::Reconnect, this, rail);
+        m_failedSince[rail][port] = Simulator::Now();
+        Simulator::Schedule(m_failureHoldDown,
+                            &OpusController::ConfirmFailure,
+                            this,
+                            rail,
+                            port,
+                            Simulator::Now());
         return;
     }
-    m_deadPorts[rail].erase(port);
-    // Relayed pairs of running communications may get a circuit again.
-    Simulator::ScheduleNow(&OpusController::Reconnect, this, rail);
-    Simulator::ScheduleNow(&OpusController::ServeQueue, this);
+    m_failedSince[rail].erase(port);
+    if (m_deadPorts[rail].erase(port) > 0)
+    {
+        // Relayed pairs of running communications may get a circuit again.
+        Simulator::ScheduleNow(&OpusController::Reconnect, this, rail);
+        Simulator::ScheduleNow(&OpusController::ServeQueue, this);
+    }
+}
+
+void
+OpusController::ConfirmFailure(uint32_t rail, uint32_t port, Time since)
+{
+    auto failed = m_failedSince[rail].find(port);
+    if (failed != m_failedSince[rail].end() && failed->second == since)
+    {
+        m_deadPorts[rail].insert(port);
+        Reconnect(rail);
+    }
 }
 
 void

@@ -207,8 +207,11 @@ class OpusController : public OpusControlPlane
     void ProvisionIfAnnounced(Gathering& g);
     void Enqueue(Ticket ticket);
     void ServeQueue();
-    /// A port of \p rail's OCS failed or was repaired: planning avoids it while it is down.
+    /// A port of \p rail's OCS failed or was repaired: planning avoids it once it has been
+    /// down for FailureHoldDown (ConfirmFailure), until its repair.
     void OnPortFailure(uint32_t rail, uint32_t port, bool failed);
+    /// Port \p port of \p rail, failed at \p since, is still down: plans around it.
+    void ConfirmFailure(uint32_t rail, uint32_t port, Time since);
     /// \return true if OCS port \p port of \p rail is down
     bool IsDead(uint32_t rail, uint32_t port) const;
     /**
@@ -284,22 +287,24 @@ class OpusController : public OpusControlPlane
     void Switched(uint64_t switching, const OcsReconfiguration& done);
     void Grant(const Ticket& ticket);
 
-    std::vector<Ptr<OpticalCircuitSwitch>> m_switches;  //!< Per rail
-    std::vector<std::vector<uint32_t>> m_ocsPorts;      //!< Per GPU, per NIC port
-    std::vector<std::vector<uint32_t>> m_portGpu;       //!< Per rail, per OCS port
-    std::vector<std::map<uint32_t, uint32_t>> m_config; //!< Per rail: target circuits
-    std::vector<std::set<uint32_t>> m_deadPorts;        //!< Per rail: failed OCS ports
-    std::set<OpusDemand::Link> m_relayed;               //!< Pairs without a live port
-    bool m_static{false};                               //!< See HoldStatic
-    std::set<std::string> m_stuck;                      //!< Reconfigurations that failed twice
-    std::map<OpusDemand::Link, uint32_t> m_pairLeases;  //!< Active communications per pair
-    Time m_controlLatency;                              //!< Attribute
-    Time m_batchWindow;                                 //!< Attribute
-    std::map<std::string, Gathering> m_gathering;       //!< Per instance
-    std::set<std::string> m_served;                     //!< Instances whose members have all asked
-    std::deque<Ticket> m_queue;                         //!< Complete, FCFS
-    std::map<std::string, Lease> m_leases;              //!< Per active instance
-    std::map<uint64_t, Switching> m_switching;          //!< In flight, by record index
+    std::vector<Ptr<OpticalCircuitSwitch>> m_switches;   //!< Per rail
+    std::vector<std::vector<uint32_t>> m_ocsPorts;       //!< Per GPU, per NIC port
+    std::vector<std::vector<uint32_t>> m_portGpu;        //!< Per rail, per OCS port
+    std::vector<std::map<uint32_t, uint32_t>> m_config;  //!< Per rail: target circuits
+    std::vector<std::set<uint32_t>> m_deadPorts;         //!< Per rail: ports planned around
+    std::vector<std::map<uint32_t, Time>> m_failedSince; //!< Per rail: failed ports, since when
+    Time m_failureHoldDown;                              //!< Attribute
+    std::set<OpusDemand::Link> m_relayed;                //!< Pairs without a live port
+    bool m_static{false};                                //!< See HoldStatic
+    std::set<std::string> m_stuck;                       //!< Reconfigurations that failed twice
+    std::map<OpusDemand::Link, uint32_t> m_pairLeases;   //!< Active communications per pair
+    Time m_controlLatency;                               //!< Attribute
+    Time m_batchWindow;                                  //!< Attribute
+    std::map<std::string, Gathering> m_gathering;        //!< Per instance
+    std::set<std::string> m_served;                      //!< Instances whose members have all asked
+    std::deque<Ticket> m_queue;                          //!< Complete, FCFS
+    std::map<std::string, Lease> m_leases;               //!< Per active instance
+    std::map<uint64_t, Switching> m_switching;           //!< In flight, by record index
     std::map<std::string, Guess> m_guesses; //!< Set-up guesses not yet used, by instance
     TracedCallback<uint32_t, uint32_t, uint32_t, bool> m_relayTrace; //!< Relay
 };

@@ -680,7 +680,8 @@ RailTransport::SetDetour(uint32_t peer, bool detour)
     }
     if (detour)
     {
-        m_stoppedSince.emplace(peer, Simulator::Now()); // the pair relays from now
+        // The pair relays from now, or from the failure that made it relay.
+        m_stoppedSince.emplace(peer, std::min(Simulator::Now(), FailedSince(peer)));
     }
     if (detour)
     {

@@ -442,9 +442,9 @@ class OpusCircuitDiesTestCase : public TestCase
 
 /**
  * The same pair loses both circuits at t: GPU 0's port 0 and GPU 1's port 1 die. Each GPU
- * still has a live port, so Opus joins them with a new circuit, dark for the reconfiguration
- * delay d; then everything left goes over it, at half rate: T = t + d + 2 (T0 - t), within
- * 0.1%, every byte delivered.
+ * still has a live port, so Opus joins them with a new circuit once the failure has lasted
+ * its FailureHoldDown h (1 ms), dark for the reconfiguration delay d; then everything left
+ * goes over it, at half rate: T = t + h + d + 2 (T0 - t), within 0.1%, every byte delivered.
  */
 class OpusReconnectTestCase : public TestCase
 {
@@ -462,7 +462,8 @@ class OpusReconnectTestCase : public TestCase
         double t = t0 / 3;
         auto failed = PairGather(d, NanoSeconds(t), {{0, 0}, {1, 1}});
         NS_TEST_ASSERT_MSG_EQ(failed->AllFinished(), true, "the collective finished");
-        double expected = t + d.GetNanoSeconds() + 2 * (t0 - t);
+        const double holdDownNs = 1e6;
+        double expected = t + holdDownNs + d.GetNanoSeconds() + 2 * (t0 - t);
         NS_TEST_ASSERT_MSG_EQ_TOL(failed->MakespanNs(), expected, expected * 0.001, "");
         NS_TEST_ASSERT_MSG_EQ(DeliveredBytes(*failed), 2 * PAIR_BYTES, "every byte");
     }
@@ -525,7 +526,8 @@ class OpusReconnectShareTestCase : public TestCase
         double t = t0 / 3;
         auto failed = QuadGather(d, NanoSeconds(t));
         NS_TEST_ASSERT_MSG_EQ(failed->AllFinished(), true, "the collective finished");
-        double expected = t + d.GetNanoSeconds() + 2 * (t0 - t);
+        const double holdDownNs = 1e6;
+        double expected = t + holdDownNs + d.GetNanoSeconds() + 2 * (t0 - t);
         NS_TEST_ASSERT_MSG_EQ_TOL(failed->MakespanNs(), expected, expected * 0.001, "");
         NS_TEST_ASSERT_MSG_EQ(DeliveredBytes(*failed), 2 * PAIR_BYTES, "every byte");
     }
