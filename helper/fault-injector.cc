@@ -51,7 +51,7 @@ FaultInjector::Schedule()
     {
         m_fabric->GetRailRouting(rail)->TraceConnectWithoutContext(
             "Rerouted",
-            MakeCallback(&FaultInjector::NotifyTransports, this));
+            MakeCallback(&FaultInjector::NotifyTransports, this).Bind(true));
     }
     WatchLostFrames();
     for (uint32_t gpu = 0; !m_faults.empty() && gpu < m_fabric->GetSpec().Gpus(); ++gpu)
@@ -136,7 +136,7 @@ FaultInjector::Apply(const Fault& fault, bool down)
         holds = down ? holds + 1 : holds - 1;
         key.first->SetPortFailed(key.second, holds > 0);
     }
-    NotifyTransports();
+    NotifyTransports(!down);
 }
 
 void
@@ -226,11 +226,11 @@ FaultInjector::OnFrameLost(Ptr<const Packet> frame)
 }
 
 void
-FaultInjector::NotifyTransports()
+FaultInjector::NotifyTransports(bool restored)
 {
     for (uint32_t gpu = 0; gpu < m_fabric->GetSpec().Gpus(); ++gpu)
     {
-        m_fabric->GetTransport(gpu)->NotifyFabricChange();
+        m_fabric->GetTransport(gpu)->NotifyFabricChange(restored);
     }
 }
 

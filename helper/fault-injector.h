@@ -91,7 +91,8 @@ class FaultInjector
     /// Tells the transport whose QP waits for \p frame (lost) that a failure destroyed it.
     void OnFrameLost(Ptr<const Packet> frame);
     /// Tells every GPU's transport that the fabric changed.
-    void NotifyTransports();
+    /// \param restored true if parts came back or routing moved around failed ones
+    void NotifyTransports(bool restored);
     /// \return the cables a fault cuts (electrical rails)
     std::vector<Ptr<EpsChannel>> CablesOf(const Fault& fault) const;
     /// \return the OCS ports a fault fails (optical rails)

@@ -1100,12 +1100,19 @@ RailTransport::OnCircuitChange(uint32_t port)
 }
 
 void
-RailTransport::NotifyFabricChange()
+RailTransport::NotifyFabricChange(bool restored)
 {
-    NS_LOG_FUNCTION(this);
+    NS_LOG_FUNCTION(this << restored);
     for (auto& qp : m_qps)
     {
         Recheck(qp);
+        if (restored && qp.lostBelow > qp.ackedPsn && qp.reachable && !IsBroken(qp))
+        {
+            // Frames a failure destroyed inside the network can get through again: sent
+            // again now, not after a timeout (a repaired part is used again at once).
+            qp.nextPsn = qp.ackedPsn;
+            Schedule(qp);
+        }
     }
     ForgetReachedPeers();
     ScheduleRetryWaiting();

@@ -154,8 +154,10 @@ class RailTransport : public MessageTransport
     /**
      * \brief Tells this transport that a port somewhere in the fabric failed or came back
      * (the fabric manager's notice): paths are checked again and waiting data retried.
+     * \param restored true if parts came back or routing moved around failed ones: QPs
+     *        that lost frames to a failure (NoteFrameLost) send them again at once
      */
-    void NotifyFabricChange();
+    void NotifyFabricChange(bool restored = false);
 
     /**
      * \brief Tells this transport whether its traffic to \p peer may detour when no port

@@ -764,6 +764,77 @@ class RecoveryTestCase : public TestCase
     }
 };
 
+/**
+ * Cases a hostile pass found (issues 32-34), each against a bound derived by hand:
+ * - A 4 MiB all-to-all of 16 GPUs (4 per server, two 100 G ports) under Opus on demand
+ *   (10-us reconfigurations): GPU 0's port 1 down from 100 to 110 us. A proxy's share was
+ *   left on a port whose circuit Opus later gave to another pair, and waited for it for good;
+ *   now the run finishes, at no more than the whole OCS failing for the same 10 us (plus a
+ *   round trip).
+ * - GPU 0 sends 16 MiB to GPU 3 (another rail of another server) after 100 us; rail 1's
+ *   switch dies at 50 us for good. The proxy (GPU 1) once waited for the repair; now the
+ *   message detours (rail 0, then GPU 3's scale-up link) once the failure has lasted one
+ *   RetransmitTimeout: it arrives at 50 us + 1 ms + 16 MiB in 4158-byte frames at 2 x 100 G
+ *   (688.5 us), within 1%.
+ * - A 1-ns outage of one of GPU 1's ports at 0 under the ring all-reduce: on eps the first
+ *   messages were striped on the other port alone (+85 us); on ocs Opus planned around the
+ *   port and back (two reconfigurations, +50 ms). Now it costs at most a round trip.
+ */
+class HostilePassTestCase : public TestCase
+{
+  public:
+    HostilePassTestCase()
+        : TestCase("stalled proxies, relays that start after a failure, and 1-ns outages")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double rttNs =
+            2 * (2 * tests::FrameNs(100e9) + 2 * tests::LINK_NS + tests::SWITCH_NS);
+        std::vector<WorkloadOp> ops;
+        std::vector<uint32_t> all;
+        for (uint32_t r = 0; r < 16; ++r)
+        {
+            ops.push_back(JobOp(r, 0, WorkloadOpType::ALLTOALL, 4 << 20, "all"));
+            ops.back().algorithm = WorkloadAlgorithm::UNSPECIFIED;
+            all.push_back(r);
+        }
+        WorkloadDag alltoall(16, {{"all", all}}, ops);
+        RailFabricSpec optical = tests::Spec(4, RailKind::OCS, 4, 2);
+        Time d = MicroSeconds(10);
+        FaultRun port = RunUnderFaults(optical, "ocs", alltoall, "nic:gpu0.port1@100us-110us", d);
+        FaultRun ocs = RunUnderFaults(optical, "ocs", alltoall, "ocs:rail0@100us-110us", d);
+        NS_TEST_ASSERT_MSG_EQ(port.finished, true, "the all-to-all finishes");
+        NS_TEST_ASSERT_MSG_EQ(port.bytesDelivered, port.bytesSent, "");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(port.makespanNs, ocs.makespanNs + rttNs, "no more than all");
+
+        WorkloadOp wait;
+        wait.type = WorkloadOpType::COMPUTE;
+        wait.durationUs = 100;
+        WorkloadOp send = JobOp(0, 1, WorkloadOpType::SEND, 16 << 20, "", 3, 0);
+        WorkloadOp recv = JobOp(3, 0, WorkloadOpType::RECV, 16 << 20, "", 0, 0);
+        send.algorithm = recv.algorithm = WorkloadAlgorithm::UNSPECIFIED;
+        WorkloadDag late(4, {}, {wait, send, recv});
+        FaultRun detour =
+            RunUnderFaults(tests::Spec(2, RailKind::EPS, 2, 2), "eps", late, "switch:rail1@50us");
+        NS_TEST_ASSERT_MSG_EQ(detour.finished, true, "the relayed send detours");
+        double expectedNs = 50e3 + 1e6 + (16 << 20) / 4096 * tests::FrameNs(200e9);
+        NS_TEST_ASSERT_MSG_EQ_TOL(detour.makespanNs, expectedNs, expectedNs * 0.01, "");
+
+        WorkloadDag ring = RingAllReduce(4, 4 << 20);
+        for (const char* fabric : {"eps", "ocs"})
+        {
+            RailFabricSpec spec =
+                tests::Spec(4, std::string(fabric) == "eps" ? RailKind::EPS : RailKind::OCS, 1, 2);
+            double t0 = RunUnderFaults(spec, fabric, ring, "").makespanNs;
+            FaultRun blip = RunUnderFaults(spec, fabric, ring, "nic:gpu1.port0@0s-1ns");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(blip.makespanNs, t0 + rttNs, fabric << ": a 1-ns outage");
+        }
+    }
+};
+
 /// The fault test suite.
 class FaultsTestSuite : public TestSuite
 {
@@ -782,6 +853,7 @@ class FaultsTestSuite : public TestSuite
         AddTestCase(new RandomFlapsTestCase, TestCase::QUICK);
         AddTestCase(new OpusPhaseBoundaryTestCase, TestCase::QUICK);
         AddTestCase(new RecoveryTestCase, TestCase::QUICK);
+        AddTestCase(new HostilePassTestCase, TestCase::QUICK);
     }
 };
 
