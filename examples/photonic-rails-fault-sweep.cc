@@ -126,7 +126,13 @@ FaultsFor(const Options& o, const JobFabric& fabric, uint32_t ranks)
                                     std::to_string(spec.Gpus()) + " GPUs");
     }
     Time at = StrictCommandLine::ParseTime("at", o.at);
-    Time until = at + StrictCommandLine::ParseTime("duration", o.duration);
+    Time duration = StrictCommandLine::ParseTime("duration", o.duration);
+    if (duration.IsZero())
+    {
+        throw std::invalid_argument("--duration " + StrictCommandLine::Quote(o.duration) +
+                                    ": a failure lasts at least 1 ns");
+    }
+    Time until = at + duration;
     std::string when = "@" + TimeText(at) + "-" + TimeText(until);
     std::string rail = "rail" + std::to_string(RailTopology(spec.gpusPerServer).RailOf(o.gpu));
     std::string gpu = "gpu" + std::to_string(o.gpu);

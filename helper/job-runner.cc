@@ -451,20 +451,32 @@ DescribeWaitingTransfers(Ptr<RailNetwork> network)
     return lines;
 }
 
-/// \return when the run stopped moving: its last op start or end, or the last frame a GPU
-/// received or timeout it acted on (packet fabrics)
+/// \return when the run stopped moving: its last op start or end, frame a GPU received or
+/// timeout it acted on (packet fabrics), fault event, or OCS reconfiguration's end
 double
-LastActivity(Ptr<RailNetwork> network, const JobRecorder& recorder)
+LastActivity(Ptr<RailNetwork> network,
+             const JobRecorder& recorder,
+             const FaultInjector* faults,
+             Ptr<OpusControlPlane> controller)
 {
-    double last = recorder.GetLastActivity();
+    Time last = Seconds(recorder.GetLastActivity());
     if (Ptr<RailFabric> fabric = DynamicCast<RailFabric>(network))
     {
         for (uint32_t gpu = 0; gpu < fabric->GetSpec().Gpus(); ++gpu)
         {
-            last = std::max(last, fabric->GetTransport(gpu)->GetLastActivity().GetSeconds());
+            last = std::max(last, fabric->GetTransport(gpu)->GetLastActivity());
         }
     }
-    return last;
+    for (const auto& event : faults ? faults->GetEvents() : std::vector<FaultInjector::Event>())
+    {
+        last = std::max(last, event.at);
+    }
+    for (const auto& record :
+         controller ? controller->GetReconfigurations() : std::vector<OpusReconfigurationRecord>())
+    {
+        last = std::max(last, record.ended);
+    }
+    return last.GetSeconds();
 }
 
 /// Prints what blocked ranks and transfers wait for and throws the one-line reason.
@@ -597,7 +609,7 @@ JobRunner::Run(const JobOptions& o,
                         job.communicators,
                         job.controlPlane,
                         DescribeWaitingTransfers(network),
-                        LastActivity(network, recorder));
+                        LastActivity(network, recorder, faults.get(), job.controlPlane));
         }
     }
     JobResult r;

@@ -524,14 +524,15 @@ Time
 StrictCommandLine::ParseTime(const std::string& name, const std::string& text)
 {
     // A leading + as ns-3 prints times (--PrintAttributes shows "+50ns").
-    static const std::regex format("\\+?([0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?)(s|ms|us|ns)?");
+    static const std::regex format(
+        "\\+?(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?)(s|ms|us|ns)?");
     std::smatch match;
     if (!std::regex_match(text, match, format))
     {
         throw std::invalid_argument("--" + name + ": " + Quote(text) +
                                     " is not a duration (e.g. 25ms, 1.5s, 100us)");
     }
-    std::string unit = match[4].str();
+    std::string unit = match[5].str();
     // 1e-400 has digits that are not zero: it is not 0, whatever it reads as.
     bool positive = HasNonZeroDigits(match[1].str());
     // Only 0 is the same in every unit: a bare 25 used to be 25 s where ms were meant (the
@@ -560,7 +561,16 @@ StrictCommandLine::ParseTime(const std::string& name, const std::string& text)
             "--" + name + ": " + Quote(text) +
             " is below the simulator's resolution of 1 ns (use 0 for none)");
     }
-    return NanoSeconds(std::llround(ns));
+    // 1.4ns was taken as 1 ns and 1.6ns as 2: a time between two ticks is refused too (the
+    // tolerance is the rounding of a decimal fraction of a larger unit).
+    double whole = std::round(ns);
+    if (std::abs(ns - whole) > 1e-6 + 1e-12 * ns)
+    {
+        throw std::invalid_argument("--" + name + ": " + Quote(text) +
+                                    " is not a whole number of nanoseconds (the simulator's "
+                                    "resolution)");
+    }
+    return NanoSeconds(static_cast<int64_t>(whole));
 }
 
 std::vector<std::string>

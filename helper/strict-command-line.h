@@ -199,9 +199,9 @@ class StrictCommandLine
      * \param text its value: a number (with a + if need be, as ns-3 prints times) and one
      *        of s, ms, us, ns; only 0 may go without a unit (a bare 25 read as seconds was
      *        taken for ms)
-     * \return the duration, rounded to whole ns (std::invalid_argument with a one-line
-     *         reason if malformed, without a unit, positive but below 1 ns or longer than
-     *         10^6 s)
+     * \return the duration (std::invalid_argument with a one-line reason if malformed,
+     *         without a unit, positive but below 1 ns, not a whole number of ns, or longer
+     *         than 10^6 s)
      */
     static Time ParseTime(const std::string& name, const std::string& text);
 

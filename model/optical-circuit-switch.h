@@ -214,9 +214,9 @@ class OpticalCircuitSwitch : public Channel
     /// \param port a port \return true while it is failed
     bool IsPortFailed(uint32_t port) const;
     /**
-     * \brief Makes the next reconfiguration that changes circuits fail: when its blackout
-     * ends, its new circuits stay dark and its done callback reports failed. Repeating the
-     * same request retries it.
+     * \brief Makes the next reconfiguration that changes circuits and ends from now on
+     * fail (one already running included): when its blackout ends, its new circuits stay
+     * dark and its done callback reports failed. Repeating the same request retries it.
      */
     void FailNextReconfiguration();
 

@@ -1140,7 +1140,7 @@ RailTransport::Recheck(QueuePair& qp)
     {
         Stop(qp); // a failure stops its data
     }
-    else if (qp.hit && qp.reachable && !broken)
+    else if (qp.hit && !broken && (qp.reachable || FailedPortsTowards(qp.peer).empty()))
     {
         // Its path is back: what it sent since its last acknowledgement may have been lost
         // with the failure, so it goes back there now rather than after a timeout.
@@ -1193,15 +1193,19 @@ RailTransport::RetryWaiting()
     // Messages that found no port before may find one now.
     std::deque<Waiting> waiting;
     waiting.swap(m_waiting);
-    for (const Waiting& w : waiting)
+    for (Waiting w : waiting)
     {
-        if (!DispatchOrDetour(w.id, w.peer, w.bytes))
+        bool dispatched = DispatchOrDetour(w.id, w.peer, w.bytes);
+        if (w.failed && (dispatched || FailedPortsTowards(w.peer).empty()))
+        {
+            // A failure kept it until now: what it waits for from now (a circuit) is not
+            // the failure's doing.
+            w.failed = false;
+            Recovered(w.since);
+        }
+        if (!dispatched)
         {
             m_waiting.push_back(w);
-        }
-        else if (w.failed)
-        {
-            Recovered(w.since); // a failure had kept it
         }
     }
 }

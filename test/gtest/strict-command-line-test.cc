@@ -157,7 +157,23 @@ TEST(StrictCommandLine, DurationsInEveryUnit)
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "0.001us"), NanoSeconds(1));
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "1e-6ms"), NanoSeconds(1));
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "1e-9s"), NanoSeconds(1));
-    EXPECT_EQ(StrictCommandLine::ParseTime("d", "1.4ns"), NanoSeconds(1));
+    // Decimal fractions of larger units that are whole nanoseconds, a leading or trailing
+    // point.
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "1.1us"), NanoSeconds(1100));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "0.123456789s"), NanoSeconds(123456789));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", ".5us"), NanoSeconds(500));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "5.us"), MicroSeconds(5));
+}
+
+TEST(StrictCommandLine, DurationsBetweenTwoNanosecondsAreRefused)
+{
+    // 1.4ns was taken as 1 ns and 1.6ns as 2 ns, so 1.5ns-2.4ns was an empty outage.
+    EXPECT_EQ(TimeError("1.4ns"),
+              "--reconfigDelay: '1.4ns' is not a whole number of nanoseconds (the simulator's "
+              "resolution)");
+    EXPECT_EQ(TimeError("100.0000001us"),
+              "--reconfigDelay: '100.0000001us' is not a whole number of nanoseconds (the "
+              "simulator's resolution)");
 }
 
 TEST(StrictCommandLine, DurationsBelowOneNanosecondAreRefused)
