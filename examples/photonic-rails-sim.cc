@@ -261,10 +261,22 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
     }
     bool optical = false;
     bool opus = false;
+    bool electrical = false;
     for (const JobFabric& fabric : fabrics)
     {
         optical = optical || fabric.kind == RailKind::OCS;
         opus = opus || fabric.IsOpus();
+        electrical = electrical || fabric.kind != RailKind::OCS;
+    }
+    // Routing moves around failed links of electrical rails, and only under faults.
+    if (cmd.IsGiven("detectionDelay") && (!electrical || o.faultSchedule.IsEmpty()))
+    {
+        throw std::invalid_argument(
+            !electrical ? "--detectionDelay applies to electrical rails (routing around failed "
+                          "links): add eps, eps-clos, emulated or emulated-provisioning to "
+                          "--fabric"
+                        : "--detectionDelay applies to faults (routing around failed links): "
+                          "give --fault or --faults");
     }
     for (const char* flag : {"ocs", "reconfigDelay", "controlLatency"})
     {

@@ -1007,6 +1007,16 @@ photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck photonic-rail
 photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck-time photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--gpusPerServer=1|--nicPorts=2|--fabric=eps|--fault=nic:gpu1.port0@300us,nic:gpu1.port1@300us|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-fault-stuck-time"
   "error: the simulation is stuck after 0\\.0013[0-9]* s: 4 of 4 ranks cannot progress")
+# Hostile pass: --detectionDelay acts only on electrical rails, under faults.
+photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-optical photonic-rails-sim
+  "--fabric=ocs|--detectionDelay=5ms"
+  "error: --detectionDelay applies to electrical rails \\(routing around failed links\\)")
+photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-no-fault photonic-rails-sim
+  "--fabric=eps|--detectionDelay=5ms"
+  "error: --detectionDelay applies to faults \\(routing around failed links\\): give --fault or --faults")
+photonic_rails_expect_error(example.photonic-rails-sim-fault-between-nanoseconds photonic-rails-sim
+  "--fault=nic:gpu1.port0@1.5ns-2.4ns"
+  "error: fault \"nic:gpu1.port0@1.5ns-2.4ns\": '1.5ns' is not a whole number of nanoseconds")
 # ns-3's --ns3::Type::Attribute=value sets a default, checked like our own flags.
 add_test(NAME example.photonic-rails-sim-attribute-flag
          COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
