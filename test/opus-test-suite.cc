@@ -506,9 +506,10 @@ QuadGather(Time delay, Time failAt)
 }
 
 /**
- * A pair with four circuits loses them all at t, each GPU keeping two live ports. Opus joins
- * the pair again with its share of the live ports, two circuits (dark for the reconfiguration
- * delay d), so the rest goes at half the rate: T = t + d + 2 (T0 - t), within 0.1%.
+ * A pair with four circuits loses them all at t, each GPU keeping two live ports. Once the
+ * failure has lasted its FailureHoldDown h (1 ms), Opus joins the pair again with its share
+ * of the live ports, two circuits (dark for the reconfiguration delay d), so the rest goes at
+ * half the rate: T = t + h + d + 2 (T0 - t), within 0.1%.
  */
 class OpusReconnectShareTestCase : public TestCase
 {
