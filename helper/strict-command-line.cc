@@ -243,11 +243,8 @@ StrictCommandLine::CheckAttribute(const std::string& name, const std::string& va
 }
 
 void
-StrictCommandLine::CheckTaken(const std::string& name, TypeId owner) const
+StrictCommandLine::CheckTakenAtAll(const std::string& name, const std::string& refusal) const
 {
-    auto refused = m_refused.find(name);
-    std::string refusal =
-        refused != m_refused.end() ? refused->second : AttributeAudit::Refusal(name);
     if (!refusal.empty())
     {
         throw std::invalid_argument("--" + name +
@@ -258,6 +255,14 @@ StrictCommandLine::CheckTaken(const std::string& name, TypeId owner) const
         throw std::invalid_argument("--" + name +
                                     " would change nothing: this program runs no simulation");
     }
+}
+
+void
+StrictCommandLine::CheckTaken(const std::string& name, TypeId owner) const
+{
+    auto refused = m_refused.find(name);
+    CheckTakenAtAll(name,
+                    refused != m_refused.end() ? refused->second : AttributeAudit::Refusal(name));
     bool made = std::any_of(m_created->begin(), m_created->end(), [owner](TypeId created) {
         return created == owner || created.IsChildOf(owner);
     });
@@ -337,17 +342,7 @@ StrictCommandLine::CheckGlobal(const GlobalValue& global, const std::string& val
         throw std::invalid_argument("--" + name + ": this program sets it from " +
                                     reserved->second + " (give that instead)");
     }
-    std::string refusal = AttributeAudit::Refusal(name);
-    if (!refusal.empty())
-    {
-        throw std::invalid_argument("--" + name +
-                                    " is not taken from the command line: " + refusal);
-    }
-    if (!m_created)
-    {
-        throw std::invalid_argument("--" + name +
-                                    " would change nothing: this program runs no simulation");
-    }
+    CheckTakenAtAll(name, AttributeAudit::Refusal(name));
     AttributeValueText::Check(name, value, global.GetChecker());
     // What ns-3 itself would abort on, or crash with, once the simulator starts.
     TypeId scheduler;

@@ -298,6 +298,9 @@ class StrictCommandLine
     /// \throws std::invalid_argument if attribute \p name of \p owner, its own type, is one
     ///         the program does not take
     void CheckTaken(const std::string& name, TypeId owner) const;
+    /// \throws std::invalid_argument if \p name is refused (\p refusal, "" if not) or the
+    ///         program runs no simulation
+    void CheckTakenAtAll(const std::string& name, const std::string& refusal) const;
 
     /// Checks the attributes NS_ATTRIBUTE_DEFAULT gives (ns-3 reads it when it makes an
     /// object) as if they were flags, and makes them defaults (code that reads a default

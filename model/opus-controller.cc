@@ -342,23 +342,29 @@ OpusController::Reconnect(uint32_t rail)
         });
         if (!joined && !m_static && !RejoinLease(rail, instance, live))
         {
-            std::set<OpusDemand::Link> keep;
-            for (const auto& [pair, count] : m_pairLeases)
-            {
-                keep.insert(pair);
-            }
-            for (const OpusCircuitNeed& need : live)
-            {
-                if (!IsJoined({rail, need.a, need.b}))
-                {
-                    Rejoin(need, keep);
-                }
-            }
+            RejoinPairs(rail, live);
         }
         for (const OpusCircuitNeed& need : live)
         {
             OpusDemand::Link pair{rail, need.a, need.b};
             SetRelayed(pair, !IsJoined(pair)); // repaired or rejoined: joined again
+        }
+    }
+}
+
+void
+OpusController::RejoinPairs(uint32_t rail, const std::vector<OpusCircuitNeed>& live)
+{
+    std::set<OpusDemand::Link> keep;
+    for (const auto& [pair, count] : m_pairLeases)
+    {
+        keep.insert(pair);
+    }
+    for (const OpusCircuitNeed& need : live)
+    {
+        if (!IsJoined({rail, need.a, need.b}))
+        {
+            Rejoin(need, keep);
         }
     }
 }

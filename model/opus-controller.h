@@ -236,6 +236,9 @@ class OpusController : public OpusControlPlane
     bool RejoinLease(uint32_t rail,
                      const std::string& instance,
                      const std::vector<OpusCircuitNeed>& live);
+    /// Rejoins each pair of \p live on \p rail without a circuit on its own, as many circuits
+    /// as free live ports allow (when the whole communication does not fit: RejoinLease).
+    void RejoinPairs(uint32_t rail, const std::vector<OpusCircuitNeed>& live);
     /// Orders up to \p need's circuits on free live ports, circuits of \p keep untouched.
     /// \return false if not even one fits
     bool Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& keep);

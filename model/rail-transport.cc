@@ -680,12 +680,10 @@ RailTransport::SetDetour(uint32_t peer, bool detour)
     }
     if (detour)
     {
-        // The pair relays from now, or from the failure that made it relay.
+        // The pair relays from now, or from the failure that made it relay; what waits for
+        // the peer may go once that has lasted long enough.
         m_stoppedSince.emplace(peer, std::min(Simulator::Now(), FailedSince(peer)));
-    }
-    if (detour)
-    {
-        NotifyFabricChange(); // what waits for this peer may go now
+        NotifyFabricChange();
     }
 }
 
