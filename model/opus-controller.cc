@@ -324,7 +324,8 @@ OpusController::Reconnect(uint32_t rail)
     for (const auto& [instance, lease] : m_leases)
     {
         // The lease's pairs on the rail share its live ports again; a pair without a live
-        // circuit gets its share back on free live ports, or as many as are free.
+        // circuit gets its share back on free live ports, or as many as are free. A pair
+        // left without a live port relays from now (said before the rail changes).
         std::vector<OpusCircuitNeed> needs;
         std::copy_if(lease.needs.begin(),
                      lease.needs.end(),
@@ -344,10 +345,18 @@ OpusController::Reconnect(uint32_t rail)
         {
             RejoinPairs(rail, live);
         }
-        for (const OpusCircuitNeed& need : live)
+    }
+    // Rejoined, repaired, or (a later lease's circuit that an earlier one took back) left
+    // without a circuit: every pair says so once all are planned.
+    for (const auto& [instance, lease] : m_leases)
+    {
+        for (const OpusCircuitNeed& need : lease.needs)
         {
-            OpusDemand::Link pair{rail, need.a, need.b};
-            SetRelayed(pair, !IsJoined(pair)); // repaired or rejoined: joined again
+            if (need.rail == rail)
+            {
+                OpusDemand::Link pair{rail, need.a, need.b};
+                SetRelayed(pair, !IsJoined(pair));
+            }
         }
     }
 }
@@ -376,16 +385,23 @@ OpusController::RejoinLease(uint32_t rail,
 {
     // Planned as when the lease was served: its own pairs' circuits beyond what it needs
     // (kept from an earlier communication, or planned on ports that were dead then) may
-    // move; only the pairs of other active communications are kept.
+    // move, and so may those of communications served after it (first come, first served:
+    // a later one took the ports its relayed pairs lacked, and its traffic may be what
+    // waits on theirs). Kept: the pairs of earlier active communications, and its own pairs
+    // that the live ports leave without a share (they relay, the others keep theirs).
     std::set<OpusDemand::Link> others;
-    for (const auto& [pair, count] : m_pairLeases)
+    uint64_t served = m_leases.at(instance).served;
+    for (const auto& [name, lease] : m_leases)
     {
-        bool own = std::any_of(live.begin(), live.end(), [&pair = pair, rail](const auto& need) {
-            return OpusDemand::Link{rail, need.a, need.b} == pair;
-        });
-        if (count > (own ? 1u : 0u))
+        for (const OpusCircuitNeed& need : lease.needs)
         {
-            others.insert(pair);
+            bool shared = std::any_of(live.begin(), live.end(), [&need](const auto& share) {
+                return share.a == need.a && share.b == need.b && share.circuits > 0;
+            });
+            if (need.rail == rail && (lease.served < served || (name == instance && !shared)))
+            {
+                others.emplace(rail, need.a, need.b);
+            }
         }
     }
     RailChange change;
@@ -781,6 +797,7 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
             const auto& relayed = changes[need.rail].relayed;
             SetRelayed(pair, std::find(relayed.begin(), relayed.end(), pair) != relayed.end());
         }
+        lease.served = ++m_leasesServed;
         m_leases[shared->instance] = std::move(lease);
     }
     if (--*left == 0)

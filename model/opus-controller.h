@@ -168,6 +168,7 @@ class OpusController : public OpusControlPlane
     {
         std::vector<OpusCircuitNeed> needs; //!< Its demand's needs
         uint32_t membersLeft{0};            //!< Members still running it
+        uint64_t served{0};                 //!< Its place in the order leases were served
     };
 
     /// What serving a ticket changes on one rail.
@@ -307,6 +308,7 @@ class OpusController : public OpusControlPlane
     std::set<std::string> m_served;                      //!< Instances whose members have all asked
     std::deque<Ticket> m_queue;                          //!< Complete, FCFS
     std::map<std::string, Lease> m_leases;               //!< Per active instance
+    uint64_t m_leasesServed{0};                          //!< Leases served so far
     std::map<uint64_t, Switching> m_switching;           //!< In flight, by record index
     std::map<std::string, Guess> m_guesses; //!< Set-up guesses not yet used, by instance
     TracedCallback<uint32_t, uint32_t, uint32_t, bool> m_relayTrace; //!< Relay

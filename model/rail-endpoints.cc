@@ -35,6 +35,7 @@ RailEndpoints::DoDispose()
     m_planes.clear();
     m_owners.clear();
     m_members.clear();
+    m_changeCallbacks.clear();
     Object::DoDispose();
 }
 
@@ -69,6 +70,17 @@ RailEndpoints::OnLinkChange(uint32_t gpu, uint32_t index)
     {
         m_downSince.erase({gpu, index});
     }
+    for (const Callback<void>& callback : m_changeCallbacks)
+    {
+        callback();
+    }
+}
+
+void
+RailEndpoints::AddChangeCallback(Callback<void> callback)
+{
+    NS_LOG_FUNCTION(this);
+    m_changeCallbacks.push_back(callback);
 }
 
 Time

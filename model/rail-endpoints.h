@@ -95,6 +95,14 @@ class RailEndpoints : public Object
     Time GetDownSince(uint32_t gpu, uint32_t index) const;
 
     /**
+     * \brief Calls \p callback after any port's link changes (a failure, a repair, a
+     * circuit made or torn down), wherever it is: a path around a failure can depend on
+     * any rail.
+     * \param callback called with no argument
+     */
+    void AddChangeCallback(Callback<void> callback);
+
+    /**
      * \brief Finds the GPU and port index owning a MAC address.
      * \param address a port's address
      * \param[out] gpu the GPU
@@ -116,6 +124,7 @@ class RailEndpoints : public Object
     std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> m_members; //!< Per plane
     std::map<Mac48Address, std::pair<uint32_t, uint32_t>> m_owners; //!< Address -> GPU, index
     std::map<std::pair<uint32_t, uint32_t>, Time> m_downSince;      //!< Ports down, since when
+    std::vector<Callback<void>> m_changeCallbacks;                  //!< AddChangeCallback
 };
 
 } // namespace ns3

@@ -227,6 +227,7 @@ RailTransport::DoDispose()
         port.wakeup.Cancel();
     }
     m_retryWaiting.Cancel();
+    m_recheckParked.Cancel();
     m_holdDownEnd.Cancel();
     m_qps.clear();
     m_ports.clear();
@@ -243,6 +244,7 @@ RailTransport::Setup(uint32_t gpu, Ptr<RailEndpoints> endpoints)
     m_gpu = gpu;
     m_endpoints = endpoints;
     m_detour = std::make_unique<RailDetour>(endpoints);
+    endpoints->AddChangeCallback(MakeCallback(&RailTransport::OnChangeElsewhere, this));
     const auto& devices = endpoints->GetPorts(gpu);
     for (uint32_t i = 0; i < devices.size(); ++i)
     {
@@ -435,7 +437,21 @@ RailTransport::PortFailed(uint32_t port) const
 bool
 RailTransport::IsBroken(const QueuePair& qp) const
 {
-    return qp.gaveUp || PortFailed(qp.port) || m_endpoints->IsPortDown(qp.peer, qp.peerPort);
+    return qp.gaveUp || PathDown(qp);
+}
+
+bool
+RailTransport::GaveUpOn(uint32_t port, uint32_t peer, uint32_t peerPort) const
+{
+    bool optical = static_cast<bool>(m_ports[port].optical);
+    auto found = m_qpIndex.find(QpKey(port, peer, optical ? 0xffff : peerPort));
+    return found != m_qpIndex.end() && m_qps[found->second].gaveUp;
+}
+
+bool
+RailTransport::PathDown(const QueuePair& qp) const
+{
+    return PortFailed(qp.port) || m_endpoints->IsPortDown(qp.peer, qp.peerPort);
 }
 
 std::vector<std::pair<uint32_t, uint32_t>>
@@ -743,7 +759,7 @@ RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& rout
         qp.parts.push_back(slice);
         qp.endPsn += slice.frames;
         qpns.push_back(qp.qpn);
-        if (IsBroken(qp) || WaitsForCircuit(qp))
+        if (PathDown(qp) || WaitsForCircuit(qp))
         {
             Stall(qp); // queued on a failed path or one without a circuit (a proxy's share)
         }
@@ -1124,6 +1140,7 @@ void
 RailTransport::Recheck(QueuePair& qp)
 {
     qp.gaveUp = false; // something changed: the path gets another chance
+    qp.parked = false;
     qp.retries = 0;
     UpdateReachability(qp);
     bool broken = IsBroken(qp);
@@ -1154,7 +1171,9 @@ RailTransport::Recheck(QueuePair& qp)
     }
     else if (!broken && WaitsForCircuit(qp))
     {
-        Stall(qp); // its circuit went (a reconfiguration), maybe for good
+        // Its circuit went (a reconfiguration), maybe for good: after a change, a QP
+        // stopped before gets its rest of the hold-down again (one try per change).
+        qp.hit ? ArmHoldDown(qp) : Stall(qp);
     }
 }
 
@@ -1182,6 +1201,40 @@ RailTransport::ScheduleRetryWaiting()
     if (!m_waiting.empty() && !m_retryWaiting.IsRunning())
     {
         m_retryWaiting = Simulator::ScheduleNow(&RailTransport::RetryWaiting, this);
+    }
+}
+
+void
+RailTransport::OnChangeElsewhere()
+{
+    if (!m_endpoints || m_recheckParked.IsRunning())
+    {
+        return;
+    }
+    bool parked = std::any_of(m_qps.begin(), m_qps.end(), [](const QueuePair& qp) {
+        return qp.parked && !qp.parts.empty();
+    });
+    if (parked || !m_waiting.empty())
+    {
+        // After every change of this instant (see ScheduleRetryWaiting).
+        m_recheckParked = Simulator::ScheduleNow(&RailTransport::RecheckParked, this);
+    }
+}
+
+void
+RailTransport::RecheckParked()
+{
+    for (auto& qp : m_qps)
+    {
+        if (qp.parked && !qp.parts.empty())
+        {
+            Recheck(qp);
+        }
+    }
+    ScheduleRetryWaiting();
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        Pump(port);
     }
 }
 
@@ -1224,13 +1277,16 @@ RailTransport::ResetConnection(uint32_t sourceGpu, uint32_t qpn, uint64_t nextPs
 bool
 RailTransport::MoveParts(QueuePair& qp)
 {
+    // Not back to this path, nor to one that gave up too (until the fabric changes: a rail
+    // split in two would have the data move between its ports for ever).
     auto routes = RoutesTo(qp.peer);
     bool optical = static_cast<bool>(m_ports[qp.port].optical);
     routes.erase(std::remove_if(routes.begin(),
                                 routes.end(),
-                                [&qp, optical](const std::pair<uint32_t, uint32_t>& route) {
-                                    return route.first == qp.port &&
-                                           (optical || route.second == qp.peerPort);
+                                [&qp, optical, this](const std::pair<uint32_t, uint32_t>& route) {
+                                    return (route.first == qp.port &&
+                                            (optical || route.second == qp.peerPort)) ||
+                                           GaveUpOn(route.first, qp.peer, route.second);
                                 }),
                  routes.end());
     bool detours = std::any_of(qp.parts.begin(), qp.parts.end(), [&](const Part& part) {
@@ -1238,6 +1294,7 @@ RailTransport::MoveParts(QueuePair& qp)
     });
     if (routes.empty() && !detours)
     {
+        qp.parked = true; // until a change (OnChangeElsewhere)
         return false;
     }
     // Reconnecting, the receiver says how far it got: parts it has complete are done, the
@@ -1287,6 +1344,7 @@ RailTransport::MoveParts(QueuePair& qp)
             // its bytes (a detour hop's share: see Forwarded).
             qp.hit = true; // still stopped, since then
             qp.stoppedAt = stopped;
+            qp.parked = true;
             Requeue({{qp.port, qp.peerPort}}, qp.peer, part);
         }
     }
@@ -1372,6 +1430,12 @@ RailTransport::Stall(QueuePair& qp)
     // RetransmitTimeout of that, as for any failure, before the data goes another way.
     qp.hit = true;
     qp.stoppedAt = std::min(Simulator::Now(), FailedSince(qp.peer));
+    ArmHoldDown(qp);
+}
+
+void
+RailTransport::ArmHoldDown(QueuePair& qp)
+{
     if (qp.deadline == Time::Max())
     {
         ArmTimeoutIn(qp, std::max(Time(0), qp.stoppedAt + m_retransmitTimeout - Simulator::Now()));

@@ -283,6 +283,7 @@ class RailTransport : public MessageTransport
         bool gaveUp{false};         //!< More than RetryCount: the path counts as failed
         bool hit{false};            //!< A failure stopped it; not moving again yet
         Time stoppedAt;             //!< Since when (while hit)
+        bool parked{false};         //!< Its data found no way on; it waits for a change
         Time lostAt;                //!< When the first frame below lostBelow was lost
         uint64_t lostBelow{0};      //!< A failure destroyed a frame below (0: none)
         Time deadline{Time::Max()}; //!< Retransmission deadline (Max: timer off)
@@ -424,6 +425,12 @@ class RailTransport : public MessageTransport
     bool PortFailed(uint32_t port) const;
     /// \return true if \p qp's path failed: its port or its peer port is down, or it gave up
     bool IsBroken(const QueuePair& qp) const;
+    /// \return true if \p qp's port or its peer port is down (a QP that gave up may sit
+    ///         still until the fabric changes: a failure inside a rail split in two would
+    ///         otherwise have its data moved back and forth between ports for good)
+    bool PathDown(const QueuePair& qp) const;
+    /// \return true if the QP on \p port to \p peer's \p peerPort exists and gave up
+    bool GaveUpOn(uint32_t port, uint32_t peer, uint32_t peerPort) const;
     /**
      * Moves the parts of broken \p qp to the ports that reach its peer, or, with none, the
      * parts that may detour around the failure (Reroute); the others stay on \p qp.
@@ -454,6 +461,8 @@ class RailTransport : public MessageTransport
     /// Stop(), and if it was not stopped yet, one RetransmitTimeout for its path or circuit to
     /// come back before its data goes another way (OnTimeout).
     void Stall(QueuePair& qp);
+    /// Arms \p qp's timer (if off) for the rest of one RetransmitTimeout from its stop.
+    void ArmHoldDown(QueuePair& qp);
     /// Data stopped at \p stoppedAt moves again now: counted if the failure of CatchFrom()
     /// caught it.
     void Recovered(Time stoppedAt);
@@ -461,6 +470,11 @@ class RailTransport : public MessageTransport
     void Recheck(QueuePair& qp);
     /// Dispatches waiting messages that a port reaches now.
     void RetryWaiting();
+    /// A port changed anywhere in the fabric (RailEndpoints::AddChangeCallback): data that
+    /// found no way on looks again (RecheckParked), as a detour can cross any rail.
+    void OnChangeElsewhere();
+    /// Re-checks the QPs whose data found no way on, and the waiting messages.
+    void RecheckParked();
     /// RetryWaiting() once every change of this instant is made (see there).
     void ScheduleRetryWaiting();
     /// \return the failed ports (this GPU's and \p peer's on shared planes), e.g. gpu5.port1
@@ -556,6 +570,7 @@ class RailTransport : public MessageTransport
     std::unordered_map<uint64_t, Outgoing> m_outgoing; //!< Message id -> state
     std::deque<Waiting> m_waiting;                     //!< Messages no port reached yet
     EventId m_retryWaiting;                            //!< See ScheduleRetryWaiting
+    EventId m_recheckParked;                           //!< See OnChangeElsewhere
     std::map<uint32_t, Time> m_stoppedSince;           //!< Peer -> since when no port reaches it
     EventId m_holdDownEnd;                             //!< Retry when one of them may detour
     std::unique_ptr<RailDetour> m_detour;              //!< Paths around failures

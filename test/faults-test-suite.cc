@@ -133,7 +133,11 @@ struct FaultRun
     uint64_t bytesDelivered{0}; //!< Payload delivered at final GPUs, frame by frame
     Time recovery;              //!< FaultInjector::GetRecovery (zero without faults)
     uint64_t pendingLines{0};   //!< Opus's lines about waiting requests and relayed pairs
+    double lastActivityNs{0};   //!< The transports' last frame or timeout
 };
+
+/// Where RunUnderFaults stops a simulation that would never stop by itself (a livelock).
+const Time HORIZON = Seconds(10);
 
 /// \return what \p run left undone: "" if every rank finished, every byte sent was delivered
 /// once and Opus has nothing waiting or relaying
@@ -179,6 +183,7 @@ RunUnderFaults(const RailFabricSpec& spec,
                                                    FaultSchedule::Read("", faults));
         injector->Schedule();
     }
+    Simulator::Stop(HORIZON);
     Simulator::Run();
     FaultRun run;
     run.finished = AllRanksFinished(job.runtimes);
@@ -188,6 +193,11 @@ RunUnderFaults(const RailFabricSpec& spec,
         run.bytesSent += job.communicators[gpu]->GetCounters().bytesSent;
         run.bytesDelivered +=
             job.network->GetMessageTransport(gpu)->GetMessageCounters().payloadBytesDelivered;
+        if (auto transport = DynamicCast<RailTransport>(job.network->GetMessageTransport(gpu)))
+        {
+            run.lastActivityNs =
+                std::max(run.lastActivityNs, transport->GetLastActivity().GetNanoSeconds() * 1.0);
+        }
     }
     if (injector)
     {
@@ -851,6 +861,63 @@ class HostilePassTestCase : public TestCase
     }
 };
 
+/**
+ * A relay that a later communication cut, after its failure was repaired: three servers of
+ * two GPUs all-gather on each rail; GPU 4's cables are down until 1.5 ms, so rail 0 relays
+ * its traffic through the scale-up domains and rail 1. Then GPUs 0 and 3 exchange (PXN
+ * through rail 1), and Opus re-plans rail 1 under the relay's last message.
+ */
+class RepairedRelayTestCase : public TestCase
+{
+  public:
+    RepairedRelayTestCase()
+        : TestCase("a relay cut by a later communication ends once its failure is repaired; "
+                   "a rail split in two stops what crosses it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<WorkloadOp> ops;
+        for (uint32_t r = 0; r < 6; ++r)
+        {
+            std::string rail = r % 2 == 0 ? "rail0" : "rail1";
+            ops.push_back(JobOp(r, 0, WorkloadOpType::ALLGATHER, 2 << 20, rail));
+            if (r == 0 || r == 3)
+            {
+                uint32_t peer = 3 - r;
+                ops.push_back(JobOp(r, 1, WorkloadOpType::SEND, 1 << 20, "", peer, 0));
+                ops.push_back(JobOp(r, 2, WorkloadOpType::RECV, 1 << 20, "", peer, 0));
+                ops[ops.size() - 2].stream = "send";
+                ops.back().deps = {0};
+                ops.back().stream = "recv";
+            }
+        }
+        WorkloadDag dag(6, {{"rail0", {0, 2, 4}}, {"rail1", {1, 3, 5}}}, ops);
+        // Three reconfigurations one after the other at most (the exchange's two rails,
+        // then rail 0 reconnected after the repair), each 1 ms, after the repair at 1.5 ms.
+        Time delay = MilliSeconds(1);
+        RailFabricSpec spec = tests::Spec(3, RailKind::OCS, 2, 2);
+        const char* faults = "nic:gpu4.port0@0s-1500us,nic:gpu4.port1@0s-1500us";
+        for (const char* fabric : {"ocs", "ocs-provisioning", "ocs-oracle"})
+        {
+            FaultRun run = RunUnderFaults(spec, fabric, dag, faults, delay);
+            NS_TEST_ASSERT_MSG_EQ(Undone(run), "", fabric);
+            NS_TEST_ASSERT_MSG_LT(run.makespanNs, 1.5e6 + 3 * 1e6 + 1e6, fabric);
+        }
+
+        // Both spines of a two-spine rail die for good: the rail is split in two, and what
+        // crosses it stops, reported, instead of moving between its ports for ever.
+        RailFabricSpec clos = tests::Spec(4, RailKind::EPS_CLOS, 1, 2);
+        clos.switchRadix = 4; // two leaves of two GPUs, two spines
+        const char* split = "switch:rail0.spine0@100us,switch:rail0.spine1@100us";
+        FaultRun stuck = RunUnderFaults(clos, "eps-clos", RingAllReduce(4, 4 << 20), split);
+        NS_TEST_ASSERT_MSG_EQ(stuck.finished, false, "a split rail stops the ring");
+        NS_TEST_ASSERT_MSG_LT(stuck.lastActivityNs, 1e9, "and nothing moves for ever");
+    }
+};
+
 /// The fault test suite.
 class FaultsTestSuite : public TestSuite
 {
@@ -870,6 +937,7 @@ class FaultsTestSuite : public TestSuite
         AddTestCase(new OpusPhaseBoundaryTestCase, TestCase::QUICK);
         AddTestCase(new RecoveryTestCase, TestCase::QUICK);
         AddTestCase(new HostilePassTestCase, TestCase::QUICK);
+        AddTestCase(new RepairedRelayTestCase, TestCase::QUICK);
     }
 };
 
