@@ -91,6 +91,11 @@ main(int argc, char* argv[])
     auto flags = [&](StrictCommandLine& cmd) { // bounded so that a run takes seconds
         cmd.Add("servers", "one GPU each", servers, FlagRange(2, 16, "servers"));
         cmd.Add("bytes", "per GPU, 4096 x k", bytes, FlagRange(1 << 20, 1 << 24, "bytes"));
+        const std::string ring = "this example runs one ring AllGather, ";
+        cmd.Refuse("ns3::CollectiveCommunicator::DefaultAlgorithm",
+                   ring + "which names its algorithm");
+        cmd.Refuse("ns3::CollectiveCommunicator::ReductionBandwidth",
+                   ring + "which reduces nothing");
         AttributeAudit::ForFabricExample(cmd, false, {"ns3::CollectiveCommunicator"});
     };
     auto run = [&](const StrictCommandLine&) { return Run(servers, bytes); };

@@ -261,22 +261,28 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
     }
     bool optical = false;
     bool opus = false;
-    bool electrical = false;
+    bool clos = false; // routing has another way round a failure only in a Clos
     for (const JobFabric& fabric : fabrics)
     {
         optical = optical || fabric.kind == RailKind::OCS;
         opus = opus || fabric.IsOpus();
-        electrical = electrical || fabric.kind != RailKind::OCS;
+        clos = clos || (fabric.kind != RailKind::OCS &&
+                        JobRunner::MakeSpec(o, fabric, dag.GetRankCount()).EffectiveKind() ==
+                            RailKind::EPS_CLOS);
     }
-    // Routing moves around failed links of electrical rails, and only under faults.
-    if (cmd.IsGiven("detectionDelay") && (!electrical || o.faultSchedule.IsEmpty()))
+    // Routing moves around failed leaf-spine cables and switches of a Clos rail, nothing
+    // else: a NIC cable or a single switch leaves no other way to route.
+    const auto& faults = o.faultSchedule.GetFaults();
+    bool routed = std::any_of(faults.begin(), faults.end(), [](const Fault& fault) {
+        return fault.kind == Fault::LINK || fault.kind == Fault::SWITCH;
+    });
+    if (cmd.IsGiven("detectionDelay") && (!clos || !routed))
     {
         throw std::invalid_argument(
-            !electrical ? "--detectionDelay applies to electrical rails (routing around failed "
-                          "links): add eps, eps-clos, emulated or emulated-provisioning to "
-                          "--fabric"
-                        : "--detectionDelay applies to faults (routing around failed links): "
-                          "give --fault or --faults");
+            !clos ? "--detectionDelay applies to routing around failures in a Clos rail: add "
+                    "eps-clos to --fabric (or eps beyond one switch's radix)"
+                  : "--detectionDelay applies to failed leaf-spine cables and switches (routing "
+                    "around them): give a link: or switch: fault in --fault or --faults");
     }
     for (const char* flag : {"ocs", "reconfigDelay", "controlLatency"})
     {

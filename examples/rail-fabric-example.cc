@@ -127,6 +127,23 @@ CheckFlagsApply(const StrictCommandLine& cmd, RailKind kind)
                                         " applies to electrical rails (eps, eps-clos) only");
         }
     }
+    // The other kind's devices and switches are not built: their attributes change nothing.
+    const std::vector<std::string> opticalTypes = {"ns3::OcsNetDevice::",
+                                                   "ns3::OpticalCircuitSwitch::"};
+    const std::vector<std::string> electricalTypes =
+        {"ns3::EpsNetDevice::", "ns3::EpsSwitch::", "ns3::EpsChannel::", "ns3::EpsRouting::"};
+    for (const std::string& attribute : cmd.GetAttributes())
+    {
+        for (const std::string& type : optical ? electricalTypes : opticalTypes)
+        {
+            if (attribute.rfind(type, 0) == 0)
+            {
+                throw std::invalid_argument(
+                    "--" + attribute + " applies to " +
+                    (optical ? "electrical rails (eps, eps-clos)" : "--rail=ocs") + " only");
+            }
+        }
+    }
 }
 
 /// Checks every flag and returns the fabric to build.

@@ -12,6 +12,7 @@
 #include "ns3/input-text.h"
 #include "ns3/log.h"
 #include "ns3/scheduler.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -556,10 +557,11 @@ StrictCommandLine::ParseTime(const std::string& name, const std::string& text)
             "--" + name + ": " + Quote(text) +
             " is below the simulator's resolution of 1 ns (use 0 for none)");
     }
-    // 1.4ns was taken as 1 ns and 1.6ns as 2: a time between two ticks is refused too (the
-    // tolerance is the rounding of a decimal fraction of a larger unit).
+    // 1.4ns was taken as 1 ns and 1.6ns as 2: a time between two ticks is refused too. The
+    // tolerance is what reading the decimal and scaling it can err by (a few units in the
+    // last place of a double: 0.1us is 100.00000000000001), so 1.000001ns is refused.
     double whole = std::round(ns);
-    if (std::abs(ns - whole) > 1e-6 + 1e-12 * ns)
+    if (std::abs(ns - whole) > 1e-9 + 4e-16 * ns)
     {
         throw std::invalid_argument("--" + name + ": " + Quote(text) +
                                     " is not a whole number of nanoseconds (the simulator's "
@@ -655,6 +657,9 @@ RunProgram(int argc,
     catch (const std::exception& e)
     {
         std::cerr << program << ": error: " << e.what() << "\n";
+        // What the body built before it threw (nodes, devices, their events) goes with the
+        // simulator, as after a run: nothing is left to leak.
+        Simulator::Destroy();
         return 1;
     }
 }

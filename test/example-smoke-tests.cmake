@@ -222,6 +222,12 @@ pr_strict_error(example.rail-fabric-example-one-server rail-fabric-example
   "--servers=1" "rail-fabric-example: error: --servers must be at least 2 \\(a ring\\), got 1")
 pr_strict_error(example.rail-fabric-example-ocs-on-eps rail-fabric-example
   "--ocs=sip" "rail-fabric-example: error: --ocs applies to --rail=ocs only")
+pr_strict_error(example.rail-fabric-example-ocs-attribute-on-eps rail-fabric-example
+  "--ns3::OcsNetDevice::FiberDelay=1us"
+  "rail-fabric-example: error: --ns3::OcsNetDevice::FiberDelay applies to --rail=ocs only")
+pr_strict_error(example.rail-fabric-example-eps-attribute-on-ocs rail-fabric-example
+  "--rail=ocs|--nic=2x200G|--ns3::EpsSwitch::EcnKmin=1000"
+  "rail-fabric-example: error: --ns3::EpsSwitch::EcnKmin applies to electrical rails \\(eps, eps-clos\\) only")
 pr_strict_error(example.rail-fabric-example-radix-on-ocs rail-fabric-example
   "--rail=ocs|--nic=2x200G|--radix=8"
   "rail-fabric-example: error: --radix applies to electrical rails \\(eps, eps-clos\\) only")
@@ -1007,13 +1013,19 @@ photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck photonic-rail
 photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck-time photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--gpusPerServer=1|--nicPorts=2|--fabric=eps|--fault=nic:gpu1.port0@300us,nic:gpu1.port1@300us|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-fault-stuck-time"
   "error: the simulation is stuck after 0\\.0013[0-9]* s: 4 of 4 ranks cannot progress")
-# Hostile pass: --detectionDelay acts only on electrical rails, under faults.
+# Hostile pass: --detectionDelay acts only on Clos rails, under link or switch faults.
 photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-optical photonic-rails-sim
   "--fabric=ocs|--detectionDelay=5ms"
-  "error: --detectionDelay applies to electrical rails \\(routing around failed links\\)")
+  "error: --detectionDelay applies to routing around failures in a Clos rail: add eps-clos to --fabric")
+photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-one-switch photonic-rails-sim
+  "--fabric=eps|--fault=switch:rail0@1ms|--detectionDelay=5ms"
+  "error: --detectionDelay applies to routing around failures in a Clos rail: add eps-clos to --fabric")
 photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-no-fault photonic-rails-sim
-  "--fabric=eps|--detectionDelay=5ms"
-  "error: --detectionDelay applies to faults \\(routing around failed links\\): give --fault or --faults")
+  "--fabric=eps-clos|--detectionDelay=5ms"
+  "error: --detectionDelay applies to failed leaf-spine cables and switches \\(routing around them\\): give a link: or switch: fault")
+photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-nic-fault photonic-rails-sim
+  "--fabric=eps-clos|--fault=nic:gpu1.port0@1ms|--detectionDelay=5ms"
+  "error: --detectionDelay applies to failed leaf-spine cables and switches \\(routing around them\\): give a link: or switch: fault")
 photonic_rails_expect_error(example.photonic-rails-sim-fault-between-nanoseconds photonic-rails-sim
   "--fault=nic:gpu1.port0@1.5ns-2.4ns"
   "error: fault \"nic:gpu1.port0@1.5ns-2.4ns\": '1.5ns' is not a whole number of nanoseconds")
@@ -1089,6 +1101,13 @@ set_property(TEST example.photonic-rails-sim-attribute-environment APPEND PROPER
 photonic_rails_expect_error(example.photonic-rails-cost-attribute photonic-rails-cost
   "--ns3::RailTransport::Window=8"
   "photonic-rails-cost: error: --ns3::RailTransport::Window would change nothing: this program runs no simulation\n$")
+# Hostile pass: what the example's one ring AllGather would ignore is refused.
+photonic_rails_expect_error(example.first-collective-default-algorithm first-collective
+  "--ns3::CollectiveCommunicator::DefaultAlgorithm=tree"
+  "first-collective: error: --ns3::CollectiveCommunicator::DefaultAlgorithm is not taken from the command line: this example runs one ring AllGather, which names its algorithm\n$")
+photonic_rails_expect_error(example.first-collective-reduction-bandwidth first-collective
+  "--ns3::CollectiveCommunicator::ReductionBandwidth=1"
+  "first-collective: error: --ns3::CollectiveCommunicator::ReductionBandwidth is not taken from the command line: this example runs one ring AllGather, which reduces nothing\n$")
 photonic_rails_expect_error(example.first-collective-scheduler first-collective
   "--SchedulerType=ns3::Node"
   "first-collective: error: bad value for --SchedulerType: 'ns3::Node' \\(expected a scheduler, e.g. ns3::MapScheduler\\)\n$")
@@ -1132,10 +1151,11 @@ photonic_rails_expect_error(example.photonic-rails-fault-sweep-model-gpu photoni
 photonic_rails_expect_error(example.photonic-rails-sim-out-unwritable photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=eps,ocs|--out=/proc/photonic-rails"
   "workload: [^\n]*\nphotonic-rails-sim: error: /proc/photonic-rails: cannot create the output folder: [A-Z][^\n]*\n$")
-# A bad communicator attribute is a one-line error, not an abort.
+# A bad communicator attribute is a one-line error, not an abort (first-collective refuses
+# the attribute itself: its ring names its algorithm).
 photonic_rails_expect_error(example.first-collective-bad-algorithm first-collective
   "--ns3::CollectiveCommunicator::DefaultAlgorithm=foo"
-  "first-collective: error: ns3::CollectiveCommunicator::DefaultAlgorithm: unknown algorithm 'foo'\n$")
+  "first-collective: error: --ns3::CollectiveCommunicator::DefaultAlgorithm is not taken from the command line: this example runs one ring AllGather, which names its algorithm\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-reserved-channels photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--ns3::CollectiveCommunicator::Channels=4"
   "error: --ns3::CollectiveCommunicator::Channels: this program sets it from --channels \\(give that instead\\)")

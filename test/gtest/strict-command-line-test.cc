@@ -174,6 +174,14 @@ TEST(StrictCommandLine, DurationsBetweenTwoNanosecondsAreRefused)
     EXPECT_EQ(TimeError("100.0000001us"),
               "--reconfigDelay: '100.0000001us' is not a whole number of nanoseconds (the "
               "simulator's resolution)");
+    // A millionth of a nanosecond off is off (the tolerance was 1e-6 ns).
+    EXPECT_EQ(TimeError("1.000001ns"),
+              "--reconfigDelay: '1.000001ns' is not a whole number of nanoseconds (the "
+              "simulator's resolution)");
+    // Decimals of a larger unit that a double cannot hold exactly are still whole.
+    EXPECT_EQ(StrictCommandLine::ParseTime("t", "0.1us"), NanoSeconds(100));
+    EXPECT_EQ(StrictCommandLine::ParseTime("t", "1.1ms"), NanoSeconds(1100000));
+    EXPECT_EQ(StrictCommandLine::ParseTime("t", "123456.789012345s"), NanoSeconds(123456789012345));
 }
 
 TEST(StrictCommandLine, DurationsBelowOneNanosecondAreRefused)
