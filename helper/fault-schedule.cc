@@ -326,7 +326,7 @@ Fault::CheckAgainst(const RailFabricSpec& spec) const
     {
         return head + "a packet-switch fault on optical rails";
     }
-    bool clos = spec.kind == RailKind::EPS_CLOS;
+    bool clos = spec.EffectiveKind() == RailKind::EPS_CLOS; // eps beyond a radix too
     if (kind == SWITCH && isRail)
     {
         return clos ? head + "a Clos rail has leaves and spines: name railR.leafL or railR.spineS"

@@ -559,9 +559,10 @@ StrictCommandLine::ParseTime(const std::string& name, const std::string& text)
     }
     // 1.4ns was taken as 1 ns and 1.6ns as 2: a time between two ticks is refused too. The
     // tolerance is what reading the decimal and scaling it can err by (a few units in the
-    // last place of a double: 0.1us is 100.00000000000001), so 1.000001ns is refused.
+    // last place of a double: 0.1us is 100.00000000000001), so 1.000000001ns is refused.
+    // (Beyond 2^53 ns, 104 days, a double cannot tell the fraction anyway.)
     double whole = std::round(ns);
-    if (std::abs(ns - whole) > 1e-9 + 4e-16 * ns)
+    if (std::abs(ns - whole) > 1e-12 + 4e-16 * ns)
     {
         throw std::invalid_argument("--" + name + ": " + Quote(text) +
                                     " is not a whole number of nanoseconds (the simulator's "

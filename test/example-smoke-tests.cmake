@@ -1026,6 +1026,11 @@ photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-no-fault 
 photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-nic-fault photonic-rails-sim
   "--fabric=eps-clos|--fault=nic:gpu1.port0@1ms|--detectionDelay=5ms"
   "error: --detectionDelay applies to failed leaf-spine cables and switches \\(routing around them\\): give a link: or switch: fault")
+# Hostile pass 3: eps beyond one switch's radix is built as a Clos, and its faults are named
+# as a Clos's (switch:rail0 failed only leaf 0, and link: faults were refused).
+photonic_rails_expect_error(example.photonic-rails-sim-fault-eps-beyond-radix photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--gpusPerServer=1|--nicPorts=2|--fabric=eps|--radix=4|--fault=switch:rail0@100us-300us"
+  "error: fault \"switch:rail0@100us-300us\": a Clos rail has leaves and spines: name railR.leafL or railR.spineS on fabric eps")
 photonic_rails_expect_error(example.photonic-rails-sim-fault-between-nanoseconds photonic-rails-sim
   "--fault=nic:gpu1.port0@1.5ns-2.4ns"
   "error: fault \"nic:gpu1.port0@1.5ns-2.4ns\": '1.5ns' is not a whole number of nanoseconds")

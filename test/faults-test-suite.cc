@@ -660,7 +660,10 @@ class RandomFlapsTestCase : public TestCase
                             : name == "eps-clos" ? RailKind::EPS_CLOS
                                                  : RailKind::OCS;
             RailFabricSpec spec = tests::Spec(3, kind, 2, 2);
-            spec.switchRadix = 4; // eps-clos: three leaves and two spines per rail
+            if (kind == RailKind::EPS_CLOS)
+            {
+                spec.switchRadix = 4; // three leaves and two spines per rail (eps: one switch)
+            }
             double t0 = RunUnderFaults(spec, fabric, dag, "").makespanNs;
             std::vector<std::string> parts;
             for (uint32_t gpu = 0; gpu < 6; ++gpu)

@@ -38,7 +38,8 @@ Spec(RailKind kind)
     spec.gpusPerServer = 4;
     spec.nicPorts = 2;
     spec.kind = kind;
-    spec.switchRadix = 4; // a Clos rail: 4 leaves of 2 NICs, 2 spines
+    // eps-clos: 4 leaves of 2 NICs, 2 spines (eps: one 64-port switch)
+    spec.switchRadix = kind == RailKind::EPS_CLOS ? 4 : 64;
     return spec;
 }
 
@@ -140,6 +141,14 @@ TEST(FaultSchedule, ChecksPartsAgainstTheFabric)
     EXPECT_EQ(Misfit("link:rail0.leaf0-spine0@1s", RailKind::EPS),
               "fault \"link:rail0.leaf0-spine0@1s\": a single-switch rail has no leaf-spine "
               "cable (fail switch:railR, or a nic)");
+    // eps beyond one switch's radix is built as a Clos, and its parts are named so (the rail
+    // switch used to fail its first leaf only).
+    RailFabricSpec wide = Spec(RailKind::EPS);
+    wide.switchRadix = 4;
+    EXPECT_EQ(Fault::Parse("switch:rail0@1s").CheckAgainst(wide),
+              "fault \"switch:rail0@1s\": a Clos rail has leaves and spines: name railR.leafL "
+              "or railR.spineS");
+    EXPECT_EQ(Fault::Parse("link:rail0.leaf3-spine1@1s").CheckAgainst(wide), "");
 }
 
 TEST(FaultSchedule, ReadsFilesAndKeepsTimeOrder)

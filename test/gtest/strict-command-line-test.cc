@@ -8,6 +8,7 @@
 
 #include "ns3/strict-command-line.h"
 
+#include <cstdio>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <stdexcept>
@@ -178,7 +179,21 @@ TEST(StrictCommandLine, DurationsBetweenTwoNanosecondsAreRefused)
     EXPECT_EQ(TimeError("1.000001ns"),
               "--reconfigDelay: '1.000001ns' is not a whole number of nanoseconds (the "
               "simulator's resolution)");
-    // Decimals of a larger unit that a double cannot hold exactly are still whole.
+    EXPECT_EQ(TimeError("1.000000001ns"),
+              "--reconfigDelay: '1.000000001ns' is not a whole number of nanoseconds (the "
+              "simulator's resolution)");
+    // Decimals of a larger unit that a double cannot hold exactly are still whole: every
+    // whole number of ns below 10 ms written in ms, us and s.
+    for (int64_t n = 1; n < 10000000; n += 997)
+    {
+        char text[64];
+        std::snprintf(text, sizeof(text), "%.6fms", n / 1e6);
+        EXPECT_EQ(StrictCommandLine::ParseTime("t", text), NanoSeconds(n)) << text;
+        std::snprintf(text, sizeof(text), "%.3fus", n / 1e3);
+        EXPECT_EQ(StrictCommandLine::ParseTime("t", text), NanoSeconds(n)) << text;
+        std::snprintf(text, sizeof(text), "%.9fs", n / 1e9);
+        EXPECT_EQ(StrictCommandLine::ParseTime("t", text), NanoSeconds(n)) << text;
+    }
     EXPECT_EQ(StrictCommandLine::ParseTime("t", "0.1us"), NanoSeconds(100));
     EXPECT_EQ(StrictCommandLine::ParseTime("t", "1.1ms"), NanoSeconds(1100000));
     EXPECT_EQ(StrictCommandLine::ParseTime("t", "123456.789012345s"), NanoSeconds(123456789012345));
