@@ -176,7 +176,9 @@ FaultInjector::WatchLostFrames()
                 "Drop",
                 Callback<void, Ptr<const Packet>, uint32_t, EpsSwitch::DropReason>(
                     [lost](Ptr<const Packet> frame, uint32_t, EpsSwitch::DropReason reason) {
-                        if (reason == EpsSwitch::LINK_DOWN)
+                        // A dead egress, or none while routes move around a failure (or
+                        // back after its repair, one DetectionDelay later): a failure's loss.
+                        if (reason == EpsSwitch::LINK_DOWN || reason == EpsSwitch::NO_ROUTE)
                         {
                             lost(frame);
                         }

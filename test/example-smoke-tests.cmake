@@ -1031,6 +1031,17 @@ photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-nic-fault
 photonic_rails_expect_error(example.photonic-rails-sim-fault-eps-beyond-radix photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--gpusPerServer=1|--nicPorts=2|--fabric=eps|--radix=4|--fault=switch:rail0@100us-300us"
   "error: fault \"switch:rail0@100us-300us\": a Clos rail has leaves and spines: name railR.leafL or railR.spineS on fabric eps")
+# Hostile pass 3: a leaf down from 1 to 15 us, routing reconverging in 1 us, under a 4-KiB
+# exchange: frames dropped for want of a route (the routes come back 1 us after the repair)
+# are the failure's losses, sent again when the routes return (16 us), not after the 1-ms
+# RetransmitTimeout (the run took 1.004 ms; now 0.019 ms).
+add_test(NAME example.photonic-rails-sim-fault-no-route-lost
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/fault-limits/leaf-pxn.json
+                 --gpusPerServer=4 --nicPorts=2 --fabric=eps-clos --radix=4
+                 --fault=switch:rail3.leaf1@1us-15us --detectionDelay=1us --progress=0
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke-fault-no-route-lost)
+set_tests_properties(example.photonic-rails-sim-fault-no-route-lost PROPERTIES
+  PASS_REGULAR_EXPRESSION "\neps-clos +0\\.01[0-9] ")
 photonic_rails_expect_error(example.photonic-rails-sim-fault-between-nanoseconds photonic-rails-sim
   "--fault=nic:gpu1.port0@1.5ns-2.4ns"
   "error: fault \"nic:gpu1.port0@1.5ns-2.4ns\": '1.5ns' is not a whole number of nanoseconds")

@@ -162,17 +162,23 @@ Undone(const FaultRun& run)
 
 /**
  * Runs \p dag on fabric \p fabric (a --fabric name) of \p spec, assembled as the programs
- * assemble it (Opus reconfigures in \p delay), under the inline \p faults ("": none).
+ * assemble it (Opus reconfigures in \p delay, routing reconverges in \p detection if given),
+ * under the inline \p faults ("": none).
  */
 FaultRun
 RunUnderFaults(const RailFabricSpec& spec,
                const std::string& fabric,
                const WorkloadDag& dag,
                const std::string& faults,
-               Time delay = MicroSeconds(1))
+               Time delay = MicroSeconds(1),
+               Time detection = Time::Max())
 {
     JobBuilder builder = JobBed::Builder(spec, fabric);
     builder.SetReconfigurationDelay(delay);
+    if (detection != Time::Max())
+    {
+        builder.SetDetectionDelay(detection);
+    }
     Job job = builder.Build(std::make_shared<const WorkloadDag>(dag));
     JobRecorder recorder;
     recorder.Attach(job.runtimes, dag.GetIterationCount(), 1);
