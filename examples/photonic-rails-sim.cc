@@ -249,6 +249,18 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     o.AddFlags(cmd);
 }
 
+/// \return true if \p spec builds Clos rails with spines (eps beyond one switch's radix
+///         too): the only rails where routing has another way round a failure
+bool
+HasSpines(const RailFabricSpec& spec)
+{
+    ClosPlan plan;
+    return spec.EffectiveKind() == RailKind::EPS_CLOS &&
+           ClosPlan::Make(spec.PortsPerRail(), spec.switchRadix, spec.oversubscription, plan)
+               .empty() &&
+           plan.spines > 0;
+}
+
 /// Every --fabric entry, checked with the job before any run.
 std::vector<JobFabric>
 ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& dag)
@@ -267,8 +279,7 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
         optical = optical || fabric.kind == RailKind::OCS;
         opus = opus || fabric.IsOpus();
         clos = clos || (fabric.kind != RailKind::OCS &&
-                        JobRunner::MakeSpec(o, fabric, dag.GetRankCount()).EffectiveKind() ==
-                            RailKind::EPS_CLOS);
+                        HasSpines(JobRunner::MakeSpec(o, fabric, dag.GetRankCount())));
     }
     // Routing moves around failed leaf-spine cables and switches of a Clos rail, nothing
     // else: a NIC cable or a single switch leaves no other way to route.
@@ -279,8 +290,8 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
     if (cmd.IsGiven("detectionDelay") && (!clos || !routed))
     {
         throw std::invalid_argument(
-            !clos ? "--detectionDelay applies to routing around failures in a Clos rail: add "
-                    "eps-clos to --fabric (or eps beyond one switch's radix)"
+            !clos ? "--detectionDelay applies to routing around failures in a Clos rail with "
+                    "spines: add eps-clos to --fabric, with a --radix below a rail's NIC ports"
                   : "--detectionDelay applies to failed leaf-spine cables and switches (routing "
                     "around them): give a link: or switch: fault in --fault or --faults");
     }

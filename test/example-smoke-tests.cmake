@@ -1016,15 +1016,18 @@ photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck-time photonic
 # Hostile pass: --detectionDelay acts only on Clos rails, under link or switch faults.
 photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-optical photonic-rails-sim
   "--fabric=ocs|--detectionDelay=5ms"
-  "error: --detectionDelay applies to routing around failures in a Clos rail: add eps-clos to --fabric")
+  "error: --detectionDelay applies to routing around failures in a Clos rail with spines: add eps-clos to --fabric, with a --radix below a rail's NIC ports")
 photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-one-switch photonic-rails-sim
   "--fabric=eps|--fault=switch:rail0@1ms|--detectionDelay=5ms"
-  "error: --detectionDelay applies to routing around failures in a Clos rail: add eps-clos to --fabric")
+  "error: --detectionDelay applies to routing around failures in a Clos rail with spines: add eps-clos to --fabric, with a --radix below a rail's NIC ports")
+photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-one-leaf photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--gpusPerServer=1|--nicPorts=2|--fabric=eps-clos|--fault=switch:rail0.leaf0@100us-300us|--detectionDelay=5ms"
+  "error: --detectionDelay applies to routing around failures in a Clos rail with spines")
 photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-no-fault photonic-rails-sim
-  "--fabric=eps-clos|--detectionDelay=5ms"
+  "--fabric=eps-clos|--radix=4|--detectionDelay=5ms"
   "error: --detectionDelay applies to failed leaf-spine cables and switches \\(routing around them\\): give a link: or switch: fault")
 photonic_rails_expect_error(example.photonic-rails-sim-detection-delay-nic-fault photonic-rails-sim
-  "--fabric=eps-clos|--fault=nic:gpu1.port0@1ms|--detectionDelay=5ms"
+  "--fabric=eps-clos|--radix=4|--fault=nic:gpu1.port0@1ms|--detectionDelay=5ms"
   "error: --detectionDelay applies to failed leaf-spine cables and switches \\(routing around them\\): give a link: or switch: fault")
 # Hostile pass 3: eps beyond one switch's radix is built as a Clos, and its faults are named
 # as a Clos's (switch:rail0 failed only leaf 0, and link: faults were refused).
