@@ -162,23 +162,17 @@ Undone(const FaultRun& run)
 
 /**
  * Runs \p dag on fabric \p fabric (a --fabric name) of \p spec, assembled as the programs
- * assemble it (Opus reconfigures in \p delay, routing reconverges in \p detection if given),
- * under the inline \p faults ("": none).
+ * assemble it (Opus reconfigures in \p delay), under the inline \p faults ("": none).
  */
 FaultRun
 RunUnderFaults(const RailFabricSpec& spec,
                const std::string& fabric,
                const WorkloadDag& dag,
                const std::string& faults,
-               Time delay = MicroSeconds(1),
-               Time detection = Time::Max())
+               Time delay = MicroSeconds(1))
 {
     JobBuilder builder = JobBed::Builder(spec, fabric);
     builder.SetReconfigurationDelay(delay);
-    if (detection != Time::Max())
-    {
-        builder.SetDetectionDelay(detection);
-    }
     Job job = builder.Build(std::make_shared<const WorkloadDag>(dag));
     JobRecorder recorder;
     recorder.Attach(job.runtimes, dag.GetIterationCount(), 1);
@@ -919,7 +913,7 @@ class RepairedRelayTestCase : public TestCase
         // Both spines of a two-spine rail die for good: the rail is split in two, and what
         // crosses it stops, reported, instead of moving between its ports for ever.
         RailFabricSpec clos = tests::Spec(4, RailKind::EPS_CLOS, 1, 2);
-        clos.switchRadix = 4; // two leaves of two GPUs, two spines
+        clos.switchRadix = 4; // four leaves of two NIC ports, two spines
         const char* split = "switch:rail0.spine0@100us,switch:rail0.spine1@100us";
         FaultRun stuck = RunUnderFaults(clos, "eps-clos", RingAllReduce(4, 4 << 20), split);
         NS_TEST_ASSERT_MSG_EQ(stuck.finished, false, "a split rail stops the ring");
