@@ -5,6 +5,8 @@
 #include "opus-helper.h"
 
 #include "ns3/log.h"
+#include "ns3/ocs-net-device.h"
+#include "ns3/rail-fabric.h"
 #include "ns3/rail-transport.h"
 #include "ns3/rank-runtime.h"
 #include "ns3/string.h"
@@ -79,6 +81,25 @@ RelayPair(Ptr<RailNetwork> fabric, uint32_t rail, uint32_t a, uint32_t b, bool r
     }
 }
 
+/// A transport's CircuitWanted: detoured data of \p gpu waits on its optical port \p port
+/// for a circuit to \p peer; the controller is told the rail of that port.
+void
+WantCircuit(RailFabric* fabric,
+            OpusController* controller,
+            uint32_t gpu,
+            uint32_t port,
+            uint32_t peer)
+{
+    auto device = DynamicCast<OcsNetDevice>(fabric->GetEndpoints()->GetPorts(gpu)[port]);
+    for (uint32_t rail = 0; device && rail < fabric->GetSpec().gpusPerServer; ++rail)
+    {
+        if (fabric->GetOcs(rail) == device->GetSwitch())
+        {
+            controller->WantCircuit(rail, gpu, peer);
+        }
+    }
+}
+
 } // namespace
 
 Ptr<OpusController>
@@ -103,6 +124,20 @@ OpusHelper::CreateController(Ptr<RailNetwork> fabric,
     Ptr<OpusController> controller = m_controllerFactory.Create<OpusController>();
     controller->Setup(switches, ports, spec.gpusPerServer, communicators);
     controller->TraceConnectWithoutContext("Relay", MakeBoundCallback(&RelayPair, fabric));
+    if (auto packets = DynamicCast<RailFabric>(fabric)) // the flow model has no detours
+    {
+        for (uint32_t gpu = 0; gpu < ports.size(); ++gpu)
+        {
+            // Both outlive the run's events (the job holds them): no Ptr, so no cycle
+            // through the transports.
+            packets->GetTransport(gpu)->TraceConnectWithoutContext(
+                "CircuitWanted",
+                MakeBoundCallback(&WantCircuit,
+                                  PeekPointer(packets),
+                                  PeekPointer(controller),
+                                  gpu));
+        }
+    }
     return controller;
 }
 

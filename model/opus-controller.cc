@@ -244,6 +244,11 @@ OpusController::Release(const std::string& instance)
         }
     }
     ServeQueue();
+    // What the queue left free may carry detoured data.
+    for (uint32_t rail : rails)
+    {
+        JoinWanted(rail);
+    }
 }
 
 void
@@ -304,6 +309,7 @@ OpusController::OnPortFailure(uint32_t rail, uint32_t port, bool failed)
         // Relayed pairs of running communications may get a circuit again.
         Simulator::ScheduleNow(&OpusController::Reconnect, this, rail);
         Simulator::ScheduleNow(&OpusController::ServeQueue, this);
+        Simulator::ScheduleNow(&OpusController::JoinWanted, this, rail);
     }
 }
 
@@ -442,6 +448,57 @@ OpusController::Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& k
     NS_LOG_INFO("rail " << need.rail << ": no free live port joins GPUs " << need.a << " and "
                         << need.b);
     return false;
+}
+
+void
+OpusController::WantCircuit(uint32_t rail, uint32_t a, uint32_t b)
+{
+    NS_LOG_FUNCTION(this << rail << a << b);
+    OpusDemand::Link pair{rail, std::min(a, b), std::max(a, b)};
+    // A communication's own pair is planned with it (first come, first served).
+    if (m_static || m_pairLeases.count(pair) > 0 || IsJoined(pair))
+    {
+        return;
+    }
+    m_wanted.insert(pair);
+    JoinWanted(rail);
+}
+
+void
+OpusController::JoinWanted(uint32_t rail)
+{
+    std::set<OpusDemand::Link> keep; // the active communications' pairs
+    for (const auto& [pair, count] : m_pairLeases)
+    {
+        keep.insert(pair);
+    }
+    for (auto it = m_wanted.begin(); it != m_wanted.end();)
+    {
+        auto [wantedRail, a, b] = *it;
+        if (wantedRail != rail || m_pairLeases.count(*it) > 0)
+        {
+            it = m_pairLeases.count(*it) > 0 ? m_wanted.erase(it) : std::next(it);
+            continue;
+        }
+        RailChange change;
+        change.config = m_config[rail];
+        if (!IsJoined(*it) &&
+            !AssignRailPorts(rail, {OpusCircuitNeed{rail, a, b, 1}}, change.config, change, keep))
+        {
+            ++it;
+            continue;
+        }
+        if (!change.connections.empty())
+        {
+            NS_LOG_INFO("rail " << rail << ": GPUs " << a << " and " << b
+                                << " joined for detoured data");
+            Ticket detour;
+            detour.group = "detour:" + std::to_string(a) + "-" + std::to_string(b);
+            Order(rail, change, detour);
+            m_config[rail] = change.config;
+        }
+        it = m_wanted.erase(it);
+    }
 }
 
 bool

@@ -121,6 +121,17 @@ class OpusController : public OpusControlPlane
      */
     void HoldStatic(std::shared_ptr<const OpusDemand> demand);
 
+    /**
+     * \brief Detoured data waits for a circuit that no communication holds or asked for
+     * (RailTransport's CircuitWanted: a later reconfiguration took its path). The pair is
+     * joined on free live ports (ports no active communication holds), now or when one
+     * ends; never with a static split.
+     * \param rail the rail
+     * \param a one GPU
+     * \param b the other
+     */
+    void WantCircuit(uint32_t rail, uint32_t a, uint32_t b);
+
     /// \return one line per request that waits, saying for what, and per relayed pair
     std::vector<std::string> DescribePending() const override;
 
@@ -229,6 +240,9 @@ class OpusController : public OpusControlPlane
     /// share of the live ports (LiveNeeds), or as many circuits as free live ports allow;
     /// without any the pair relays.
     void Reconnect(uint32_t rail);
+    /// Joins the pairs of \p rail that detoured data waits for (WantCircuit), where free
+    /// live ports allow.
+    void JoinWanted(uint32_t rail);
     /**
      * \brief Plans the \p live needs on \p rail of active communication \p instance again,
      * as when it was served: circuits of other active communications stay, its own surplus
@@ -299,6 +313,7 @@ class OpusController : public OpusControlPlane
     std::vector<std::map<uint32_t, Time>> m_failedSince; //!< Per rail: failed ports, since when
     Time m_failureHoldDown;                              //!< Attribute
     std::set<OpusDemand::Link> m_relayed;                //!< Pairs without a live port
+    std::set<OpusDemand::Link> m_wanted;                 //!< See WantCircuit
     bool m_static{false};                                //!< See HoldStatic
     std::set<std::string> m_stuck;                       //!< Reconfigurations that failed twice
     std::map<OpusDemand::Link, uint32_t> m_pairLeases;   //!< Active communications per pair

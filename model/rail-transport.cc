@@ -186,7 +186,12 @@ RailTransport::GetTypeId()
             .AddTraceSource("Rate",
                             "A QP's DCQCN rate after a CNP (qpn, bit/s).",
                             MakeTraceSourceAccessor(&RailTransport::m_rateTrace),
-                            "ns3::RailTransport::RateTracedCallback");
+                            "ns3::RailTransport::RateTracedCallback")
+            .AddTraceSource("CircuitWanted",
+                            "Detoured data waits on an optical port for a circuit to a peer "
+                            "that no working path reaches (port, peer GPU).",
+                            MakeTraceSourceAccessor(&RailTransport::m_circuitWantedTrace),
+                            "ns3::RailTransport::CircuitWantedTracedCallback");
     return tid;
 }
 
@@ -1294,7 +1299,7 @@ RailTransport::MoveParts(QueuePair& qp)
     });
     if (routes.empty() && !detours)
     {
-        qp.parked = true; // until a change (OnChangeElsewhere)
+        Park(qp);
         return false;
     }
     // Reconnecting, the receiver says how far it got: parts it has complete are done, the
@@ -1344,11 +1349,43 @@ RailTransport::MoveParts(QueuePair& qp)
             // its bytes (a detour hop's share: see Forwarded).
             qp.hit = true; // still stopped, since then
             qp.stoppedAt = stopped;
-            qp.parked = true;
             Requeue({{qp.port, qp.peerPort}}, qp.peer, part);
+            Park(qp);
         }
     }
     return true;
+}
+
+void
+RailTransport::Park(QueuePair& qp)
+{
+    qp.parked = true; // until a change (OnChangeElsewhere)
+    // Detoured data waiting for a circuit that no communication asked for (a later one
+    // took it) says so: Opus may light it, as no path around works.
+    bool detoured = std::any_of(qp.parts.begin(), qp.parts.end(), [this](const Part& part) {
+        return IsDetourPart(part);
+    });
+    if (detoured && WaitsForCircuit(qp) && !PortFailed(qp.port))
+    {
+        m_circuitWantedTrace(qp.port, qp.peer);
+    }
+}
+
+bool
+RailTransport::IsDetourPart(const Part& part) const
+{
+    switch (part.role)
+    {
+    case PartRole::OWN:
+        return false;
+    case PartRole::RELAY:
+        return m_pieces.count(part.messageId) > 0;
+    case PartRole::FORWARD: {
+        auto forward = m_forwards.find({part.origin, part.messageId});
+        return forward != m_forwards.end() && forward->second.detour;
+    }
+    }
+    return false;
 }
 
 uint32_t

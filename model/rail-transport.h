@@ -233,6 +233,13 @@ class RailTransport : public MessageTransport
      */
     typedef void (*RateTracedCallback)(uint32_t qpn, double rate);
 
+    /**
+     * TracedCallback signature for a circuit detoured data waits for.
+     * \param port the optical port (index at this GPU) the data waits on
+     * \param peer the GPU at the circuit's other end
+     */
+    typedef void (*CircuitWantedTracedCallback)(uint32_t port, uint32_t peer);
+
   protected:
     void DoDispose() override;
 
@@ -475,6 +482,11 @@ class RailTransport : public MessageTransport
     void OnChangeElsewhere();
     /// Re-checks the QPs whose data found no way on, and the waiting messages.
     void RecheckParked();
+    /// \p qp's data found no way on: it waits for a change (OnChangeElsewhere), and
+    /// detoured data waiting for a circuit fires CircuitWanted.
+    void Park(QueuePair& qp);
+    /// \return true if \p part carries bytes of a detour message
+    bool IsDetourPart(const Part& part) const;
     /// RetryWaiting() once every change of this instant is made (see there).
     void ScheduleRetryWaiting();
     /// \return the failed ports (this GPU's and \p peer's on shared planes), e.g. gpu5.port1
@@ -606,6 +618,7 @@ class RailTransport : public MessageTransport
     TracedCallback<uint32_t, uint64_t, uint64_t> m_messageReceivedTrace; //!< src, id, bytes
     TracedCallback<uint32_t, uint64_t> m_retransmitTrace;                //!< qpn, from PSN
     TracedCallback<uint32_t, double> m_rateTrace;                        //!< qpn, bit/s
+    TracedCallback<uint32_t, uint32_t> m_circuitWantedTrace;             //!< port, peer
 };
 
 } // namespace ns3
