@@ -11,6 +11,7 @@
  *   rail-fabric-example --servers=128 --rail=eps-clos --bytes=1048576
  */
 
+#include "ns3/attribute-default.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/photonic-rails-module.h"
@@ -146,6 +147,34 @@ CheckFlagsApply(const StrictCommandLine& cmd, RailKind kind)
     }
 }
 
+/// DCQCN's attributes, given where no CNP ever comes: DCQCN off (--dcqcn), ECN off, or no
+/// electrical link to mark frames (optical rails, one GPU per server).
+void
+CheckDcqcnApplies(const StrictCommandLine& cmd,
+                  const RailFabricSpec& spec,
+                  const std::string& dcqcn)
+{
+    bool optical = spec.kind == RailKind::OCS;
+    bool on = dcqcn == "1" || (dcqcn == "auto" && !optical);
+    bool marks = AttributeDefault<BooleanValue>(EpsSwitch::GetTypeId(), "EcnEnabled") &&
+                 (!optical || spec.gpusPerServer >= 2);
+    for (const std::string& attribute : cmd.GetAttributes())
+    {
+        bool rate = attribute.rfind("ns3::RailTransport::Dcqcn", 0) == 0 ||
+                    attribute == "ns3::RailTransport::CnpInterval";
+        if (rate && !(on && marks))
+        {
+            throw std::invalid_argument("--" + attribute +
+                                        " acts on DCQCN's rate, which no CNP changes in this "
+                                        "run (" +
+                                        (!on ? "--dcqcn is off"
+                                             : "no ECN mark: ECN off, or no "
+                                               "electrical link") +
+                                        ")");
+        }
+    }
+}
+
 /// Checks every flag and returns the fabric to build.
 RailFabricSpec
 Check(const StrictCommandLine& cmd, const Options& o)
@@ -189,6 +218,7 @@ Check(const StrictCommandLine& cmd, const Options& o)
         throw std::invalid_argument("--dcqcn is auto, 0 or 1, got " +
                                     StrictCommandLine::Quote(o.dcqcn));
     }
+    CheckDcqcnApplies(cmd, spec, o.dcqcn);
     uint64_t frames = (o.bytes + spec.railFrameBytes - 1) / spec.railFrameBytes;
     StrictCommandLine::CheckRange("bytes", static_cast<double>(o.bytes), BYTES_RANGE);
     if (frames > UINT32_MAX)

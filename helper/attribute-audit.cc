@@ -103,6 +103,8 @@ AttributeAudit::ForFabricExample(StrictCommandLine& cmd,
     }
     cmd.Refuse("ns3::EpsRouting::DetectionDelay",
                "it acts on link failures, and this example fails nothing");
+    cmd.Refuse("ns3::RailTransport::Detour",
+               "it acts on failed ports and relayed pairs, and this example has none");
 }
 
 void

@@ -40,7 +40,8 @@ class AttributeAudit
      * \brief What an example that builds its fabric with RailFabricHelper, and fails nothing,
      *        takes from the command line: the attributes of the fabric's objects and of
      *        \p others, but those the helper sets from its spec
-     *        (RailFabricHelper::SpecAttributes) and routing's DetectionDelay.
+     *        (RailFabricHelper::SpecAttributes), routing's DetectionDelay and the transport's
+     *        Detour (such an example fails nothing).
      * \param cmd the example's command line (its own reservations come first)
      * \param optical whether it may build optical rails (else electrical ones only)
      * \param others the other types whose objects it creates

@@ -228,6 +228,12 @@ pr_strict_error(example.rail-fabric-example-ocs-attribute-on-eps rail-fabric-exa
 pr_strict_error(example.rail-fabric-example-eps-attribute-on-ocs rail-fabric-example
   "--rail=ocs|--nic=2x200G|--ns3::EpsSwitch::EcnKmin=1000"
   "rail-fabric-example: error: --ns3::EpsSwitch::EcnKmin applies to electrical rails \\(eps, eps-clos\\) only")
+pr_strict_error(example.rail-fabric-example-dcqcn-off rail-fabric-example
+  "--dcqcn=0|--ns3::RailTransport::DcqcnG=0.9"
+  "rail-fabric-example: error: --ns3::RailTransport::DcqcnG acts on DCQCN's rate, which no CNP changes in this run \\(--dcqcn is off\\)")
+pr_strict_error(example.rail-fabric-example-ecn-off rail-fabric-example
+  "--ns3::EpsSwitch::EcnEnabled=false|--ns3::RailTransport::CnpInterval=500us"
+  "rail-fabric-example: error: --ns3::RailTransport::CnpInterval acts on DCQCN's rate, which no CNP changes in this run \\(no ECN mark: ECN off, or no electrical link\\)")
 pr_strict_error(example.rail-fabric-example-radix-on-ocs rail-fabric-example
   "--rail=ocs|--nic=2x200G|--radix=8"
   "rail-fabric-example: error: --radix applies to electrical rails \\(eps, eps-clos\\) only")
@@ -1138,6 +1144,9 @@ photonic_rails_expect_error(example.first-collective-default-algorithm first-col
 photonic_rails_expect_error(example.first-collective-reduction-bandwidth first-collective
   "--ns3::CollectiveCommunicator::ReductionBandwidth=1"
   "first-collective: error: --ns3::CollectiveCommunicator::ReductionBandwidth is not taken from the command line: this example runs one ring AllGather, which reduces nothing\n$")
+photonic_rails_expect_error(example.first-collective-detour first-collective
+  "--ns3::RailTransport::Detour=false"
+  "first-collective: error: --ns3::RailTransport::Detour is not taken from the command line: it acts on failed ports and relayed pairs, and this example has none\n$")
 photonic_rails_expect_error(example.first-collective-scheduler first-collective
   "--SchedulerType=ns3::Node"
   "first-collective: error: bad value for --SchedulerType: 'ns3::Node' \\(expected a scheduler, e.g. ns3::MapScheduler\\)\n$")
