@@ -295,6 +295,18 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
                   : "--detectionDelay applies to failed leaf-spine cables and switches (routing "
                     "around them): give a link: or switch: fault in --fault or --faults");
     }
+    // What acts on failures only, without any.
+    for (const std::string& attribute : cmd.GetAttributes())
+    {
+        bool onFailures = attribute == "ns3::RailTransport::Detour" ||
+                          attribute == "ns3::OpusController::FailureHoldDown";
+        if (onFailures && faults.empty())
+        {
+            throw std::invalid_argument("--" + attribute +
+                                        " acts on failures (detours, Opus's wait before it "
+                                        "plans around a failed port): give --fault or --faults");
+        }
+    }
     for (const char* flag : {"ocs", "reconfigDelay", "controlLatency"})
     {
         // The emulation sleeps a delay (the technology's, or --reconfigDelay) and pays the

@@ -1062,6 +1062,9 @@ add_test(NAME example.photonic-rails-sim-fault-detour-circuit
                  --progress=0 --out=${CMAKE_BINARY_DIR}/sim-smoke-fault-detour-circuit)
 set_tests_properties(example.photonic-rails-sim-fault-detour-circuit PROPERTIES
   PASS_REGULAR_EXPRESSION "\nocs +[0-9]+\\.[0-9]+ +\\+0\\.00% ")
+photonic_rails_expect_error(example.photonic-rails-sim-detour-no-fault photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--gpusPerServer=1|--fabric=eps|--ns3::RailTransport::Detour=false"
+  "error: --ns3::RailTransport::Detour acts on failures \\(detours, Opus's wait before it plans around a failed port\\): give --fault or --faults")
 photonic_rails_expect_error(example.photonic-rails-sim-fault-between-nanoseconds photonic-rails-sim
   "--fault=nic:gpu1.port0@1.5ns-2.4ns"
   "error: fault \"nic:gpu1.port0@1.5ns-2.4ns\": '1.5ns' is not a whole number of nanoseconds")
