@@ -370,11 +370,7 @@ OpusController::Reconnect(uint32_t rail)
 void
 OpusController::RejoinPairs(uint32_t rail, const std::vector<OpusCircuitNeed>& live)
 {
-    std::set<OpusDemand::Link> keep;
-    for (const auto& [pair, count] : m_pairLeases)
-    {
-        keep.insert(pair);
-    }
+    std::set<OpusDemand::Link> keep = LeasedPairs();
     for (const OpusCircuitNeed& need : live)
     {
         if (!IsJoined({rail, need.a, need.b}))
@@ -467,11 +463,7 @@ OpusController::WantCircuit(uint32_t rail, uint32_t a, uint32_t b)
 void
 OpusController::JoinWanted(uint32_t rail)
 {
-    std::set<OpusDemand::Link> keep; // the active communications' pairs
-    for (const auto& [pair, count] : m_pairLeases)
-    {
-        keep.insert(pair);
-    }
+    std::set<OpusDemand::Link> keep = LeasedPairs();
     for (auto it = m_wanted.begin(); it != m_wanted.end();)
     {
         auto [wantedRail, a, b] = *it;
@@ -499,6 +491,17 @@ OpusController::JoinWanted(uint32_t rail)
         }
         it = m_wanted.erase(it);
     }
+}
+
+std::set<OpusDemand::Link>
+OpusController::LeasedPairs() const
+{
+    std::set<OpusDemand::Link> pairs;
+    for (const auto& [pair, count] : m_pairLeases)
+    {
+        pairs.insert(pair);
+    }
+    return pairs;
 }
 
 bool
@@ -658,11 +661,7 @@ OpusController::MemberAskedElsewhere(const Ticket& guess) const
 std::set<OpusDemand::Link>
 OpusController::PairsToKeep(const Ticket& ticket) const
 {
-    std::set<OpusDemand::Link> keep;
-    for (const auto& [pair, count] : m_pairLeases)
-    {
-        keep.insert(pair);
-    }
+    std::set<OpusDemand::Link> keep = LeasedPairs();
     if (!ticket.speculative)
     {
         return keep;

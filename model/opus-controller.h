@@ -243,6 +243,8 @@ class OpusController : public OpusControlPlane
     /// Joins the pairs of \p rail that detoured data waits for (WantCircuit), where free
     /// live ports allow.
     void JoinWanted(uint32_t rail);
+    /// \return the pairs of the active communications (whose circuits stay)
+    std::set<OpusDemand::Link> LeasedPairs() const;
     /**
      * \brief Plans the \p live needs on \p rail of active communication \p instance again,
      * as when it was served: circuits of other active communications stay, its own surplus

@@ -235,6 +235,7 @@ RailTransport::DoDispose()
     m_recheckParked.Cancel();
     m_holdDownEnd.Cancel();
     m_qps.clear();
+    m_parked.clear();
     m_ports.clear();
     m_detour.reset();
     m_endpoints = nullptr;
@@ -1145,7 +1146,7 @@ void
 RailTransport::Recheck(QueuePair& qp)
 {
     qp.gaveUp = false; // something changed: the path gets another chance
-    qp.parked = false;
+    m_parked.erase(qp.qpn);
     qp.retries = 0;
     UpdateReachability(qp);
     bool broken = IsBroken(qp);
@@ -1216,8 +1217,9 @@ RailTransport::OnChangeElsewhere()
     {
         return;
     }
-    bool parked = std::any_of(m_qps.begin(), m_qps.end(), [](const QueuePair& qp) {
-        return qp.parked && !qp.parts.empty();
+    // Every port change of the fabric comes here: only the QPs that wait are looked at.
+    bool parked = std::any_of(m_parked.begin(), m_parked.end(), [this](uint32_t qpn) {
+        return !m_qps[qpn].parts.empty();
     });
     if (parked || !m_waiting.empty())
     {
@@ -1229,11 +1231,17 @@ RailTransport::OnChangeElsewhere()
 void
 RailTransport::RecheckParked()
 {
-    for (auto& qp : m_qps)
+    std::set<uint32_t> parked;
+    parked.swap(m_parked);
+    for (uint32_t qpn : parked)
     {
-        if (qp.parked && !qp.parts.empty())
+        if (m_qps[qpn].parts.empty())
         {
-            Recheck(qp);
+            m_parked.insert(qpn); // its data went since; it stays parked until a Recheck
+        }
+        else
+        {
+            Recheck(m_qps[qpn]);
         }
     }
     ScheduleRetryWaiting();
@@ -1359,7 +1367,7 @@ RailTransport::MoveParts(QueuePair& qp)
 void
 RailTransport::Park(QueuePair& qp)
 {
-    qp.parked = true; // until a change (OnChangeElsewhere)
+    m_parked.insert(qp.qpn); // until a change (OnChangeElsewhere)
     // Detoured data waiting for a circuit that no communication asked for (a later one
     // took it) says so: Opus may light it, as no path around works.
     bool detoured = std::any_of(qp.parts.begin(), qp.parts.end(), [this](const Part& part) {

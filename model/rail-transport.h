@@ -290,7 +290,6 @@ class RailTransport : public MessageTransport
         bool gaveUp{false};         //!< More than RetryCount: the path counts as failed
         bool hit{false};            //!< A failure stopped it; not moving again yet
         Time stoppedAt;             //!< Since when (while hit)
-        bool parked{false};         //!< Its data found no way on; it waits for a change
         Time lostAt;                //!< When the first frame below lostBelow was lost
         uint64_t lostBelow{0};      //!< A failure destroyed a frame below (0: none)
         Time deadline{Time::Max()}; //!< Retransmission deadline (Max: timer off)
@@ -583,10 +582,11 @@ class RailTransport : public MessageTransport
     std::deque<Waiting> m_waiting;                     //!< Messages no port reached yet
     EventId m_retryWaiting;                            //!< See ScheduleRetryWaiting
     EventId m_recheckParked;                           //!< See OnChangeElsewhere
-    std::map<uint32_t, Time> m_stoppedSince;           //!< Peer -> since when no port reaches it
-    EventId m_holdDownEnd;                             //!< Retry when one of them may detour
-    std::unique_ptr<RailDetour> m_detour;              //!< Paths around failures
-    std::set<uint32_t> m_detourPeers;                  //!< Peers Opus gave up on (SetDetour)
+    std::set<uint32_t> m_parked; //!< QPs whose data found no way on: they wait for a change
+    std::map<uint32_t, Time> m_stoppedSince;      //!< Peer -> since when no port reaches it
+    EventId m_holdDownEnd;                        //!< Retry when one of them may detour
+    std::unique_ptr<RailDetour> m_detour;         //!< Paths around failures
+    std::set<uint32_t> m_detourPeers;             //!< Peers Opus gave up on (SetDetour)
     std::unordered_map<uint64_t, Part> m_pieces;  //!< Detour message id -> the part it replaced
     std::map<MessageKey, DetourPiece> m_detoured; //!< Detour messages arriving here
     std::map<MessageKey, std::set<uint32_t>> m_passed; //!< See PassedThrough
