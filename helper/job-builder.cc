@@ -229,6 +229,12 @@ JobBuilder::WhyInert(const std::string& attribute) const
     {
         return "its switches mark no ECN (ns3::EpsSwitch::EcnEnabled is false)";
     }
+    if (dcqcn && !is({"ns3::RailTransport::DcqcnProfile"}) &&
+        AttributeDefault<EnumValue>(RailTransport::GetTypeId(), "DcqcnProfile") ==
+            RailTransport::PFC_ONLY)
+    {
+        return "no QP runs DCQCN (ns3::RailTransport::DcqcnProfile is pfc-only)";
+    }
     if (type == "ns3::OpusController" && !(optical && m_fabric.IsOpus() && !m_presetRings))
     {
         return "only Opus on optical rails (ocs, ocs-provisioning, ocs-oracle) takes requests";

@@ -68,13 +68,17 @@ EpsSwitch::GetTypeId()
                           MakeBooleanAccessor(&EpsSwitch::m_ecnEnabled),
                           MakeBooleanChecker())
             .AddAttribute("EcnKmin",
-                          "Egress queue bytes at or below which no frame is marked.",
-                          UintegerValue(100000),
+                          "Egress queue bytes at or below which no frame is marked. 0 "
+                          "derives it from the egress port's rate: 4,000 B per Gb/s (HPCC's "
+                          "simulator: 400 KB at 100 Gb/s), at most EcnKmax.",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&EpsSwitch::m_ecnKmin),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("EcnKmax",
-                          "Egress queue bytes above which every frame is marked.",
-                          UintegerValue(400000),
+                          "Egress queue bytes above which every frame is marked. 0 derives "
+                          "it from the egress port's rate: 16,000 B per Gb/s (1.6 MB at "
+                          "100 Gb/s), at least EcnKmin.",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&EpsSwitch::m_ecnKmax),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("EcnPmax",
@@ -104,10 +108,11 @@ EpsSwitch::GetTypeId()
                             "An egress queue changed: port, bytes queued.",
                             MakeTraceSourceAccessor(&EpsSwitch::m_queueLengthTrace),
                             "ns3::EpsSwitch::QueueLengthTracedCallback")
-            .AddTraceSource("EcnMark",
-                            "A frame was ECN-marked: frame, egress port, queue bytes seen.",
-                            MakeTraceSourceAccessor(&EpsSwitch::m_ecnMarkTrace),
-                            "ns3::EpsSwitch::EcnMarkTracedCallback")
+            .AddTraceSource(
+                "EcnMark",
+                "A frame was ECN-marked as it left: frame, egress port, queue bytes behind it.",
+                MakeTraceSourceAccessor(&EpsSwitch::m_ecnMarkTrace),
+                "ns3::EpsSwitch::EcnMarkTracedCallback")
             .AddTraceSource("PfcPause",
                             "An ingress port sent PAUSE (true) or RESUME (false) upstream.",
                             MakeTraceSourceAccessor(&EpsSwitch::m_pfcPauseTrace),
@@ -427,16 +432,6 @@ EpsSwitch::Enqueue(uint32_t egress, uint32_t ingress, Ptr<Packet> frame)
         return;
     }
     bool networkControl = EpsNetDevice::IsNetworkControl(frame);
-    if (!networkControl && m_ecnEnabled && ShouldMark(port.queueBytes))
-    {
-        ++m_counters.framesMarked;
-        EcnMarkTag tag;
-        if (!frame->PeekPacketTag(tag)) // marked once, by the first congested hop
-        {
-            frame->AddPacketTag(EcnMarkTag(egress));
-        }
-        m_ecnMarkTrace(frame, egress, port.queueBytes);
-    }
     port.queueBytes += frame->GetSize();
     (networkControl ? port.networkControl : port.queue).push_back({frame, ingress});
     m_queueLengthTrace(egress, port.queueBytes);
@@ -464,6 +459,18 @@ EpsSwitch::Dequeue(uint32_t egress, bool networkControlOnly)
     m_counters.bytesForwarded += bytes;
     m_queueLengthTrace(egress, port.queueBytes);
     CheckXon(head.ingress);
+    // Marking as a frame leaves, by the queue it leaves behind (as HPCC's simulator does):
+    // the news reaches the receiver without waiting out the queue it is about.
+    if (!control && m_ecnEnabled && ShouldMark(port, port.queueBytes))
+    {
+        ++m_counters.framesMarked;
+        EcnMarkTag tag;
+        if (!head.frame->PeekPacketTag(tag)) // marked once, by the first congested hop
+        {
+            head.frame->AddPacketTag(EcnMarkTag(egress));
+        }
+        m_ecnMarkTrace(head.frame, egress, port.queueBytes);
+    }
     return head.frame;
 }
 
@@ -507,18 +514,19 @@ EpsSwitch::DropQueued(const Queued& queued)
 }
 
 bool
-EpsSwitch::ShouldMark(uint64_t queueBytes)
+EpsSwitch::ShouldMark(const Port& port, uint64_t queueBytes)
 {
-    if (queueBytes <= m_ecnKmin)
+    if (queueBytes <= port.ecnKmin)
     {
         return false;
     }
-    if (queueBytes > m_ecnKmax)
+    if (queueBytes > port.ecnKmax)
     {
         return true;
     }
     // Only the ramp draws a random number, so runs below Kmin or above Kmax draw none.
-    double probability = m_ecnPmax * double(queueBytes - m_ecnKmin) / double(m_ecnKmax - m_ecnKmin);
+    double probability =
+        m_ecnPmax * double(queueBytes - port.ecnKmin) / double(port.ecnKmax - port.ecnKmin);
     return m_random->GetValue() < probability;
 }
 
@@ -608,6 +616,30 @@ EpsSwitch::PfcHeadroom(uint64_t bps, Time delay, uint64_t maxFrameBytes)
     return roundTripBytes + 2 * maxFrameBytes + EpsNetDevice::PAUSE_FRAME_BYTES;
 }
 
+std::pair<uint64_t, uint64_t>
+EpsSwitch::EcnThresholds(uint64_t kmin, uint64_t kmax, uint64_t bps)
+{
+    // HPCC's simulator (and SimAI's, which reuses it) scales the marking ramp with the link:
+    // Kmin 100 KB and Kmax 400 KB per 25 Gb/s, so that the queue the ramp allows drains in
+    // the same time at every rate (32 us and 128 us).
+    const uint64_t gbps = bps / 1000000000;
+    uint64_t derivedMin = 4000 * gbps;
+    uint64_t derivedMax = 16000 * gbps;
+    if (kmin == 0 && kmax == 0)
+    {
+        return {derivedMin, derivedMax};
+    }
+    if (kmin == 0)
+    {
+        return {std::min(derivedMin, kmax), kmax};
+    }
+    if (kmax == 0)
+    {
+        return {kmin, std::max(derivedMax, kmin)};
+    }
+    return {kmin, kmax};
+}
+
 EpsSwitch::BufferSettings
 EpsSwitch::DefaultSettings()
 {
@@ -631,7 +663,7 @@ std::string
 CheckSettings(const EpsSwitch::BufferSettings& s)
 {
     std::ostringstream error;
-    if (s.ecnKmin > s.ecnKmax)
+    if (s.ecnKmin != 0 && s.ecnKmax != 0 && s.ecnKmin > s.ecnKmax)
     {
         error << "EcnKmin (" << s.ecnKmin << " B) exceeds EcnKmax (" << s.ecnKmax << " B)";
     }
@@ -734,6 +766,8 @@ EpsSwitch::Configure()
         m_ports[i].headroom = plan[i].headroom;
         m_ports[i].xoff = plan[i].xoff;
         m_ports[i].xon = plan[i].xon;
+        uint64_t bps = m_ports[i].device->GetDataRate().GetBitRate();
+        std::tie(m_ports[i].ecnKmin, m_ports[i].ecnKmax) = EcnThresholds(m_ecnKmin, m_ecnKmax, bps);
     }
     Ptr<Node> node = GetObject<Node>();
     m_hashSeed = SplitMix64(m_ecmpSeed != 0 ? m_ecmpSeed : (node ? node->GetId() + 1 : 1));

@@ -19,6 +19,7 @@
 #include <limits>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -70,10 +71,11 @@ struct EpsSwitchCounters
  * while the port is paused (PFC holds the data class only), and is never ECN-marked. It
  * takes buffer like any frame.
  *
- * ECN: a frame joining an egress queue that holds q bytes (before it) is marked with
+ * ECN: a data frame leaving an egress queue that still holds q bytes (behind it) is marked with
  * probability 0 if q <= EcnKmin, EcnPmax (q - EcnKmin) / (EcnKmax - EcnKmin) if
  * EcnKmin < q <= EcnKmax, and 1 above EcnKmax (DCQCN's RED profile on the instantaneous
- * queue). Marked frames carry an EcnMarkTag.
+ * queue). Marked frames carry an EcnMarkTag. EcnKmin and EcnKmax of 0 scale with the egress
+ * port's rate (EcnThresholds).
  *
  * PFC: bytes in the buffer are counted per ingress port. When they exceed the port's Xoff
  * the switch makes that port send PAUSE upstream; when they fall to Xon or below, RESUME.
@@ -100,7 +102,7 @@ class EpsSwitch : public Object
 
     /// Signature of the QueueLength trace: egress port, bytes queued there.
     typedef void (*QueueLengthTracedCallback)(uint32_t port, uint64_t bytes);
-    /// Signature of the EcnMark trace: frame, egress port, queue bytes it saw.
+    /// Signature of the EcnMark trace: frame, egress port, queue bytes it left behind.
     typedef void (*EcnMarkTracedCallback)(Ptr<const Packet> frame,
                                           uint32_t port,
                                           uint64_t queueBytes);
@@ -168,6 +170,15 @@ class EpsSwitch : public Object
      * \return its first 4 bytes, big-endian (missing bytes read as 0)
      */
     static uint32_t ReadFlowLabel(Ptr<const Packet> payload);
+
+    /**
+     * \brief The ECN marking ramp of an egress port.
+     * \param kmin EcnKmin (0: derived, 4,000 B per Gb/s of \p bps, at most the Kmax used)
+     * \param kmax EcnKmax (0: derived, 16,000 B per Gb/s of \p bps, at least the Kmin used)
+     * \param bps the port's rate
+     * \return the Kmin and Kmax the port marks with
+     */
+    static std::pair<uint64_t, uint64_t> EcnThresholds(uint64_t kmin, uint64_t kmax, uint64_t bps);
 
     /**
      * \brief PFC headroom of a port: the bytes still arriving after it decides to PAUSE.
@@ -272,6 +283,8 @@ class EpsSwitch : public Object
         uint64_t xoff{0};                  //!< PFC PAUSE threshold
         uint64_t xon{0};                   //!< PFC RESUME threshold
         uint64_t headroom{0};              //!< PFC headroom
+        uint64_t ecnKmin{0};               //!< ECN: no mark at or below (EcnThresholds)
+        uint64_t ecnKmax{0};               //!< ECN: every frame marked above
     };
 
     /// A port's link went down or came up: a dead port loses its queue and its pause.
@@ -300,8 +313,8 @@ class EpsSwitch : public Object
      * \return its next frame, or null
      */
     Ptr<Packet> Dequeue(uint32_t egress, bool networkControlOnly);
-    /// \return whether a frame joining a queue of \p queueBytes is ECN-marked.
-    bool ShouldMark(uint64_t queueBytes);
+    /// \return whether a frame joining \p port's queue of \p queueBytes is ECN-marked.
+    bool ShouldMark(const Port& port, uint64_t queueBytes);
     /// Counts and traces a dropped frame.
     void Drop(Ptr<const Packet> frame, uint32_t ingress, DropReason reason);
     /// Sends PAUSE upstream of \p ingress if its bytes exceed Xoff.

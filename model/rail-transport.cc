@@ -13,6 +13,7 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
@@ -146,29 +147,61 @@ RailTransport::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&RailTransport::m_dcqcn),
                           MakeBooleanChecker())
+            .AddAttribute("DcqcnProfile",
+                          "DCQCN settings the other Dcqcn* attributes and CnpInterval start "
+                          "from (each of them left at 0 takes the profile's value): cx7 "
+                          "(NVIDIA ConnectX-6/7 firmware defaults), paper-40g (the DCQCN "
+                          "paper's), pfc-only (no rate control: PFC alone).",
+                          EnumValue(CX7),
+                          MakeEnumAccessor(&RailTransport::m_dcqcnProfile),
+                          MakeEnumChecker(CX7, "cx7", PAPER_40G, "paper-40g", PFC_ONLY, "pfc-only"))
             .AddAttribute("CnpInterval",
-                          "Least time between two CNPs for one connection (DCQCN's N).",
-                          TimeValue(MicroSeconds(50)),
+                          "Least time between two CNPs for one QP (min_time_between_cnps); "
+                          "0: the profile's.",
+                          TimeValue(Time(0)),
                           MakeTimeAccessor(&RailTransport::m_cnpInterval),
-                          MakeTimeChecker())
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("DcqcnG",
-                          "DCQCN gain g of the alpha average.",
-                          DoubleValue(1.0 / 256),
+                          "Gain g of DCQCN's alpha average (1 - dce_tcp_g / 1024); 0: the "
+                          "profile's.",
+                          DoubleValue(0),
                           MakeDoubleAccessor(&RailTransport::m_dcqcnG),
                           MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("DcqcnAlphaPeriod",
+                          "Period of DCQCN's alpha update (dce_tcp_rtt); 0: the profile's.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RailTransport::m_dcqcnAlphaPeriod),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("DcqcnDecreasePeriod",
+                          "Least time between two DCQCN rate cuts "
+                          "(rate_reduce_monitor_period); 0: the profile's.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RailTransport::m_dcqcnDecreasePeriod),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("DcqcnIncreaseTimer",
+                          "DCQCN rate-increase timer T (rpg_time_reset); 0: the profile's.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RailTransport::m_dcqcnIncreaseTimer),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("DcqcnByteCounter",
+                          "Bytes sent between two DCQCN rate increases B (rpg_byte_reset); "
+                          "0: the profile's.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RailTransport::m_dcqcnByteCounter),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("DcqcnRateAi",
-                          "DCQCN additive increase R_AI.",
-                          DataRateValue(DataRate("40Mbps")),
+                          "DCQCN additive increase R_AI (rpg_ai_rate); 0: the profile's.",
+                          DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&RailTransport::m_dcqcnRateAi),
                           MakeDataRateChecker())
             .AddAttribute("DcqcnRateHai",
-                          "DCQCN hyper increase R_HAI.",
-                          DataRateValue(DataRate("200Mbps")),
+                          "DCQCN hyper increase R_HAI (rpg_hai_rate); 0: the profile's.",
+                          DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&RailTransport::m_dcqcnRateHai),
                           MakeDataRateChecker())
             .AddAttribute("DcqcnMinRate",
-                          "Floor of a DCQCN-throttled rate.",
-                          DataRateValue(DataRate("100Mbps")),
+                          "Floor of a DCQCN-throttled rate (rpg_min_rate); 0: the profile's.",
+                          DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&RailTransport::m_dcqcnMinRate),
                           MakeDataRateChecker())
             .AddTraceSource("MessageSent",
@@ -209,7 +242,9 @@ RailTransport::RailTransport()
       m_retryCount(7),
       m_detourOn(true),
       m_dcqcn(false),
-      m_dcqcnG(1.0 / 256)
+      m_dcqcnProfile(CX7),
+      m_dcqcnG(0),
+      m_dcqcnByteCounter(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -793,13 +828,7 @@ RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort)
         qp.peerAddress = m_endpoints->GetPorts(peer)[peerPort]->GetAddress();
         qp.label = FlowLabel(m_gpu, qp.qpn, peer);
         qp.nextPsn = qp.ackedPsn = qp.endPsn = qp.highestSent = m_initialPsn;
-        DcqcnParameters parameters;
-        parameters.lineRateBps = m_ports[port].rateBps;
-        parameters.minRateBps = m_dcqcnMinRate.GetBitRate();
-        parameters.g = m_dcqcnG;
-        parameters.additiveIncreaseBps = m_dcqcnRateAi.GetBitRate();
-        parameters.hyperIncreaseBps = m_dcqcnRateHai.GetBitRate();
-        qp.rate = DcqcnRateController(parameters);
+        qp.rate = DcqcnRateController(GetDcqcnProfile(m_ports[port].rateBps).reactionPoint);
         m_qps.push_back(qp);
         UpdateReachability(m_qps.back());
     }
@@ -912,9 +941,11 @@ RailTransport::NextReady(Port& port, Time& wake)
             continue;
         }
         port.ready.push_back(qp.qpn);
-        if (qp.notBefore > now)
+        Time paced = PacedUntil(qp);
+        if (paced > now)
         {
-            wake = std::min(wake, qp.notBefore);
+            // A timer increase may come first and let the frame go sooner.
+            wake = std::min({wake, paced, qp.rate.GetNextIncrease(now)});
             continue;
         }
         return &qp;
@@ -960,17 +991,14 @@ RailTransport::SendData(QueuePair& qp)
         qp.highestSent = psn + 1;
         m_counters.payloadBytesSent += payload;
     }
-    if (m_dcqcn)
+    if (UsesDcqcn())
     {
         Time now = Simulator::Now();
         uint32_t wire = payload + header.padding + FRAME_OVERHEAD;
         qp.rate.OnSent(wire, now);
-        double rate = qp.rate.GetRate(now);
         // Pace only below the line rate: at line rate the device itself is the pacer.
-        if (rate < m_ports[qp.port].rateBps)
-        {
-            qp.notBefore = std::max(qp.notBefore, now) + Seconds(wire * 8.0 / rate);
-        }
+        qp.paceFrom = now;
+        qp.paceBits = qp.rate.IsThrottled() ? wire * 8.0 : 0;
     }
     if (qp.deadline == Time::Max())
     {
@@ -1013,7 +1041,7 @@ RailTransport::ArmTimeout(QueuePair& qp)
     // busy port) must not time out while it is still sending those frames.
     const Port& port = m_ports[qp.port];
     double rate = port.rateBps / std::max<std::size_t>(1, port.ready.size());
-    if (m_dcqcn)
+    if (UsesDcqcn())
     {
         rate = std::min(rate, qp.rate.GetRate(Simulator::Now()));
     }
@@ -1664,11 +1692,9 @@ RailTransport::ReceiveData(uint32_t port,
     {
         state.expectedPsn = m_initialPsn;
     }
-    if (marked && m_dcqcn && Simulator::Now() - state.lastCnp >= m_cnpInterval)
+    if (marked && UsesDcqcn())
     {
-        state.lastCnp = Simulator::Now();
-        ++m_counters.cnpsSent;
-        SendControl(port, from, RailTransportHeader::CNP, header.qpn, header.label, header.psn);
+        SendCnp(port, from, header, state);
     }
     if (header.psn != state.expectedPsn)
     {
@@ -1998,11 +2024,75 @@ RailTransport::ReceiveNack(const RailTransportHeader& header)
 }
 
 void
+RailTransport::SendCnp(uint32_t port,
+                       const Address& from,
+                       const RailTransportHeader& header,
+                       ReceiveState& state)
+{
+    // The notification point: ConnectX sends at most one CNP per interval from each port,
+    // whichever QP's marked frame comes first; the DCQCN paper, one per flow.
+    DcqcnProfile profile = GetDcqcnProfile(m_ports[port].rateBps);
+    Time& last = profile.cnpIntervalPerPort ? m_ports[port].lastCnp : state.lastCnp;
+    if (Simulator::Now() - last < profile.cnpInterval)
+    {
+        return;
+    }
+    last = Simulator::Now();
+    ++m_counters.cnpsSent;
+    SendControl(port, from, RailTransportHeader::CNP, header.qpn, header.label, header.psn);
+}
+
+Time
+RailTransport::PacedUntil(QueuePair& qp)
+{
+    if (qp.paceBits == 0)
+    {
+        return Time(0);
+    }
+    // A rate limiter, as the NIC's: the last frame's bits are paid at the rate of now, so
+    // a rate that rose since it left lets the next one go sooner (a QP cut to the floor
+    // would otherwise wait out the floor's gap after its rate came back).
+    return qp.paceFrom + Seconds(qp.paceBits / qp.rate.GetRate(Simulator::Now()));
+}
+
+bool
+RailTransport::UsesDcqcn() const
+{
+    return m_dcqcn && m_dcqcnProfile != PFC_ONLY;
+}
+
+DcqcnProfile
+RailTransport::GetDcqcnProfile(double lineRateBps) const
+{
+    NS_LOG_FUNCTION(this << lineRateBps);
+    DcqcnProfile profile =
+        DcqcnProfile::Get(m_dcqcnProfile == PAPER_40G ? "paper-40g" : "cx7", lineRateBps);
+    // Every attribute left at 0 keeps the profile's value.
+    DcqcnParameters& rp = profile.reactionPoint;
+    auto override = [](auto& value, auto attribute) {
+        if (attribute != decltype(attribute)(0))
+        {
+            value = attribute;
+        }
+    };
+    override(profile.cnpInterval, m_cnpInterval);
+    override(rp.g, m_dcqcnG);
+    override(rp.alphaPeriod, m_dcqcnAlphaPeriod);
+    override(rp.decreasePeriod, m_dcqcnDecreasePeriod);
+    override(rp.increaseTimer, m_dcqcnIncreaseTimer);
+    override(rp.byteCounter, m_dcqcnByteCounter);
+    override(rp.additiveIncreaseBps, static_cast<double>(m_dcqcnRateAi.GetBitRate()));
+    override(rp.hyperIncreaseBps, static_cast<double>(m_dcqcnRateHai.GetBitRate()));
+    override(rp.minRateBps, static_cast<double>(m_dcqcnMinRate.GetBitRate()));
+    return profile;
+}
+
+void
 RailTransport::ReceiveCnp(const RailTransportHeader& header)
 {
     NS_ABORT_MSG_IF(header.qpn >= m_qps.size(), "CNP for unknown qp " << header.qpn);
     ++m_counters.cnpsReceived;
-    if (!m_dcqcn)
+    if (!UsesDcqcn())
     {
         return;
     }

@@ -115,6 +115,14 @@ class RailTransport : public MessageTransport
     /// "No GPU" (e.g. no relay).
     static constexpr uint32_t NO_GPU = 0xffffffff;
 
+    /// Values of the DcqcnProfile attribute.
+    enum DcqcnProfileName
+    {
+        CX7,       //!< NVIDIA ConnectX-6/7 firmware defaults
+        PAPER_40G, //!< The DCQCN paper's settings
+        PFC_ONLY,  //!< No rate control on electrical rails: PFC alone
+    };
+
     /**
      * \brief Get the TypeId
      * \return The TypeId for this class
@@ -145,6 +153,13 @@ class RailTransport : public MessageTransport
 
     /// \return the counters
     const RailTransportCounters& GetCounters() const;
+
+    /**
+     * \param lineRateBps a port's line rate
+     * \return the DCQCN settings a QP on such a port uses: DcqcnProfile's, with every
+     *         Dcqcn* attribute (and CnpInterval) that is not 0 in their place
+     */
+    DcqcnProfile GetDcqcnProfile(double lineRateBps) const;
 
     /// \return messages accepted by Send() and not yet acknowledged
     std::size_t GetPendingMessageCount() const override;
@@ -244,6 +259,9 @@ class RailTransport : public MessageTransport
     void DoDispose() override;
 
   private:
+    /// \return whether QPs pace at DCQCN rates and receivers send CNPs
+    bool UsesDcqcn() const;
+
     /// What acknowledging a part completes.
     enum class PartRole
     {
@@ -285,7 +303,8 @@ class RailTransport : public MessageTransport
         uint64_t highestSent{0};    //!< One past the highest PSN ever sent
         bool reachable{false};      //!< The port reaches the peer port now
         bool scheduled{false};      //!< On its port's round-robin list
-        Time notBefore;             //!< DCQCN pacing: earliest next frame
+        Time paceFrom;              //!< DCQCN pacing: when the last frame left
+        double paceBits{0};         //!< Its bits, if it left below the line rate
         uint32_t retries{0};        //!< Timeouts since the last acknowledgement progress
         bool gaveUp{false};         //!< More than RetryCount: the path counts as failed
         bool hit{false};            //!< A failure stopped it; not moving again yet
@@ -313,6 +332,7 @@ class RailTransport : public MessageTransport
         Ptr<OcsNetDevice> optical;  //!< The same, if it is an OCS port
         Ptr<Queue<Packet>> queue;   //!< Its transmit queue
         double rateBps{0};          //!< Line rate
+        Time lastCnp{Seconds(-1)};  //!< When this port last sent a CNP (per-port NP limit)
         uint32_t plane{0};          //!< Plane (rail or scale-up domain)
         uint32_t mtu{0};            //!< Payload bytes per frame
         uint32_t rankInPlane{0};    //!< Position among this GPU's ports on the plane
@@ -517,6 +537,8 @@ class RailTransport : public MessageTransport
     QueuePair* NextReady(Port& port, Time& wake);
     /// \return the part holding \p psn, or null
     Part* PartOf(QueuePair& qp, uint64_t psn);
+    /// \return when \p qp's rate limiter lets its next frame go (0: now)
+    static Time PacedUntil(QueuePair& qp);
     /// \return the payload of frame \p psn of \p part
     uint32_t FramePayload(const Part& part, uint64_t psn) const;
     bool CanSend(QueuePair& qp);
@@ -555,6 +577,11 @@ class RailTransport : public MessageTransport
                      const RailTransportHeader& header,
                      uint32_t payload,
                      bool marked);
+    /// The notification point: answers a marked frame with a CNP unless one went too lately.
+    void SendCnp(uint32_t port,
+                 const Address& from,
+                 const RailTransportHeader& header,
+                 ReceiveState& state);
     /// Counts in-order payload of a message addressed to this GPU; delivers when complete.
     void Deliver(const RailTransportHeader& header, uint32_t payload);
     /// Makes bytes a proxy received available to the parts that forward them.
@@ -596,23 +623,28 @@ class RailTransport : public MessageTransport
     Time m_lastActivity;                               //!< See GetLastActivity
     Time m_caughtFrom{Time::Max()};                    //!< See CatchFrom
 
-    uint32_t m_mtu;           //!< Payload bytes per frame on rail ports
-    uint32_t m_scaleUpMtu;    //!< Payload bytes per frame on scale-up ports
-    uint32_t m_realMtu;       //!< Payload of a real frame (coalesced frames pad to it)
-    uint32_t m_relayChunk;    //!< PXN: bytes a proxy forwards per port, round robin
-    uint32_t m_ackInterval;   //!< Frames per cumulative ACK
-    uint32_t m_window;        //!< Frames in flight per QP
-    uint32_t m_queueFrames;   //!< Device queue depth kept per port
-    uint64_t m_initialPsn;    //!< PSN of every connection's first frame
-    Time m_retransmitTimeout; //!< Go-back-N timer
-    uint32_t m_retryCount;    //!< Timeouts without progress before a path counts as failed
-    bool m_detourOn;          //!< Detour attribute
-    bool m_dcqcn;             //!< Rate control on
-    Time m_cnpInterval;       //!< Minimum time between CNPs per QP
-    double m_dcqcnG;          //!< DCQCN gain g
-    DataRate m_dcqcnRateAi;   //!< DCQCN R_AI
-    DataRate m_dcqcnRateHai;  //!< DCQCN R_HAI
-    DataRate m_dcqcnMinRate;  //!< Floor of a DCQCN rate
+    uint32_t m_mtu;                  //!< Payload bytes per frame on rail ports
+    uint32_t m_scaleUpMtu;           //!< Payload bytes per frame on scale-up ports
+    uint32_t m_realMtu;              //!< Payload of a real frame (coalesced frames pad to it)
+    uint32_t m_relayChunk;           //!< PXN: bytes a proxy forwards per port, round robin
+    uint32_t m_ackInterval;          //!< Frames per cumulative ACK
+    uint32_t m_window;               //!< Frames in flight per QP
+    uint32_t m_queueFrames;          //!< Device queue depth kept per port
+    uint64_t m_initialPsn;           //!< PSN of every connection's first frame
+    Time m_retransmitTimeout;        //!< Go-back-N timer
+    uint32_t m_retryCount;           //!< Timeouts without progress before a path counts as failed
+    bool m_detourOn;                 //!< Detour attribute
+    bool m_dcqcn;                    //!< Rate control on (unless the profile is pfc-only)
+    DcqcnProfileName m_dcqcnProfile; //!< DcqcnProfile attribute
+    Time m_cnpInterval;              //!< CnpInterval attribute (0: the profile's)
+    double m_dcqcnG;                 //!< DcqcnG attribute (0: the profile's)
+    Time m_dcqcnAlphaPeriod;         //!< DcqcnAlphaPeriod attribute (0: the profile's)
+    Time m_dcqcnDecreasePeriod;      //!< DcqcnDecreasePeriod attribute (0: the profile's)
+    Time m_dcqcnIncreaseTimer;       //!< DcqcnIncreaseTimer attribute (0: the profile's)
+    uint64_t m_dcqcnByteCounter;     //!< DcqcnByteCounter attribute (0: the profile's)
+    DataRate m_dcqcnRateAi;          //!< DcqcnRateAi attribute (0: the profile's)
+    DataRate m_dcqcnRateHai;         //!< DcqcnRateHai attribute (0: the profile's)
+    DataRate m_dcqcnMinRate;         //!< DcqcnMinRate attribute (0: the profile's)
 
     TracedCallback<uint32_t, uint64_t, uint64_t> m_messageSentTrace;     //!< peer, id, bytes
     TracedCallback<uint32_t, uint64_t, uint64_t> m_messageReceivedTrace; //!< src, id, bytes

@@ -435,10 +435,11 @@ class EpsIncastTestCase : public TestCase
 };
 
 /**
- * ECN with the default profile (Kmin 100 KB, Kmax 400 KB, Pmax 0.2) on a held egress: frame j
- * joins a queue of j x 1000 bytes. Frames 0-100 (q <= Kmin) are never marked, frames
- * 401-499 (q > Kmax) always; frame j in 101-400 with probability 0.2 (j - 100) / 300, about
- * 30.1 marks in all (sigma 5.1; we accept 10-50).
+ * ECN (Kmin 100 KB, Kmax 400 KB, Pmax 0.2) on a held egress: 500 frames of 1000 bytes wait,
+ * then leave; frame j leaves (499 - j) x 1000 bytes behind it, which decides its mark. Frames
+ * 399-499 (q <= Kmin) are never marked, frames 0-98 (q > Kmax) always; frame j in 99-398
+ * with probability 0.2 ((499 - j) - 100) / 300, about 30.1 marks in all (sigma 5.1; we
+ * accept 10-50).
  */
 class EpsEcnTestCase : public TestCase
 {
@@ -455,6 +456,8 @@ class EpsEcnTestCase : public TestCase
         EpsTestBed bed(2, DataRate("100Gbps"), NanoSeconds(100));
         bed.sw->SetAttribute("EcnEnabled", BooleanValue(enabled));
         bed.sw->SetAttribute("PfcEnabled", BooleanValue(false));
+        bed.sw->SetAttribute("EcnKmin", UintegerValue(100000));
+        bed.sw->SetAttribute("EcnKmax", UintegerValue(400000));
         bed.sw->AssignStreams(1);
         uint32_t traced = 0;
         bed.sw->TraceConnectWithoutContext(
@@ -473,7 +476,7 @@ class EpsEcnTestCase : public TestCase
         for (const auto& arrival : rx)
         {
             uint32_t j = arrival.label;
-            (j <= 100 ? below : j <= 400 ? ramp : above) += arrival.marked;
+            (j >= 399 ? below : j >= 99 ? ramp : above) += arrival.marked;
         }
         NS_TEST_ASSERT_MSG_EQ(traced, below + ramp + above, "EcnMark trace");
         NS_TEST_ASSERT_MSG_EQ(bed.sw->GetCounters().framesMarked, traced, "counter");

@@ -1118,8 +1118,8 @@ photonic_rails_expect_error(example.photonic-rails-sim-attribute-child-type phot
   "--ns3::EpsNetDevice::InterframeGap=1ns"
   "photonic-rails-sim: error: --ns3::EpsNetDevice::InterframeGap: the attribute is ns3::RailNetDevice's \\(give --ns3::RailNetDevice::InterframeGap\\)\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-attribute-ecn photonic-rails-sim
-  "--ns3::EpsSwitch::EcnKmax=0"
-  "photonic-rails-sim: error: ns3::EpsSwitch: EcnKmin \\(100000 B\\) exceeds EcnKmax \\(0 B\\)\n$")
+  "--ns3::EpsSwitch::EcnKmin=500000|--ns3::EpsSwitch::EcnKmax=400000"
+  "photonic-rails-sim: error: ns3::EpsSwitch: EcnKmin \\(500000 B\\) exceeds EcnKmax \\(400000 B\\)\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-attribute-xoff-overflow photonic-rails-sim
   "--ns3::EpsSwitch::PfcXoff=18446744073709551615"
   "photonic-rails-sim: error: ns3::EpsSwitch: PfcXoff \\(18446744073709551615 B\\) exceeds BufferSize \\(33554432 B\\)\n$")

@@ -159,9 +159,9 @@ TEST(AttributeAudit, TheUserDocListsEveryAttribute)
     {
         listed.insert(row.first);
     }
-    // 66 attributes of 25 types (the group's 23 and their parents, ns-3's four), 5 globals.
+    // 71 attributes of 25 types (the group's 23 and their parents, ns-3's four), 5 globals.
     EXPECT_EQ(listed, JobAttributes());
-    EXPECT_EQ(listed.size(), 71u);
+    EXPECT_EQ(listed.size(), 76u);
 }
 
 TEST(AttributeAudit, EachAttributeDoesWhatItsRowSays)
@@ -252,4 +252,16 @@ TEST(AttributeAudit, ECNSettingsActWhileSwitchesMark)
     EXPECT_EQ(Inert("ns3::EpsSwitch::EcnEnabled", "eps"), "");
     Config::Reset();
     EXPECT_EQ(Inert("ns3::EpsSwitch::EcnPmax", "eps"), "");
+}
+
+TEST(AttributeAudit, DcqcnSettingsActUnlessTheProfileIsPfcOnly)
+{
+    Config::SetDefault("ns3::RailTransport::DcqcnProfile", StringValue("pfc-only"));
+    const std::string off = "no QP runs DCQCN (ns3::RailTransport::DcqcnProfile is pfc-only)";
+    EXPECT_EQ(Inert("ns3::RailTransport::DcqcnRateAi", "eps"), off);
+    EXPECT_EQ(Inert("ns3::RailTransport::CnpInterval", "eps-clos"), off);
+    EXPECT_EQ(Inert("ns3::RailTransport::DcqcnProfile", "eps"), "");
+    EXPECT_EQ(Inert("ns3::EpsSwitch::EcnPmax", "eps"), "") << "the switches still mark";
+    Config::Reset();
+    EXPECT_EQ(Inert("ns3::RailTransport::DcqcnRateAi", "eps"), "");
 }

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -32,8 +33,8 @@ Defaults()
 {
     EpsSwitch::BufferSettings s;
     s.bufferSize = BUFFER;
-    s.ecnKmin = 100000;
-    s.ecnKmax = 400000;
+    s.ecnKmin = 0; // derived from each port's rate
+    s.ecnKmax = 0;
     return s;
 }
 
@@ -122,7 +123,9 @@ TEST(EpsSwitchBuffer, RulesBetweenTheAttributesAlone)
     std::vector<EpsSwitch::PfcPort> none;
     EpsSwitch::BufferSettings s = Defaults();
     EXPECT_EQ(EpsSwitch::CheckBuffer(s, none), "");
-    s.ecnKmin = 500000;
+    s.ecnKmin = 500000; // EcnKmax 0: derived per port, at least EcnKmin
+    EXPECT_EQ(EpsSwitch::CheckBuffer(s, none), "");
+    s.ecnKmax = 400000;
     EXPECT_EQ(EpsSwitch::CheckBuffer(s, none), "EcnKmin (500000 B) exceeds EcnKmax (400000 B)");
     s.ecnKmin = 400000; // equal: no ramp, all marked above it
     EXPECT_EQ(EpsSwitch::CheckBuffer(s, none), "");
@@ -150,4 +153,18 @@ TEST(EpsSwitchBuffer, ALossySwitchHoldsAFrame)
     EXPECT_EQ(Check(s, ports), "");
     s.bufferSize = FRAME - 1;
     EXPECT_EQ(Check(s, ports), "BufferSize (9013 B) cannot hold a 9014-B frame");
+}
+
+TEST(EpsSwitchEcn, ThresholdsScaleWithThePortRate)
+{
+    // HPCC's simulator: Kmin 100 KB and Kmax 400 KB per 25 Gb/s (KB of 1000 bytes).
+    using Pair = std::pair<uint64_t, uint64_t>;
+    EXPECT_EQ(EpsSwitch::EcnThresholds(0, 0, 100000000000), Pair(400000, 1600000));
+    EXPECT_EQ(EpsSwitch::EcnThresholds(0, 0, 200000000000), Pair(800000, 3200000));
+    EXPECT_EQ(EpsSwitch::EcnThresholds(0, 0, 400000000000), Pair(1600000, 6400000));
+    // A value given wins; the derived other never crosses it.
+    EXPECT_EQ(EpsSwitch::EcnThresholds(150000, 1500000, 400000000000), Pair(150000, 1500000));
+    EXPECT_EQ(EpsSwitch::EcnThresholds(2000000, 0, 100000000000), Pair(2000000, 2000000));
+    EXPECT_EQ(EpsSwitch::EcnThresholds(0, 300000, 100000000000), Pair(300000, 300000));
+    EXPECT_EQ(EpsSwitch::EcnThresholds(0, 2000000, 100000000000), Pair(400000, 2000000));
 }
