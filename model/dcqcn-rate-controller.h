@@ -29,7 +29,7 @@ struct DcqcnParameters
     Time alphaPeriod{MicroSeconds(1)};     //!< dce_tcp_rtt: alpha is updated once per period
     Time decreasePeriod{MicroSeconds(4)};  //!< rate_reduce_monitor_period: at most one cut each
     Time increaseTimer{MicroSeconds(300)}; //!< rpg_time_reset (T): rate-increase timer
-    uint64_t byteCounter{32767};           //!< rpg_byte_reset (B), bytes; 0: none
+    uint64_t byteCounter{32767 * 64};      //!< rpg_byte_reset (B), 64-B units; 0: none
     uint32_t fastRecoveryStages{1};        //!< rpg_threshold (F)
     double additiveIncreaseBps{5e6};       //!< rpg_ai_rate (R_AI)
     double hyperIncreaseBps{50e6};         //!< rpg_hai_rate (R_HAI)

@@ -20,6 +20,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 namespace ns3
@@ -622,9 +623,8 @@ EpsSwitch::EcnThresholds(uint64_t kmin, uint64_t kmax, uint64_t bps)
     // HPCC's simulator (and SimAI's, which reuses it) scales the marking ramp with the link:
     // Kmin 100 KB and Kmax 400 KB per 25 Gb/s, so that the queue the ramp allows drains in
     // the same time at every rate (32 us and 128 us).
-    const uint64_t gbps = bps / 1000000000;
-    uint64_t derivedMin = 4000 * gbps;
-    uint64_t derivedMax = 16000 * gbps;
+    auto derivedMin = static_cast<uint64_t>(std::llround(4e-6 * static_cast<double>(bps)));
+    uint64_t derivedMax = 4 * derivedMin;
     if (kmin == 0 && kmax == 0)
     {
         return {derivedMin, derivedMax};

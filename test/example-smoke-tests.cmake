@@ -11,6 +11,12 @@ add_test(NAME example.ocs-circuit-example-bad-technology
 set_tests_properties(example.ocs-circuit-example-bad-technology PROPERTIES WILL_FAIL TRUE)
 add_test(NAME example.photonic-rails-bench
          COMMAND photonic-rails-bench --frames=20000 --transportBytes=4000000 --repeats=1)
+# PFC alone: two flows alternate frame by frame, so they end at the wire time with 50% each.
+add_test(NAME example.photonic-rails-contention
+         COMMAND photonic-rails-contention --flows=2 --rates=100 --durationMs=2 --intervalUs=50
+                 --profiles=pfc-only,cx7 --plot=0 --out=${CMAKE_BINARY_DIR}/contention-smoke)
+set_tests_properties(example.photonic-rails-contention PROPERTIES PASS_REGULAR_EXPRESSION
+  "pfc-only +100 +2 +2.001 +2.000 +\\+0.0% +100.0% +50.0 - +50.0")
 add_test(NAME example.photonic-rails-cost
          COMMAND photonic-rails-cost --out=${CMAKE_BINARY_DIR}/cost-smoke)
 # The paper's headline, as printed (CTest ignores the exit status here; the run above checks it).
@@ -44,6 +50,9 @@ function(photonic_rails_expect_error name program args expect)
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${program}> "-DARGS=${args}"
                    "-DEXPECT=${expect}" -P ${PROJECT_SOURCE_DIR}/test/expect-error.cmake)
 endfunction()
+photonic_rails_expect_error(example.photonic-rails-contention-profile photonic-rails-contention
+  "--profiles=cx7,foo"
+  "photonic-rails-contention: error: --profiles: unknown profile 'foo' \\(cx7, paper-40g, pfc-only\\)\n$")
 photonic_rails_expect_error(example.first-collective-bytes first-collective "--bytes=1048577"
   "first-collective: error: --bytes must be a multiple of 4096 \\(whole frames\\)\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-deadlock photonic-rails-sim

@@ -231,7 +231,7 @@ TEST(DcqcnProfile, ConnectXFirmwareDefaults)
     EXPECT_EQ(rp.alphaPeriod, MicroSeconds(1));       // dce_tcp_rtt
     EXPECT_EQ(rp.decreasePeriod, MicroSeconds(4));    // rate_reduce_monitor_period
     EXPECT_EQ(rp.increaseTimer, MicroSeconds(300));   // rpg_time_reset
-    EXPECT_EQ(rp.byteCounter, 32767U);                // rpg_byte_reset
+    EXPECT_EQ(rp.byteCounter, 32767U * 64);           // rpg_byte_reset (64-B units)
     EXPECT_EQ(rp.fastRecoveryStages, 1U);             // rpg_threshold
     EXPECT_DOUBLE_EQ(rp.additiveIncreaseBps, 5e6);    // rpg_ai_rate
     EXPECT_DOUBLE_EQ(rp.hyperIncreaseBps, 50e6);      // rpg_hai_rate
