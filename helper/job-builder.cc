@@ -127,6 +127,13 @@ JobBuilder::SetDetectionDelay(Time delay)
 }
 
 void
+JobBuilder::SetQpsPerConnection(uint32_t qps)
+{
+    NS_LOG_FUNCTION(this << qps);
+    m_qpsPerConnection = qps;
+}
+
+void
 JobBuilder::SetCommunicatorAttribute(const std::string& name, const AttributeValue& value)
 {
     NS_LOG_FUNCTION(this << name);
@@ -273,6 +280,11 @@ JobBuilder::BuildNetwork() const
     Ptr<RailNetwork> network;
     if (m_model == "flow")
     {
+        if (m_qpsPerConnection > 1)
+        {
+            throw std::invalid_argument("queue pairs per connection are a packet-model setting: "
+                                        "the flow model has no queue pairs");
+        }
         FlowFabricHelper helper;
         helper.SetSpec(m_spec);
         if (m_delays)
@@ -291,6 +303,7 @@ JobBuilder::BuildNetwork() const
             helper.SetEpsSwitchAttribute("ProcessingDelay", TimeValue(m_delays->switching));
             helper.SetOcsDeviceAttribute("FiberDelay", TimeValue(m_delays->fiber));
         }
+        helper.SetTransportAttribute("QpsPerConnection", UintegerValue(m_qpsPerConnection));
         Ptr<RailFabric> fabric = helper.Build();
         for (uint32_t rail = 0;
              m_detectionDelay && m_spec.kind != RailKind::OCS && rail < m_spec.gpusPerServer;

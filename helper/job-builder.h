@@ -109,6 +109,9 @@ class JobBuilder
     void SetCommunicatorAttribute(const std::string& name, const AttributeValue& value);
     /// \param iterations replays of the workload (RankRuntime Iterations)
     void SetIterations(uint32_t iterations);
+    /// \param qps packet model: queue pairs per port and peer (RailTransport's
+    ///        QpsPerConnection; more than 1 is refused in the flow model at Build)
+    void SetQpsPerConnection(uint32_t qps);
     /// \param delay the OCS reconfiguration delay, also the emulation's (default: the
     ///        technology's)
     void SetReconfigurationDelay(Time delay);
@@ -177,6 +180,7 @@ class JobBuilder
     std::optional<Time> m_detectionDelay;                            //!< Else EpsRouting's
     std::map<std::string, Ptr<const AttributeValue>> m_communicator; //!< Attributes
     uint32_t m_iterations{1};                                        //!< Replays
+    uint32_t m_qpsPerConnection{1};                                  //!< RailTransport's
     std::optional<Time> m_reconfigurationDelay;                      //!< Else the technology's
     std::optional<Time> m_controlLatency;                            //!< Else the default
     std::map<std::string, Ptr<const AttributeValue>> m_opus;         //!< Controller attributes

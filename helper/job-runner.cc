@@ -58,6 +58,7 @@ JobRunner::MakeBuilder(const JobOptions& o, const JobFabric& fabric, uint32_t ra
     builder.SetCommunicatorAttribute("DefaultAlgorithm", StringValue(o.algorithm));
     builder.SetCommunicatorAttribute("AggregateRings", BooleanValue(o.ringSteps == "merged"));
     builder.SetIterations(o.iterations);
+    builder.SetQpsPerConnection(o.qpsPerConnection);
     if (!o.reconfigDelayTime.IsStrictlyNegative())
     {
         builder.SetReconfigurationDelay(o.reconfigDelayTime);
@@ -651,6 +652,7 @@ const FlagRange REDUCE_GBPS(JobOptions::MIN_REDUCE_GBPS,
 const FlagRange ITERATIONS(1, 1000000, "replays of the workload");
 const FlagRange CHANNELS(1, 64, "NCCL channels per collective");
 const FlagRange CHUNK_KIB(1, UINT32_MAX, "KiB per pipelining chunk");
+const FlagRange QPS_PER_CONNECTION(1, 64, "queue pairs per port and peer");
 
 } // namespace
 
@@ -685,6 +687,7 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
     cmd.Reserve("ns3::RankRuntime::Iterations", "--iterations");
     cmd.Reserve("ns3::CollectiveCommunicator::Channels", "--channels");
     cmd.Reserve("ns3::CollectiveCommunicator::ChunkBytes", "--chunkKiB");
+    cmd.Reserve("ns3::RailTransport::QpsPerConnection", "--qpsPerConnection");
     cmd.Reserve("ns3::CollectiveCommunicator::ReductionBandwidth", "--reduceGBps");
     cmd.Reserve("ns3::CollectiveCommunicator::DefaultAlgorithm", "--algorithm");
     cmd.Reserve("ns3::CollectiveCommunicator::AggregateRings", "--ringSteps");
@@ -716,6 +719,11 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
             algorithm);
     cmd.Add("channels", "NCCL channels per collective", channels, CHANNELS);
     cmd.Add("chunkKiB", "pipelining chunk inside a channel, KiB", chunkKiB, CHUNK_KIB);
+    cmd.Add("qpsPerConnection",
+            "queue pairs a message is spread over per NIC port and peer, each hashed by ECMP "
+            "on its own (NCCL_IB_QPS_PER_CONNECTION; packet model)",
+            qpsPerConnection,
+            QPS_PER_CONNECTION);
     cmd.Add("ringSteps",
             "flat ring collectives: chunked (every chunk of every step a message, as NCCL) or "
             "merged (one message per neighbour and direction, for thousands of GPUs)",
@@ -747,6 +755,7 @@ JobOptions::Check()
     StrictCommandLine::CheckRange("iterations", iterations, ITERATIONS);
     StrictCommandLine::CheckRange("channels", channels, CHANNELS);
     StrictCommandLine::CheckRange("chunkKiB", chunkKiB, CHUNK_KIB);
+    StrictCommandLine::CheckRange("qpsPerConnection", qpsPerConnection, QPS_PER_CONNECTION);
     if (!reconfigDelay.empty())
     {
         reconfigDelayTime = StrictCommandLine::ParseTime("reconfigDelay", reconfigDelay);
@@ -781,6 +790,11 @@ JobOptions::Check()
         throw std::invalid_argument(
             "--ringSteps=merged runs on the flow model only: at packet level a merged message "
             "is split over the NIC ports once, where chunks follow the ports' load");
+    }
+    if (qpsPerConnection > 1 && std::count(models.begin(), models.end(), "flow") > 0)
+    {
+        throw std::invalid_argument("--qpsPerConnection runs on the packet network only "
+                                    "(--network=packet): the flow model has no queue pairs");
     }
     if (!faultSchedule.IsEmpty() && std::count(models.begin(), models.end(), "flow") > 0)
     {

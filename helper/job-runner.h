@@ -49,6 +49,7 @@ struct JobOptions
     std::string algorithm{"auto"};      //!< For collectives that do not name one
     uint32_t channels{2};               //!< NCCL channels
     uint32_t chunkKiB{512};             //!< Pipelining chunk
+    uint32_t qpsPerConnection{1};       //!< QPs per port and peer (NCCL_IB_QPS_PER_CONNECTION)
     std::string ringSteps{"chunked"};   //!< Flat rings: chunked (as NCCL) or merged per call
     double reduceGBps{0};               //!< Reduction bandwidth, 0 = free
     uint32_t iterations{1};             //!< Replays

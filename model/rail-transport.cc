@@ -43,6 +43,15 @@ QpKey(uint32_t port, uint32_t peer, uint32_t peerPort)
     return (static_cast<uint64_t>(peer) << 32) | (static_cast<uint64_t>(port) << 16) | peerPort;
 }
 
+/// \return the value \p key has in \p index, \p next if it had none (and then true).
+template <typename Map, typename Key>
+std::pair<uint32_t, bool>
+Index(Map& index, const Key& key, uint32_t next)
+{
+    auto [it, fresh] = index.emplace(key, next);
+    return {it->second, fresh};
+}
+
 /// Key of a receiving connection: source GPU and its qpn.
 uint64_t
 ConnectionKey(uint32_t sourceGpu, uint32_t qpn)
@@ -142,6 +151,13 @@ RailTransport::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&RailTransport::m_detourOn),
                           MakeBooleanChecker())
+            .AddAttribute("QpsPerConnection",
+                          "Queue pairs a message to a peer is spread over on each port "
+                          "(NCCL_IB_QPS_PER_CONNECTION), each with its own flow label, so "
+                          "ECMP hashes them apart. Relayed (PXN) and detoured traffic uses one.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RailTransport::m_qpsPerConnection),
+                          MakeUintegerChecker<uint32_t>(1, 64))
             .AddAttribute("Dcqcn",
                           "DCQCN rate control (reaction to CNPs, CNPs for ECN marks).",
                           BooleanValue(false),
@@ -241,6 +257,7 @@ RailTransport::RailTransport()
       m_initialPsn(0),
       m_retryCount(7),
       m_detourOn(true),
+      m_qpsPerConnection(1),
       m_dcqcn(false),
       m_dcqcnProfile(CX7),
       m_dcqcnG(0),
@@ -485,8 +502,23 @@ bool
 RailTransport::GaveUpOn(uint32_t port, uint32_t peer, uint32_t peerPort) const
 {
     bool optical = static_cast<bool>(m_ports[port].optical);
-    auto found = m_qpIndex.find(QpKey(port, peer, optical ? 0xffff : peerPort));
-    return found != m_qpIndex.end() && m_qps[found->second].gaveUp;
+    uint64_t key = QpKey(port, peer, optical ? 0xffff : peerPort);
+    auto found = m_qpIndex.find(key);
+    if (found != m_qpIndex.end() && m_qps[found->second].gaveUp)
+    {
+        return true;
+    }
+    // The other lanes of the path (QpsPerConnection) share its fate.
+    for (auto lane = m_laneIndex.lower_bound({key, 1});
+         lane != m_laneIndex.end() && lane->first.first == key;
+         ++lane)
+    {
+        if (m_qps[lane->second].gaveUp)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 bool
@@ -589,7 +621,7 @@ RailTransport::Dispatch(uint64_t id, uint32_t peer, uint64_t bytes)
         return false;
     }
     Part part{PartRole::OWN, m_gpu, id, bytes, NO_GPU, bytes, bytes, 0, 0, 0};
-    m_outgoing[id].partsLeft = QueueParts(routes, peer, part).size();
+    m_outgoing[id].partsLeft = QueueParts(routes, peer, part, m_qpsPerConnection).size();
     return true;
 }
 
@@ -766,9 +798,11 @@ RailTransport::TransportOf(uint32_t gpu) const
 std::vector<uint32_t>
 RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
                           uint32_t peer,
-                          Part part)
+                          Part part,
+                          uint32_t lanes)
 {
-    // Shares proportional to the port rates; the rounding remainder goes to the first.
+    // Shares proportional to the port rates, each split evenly over the lanes; the rounding
+    // remainders go to the first.
     double totalRate = 0;
     for (const auto& route : routes)
     {
@@ -784,19 +818,22 @@ RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& rout
     }
     shares[0] += part.bytes - assigned;
     std::vector<uint32_t> qpns;
-    for (std::size_t i = 0; i < routes.size(); ++i)
+    for (std::size_t i = 0; i < routes.size() * lanes; ++i)
     {
-        if (shares[i] == 0)
+        std::size_t route = i / lanes;
+        auto lane = static_cast<uint32_t>(i % lanes);
+        uint64_t bytes = shares[route] / lanes + (lane == 0 ? shares[route] % lanes : 0);
+        if (bytes == 0)
         {
             continue;
         }
-        QueuePair& qp = GetQueuePair(routes[i].first, peer, routes[i].second);
+        QueuePair& qp = GetQueuePair(routes[route].first, peer, routes[route].second, lane);
         Part slice = part;
-        slice.bytes = shares[i];
-        slice.available = std::min(part.available, shares[i]);
+        slice.bytes = bytes;
+        slice.available = std::min(part.available, bytes);
         slice.firstPsn = qp.endPsn;
-        slice.mtu = m_ports[routes[i].first].mtu;
-        slice.frames = (shares[i] + slice.mtu - 1) / slice.mtu;
+        slice.mtu = m_ports[routes[route].first].mtu;
+        slice.frames = (bytes + slice.mtu - 1) / slice.mtu;
         qp.parts.push_back(slice);
         qp.endPsn += slice.frames;
         qpns.push_back(qp.qpn);
@@ -811,13 +848,15 @@ RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& rout
 }
 
 RailTransport::QueuePair&
-RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort)
+RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort, uint32_t lane)
 {
     // On an optical port the peer port is wherever the circuit leads, and it may change
     // while the QP lives (OnCircuitChange re-points it): the key leaves it out.
     bool optical = static_cast<bool>(m_ports[port].optical);
-    auto [it, fresh] =
-        m_qpIndex.emplace(QpKey(port, peer, optical ? 0xffff : peerPort), m_qps.size());
+    uint64_t key = QpKey(port, peer, optical ? 0xffff : peerPort);
+    auto next = static_cast<uint32_t>(m_qps.size());
+    auto [qpn, fresh] = lane == 0 ? Index(m_qpIndex, key, next)
+                                  : Index(m_laneIndex, std::make_pair(key, lane), next);
     if (fresh)
     {
         QueuePair qp;
@@ -832,7 +871,7 @@ RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort)
         m_qps.push_back(qp);
         UpdateReachability(m_qps.back());
     }
-    return m_qps[it->second];
+    return m_qps[qpn];
 }
 
 void

@@ -443,10 +443,15 @@ class RailTransport : public MessageTransport
     bool IsDetour(uint32_t source, uint64_t id) const;
     /// \return the RailTransport of GPU \p gpu
     Ptr<RailTransport> TransportOf(uint32_t gpu) const;
-    /// Queues parts of \p part's message over \p routes in proportion to their rates.
+    /**
+     * \brief Queues parts of \p part's message over \p routes in proportion to their rates,
+     *        each route's share split evenly over \p lanes QPs.
+     * \return the qpns of the slices, in order
+     */
     std::vector<uint32_t> QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
                                      uint32_t peer,
-                                     Part part);
+                                     Part part,
+                                     uint32_t lanes = 1);
     /// \return true if \p port is down (cut cable, failed OCS port)
     bool PortFailed(uint32_t port) const;
     /// \return true if \p qp's path failed: its port or its peer port is down, or it gave up
@@ -522,12 +527,13 @@ class RailTransport : public MessageTransport
      */
     bool Counts(uint32_t gpu, uint32_t index, bool holdDown) const;
     /**
-     * \return the QP for (port, peer, peer port), created if new. References to QPs stay
+     * \return the QP for (port, peer, peer port) and \p lane (QpsPerConnection), created if
+     * new. References to QPs stay
      * valid when one is created (m_qps is a deque): an ACK's completion callback may start
      * the next step of a collective, which opens a QP to a new peer, while Acknowledge()
      * still holds the acknowledged QP.
      */
-    QueuePair& GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort);
+    QueuePair& GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort, uint32_t lane = 0);
     /// Recomputes whether \p qp's port reaches its peer (re-pointing optical QPs).
     void UpdateReachability(QueuePair& qp);
     void Schedule(QueuePair& qp);
@@ -596,12 +602,13 @@ class RailTransport : public MessageTransport
     /// A message of this GPU is complete at its destination.
     void Complete(uint64_t id);
 
-    uint32_t m_gpu;                                         //!< This GPU
-    Ptr<RailEndpoints> m_endpoints;                         //!< Fabric directory
-    std::vector<Port> m_ports;                              //!< NIC ports
-    std::deque<QueuePair> m_qps;                            //!< Sending QPs, by qpn (stable)
-    std::unordered_map<uint64_t, uint32_t> m_qpIndex;       //!< (port, peer, peer port) -> qpn
-    std::unordered_map<uint64_t, ReceiveState> m_receiving; //!< (src GPU, qpn) -> state
+    uint32_t m_gpu;                                   //!< This GPU
+    Ptr<RailEndpoints> m_endpoints;                   //!< Fabric directory
+    std::vector<Port> m_ports;                        //!< NIC ports
+    std::deque<QueuePair> m_qps;                      //!< Sending QPs, by qpn (stable)
+    std::unordered_map<uint64_t, uint32_t> m_qpIndex; //!< (port, peer, peer port) -> qpn
+    std::map<std::pair<uint64_t, uint32_t>, uint32_t> m_laneIndex; //!< ... and lane >= 1 -> qpn
+    std::unordered_map<uint64_t, ReceiveState> m_receiving;        //!< (src GPU, qpn) -> state
     std::map<MessageKey, uint64_t> m_arrived;          //!< Bytes arrived per message to this GPU
     std::map<MessageKey, Forward> m_forwards;          //!< Messages this GPU forwards (PXN)
     std::map<uint32_t, uint32_t> m_proxies;            //!< Peer -> proxy GPU, once found
@@ -634,6 +641,7 @@ class RailTransport : public MessageTransport
     Time m_retransmitTimeout;        //!< Go-back-N timer
     uint32_t m_retryCount;           //!< Timeouts without progress before a path counts as failed
     bool m_detourOn;                 //!< Detour attribute
+    uint32_t m_qpsPerConnection;     //!< QPs a direct message is spread over, per port
     bool m_dcqcn;                    //!< Rate control on (unless the profile is pfc-only)
     DcqcnProfileName m_dcqcnProfile; //!< DcqcnProfile attribute
     Time m_cnpInterval;              //!< CnpInterval attribute (0: the profile's)

@@ -53,6 +53,9 @@ endfunction()
 photonic_rails_expect_error(example.photonic-rails-contention-profile photonic-rails-contention
   "--profiles=cx7,foo"
   "photonic-rails-contention: error: --profiles: unknown profile 'foo' \\(cx7, paper-40g, pfc-only\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-qps-flow photonic-rails-sim
+  "--qpsPerConnection=2|--network=flow"
+  "photonic-rails-sim: error: --qpsPerConnection runs on the packet network only \\(--network=packet\\): the flow model has no queue pairs\n$")
 photonic_rails_expect_error(example.first-collective-bytes first-collective "--bytes=1048577"
   "first-collective: error: --bytes must be a multiple of 4096 \\(whole frames\\)\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-deadlock photonic-rails-sim

@@ -15,6 +15,7 @@
 #include "ns3/test.h"
 
 #include <array>
+#include <map>
 #include <numeric>
 
 using namespace ns3;
@@ -293,6 +294,49 @@ class FairShareTestCase : public TestCase
             // 80 ms; the design doc's "DCQCN" section).
             NS_TEST_ASSERT_MSG_EQ_TOL(d.windowBytes[0] / total, 0.5, 0.25, which << ": share 0");
         }
+    }
+};
+
+/**
+ * QpsPerConnection (NCCL_IB_QPS_PER_CONNECTION): a message to a peer is spread over that many
+ * QPs per port, evenly, each with its own flow label (so ECMP hashes them apart). 1 MiB over
+ * one port with 4 QPs arrives as 4 x 64 frames on 4 labels, and the port's round robin over
+ * them keeps the line busy: the last frame lands at the single-QP closed form.
+ */
+class QpsPerConnectionTestCase : public TestCase
+{
+  public:
+    QpsPerConnectionTestCase()
+        : TestCase("QpsPerConnection: a message over 4 QPs of one port, at the line rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bed bed(Spec(2, 1, RailKind::EPS), [](RailFabricHelper& helper) {
+            helper.SetTransportAttribute("QpsPerConnection", UintegerValue(4));
+        });
+        std::map<uint32_t, uint32_t> framesPerLabel;
+        bed.fabric->GetEndpoints()->GetPorts(1)[0]->TraceConnectWithoutContext(
+            "MacRx",
+            Callback<void, Ptr<const Packet>>([&framesPerLabel](Ptr<const Packet> frame) {
+                RailTransportHeader header;
+                frame->PeekHeader(header);
+                if (header.kind == RailTransportHeader::DATA)
+                {
+                    ++framesPerLabel[header.label];
+                }
+            }));
+        bed.fabric->GetTransport(0)->Send(1, 1 << 20);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(framesPerLabel.size(), 4, "four QPs, four flow labels");
+        for (const auto& [label, frames] : framesPerLabel)
+        {
+            NS_TEST_ASSERT_MSG_EQ(frames, 64, "a quarter of 256 frames on label " << label);
+        }
+        double t = FrameNs(100e9);
+        NS_TEST_ASSERT_MSG_EQ_TOL(bed.ReceivedNs(0, 1), 256 * t + t + 300 + 200, 1.0, "");
     }
 };
 
@@ -724,6 +768,7 @@ class RailFabricTestSuite : public TestSuite
         AddTestCase(new EcmpSpreadTestCase, TestCase::QUICK);
         AddTestCase(new IncastTestCase, TestCase::QUICK);
         AddTestCase(new DcqcnIncastTestCase, TestCase::QUICK);
+        AddTestCase(new QpsPerConnectionTestCase, TestCase::QUICK);
         AddTestCase(new SlowPortTimeoutTestCase, TestCase::QUICK);
         AddTestCase(new ClosExchangeEcmpTestCase, TestCase::QUICK);
         AddTestCase(new ClosExchangeDcqcnTestCase, TestCase::QUICK);
