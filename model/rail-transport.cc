@@ -172,8 +172,8 @@ RailTransport::GetTypeId()
                           MakeEnumAccessor(&RailTransport::m_dcqcnProfile),
                           MakeEnumChecker(CX7, "cx7", PAPER_40G, "paper-40g", PFC_ONLY, "pfc-only"))
             .AddAttribute("CnpInterval",
-                          "Least time between two CNPs for one QP (min_time_between_cnps); "
-                          "0: the profile's.",
+                          "Least time between two CNPs (min_time_between_cnps), counted per "
+                          "receiving port (cx7) or per QP (paper-40g); 0: the profile's.",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&RailTransport::m_cnpInterval),
                           MakeTimeChecker(Time(0)))

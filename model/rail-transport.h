@@ -73,8 +73,11 @@ struct RailTransportCounters
  * per gap; the sender rewinds on NACK or after RetransmitTimeout without progress. So loss
  * never hangs a transfer. Ports are fed at line rate: a port's device queue is kept a few
  * frames deep and refilled, round robin over the port's QPs, whenever it starts a frame.
- * With Dcqcn enabled, each QP is paced at its DCQCN rate; the receiver answers ECN-marked
- * frames (EcnMarkTag) with at most one CNP per CnpInterval per QP. CNPs are network-control
+ * With Dcqcn enabled (and DcqcnProfile not pfc-only), each QP is paced by a rate limiter at
+ * its DCQCN rate (DcqcnRateController); the receiver answers ECN-marked frames (EcnMarkTag)
+ * with CNPs, at most one per CnpInterval per receiving port (cx7) or per QP (paper-40g). With
+ * QpsPerConnection above 1, a message to a peer is spread over that many QPs per port, each
+ * with its own flow label. CNPs are network-control
  * frames (see EpsNetDevice): switches send them ahead of queued data, and PFC does not hold
  * them.
  *
