@@ -10,6 +10,7 @@
  *   photonic-rails-contention --profiles=cx7,paper-40g,pfc-only --rates=100 --flows=2
  */
 
+#include "ns3/attribute-default.h"
 #include "ns3/core-module.h"
 #include "ns3/gnuplot.h"
 #include "ns3/network-module.h"
@@ -17,6 +18,8 @@
 #include "ns3/strict-command-line.h"
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <iomanip>
 #include <iostream>
 #include <numeric>
@@ -61,6 +64,7 @@ struct Result
     uint64_t marks{0};                       //!< ECN marks
     uint64_t cnps{0};                        //!< CNPs the receiver sent
     uint64_t maxQueue{0};                    //!< Deepest egress queue, bytes
+    uint64_t timeouts{0};                    //!< Retransmission timeouts of the senders
     std::vector<std::vector<double>> series; //!< time (ms), egress, flow 1.. (payload Gb/s)
 };
 
@@ -80,11 +84,16 @@ ParseCounts(const std::string& flag, const std::string& text, uint32_t least, ui
         {
             used = 0;
         }
-        if (used != item.size() || item[0] == '-' || value < least || value > most)
+        if (used != item.size() || !std::isdigit(static_cast<unsigned char>(item[0])) ||
+            value < least || value > most)
         {
             throw std::invalid_argument("--" + flag + ": " + StrictCommandLine::Quote(item) +
                                         " is not a whole number from " + std::to_string(least) +
                                         " to " + std::to_string(most));
+        }
+        if (std::count(values.begin(), values.end(), value) > 0)
+        {
+            throw std::invalid_argument("--" + flag + " names " + item + " twice");
         }
         values.push_back(static_cast<uint32_t>(value));
     }
@@ -161,7 +170,15 @@ RunFlows(const std::string& profile, uint32_t gbps, uint32_t senders, uint64_t b
     }
     // Samples: cumulative payload GPU 0 accepted, then each flow's frame bytes.
     std::vector<std::vector<uint64_t>> cumulative;
+    auto lastProgress = std::chrono::steady_clock::now();
     std::function<void()> sample = [&]() {
+        if (std::chrono::steady_clock::now() - lastProgress > std::chrono::seconds(5))
+        {
+            lastProgress = std::chrono::steady_clock::now();
+            std::cerr << "[contention] " << profile << " " << gbps << " Gb/s, " << senders
+                      << " flows: " << Simulator::Now().ToDouble(Time::MS) << " ms simulated, "
+                      << senders - remaining << " of " << senders << " done\n";
+        }
         std::vector<uint64_t> row{fabric->GetTransport(0)->GetCounters().payloadBytesReceived};
         row.insert(row.end(), arrived.begin() + 1, arrived.end());
         cumulative.push_back(row);
@@ -176,6 +193,10 @@ RunFlows(const std::string& profile, uint32_t gbps, uint32_t senders, uint64_t b
     r.pauses = counters.pausesSent;
     r.marks = counters.framesMarked;
     r.cnps = fabric->GetTransport(0)->GetCounters().cnpsSent;
+    for (uint32_t gpu = 1; gpu <= senders; ++gpu)
+    {
+        r.timeouts += fabric->GetTransport(gpu)->GetCounters().timeouts;
+    }
     Simulator::Destroy();
 
     const double line = PayloadLineRate(gbps);
@@ -249,6 +270,10 @@ RunIncast(const std::string& profile, uint32_t gbps, uint64_t bytes)
     r.pauses = sw->GetCounters().pausesSent;
     r.marks = sw->GetCounters().framesMarked;
     r.cnps = fabric->GetTransport(0)->GetCounters().cnpsSent;
+    for (uint32_t gpu = 1; gpu <= 8; ++gpu)
+    {
+        r.timeouts += fabric->GetTransport(gpu)->GetCounters().timeouts;
+    }
     Simulator::Destroy();
     r.wireUs = 8 * double(bytes) / PayloadLineRate(gbps) * 1e6;
     return r;
@@ -260,7 +285,7 @@ PrintFlows(const std::vector<Result>& results)
     std::cout << "\nN long flows into one egress (converged: the second half of the time all "
                  "send)\n"
               << "profile     Gb/s  flows   done (ms)  wire (ms)  vs wire  utilisation  "
-                 "share min-max (%)   Jain  pauses    marks    CNPs  max queue (KB)\n";
+                 "share min-max (%)   Jain  pauses    marks    CNPs  max queue (KB)  timeouts\n";
     for (const Result& r : results)
     {
         std::cout << std::left << std::setw(10) << r.profile << std::right << std::setw(6) << r.gbps
@@ -271,7 +296,8 @@ PrintFlows(const std::vector<Result>& results)
                   << r.utilisation * 100 << "%" << std::setw(11) << r.minShare * 100 << " - "
                   << std::setw(5) << r.maxShare * 100 << std::setprecision(3) << std::setw(7)
                   << r.jain << std::setw(8) << r.pauses << std::setw(9) << r.marks << std::setw(8)
-                  << r.cnps << std::setprecision(0) << std::setw(16) << r.maxQueue / 1e3 << "\n";
+                  << r.cnps << std::setprecision(0) << std::setw(16) << r.maxQueue / 1e3
+                  << std::setw(10) << r.timeouts << "\n";
     }
 }
 
@@ -280,7 +306,7 @@ PrintIncast(const std::vector<Result>& results, uint64_t bytes)
 {
     std::cout << "\n8:1 incast of " << bytes << "-byte messages\n"
               << "profile     Gb/s   done (us)  wire (us)  vs wire  pauses    marks    CNPs  "
-                 "max queue (KB)\n";
+                 "max queue (KB)  timeouts\n";
     for (const Result& r : results)
     {
         std::cout << std::left << std::setw(10) << r.profile << std::right << std::setw(6) << r.gbps
@@ -288,7 +314,27 @@ PrintIncast(const std::vector<Result>& results, uint64_t bytes)
                   << std::setw(11) << r.wireUs << std::showpos << std::setw(8)
                   << (r.doneUs / r.wireUs - 1) * 100 << "%" << std::noshowpos << std::setw(8)
                   << r.pauses << std::setw(9) << r.marks << std::setw(8) << r.cnps
-                  << std::setprecision(0) << std::setw(16) << r.maxQueue / 1e3 << "\n";
+                  << std::setprecision(0) << std::setw(16) << r.maxQueue / 1e3 << std::setw(10)
+                  << r.timeouts << "\n";
+    }
+}
+
+/// Timeouts mean the numbers measure go-back-N, not the congestion control: say so.
+void
+WarnTimeouts(const std::vector<Result>& results)
+{
+    uint64_t timeouts = 0;
+    for (const Result& r : results)
+    {
+        timeouts += r.timeouts;
+    }
+    if (timeouts > 0)
+    {
+        std::cerr << "[contention] warning: " << timeouts
+                  << " retransmission timeouts: queues held frames longer than "
+                     "RetransmitTimeout (1 ms by default; slow links and deep buffers), so "
+                     "those rows measure go-back-N too; raise "
+                     "--ns3::RailTransport::RetransmitTimeout\n";
     }
 }
 
@@ -375,18 +421,44 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("plot", "render the figure with gnuplot", o.plot);
     AttributeAudit::ForFabricExample(cmd, false, {});
     cmd.Reserve("ns3::RailTransport::DcqcnProfile", "--profiles");
-    cmd.Reserve("ns3::RailTransport::Dcqcn", "the program (on: the experiments are about it)");
+    cmd.Reserve("ns3::RailTransport::Dcqcn", "--profiles (pfc-only turns it off)");
     cmd.Reserve("ns3::RailNetDevice::DataRate", "--rates");
 }
 
+/// DCQCN's attributes where no QP runs DCQCN or no switch marks: they would change nothing.
+void
+CheckDcqcnApplies(const StrictCommandLine& cmd, const std::vector<std::string>& profiles)
+{
+    bool marks = AttributeDefault<BooleanValue>(EpsSwitch::GetTypeId(), "EcnEnabled");
+    bool dcqcn = std::any_of(profiles.begin(), profiles.end(), [](const std::string& profile) {
+        return profile != "pfc-only";
+    });
+    for (const std::string& attribute : cmd.GetAttributes())
+    {
+        bool rate = attribute.rfind("ns3::RailTransport::Dcqcn", 0) == 0 ||
+                    attribute == "ns3::RailTransport::CnpInterval";
+        if (rate && !(dcqcn && marks))
+        {
+            throw std::invalid_argument("--" + attribute + " acts on DCQCN, which " +
+                                        (!dcqcn ? "no profile of --profiles runs (pfc-only)"
+                                                : "no ECN mark drives (EcnEnabled is false)"));
+        }
+    }
+}
+
 int
-Run(const Options& o)
+Run(const StrictCommandLine& cmd, const Options& o)
 {
     std::vector<uint32_t> flows = ParseCounts("flows", o.flows, 1, 64);
     std::vector<uint32_t> rates = ParseCounts("rates", o.rates, 1, 1600);
     std::vector<std::string> profiles = StrictCommandLine::SplitList("profiles", o.profiles);
-    for (const std::string& profile : profiles)
+    for (std::size_t i = 0; i < profiles.size(); ++i)
     {
+        const std::string& profile = profiles[i];
+        if (std::count(profiles.begin(), profiles.begin() + i, profile) > 0)
+        {
+            throw std::invalid_argument("--profiles names " + profile + " twice");
+        }
         if (profile != "cx7" && profile != "paper-40g" && profile != "pfc-only")
         {
             throw std::invalid_argument("--profiles: unknown profile " +
@@ -394,6 +466,7 @@ Run(const Options& o)
                                         " (cx7, paper-40g, pfc-only)");
         }
     }
+    CheckDcqcnApplies(cmd, profiles);
     if (o.durationMs * 1e3 / o.intervalUs < 8)
     {
         throw std::invalid_argument("--durationMs is too short for --intervalUs: give at "
@@ -423,6 +496,8 @@ Run(const Options& o)
     }
     PrintFlows(results);
     PrintIncast(incasts, o.incastBytes);
+    WarnTimeouts(results);
+    WarnTimeouts(incasts);
     Plot(out, results, o.plot);
     std::cerr << "[contention] wrote " << out.GetDir().string() << "/\n";
     return 0;
@@ -442,5 +517,5 @@ main(int argc, char* argv[])
         "DCQCN, ECN and PFC on one packet switch: N long flows into one egress, and an 8:1 "
         "incast of short messages.",
         [&o](StrictCommandLine& cmd) { AddFlags(cmd, o); },
-        [&o](const StrictCommandLine&) { return Run(o); });
+        [&o](const StrictCommandLine& cmd) { return Run(cmd, o); });
 }

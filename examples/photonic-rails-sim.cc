@@ -272,10 +272,12 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
         std::cerr << "[sim] " << note << "\n";
     }
     bool optical = false;
+    bool electrical = false;
     bool opus = false;
     bool clos = false; // routing has another way round a failure only in a Clos
     for (const JobFabric& fabric : fabrics)
     {
+        electrical = electrical || fabric.kind != RailKind::OCS;
         optical = optical || fabric.kind == RailKind::OCS;
         opus = opus || fabric.IsOpus();
         clos = clos || (fabric.kind != RailKind::OCS &&
@@ -306,6 +308,12 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
                                         " acts on failures (detours, Opus's wait before it "
                                         "plans around a failed port): give --fault or --faults");
         }
+    }
+    if (o.qpsPerConnection > 1 && !electrical)
+    {
+        throw std::invalid_argument("--qpsPerConnection acts on electrical rails (ECMP and DCQCN "
+                                    "per QP): add eps, eps-clos, emulated or "
+                                    "emulated-provisioning to --fabric");
     }
     for (const char* flag : {"ocs", "reconfigDelay", "controlLatency"})
     {

@@ -236,6 +236,12 @@ JobBuilder::WhyInert(const std::string& attribute) const
     {
         return "its switches mark no ECN (ns3::EpsSwitch::EcnEnabled is false)";
     }
+    if (is({"ns3::RailTransport::DcqcnMinRate"}) &&
+        AttributeDefault<DataRateValue>(RailTransport::GetTypeId(), "DcqcnMinRate").GetBitRate() >=
+            m_spec.nicPortBps)
+    {
+        return "it is not below the NIC ports' rate: no cut could go below it";
+    }
     if (dcqcn && !is({"ns3::RailTransport::DcqcnProfile"}) &&
         AttributeDefault<EnumValue>(RailTransport::GetTypeId(), "DcqcnProfile") ==
             RailTransport::PFC_ONLY)

@@ -306,6 +306,7 @@ WriteSummary(const std::string& path,
     c["algorithm"] = o.algorithm;
     c["channels"] = o.channels;
     c["chunk_bytes"] = uint64_t(o.chunkKiB) * 1024;
+    c["qps_per_connection"] = o.qpsPerConnection;
     c["ring_steps"] = o.ringSteps;
     c["reduction_gbytes_per_s"] = o.reduceGBps;
     c["iterations"] = o.iterations;

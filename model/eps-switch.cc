@@ -667,6 +667,12 @@ CheckSettings(const EpsSwitch::BufferSettings& s)
     {
         error << "EcnKmin (" << s.ecnKmin << " B) exceeds EcnKmax (" << s.ecnKmax << " B)";
     }
+    else if (s.ecnKmin != 0 && s.ecnKmin >= s.bufferSize)
+    {
+        // The queue never holds more than the buffer: no frame would ever be marked.
+        error << "EcnKmin (" << s.ecnKmin << " B) is not below BufferSize (" << s.bufferSize
+              << " B): no frame would be marked";
+    }
     else if (s.pfcEnabled && s.dtAlpha > 0)
     {
         // Admit applies the dynamic threshold to lossy switches only: it would be ignored.

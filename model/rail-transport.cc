@@ -1536,6 +1536,9 @@ RailTransport::Stall(QueuePair& qp)
 {
     if (qp.hit)
     {
+        // Already stopped, but an ACK of its last frame in flight may have turned its timer
+        // off: the parts queued now must still move when the hold-down ends.
+        ArmHoldDown(qp);
         return;
     }
     // Stopped since the failure struck, if a port towards the peer is down: one

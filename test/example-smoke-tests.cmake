@@ -1028,6 +1028,16 @@ photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck photonic-rail
 # Issue 32: GPU 1's two cables cut for good at 300 us under a ring all-reduce: the time the
 # run stopped moving is the failure plus one RetransmitTimeout (1 ms, after which its QPs give
 # their paths up), not that of the last op event (0 s).
+# A port that fails for good while its QP's last frame is acknowledged late: the parts queued
+# on the stopped QP afterwards still move to the other port (they waited for ever before).
+add_test(NAME example.photonic-rails-sim-fault-late-ack
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json
+                 --gpusPerServer=1 --nicPorts=2 --fabric=eps-clos --radix=4 --chunkKiB=8
+                 --fault=nic:gpu0.port0@200us --out=${CMAKE_BINARY_DIR}/sim-smoke-late-ack)
+add_test(NAME example.photonic-rails-sim-fault-late-ack-qps
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json
+                 --gpusPerServer=1 --nicPorts=2 --fabric=eps-clos --radix=4 --qpsPerConnection=64
+                 --fault=nic:gpu0.port0@100us --out=${CMAKE_BINARY_DIR}/sim-smoke-late-ack-qps)
 photonic_rails_expect_error(example.photonic-rails-sim-fault-stuck-time photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--gpusPerServer=1|--nicPorts=2|--fabric=eps|--fault=nic:gpu1.port0@300us,nic:gpu1.port1@300us|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-fault-stuck-time"
   "error: the simulation is stuck after 0\\.0013[0-9]* s: 4 of 4 ranks cannot progress")

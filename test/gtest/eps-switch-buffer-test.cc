@@ -127,6 +127,12 @@ TEST(EpsSwitchBuffer, RulesBetweenTheAttributesAlone)
     EXPECT_EQ(EpsSwitch::CheckBuffer(s, none), "");
     s.ecnKmax = 400000;
     EXPECT_EQ(EpsSwitch::CheckBuffer(s, none), "EcnKmin (500000 B) exceeds EcnKmax (400000 B)");
+    s.ecnKmin = BUFFER;
+    s.ecnKmax = 0;
+    EXPECT_EQ(EpsSwitch::CheckBuffer(s, none),
+              "EcnKmin (33554432 B) is not below BufferSize (33554432 B): no frame would be "
+              "marked");
+    s.ecnKmax = 400000;
     s.ecnKmin = 400000; // equal: no ramp, all marked above it
     EXPECT_EQ(EpsSwitch::CheckBuffer(s, none), "");
     s = Defaults();
