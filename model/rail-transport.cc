@@ -1973,6 +1973,12 @@ RailTransport::Acknowledge(QueuePair& qp, uint64_t psn)
     if (qp.ackedPsn == qp.nextPsn)
     {
         DisarmTimeout(qp);
+        if (qp.hit && !qp.parts.empty() && IsBroken(qp))
+        {
+            // The last frame in flight got through, but the data behind it is stopped by a
+            // failure: it still moves when the hold-down ends.
+            ArmHoldDown(qp);
+        }
     }
     else
     {

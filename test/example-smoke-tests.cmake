@@ -1034,6 +1034,10 @@ add_test(NAME example.photonic-rails-sim-fault-late-ack
          COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json
                  --gpusPerServer=1 --nicPorts=2 --fabric=eps-clos --radix=4 --chunkKiB=8
                  --fault=nic:gpu0.port0@200us --out=${CMAKE_BINARY_DIR}/sim-smoke-late-ack)
+add_test(NAME example.photonic-rails-sim-fault-late-ack-pxn
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/alltoall-four.json
+                 --gpusPerServer=2 --nicPorts=1 --fabric=eps --qpsPerConnection=32
+                 --fault=nic:gpu0.port0@20us --out=${CMAKE_BINARY_DIR}/sim-smoke-late-ack-pxn)
 add_test(NAME example.photonic-rails-sim-fault-late-ack-qps
          COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json
                  --gpusPerServer=1 --nicPorts=2 --fabric=eps-clos --radix=4 --qpsPerConnection=64
