@@ -23,7 +23,8 @@ DcqcnProfile::Get(const std::string& name, double lineRateBps)
     rp.lineRateBps = lineRateBps;
     if (name == "cx7")
     {
-        // The struct's defaults are ConnectX firmware's (design doc, "DCQCN parameters").
+        // The struct's defaults are ConnectX firmware's (design doc, "Congestion control on
+        // electrical rails").
         profile.cnpInterval = MicroSeconds(4);
     }
     else if (name == "paper-40g")
