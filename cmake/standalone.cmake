@@ -140,8 +140,9 @@ function(photonic_rails_standalone_tests)
   find_program(PR_CLANG_FORMAT clang-format)
   if(PR_CLANG_FORMAT)
     file(GLOB_RECURSE formatted RELATIVE ${PROJECT_SOURCE_DIR} CONFIGURE_DEPENDS
-         ${PROJECT_SOURCE_DIR}/model/*.cc ${PROJECT_SOURCE_DIR}/model/*.h
+         ${PROJECT_SOURCE_DIR}/model/*/*.cc ${PROJECT_SOURCE_DIR}/model/*/*.h
          ${PROJECT_SOURCE_DIR}/helper/*.cc ${PROJECT_SOURCE_DIR}/helper/*.h
+         ${PROJECT_SOURCE_DIR}/harness/*.cc ${PROJECT_SOURCE_DIR}/harness/*.h
          ${PROJECT_SOURCE_DIR}/examples/*.cc ${PROJECT_SOURCE_DIR}/test/*.cc
          ${PROJECT_SOURCE_DIR}/test/*.h)
     add_test(NAME clang-format
@@ -152,6 +153,11 @@ function(photonic_rails_standalone_tests)
   add_test(NAME wscript-lists
            COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
                    -P ${PROJECT_SOURCE_DIR}/test/check-wscript-lists.cmake)
+  # No file includes a layer above its own (photonic_rails_layers, CMakeLists.txt).
+  add_test(NAME layers
+           COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+                   "-DLAYERS=${photonic_rails_layers}"
+                   -P ${PROJECT_SOURCE_DIR}/test/check-layers.cmake)
 
   include(${PROJECT_SOURCE_DIR}/test/example-smoke-tests.cmake)
 

@@ -193,7 +193,7 @@ OpusHelper::InstallShims(Ptr<OpusControlPlane> plane,
         Ptr<OpusShim> shim = shims.Create<OpusShim>();
         shim->Setup(rank, communicators[rank], plane);
         shim->SetSchedule(schedule, dag.GetIterationCount(), runtime->GetIterations());
-        runtime->SetShim(shim);
+        runtime->SetStarter(shim);
         runtime->GetNode()->AggregateObject(shim);
     }
     return first;

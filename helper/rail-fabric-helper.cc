@@ -94,7 +94,7 @@ Ptr<RailFabric>
 RailFabricHelper::Build()
 {
     std::string error = m_spec.Validate();
-    error = error.empty() ? m_spec.ValidateRetransmitTimeout() : error;
+    error = error.empty() ? RailFabric::ValidateRetransmitTimeout(m_spec) : error;
     if (!error.empty())
     {
         throw std::invalid_argument(error);

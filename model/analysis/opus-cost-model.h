@@ -5,7 +5,7 @@
 #ifndef OPUS_COST_MODEL_H
 #define OPUS_COST_MODEL_H
 
-#include "rail-fabric-spec.h"
+#include "ns3/rail-fabric-spec.h"
 
 #include <cstdint>
 #include <string>

@@ -4,8 +4,7 @@
 
 #include "opus-phase-replay.h"
 
-#include "input-text.h"
-
+#include "ns3/input-text.h"
 #include "ns3/log.h"
 
 #include <algorithm>

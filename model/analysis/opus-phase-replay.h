@@ -5,8 +5,8 @@
 #ifndef OPUS_PHASE_REPLAY_H
 #define OPUS_PHASE_REPLAY_H
 
-#include "workload-phase-log.h"
-#include "workload-windows.h"
+#include "ns3/workload-phase-log.h"
+#include "ns3/workload-windows.h"
 
 #include <array>
 #include <cstdint>

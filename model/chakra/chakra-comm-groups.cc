@@ -4,9 +4,8 @@
 
 #include "chakra-comm-groups.h"
 
-#include "input-text.h"
-#include "json-input.h"
-
+#include "ns3/input-text.h"
+#include "ns3/json-input.h"
 #include "ns3/log.h"
 
 #include <algorithm>

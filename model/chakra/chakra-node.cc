@@ -5,10 +5,10 @@
 #include "chakra-node.h"
 
 #include "chakra-et.pb.h"
-#include "input-text.h"
-#include "workload-error.h"
 
+#include "ns3/input-text.h"
 #include "ns3/log.h"
+#include "ns3/workload-error.h"
 
 #include <cmath>
 #include <iterator>

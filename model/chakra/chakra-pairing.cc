@@ -4,10 +4,9 @@
 
 #include "chakra-pairing.h"
 
-#include "input-text.h"
-#include "workload-error.h"
-
+#include "ns3/input-text.h"
 #include "ns3/log.h"
+#include "ns3/workload-error.h"
 
 #include <algorithm>
 #include <map>

@@ -5,7 +5,7 @@
 #ifndef CHAKRA_PAIRING_H
 #define CHAKRA_PAIRING_H
 
-#include "workload-dag.h"
+#include "ns3/workload-dag.h"
 
 #include <cstdint>
 #include <string>

@@ -9,13 +9,13 @@
 #include "chakra-node.h"
 #include "chakra-pairing.h"
 #include "chakra-trace-file.h"
-#include "input-text.h"
-#include "workload-error.h"
-#include "workload-json.h"
-#include "workload-model-spec.h"
-#include "workload-validator.h"
 
+#include "ns3/input-text.h"
 #include "ns3/log.h"
+#include "ns3/workload-error.h"
+#include "ns3/workload-json.h"
+#include "ns3/workload-model-spec.h"
+#include "ns3/workload-validator.h"
 
 #include <algorithm>
 #include <cmath>

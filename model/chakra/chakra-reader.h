@@ -5,7 +5,7 @@
 #ifndef CHAKRA_READER_H
 #define CHAKRA_READER_H
 
-#include "workload-dag.h"
+#include "ns3/workload-dag.h"
 
 #include <cstdint>
 #include <map>

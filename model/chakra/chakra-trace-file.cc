@@ -5,8 +5,8 @@
 #include "chakra-trace-file.h"
 
 #include "chakra-et.pb.h"
-#include "input-text.h"
 
+#include "ns3/input-text.h"
 #include "ns3/log.h"
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 #ifndef CHAKRA_WRITER_H
 #define CHAKRA_WRITER_H
 
-#include "workload-dag.h"
+#include "ns3/workload-dag.h"
 
 #include <map>
 #include <string>

@@ -4,12 +4,11 @@
 
 #include "collective-communicator.h"
 
-#include "simulation-horizon.h"
-
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/simulation-horizon.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/trace-source-accessor.h"
@@ -32,7 +31,7 @@ CollectiveCommunicator::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::CollectiveCommunicator")
-            .SetParent<Object>()
+            .SetParent<CollectiveStarter>()
             .SetGroupName("PhotonicRails")
             .AddConstructor<CollectiveCommunicator>()
             .AddAttribute("Channels",
@@ -298,6 +297,14 @@ CollectiveCommunicator::PlanRequest(const CollectiveRequest& request) const
     merged.channels = request.channels;
     merged.chunkBytes = request.chunkBytes;
     return merged;
+}
+
+void
+CollectiveCommunicator::StartCommunication(const CollectiveCall& call,
+                                           uint64_t /* iteration */,
+                                           DoneCallback done)
+{
+    Start(call, done);
 }
 
 void

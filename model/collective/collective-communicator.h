@@ -7,6 +7,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/collective-plan.h"
+#include "ns3/collective-starter.h"
 #include "ns3/message-transport.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -20,22 +21,6 @@
 
 namespace ns3
 {
-
-/**
- * \ingroup photonic-rails
- * \brief One collective, send or receive as every participant hands it to its communicator.
- */
-struct CollectiveCall
-{
-    WorkloadOpType type{WorkloadOpType::ALLREDUCE}; //!< A collective, SEND or RECV
-    std::string instance;          //!< Names this call, the same at every participant
-    std::vector<uint32_t> members; //!< Collectives: global ranks
-    uint32_t root{0};              //!< Broadcast/reduce: root rank
-    uint32_t peer{0};              //!< SEND/RECV: the other rank
-    uint64_t bytes{0};             //!< Per-rank buffer (NCCL convention)
-    WorkloadAlgorithm algorithm{WorkloadAlgorithm::UNSPECIFIED}; //!< Requested algorithm
-    std::string label; //!< The op's label (for reports, and OpusShim's Ignore pattern)
-};
 
 /**
  * \ingroup photonic-rails
@@ -74,11 +59,10 @@ struct CollectiveCounters
  * what a pipelined ring does once its links are busy, at a cost per call rather than per
  * chunk (see the module docs for what it leaves out).
  */
-class CollectiveCommunicator : public Object
+class CollectiveCommunicator : public CollectiveStarter
 {
   public:
     /// Called when a call finished.
-    using DoneCallback = Callback<void>;
 
     /**
      * \brief Get the TypeId
@@ -117,6 +101,11 @@ class CollectiveCommunicator : public Object
      * (the job programs plan every collective before they run).
      */
     void Start(const CollectiveCall& call, DoneCallback done);
+
+    /// Starts the call at once (the iteration is the caller's bookkeeping)
+    void StartCommunication(const CollectiveCall& call,
+                            uint64_t iteration,
+                            DoneCallback done) override;
 
     /// \return this rank
     uint32_t GetRank() const;

@@ -4,10 +4,9 @@
 
 #include "rank-runtime.h"
 
-#include "simulation-horizon.h"
-
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/simulation-horizon.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -73,7 +72,7 @@ RankRuntime::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_communicator = nullptr;
-    m_shim = nullptr;
+    m_starter = nullptr;
     m_dag.reset();
     Application::DoDispose();
 }
@@ -89,6 +88,7 @@ RankRuntime::Setup(std::shared_ptr<const WorkloadDag> dag,
     m_dag = dag;
     m_rank = rank;
     m_communicator = communicator;
+    m_starter = communicator;
     Prepare();
 }
 
@@ -264,14 +264,9 @@ RankRuntime::StartOp(uint32_t index)
         return;
     }
     auto done = MakeCallback(&RankRuntime::FinishOp, this).Bind(index);
-    if (m_shim)
-    {
-        uint64_t iteration =
-            uint64_t(m_replay) * std::max<uint32_t>(1, m_dag->GetIterationCount()) + op.iteration;
-        m_shim->Start(MakeCall(index), iteration, done);
-        return;
-    }
-    m_communicator->Start(MakeCall(index), done);
+    uint64_t iteration =
+        uint64_t(m_replay) * std::max<uint32_t>(1, m_dag->GetIterationCount()) + op.iteration;
+    m_starter->StartCommunication(MakeCall(index), iteration, done);
 }
 
 void
@@ -315,10 +310,10 @@ RankRuntime::CheckClock(const WorkloadOp& op)
 }
 
 void
-RankRuntime::SetShim(Ptr<OpusShim> shim)
+RankRuntime::SetStarter(Ptr<CollectiveStarter> starter)
 {
-    NS_LOG_FUNCTION(this << shim);
-    m_shim = shim;
+    NS_LOG_FUNCTION(this << starter);
+    m_starter = starter;
 }
 
 uint32_t

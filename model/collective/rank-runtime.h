@@ -7,7 +7,7 @@
 
 #include "ns3/application.h"
 #include "ns3/collective-communicator.h"
-#include "ns3/opus-shim.h"
+#include "ns3/collective-starter.h"
 #include "ns3/traced-callback.h"
 #include "ns3/workload-dag.h"
 
@@ -56,10 +56,11 @@ class RankRuntime : public Application
                Ptr<CollectiveCommunicator> communicator);
 
     /**
-     * \brief Routes every communication through an Opus shim (optical rails).
-     * \param shim the rank's shim, set up on the same communicator
+     * \brief Hands every communication to a starter other than the communicator (e.g. the
+     *        Opus shim on optical rails, which wraps the same communicator).
+     * \param starter the rank's starter
      */
-    void SetShim(Ptr<OpusShim> shim);
+    void SetStarter(Ptr<CollectiveStarter> starter);
 
     /// \return the number of replays (the Iterations attribute)
     uint32_t GetIterations() const;
@@ -121,7 +122,7 @@ class RankRuntime : public Application
     std::shared_ptr<const WorkloadDag> m_dag;   //!< The job
     uint32_t m_rank{0};                         //!< This rank
     Ptr<CollectiveCommunicator> m_communicator; //!< Its communicator
-    Ptr<OpusShim> m_shim;                       //!< Opus, or null (electrical rails)
+    Ptr<CollectiveStarter> m_starter;           //!< Where communications go (the communicator)
     uint32_t m_iterations;                      //!< Attribute: replays
     std::vector<const WorkloadOp*> m_ops;       //!< This rank's ops, in id order
     std::vector<std::vector<uint32_t>> m_next;  //!< Per op: ops waiting for it

@@ -4,8 +4,7 @@
 
 #include "workload-error.h"
 
-#include "input-text.h"
-
+#include "ns3/input-text.h"
 #include "ns3/log.h"
 
 #include <sstream>

@@ -4,19 +4,18 @@
 
 #include "rail-fabric-spec.h"
 
-#include "eps-channel.h"
-#include "eps-net-device.h"
-#include "eps-switch.h"
-#include "ocs-net-device.h"
-#include "ocs-technology.h"
-#include "rail-net-device.h"
 #include "rail-transport-header.h"
-#include "rail-transport.h"
 
 #include "ns3/abort.h"
 #include "ns3/attribute-default.h"
 #include "ns3/boolean.h"
+#include "ns3/eps-channel.h"
+#include "ns3/eps-net-device.h"
+#include "ns3/eps-switch.h"
 #include "ns3/log.h"
+#include "ns3/ocs-net-device.h"
+#include "ns3/ocs-technology.h"
+#include "ns3/rail-net-device.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -288,61 +287,6 @@ RailFabricSpec::ValidateElectrical() const
         return "use a switch radix of at most " + std::to_string(most) +
                " (bigger rails become a Clos), or smaller frames";
     });
-}
-
-std::string
-RailFabricSpec::ValidateRetransmitTimeout() const
-{
-    Time link = AttributeDefault<TimeValue>(EpsChannel::GetTypeId(), "Delay");
-    Time processing = AttributeDefault<TimeValue>(EpsSwitch::GetTypeId(), "ProcessingDelay");
-    Time fiber = AttributeDefault<TimeValue>(OcsNetDevice::GetTypeId(), "FiberDelay");
-    Time timeout = AttributeDefault<TimeValue>(RailTransport::GetTypeId(), "RetransmitTimeout");
-    // The round trips of the fabric's paths without their frames: a rail's (NIC to NIC
-    // through its switch, a Clos's leaf, spine and leaf, or an OCS's two fibers) and, with
-    // two GPUs or more per server, the scale-up switch's.
-    std::vector<std::pair<Time, std::string>> paths;
-    auto switched = [&](uint32_t links, uint32_t switches) {
-        std::ostringstream how;
-        how << "2 x (" << links << " links x " << link.GetNanoSeconds() << " ns + " << switches
-            << (switches > 1 ? " switches" : " switch") << " x " << processing.GetNanoSeconds()
-            << " ns)";
-        paths.emplace_back(2 * (links * link + switches * processing), how.str());
-    };
-    RailKind rails = EffectiveKind();
-    if (rails == RailKind::OCS)
-    {
-        paths.emplace_back(4 * fiber,
-                           "2 x 2 fibers x " + std::to_string(fiber.GetNanoSeconds()) + " ns");
-    }
-    else
-    {
-        rails == RailKind::EPS_CLOS ? switched(4, 3) : switched(2, 1);
-    }
-    if (gpusPerServer >= 2)
-    {
-        switched(2, 1);
-    }
-    auto [roundTrip, how] = *std::max_element(paths.begin(), paths.end());
-    // An acknowledgement waits for AckInterval frames, each followed by the interframe gap
-    // (the transport's timer allows for their frame time, not for their gaps).
-    Time gap = AttributeDefault<TimeValue>(RailNetDevice::GetTypeId(), "InterframeGap");
-    uint64_t frames = AttributeDefault<UintegerValue>(RailTransport::GetTypeId(), "AckInterval");
-    if (gap.IsStrictlyPositive())
-    {
-        roundTrip += static_cast<int64_t>(frames) * gap;
-        how += " + " + std::to_string(frames) + " frames x " +
-               std::to_string(gap.GetNanoSeconds()) + " ns of interframe gap";
-    }
-    if (timeout > roundTrip)
-    {
-        return "";
-    }
-    std::ostringstream error;
-    error << "ns3::RailTransport::RetransmitTimeout (" << timeout.GetNanoSeconds()
-          << " ns) is not above the round trip of the longest path without its frames, " << how
-          << " = " << roundTrip.GetNanoSeconds()
-          << " ns: every frame would time out before its acknowledgement";
-    return error.str();
 }
 
 uint32_t

@@ -135,20 +135,6 @@ struct RailFabricSpec
     std::string Validate() const;
 
     /**
-     * \brief The packet model's rule between the transport's timeout and the fabric's
-     *        delays (RailFabricHelper::Build applies it; the flow model has no timeouts).
-     * \return empty if RailTransport's RetransmitTimeout (its default) is above the round
-     *         trip of the fabric's longest path without its frames: 2 x (links x EpsChannel
-     *         Delay + switches x EpsSwitch ProcessingDelay) over electrical rails and scale-up
-     *         links, 2 x 2 x OcsNetDevice FiberDelay over optical rails, plus AckInterval
-     *         RailNetDevice InterframeGaps (an acknowledgement waits for as many frames, and
-     *         the transport's timer allows for their frame time only); else a one-line
-     *         reason (every frame would time out before its acknowledgement could arrive,
-     *         and the transport take its path for failed)
-     */
-    std::string ValidateRetransmitTimeout() const;
-
-    /**
      * \param framePayload transport payload per frame
      * \return the MTU of the devices that carry such frames (at least 9000, jumbo frames)
      */

@@ -24,7 +24,7 @@ OpusShim::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::OpusShim")
-            .SetParent<Object>()
+            .SetParent<CollectiveStarter>()
             .SetGroupName("PhotonicRails")
             .AddConstructor<OpusShim>()
             .AddAttribute("Provisioning",
@@ -205,7 +205,7 @@ OpusShim::PassesThrough(const CollectiveCall& call)
 }
 
 void
-OpusShim::Start(const CollectiveCall& call, uint64_t iteration, DoneCallback done)
+OpusShim::StartCommunication(const CollectiveCall& call, uint64_t iteration, DoneCallback done)
 {
     NS_LOG_FUNCTION(this << call.instance << iteration);
     if (PassesThrough(call))

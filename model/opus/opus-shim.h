@@ -6,6 +6,7 @@
 #define OPUS_SHIM_H
 
 #include "ns3/collective-communicator.h"
+#include "ns3/collective-starter.h"
 #include "ns3/object.h"
 #include "ns3/opus-control-plane.h"
 
@@ -47,7 +48,7 @@ namespace ns3
  * identified within its iteration as the j-th use of its name there (its "#k" counts uses
  * across the whole DAG and continues across replays).
  */
-class OpusShim : public Object
+class OpusShim : public CollectiveStarter
 {
   public:
     /// How the shim asks for circuits.
@@ -59,7 +60,6 @@ class OpusShim : public Object
     };
 
     /// Called when this rank's part of a communication finished.
-    using DoneCallback = Callback<void>;
 
     /// A communication of the rank's DAG, for SetSchedule().
     struct ScheduledCall
@@ -113,7 +113,9 @@ class OpusShim : public Object
      * \param iteration its reported iteration: replay x DAG iterations + the op's label
      * \param done called when this rank's part finished
      */
-    void Start(const CollectiveCall& call, uint64_t iteration, DoneCallback done);
+    void StartCommunication(const CollectiveCall& call,
+                            uint64_t iteration,
+                            DoneCallback done) override;
 
   protected:
     void DoDispose() override;

@@ -4,18 +4,17 @@
 
 #include "rail-transport.h"
 
-#include "ecn-mark-tag.h"
-#include "eps-net-device.h"
-#include "ocs-net-device.h"
-#include "optical-circuit-switch.h"
-
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/ecn-mark-tag.h"
 #include "ns3/enum.h"
+#include "ns3/eps-net-device.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/ocs-net-device.h"
+#include "ns3/optical-circuit-switch.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"

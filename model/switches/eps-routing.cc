@@ -4,9 +4,9 @@
 
 #include "eps-routing.h"
 
-#include "eps-net-device.h"
 #include "eps-switch.h"
 
+#include "ns3/eps-net-device.h"
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"

@@ -4,14 +4,13 @@
 
 #include "eps-switch.h"
 
-#include "ecn-mark-tag.h"
-#include "eps-channel.h"
-#include "eps-net-device.h"
-
 #include "ns3/abort.h"
 #include "ns3/attribute-default.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/ecn-mark-tag.h"
+#include "ns3/eps-channel.h"
+#include "ns3/eps-net-device.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"

@@ -4,9 +4,8 @@
 
 #include "workload-estimator.h"
 
-#include "rail-topology.h"
-
 #include "ns3/log.h"
+#include "ns3/rail-topology.h"
 
 #include <algorithm>
 #include <map>

@@ -5,8 +5,9 @@
 #ifndef WORKLOAD_ESTIMATOR_H
 #define WORKLOAD_ESTIMATOR_H
 
-#include "workload-dag.h"
 #include "workload-timeline.h"
+
+#include "ns3/workload-dag.h"
 
 #include <cstdint>
 #include <functional>

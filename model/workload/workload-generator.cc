@@ -4,11 +4,11 @@
 
 #include "workload-generator.h"
 
-#include "workload-error.h"
 #include "workload-json.h"
 #include "workload-validator.h"
 
 #include "ns3/log.h"
+#include "ns3/workload-error.h"
 
 #include <algorithm>
 #include <cmath>

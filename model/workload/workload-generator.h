@@ -5,10 +5,11 @@
 #ifndef WORKLOAD_GENERATOR_H
 #define WORKLOAD_GENERATOR_H
 
-#include "workload-dag.h"
-#include "workload-error.h"
 #include "workload-model-spec.h"
 #include "workload-pipeline-schedule.h"
+
+#include "ns3/workload-dag.h"
+#include "ns3/workload-error.h"
 
 #include <cstdint>
 #include <functional>

@@ -4,12 +4,12 @@
 
 #include "workload-json.h"
 
-#include "input-text.h"
-#include "json-input.h"
-#include "workload-error.h"
 #include "workload-validator.h"
 
+#include "ns3/input-text.h"
+#include "ns3/json-input.h"
 #include "ns3/log.h"
+#include "ns3/workload-error.h"
 
 #include <cmath>
 #include <cstdio>

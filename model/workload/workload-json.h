@@ -5,8 +5,8 @@
 #ifndef WORKLOAD_JSON_H
 #define WORKLOAD_JSON_H
 
-#include "rail-fabric-spec.h"
-#include "workload-dag.h"
+#include "ns3/rail-fabric-spec.h"
+#include "ns3/workload-dag.h"
 
 #include <iosfwd>
 #include <string>

@@ -5,9 +5,10 @@
 #ifndef WORKLOAD_SUMMARY_H
 #define WORKLOAD_SUMMARY_H
 
-#include "workload-dag.h"
 #include "workload-estimator.h"
 #include "workload-windows.h"
+
+#include "ns3/workload-dag.h"
 
 #include <cstdint>
 #include <functional>

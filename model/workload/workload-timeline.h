@@ -5,7 +5,7 @@
 #ifndef WORKLOAD_TIMELINE_H
 #define WORKLOAD_TIMELINE_H
 
-#include "workload-dag.h"
+#include "ns3/workload-dag.h"
 
 #include <cstdint>
 #include <iosfwd>

@@ -4,9 +4,8 @@
 
 #include "workload-validator.h"
 
-#include "collective-plan.h"
-#include "input-text.h"
-
+#include "ns3/collective-plan.h"
+#include "ns3/input-text.h"
 #include "ns3/log.h"
 
 #include <algorithm>

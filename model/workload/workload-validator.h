@@ -5,8 +5,8 @@
 #ifndef WORKLOAD_VALIDATOR_H
 #define WORKLOAD_VALIDATOR_H
 
-#include "workload-dag.h"
-#include "workload-error.h"
+#include "ns3/workload-dag.h"
+#include "ns3/workload-error.h"
 
 #include <string>
 #include <vector>

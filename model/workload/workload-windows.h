@@ -5,8 +5,9 @@
 #ifndef WORKLOAD_WINDOWS_H
 #define WORKLOAD_WINDOWS_H
 
-#include "rail-topology.h"
 #include "workload-timeline.h"
+
+#include "ns3/rail-topology.h"
 
 #include <cstdint>
 #include <map>

@@ -8,6 +8,7 @@
 #include "ns3/config.h"
 #include "ns3/nstime.h"
 #include "ns3/rail-fabric-spec.h"
+#include "ns3/rail-fabric.h"
 #include "ns3/workload-generator-flags.h"
 #include "ns3/workload-json.h"
 
@@ -295,7 +296,7 @@ TEST(RailFabricSpec, TheRetransmitTimeoutIsAboveTheLongestRoundTrip)
         spec.switchRadix = 4; // 8 ports on a rail: a Clos
         Config::SetDefault("ns3::RailTransport::RetransmitTimeout",
                            TimeValue(NanoSeconds(timeoutNs)));
-        std::string error = spec.ValidateRetransmitTimeout();
+        std::string error = RailFabric::ValidateRetransmitTimeout(spec);
         Config::Reset();
         return error;
     };
@@ -313,16 +314,16 @@ TEST(RailFabricSpec, TheRetransmitTimeoutIsAboveTheLongestRoundTrip)
     EXPECT_NE(refused(RailKind::OCS, 2, 800).find("2 x (2 links x 50 ns + 1 switch x 300 ns)"),
               std::string::npos);
     RailFabricSpec one; // the defaults: 1 ms, far above
-    EXPECT_EQ(one.ValidateRetransmitTimeout(), "");
+    EXPECT_EQ(RailFabric::ValidateRetransmitTimeout(one), "");
     // An acknowledgement waits for 16 frames: with a 1-ms interframe gap (the hostile pass:
     // stuck on a Clos) one rail switch needs 800 ns + 16 x 1 ms = 16000800 ns.
     Config::SetDefault("ns3::RailNetDevice::InterframeGap", TimeValue(MilliSeconds(1)));
-    EXPECT_EQ(one.ValidateRetransmitTimeout(),
+    EXPECT_EQ(RailFabric::ValidateRetransmitTimeout(one),
               "ns3::RailTransport::RetransmitTimeout (1000000 ns) is not above the round trip "
               "of the longest path without its frames, 2 x (2 links x 50 ns + 1 switch x 300 "
               "ns) + 16 frames x 1000000 ns of interframe gap = 16000800 ns: every frame would "
               "time out before its acknowledgement");
     Config::SetDefault("ns3::RailTransport::RetransmitTimeout", TimeValue(NanoSeconds(16000801)));
-    EXPECT_EQ(one.ValidateRetransmitTimeout(), "");
+    EXPECT_EQ(RailFabric::ValidateRetransmitTimeout(one), "");
     Config::Reset();
 }

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Proves the layering: no file of model/<layer>/, helper/ or harness/ includes a header of a
+# layer above its own. Usage:
+#   cmake -DSOURCE_DIR=<module root> "-DLAYERS=common;dag;..." -P check-layers.cmake
+# LAYERS lists model/'s folders bottom up; helper/ comes above them and harness/ above it.
+
+cmake_policy(SET CMP0057 NEW)
+set(folders "")
+foreach(layer ${LAYERS})
+  list(APPEND folders model/${layer})
+endforeach()
+list(APPEND folders helper harness)
+
+# Every header of ours, by name, mapped to the rank of its folder.
+set(rank 0)
+foreach(folder ${folders})
+  if(NOT IS_DIRECTORY ${SOURCE_DIR}/${folder})
+    message(FATAL_ERROR "layer folder ${folder} does not exist")
+  endif()
+  file(GLOB headers RELATIVE ${SOURCE_DIR}/${folder} ${SOURCE_DIR}/${folder}/*.h)
+  foreach(header ${headers})
+    set(rank_of_${header} ${rank})
+    set(folder_of_${header} ${folder})
+  endforeach()
+  set(rank_${folder} ${rank})
+  math(EXPR rank "${rank} + 1")
+endforeach()
+
+# A file in a folder that is not a layer would escape the check.
+file(GLOB strays RELATIVE ${SOURCE_DIR} ${SOURCE_DIR}/model/*.cc ${SOURCE_DIR}/model/*.h)
+file(GLOB model_folders RELATIVE ${SOURCE_DIR} ${SOURCE_DIR}/model/*)
+foreach(entry ${model_folders})
+  if(IS_DIRECTORY ${SOURCE_DIR}/${entry} AND NOT entry IN_LIST folders)
+    list(APPEND strays ${entry})
+  endif()
+endforeach()
+if(strays)
+  message(FATAL_ERROR "outside the layers (add the folder to photonic_rails_layers): ${strays}")
+endif()
+
+set(violations "")
+set(checked 0)
+foreach(folder ${folders})
+  file(GLOB sources ${SOURCE_DIR}/${folder}/*.h ${SOURCE_DIR}/${folder}/*.cc)
+  foreach(source ${sources})
+    math(EXPR checked "${checked} + 1")
+    file(STRINGS ${source} includes REGEX "^#include \"")
+    foreach(line ${includes})
+      string(REGEX REPLACE "^#include \"(ns3/)?([^\"]+)\".*" "\\2" header "${line}")
+      if(DEFINED rank_of_${header} AND rank_of_${header} GREATER rank_${folder})
+        file(RELATIVE_PATH name ${SOURCE_DIR} ${source})
+        list(APPEND violations "${name} (${folder}) includes ${header} (${folder_of_${header}})")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+if(violations)
+  list(JOIN violations "\n  " text)
+  message(FATAL_ERROR "includes from a layer above:\n  ${text}")
+endif()
+message(STATUS "layers: ${checked} files include only their own layer or those below")
