@@ -5,8 +5,14 @@
 
 
 def configure(conf):
-    conf.check_cfg(package='protobuf', uselib_store='PROTOBUF', args=['--cflags', '--libs'],
-                   mandatory=True)
+    # Chakra traces are optional: without protobuf the rest builds and a program asked for
+    # Chakra says what to install (CMakeLists.txt does the same).
+    conf.env['PR_HAVE_CHAKRA'] = bool(
+        conf.check_cfg(package='protobuf', uselib_store='PROTOBUF', args=['--cflags', '--libs'],
+                       mandatory=False) and conf.find_program('protoc', mandatory=False))
+    if not conf.env['PR_HAVE_CHAKRA']:
+        conf.msg('photonic-rails: Chakra traces', 'left out, built without protobuf: apt-get '
+                 'install libprotobuf-dev protobuf-compiler', color='YELLOW')
     conf.check_cfg(package='zlib', uselib_store='ZLIB', args=['--cflags', '--libs'],
                    mandatory=True)
     conf.check_cfg(package='nlohmann_json', uselib_store='NLOHMANN_JSON', args=['--cflags'],
@@ -66,6 +72,7 @@ def build(bld):
         'model/workload/workload-model-spec.cc',
         'model/workload/workload-phase-log.cc',
         'model/workload/workload-pipeline-schedule.cc',
+        'model/workload/workload-rank-program.cc',
         'model/workload/workload-summary.cc',
         'model/workload/workload-timeline.cc',
         'model/workload/workload-validator.cc',
@@ -114,14 +121,20 @@ def build(bld):
         'harness/workload-generator-flags.cc',
     ]
 
-    # Chakra's messages: protoc writes chakra-et.pb.{h,cc} beside the other build outputs.
-    bld(rule='protoc --cpp_out=${TGT[0].parent.abspath()} -I${SRC[0].parent.abspath()} '
-             '${SRC[0].abspath()}',
-        source='model/chakra/chakra-et.proto',
-        target=['model/chakra-et.pb.cc', 'model/chakra-et.pb.h'])
-    module.source.append('model/chakra-et.pb.cc')
-    module.includes = ['model']
-    module.use.extend(['PROTOBUF', 'ZLIB', 'NLOHMANN_JSON'])
+    module.use.extend(['ZLIB', 'NLOHMANN_JSON'])
+    if bld.env['PR_HAVE_CHAKRA']:
+        # Chakra's messages: protoc writes chakra-et.pb.{h,cc} beside the other build outputs.
+        bld(rule='protoc --cpp_out=${TGT[0].parent.abspath()} -I${SRC[0].parent.abspath()} '
+                 '${SRC[0].abspath()}',
+            source='model/chakra/chakra-et.proto',
+            target=['model/chakra-et.pb.cc', 'model/chakra-et.pb.h'])
+        module.source.append('model/chakra-et.pb.cc')
+        module.includes = ['model']
+        module.use.append('PROTOBUF')
+        module.defines = ['PR_HAVE_CHAKRA']
+    else:
+        for source in ['model/chakra/chakra-node.cc', 'model/chakra/chakra-trace-file.cc']:
+            module.source.remove(source)
 
     module_test = bld.create_ns3_module_test_library('photonic-rails')
     module_test.source = [
@@ -171,6 +184,9 @@ def build(bld):
         'test/gtest/workload-window-cdf-test.cc',
         'test/gtest/workload-windows-test.cc',
     ]
+    if not bld.env['PR_HAVE_CHAKRA']:
+        module_test.source.remove('test/chakra-test-suite.cc')
+        gtest_sources.remove('test/gtest/chakra-test.cc')
     module_test.source.extend(gtest_sources)
     module_test.use.append('GTEST')
     module_test.defines = ['PR_SOURCE_DIR="%s"' % bld.path.abspath()]
@@ -228,6 +244,7 @@ def build(bld):
         'model/workload/workload-model-spec.h',
         'model/workload/workload-phase-log.h',
         'model/workload/workload-pipeline-schedule.h',
+        'model/workload/workload-rank-program.h',
         'model/workload/workload-summary.h',
         'model/workload/workload-timeline.h',
         'model/workload/workload-validator.h',

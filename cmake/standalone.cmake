@@ -43,8 +43,13 @@ function(pr_link_module target)
   target_link_libraries(${target} PRIVATE -Wl,--no-as-needed ${ARGN} -Wl,--as-needed)
 endfunction()
 
+# The tree builds without a warning under GCC; CI ('./rails test') keeps it so with -Werror.
+# Off by default: another compiler may warn where GCC does not, which is no reason to fail.
+option(PR_WERROR "Treat compiler warnings in photonic-rails' own targets as errors" OFF)
+
 function(pr_compile_options target)
-  target_compile_options(${target} PRIVATE -Wall -Wextra -Wno-unused-parameter)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wno-unused-parameter
+                                           $<$<BOOL:${PR_WERROR}>:-Werror>)
   target_compile_definitions(${target} PRIVATE NS3_LOG_ENABLE
                                                $<$<CONFIG:Debug>:NS3_ASSERT_ENABLE>)
   target_include_directories(${target} PRIVATE ${PR_INCLUDE_DIR})
@@ -67,7 +72,8 @@ function(build_lib)
   add_library(ns3::lib${BLIB_LIBNAME} ALIAS ${BLIB_LIBNAME})
   set_target_properties(${BLIB_LIBNAME} PROPERTIES OUTPUT_NAME ns3-${BLIB_LIBNAME})
   pr_compile_options(${BLIB_LIBNAME})
-  target_include_directories(${BLIB_LIBNAME} INTERFACE ${PR_INCLUDE_DIR})
+  target_include_directories(${BLIB_LIBNAME} INTERFACE $<BUILD_INTERFACE:${PR_INCLUDE_DIR}>
+                                                       $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_compile_definitions(${BLIB_LIBNAME} INTERFACE NS3_LOG_ENABLE)
   target_link_libraries(${BLIB_LIBNAME} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
 
@@ -103,7 +109,46 @@ function(build_lib)
                    -P ${PROJECT_SOURCE_DIR}/test/check-suite-list.cmake)
   set(PR_MODULE_LIBRARIES ${BLIB_LIBRARIES_TO_LINK} PARENT_SCOPE)
 
+  pr_install_package(${BLIB_LIBNAME} ${BLIB_HEADER_FILES})
+
   add_subdirectory(${CMAKE_CURRENT_SOURCE_DIR}/examples)
+  # As ns-3's scratch/: every scratch/<name>.cc is a program <name>, linked as the examples
+  # are (a quick experiment needs no CMake edit).
+  file(GLOB scratch_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/scratch/*.cc)
+  foreach(source ${scratch_sources})
+    get_filename_component(name ${source} NAME_WE)
+    if(TARGET ${name})
+      message(FATAL_ERROR "scratch/${name}.cc: a program named ${name} exists already: rename it")
+    endif()
+    build_lib_example(NAME ${name} SOURCE_FILES ${source}
+                      LIBRARIES_TO_LINK ${libcore} ${libnetwork} ${libpoint-to-point} ${libstats}
+                                        ${libapplications})
+  endforeach()
+endfunction()
+
+# 'cmake --install' installs the library, its headers as <prefix>/include/ns3/<name>.h and
+# a CMake package: find_package(photonic-rails) gives photonic-rails::photonic-rails, which
+# carries the include directory, NS3_LOG_ENABLE and the libraries to link, ns-3's among them
+# (test/check-out-of-tree.cmake builds a program against it). In an ns-3 tree ns-3 installs
+# the module itself. The generated Chakra header stays out: no public header includes it.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+function(pr_install_package library)
+  target_compile_features(${library} INTERFACE cxx_std_17)
+  install(TARGETS ${library} EXPORT photonic-rails-targets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES ${ARGN} ${PR_INCLUDE_DIR}/ns3/${library}-module.h
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ns3)
+  set(package_dir ${CMAKE_INSTALL_LIBDIR}/cmake/photonic-rails)
+  install(EXPORT photonic-rails-targets NAMESPACE photonic-rails:: DESTINATION ${package_dir})
+  configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/photonic-rails-config.cmake.in
+                                ${CMAKE_BINARY_DIR}/photonic-rails-config.cmake
+                                INSTALL_DESTINATION ${package_dir})
+  write_basic_package_version_file(${CMAKE_BINARY_DIR}/photonic-rails-config-version.cmake
+                                   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+  install(FILES ${CMAKE_BINARY_DIR}/photonic-rails-config.cmake
+                ${CMAKE_BINARY_DIR}/photonic-rails-config-version.cmake
+          DESTINATION ${package_dir})
 endfunction()
 
 function(build_lib_example)
@@ -143,8 +188,9 @@ function(photonic_rails_standalone_tests)
          ${PROJECT_SOURCE_DIR}/model/*/*.cc ${PROJECT_SOURCE_DIR}/model/*/*.h
          ${PROJECT_SOURCE_DIR}/helper/*.cc ${PROJECT_SOURCE_DIR}/helper/*.h
          ${PROJECT_SOURCE_DIR}/harness/*.cc ${PROJECT_SOURCE_DIR}/harness/*.h
-         ${PROJECT_SOURCE_DIR}/examples/*.cc ${PROJECT_SOURCE_DIR}/test/*.cc
-         ${PROJECT_SOURCE_DIR}/test/*.h)
+         ${PROJECT_SOURCE_DIR}/examples/*.cc ${PROJECT_SOURCE_DIR}/scratch/*.cc
+         ${PROJECT_SOURCE_DIR}/test/*.cc ${PROJECT_SOURCE_DIR}/test/*.h
+         ${PROJECT_SOURCE_DIR}/test/out-of-tree/*.cc)
     add_test(NAME clang-format
              COMMAND ${PR_CLANG_FORMAT} --dry-run --Werror ${formatted}
              WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
@@ -158,6 +204,18 @@ function(photonic_rails_standalone_tests)
            COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
                    "-DLAYERS=${photonic_rails_layers}"
                    -P ${PROJECT_SOURCE_DIR}/test/check-layers.cmake)
+
+  # A user's program builds against the installed package alone (under the sanitizers it
+  # links them too, as the installed library needs them).
+  set(out_of_tree_flags "")
+  if(CMAKE_BUILD_TYPE STREQUAL "Sanitize")
+    string(JOIN " " out_of_tree_flags ${pr_sanitizers})
+  endif()
+  add_test(NAME out-of-tree
+           COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${CMAKE_BINARY_DIR} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+                   -DWORK_DIR=${CMAKE_BINARY_DIR}/out-of-tree -DCXX=${CMAKE_CXX_COMPILER}
+                   "-DLAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER}" "-DFLAGS=${out_of_tree_flags}"
+                   -P ${PROJECT_SOURCE_DIR}/test/check-out-of-tree.cmake)
 
   include(${PROJECT_SOURCE_DIR}/test/example-smoke-tests.cmake)
 

@@ -897,36 +897,46 @@ set_property(TEST example.photonic-rails-sim-ignore-on-ocs APPEND PROPERTY
 # generated job written as Chakra and read back (the JSON it gives back is the same file),
 # and the refusals.
 set(pr_chakra ${PROJECT_SOURCE_DIR}/test/data/chakra-samples)
-add_test(NAME example.photonic-rails-sim-chakra
-         COMMAND photonic-rails-sim --chakra=${pr_chakra}/process-groups-2d-16npus/trace
-                 --commGroups=${pr_chakra}/process-groups-2d-16npus/comm_group.json
-                 --preset=perlmutter --nicPorts=2 --fabric=eps,ocs
-                 --out=${CMAKE_BINARY_DIR}/sim-smoke-chakra)
-add_test(NAME example.photonic-rails-workload-chakra-write
-         COMMAND photonic-rails-workload --dag=${PROJECT_SOURCE_DIR}/test/data/two-stage.json
-                 --out=${CMAKE_BINARY_DIR}/chakra-smoke --format=chakra --gzip=1)
-add_test(NAME example.photonic-rails-workload-chakra-read
-         COMMAND photonic-rails-workload --chakra=${CMAKE_BINARY_DIR}/chakra-smoke
-                 --commGroups=${CMAKE_BINARY_DIR}/chakra-smoke.comm_group.json
-                 --out=${CMAKE_BINARY_DIR}/chakra-smoke-back.json)
-set_tests_properties(example.photonic-rails-workload-chakra-read PROPERTIES
-                     DEPENDS example.photonic-rails-workload-chakra-write)
-add_test(NAME example.photonic-rails-workload-chakra-round-trip
-         COMMAND ${CMAKE_COMMAND} -E compare_files ${CMAKE_BINARY_DIR}/chakra-smoke-back.json
-                 ${CMAKE_BINARY_DIR}/chakra-smoke-json-again.json)
-add_test(NAME example.photonic-rails-workload-chakra-json-again
-         COMMAND photonic-rails-workload --dag=${PROJECT_SOURCE_DIR}/test/data/two-stage.json
-                 --out=${CMAKE_BINARY_DIR}/chakra-smoke-json-again.json)
-set_tests_properties(example.photonic-rails-workload-chakra-round-trip PROPERTIES
-                     DEPENDS "example.photonic-rails-workload-chakra-read;example.photonic-rails-workload-chakra-json-again")
-add_test(NAME example.photonic-rails-workload-chakra-validate
-         COMMAND photonic-rails-workload --validate=${pr_chakra}/ring-allreduce-sendrecv-8npus/custom_allreduce
-                 --gpusPerServer=1)
-photonic_rails_expect_error(example.photonic-rails-sim-chakra-no-groups photonic-rails-sim
-  "--chakra=${pr_chakra}/process-groups-2d-16npus/trace"
-  "trace\\.0\\.et: node 1: pg_name '0\\.0' names no group: give the comm-group JSON \\(--commGroups\\)")
-photonic_rails_expect_error(example.photonic-rails-sim-chakra-missing photonic-rails-sim
-  "--chakra=${CMAKE_BINARY_DIR}/no-such-trace" "no-such-trace: no Chakra trace here")
+if(PR_HAVE_CHAKRA)
+  add_test(NAME example.photonic-rails-sim-chakra
+           COMMAND photonic-rails-sim --chakra=${pr_chakra}/process-groups-2d-16npus/trace
+                   --commGroups=${pr_chakra}/process-groups-2d-16npus/comm_group.json
+                   --preset=perlmutter --nicPorts=2 --fabric=eps,ocs
+                   --out=${CMAKE_BINARY_DIR}/sim-smoke-chakra)
+  add_test(NAME example.photonic-rails-workload-chakra-write
+           COMMAND photonic-rails-workload --dag=${PROJECT_SOURCE_DIR}/test/data/two-stage.json
+                   --out=${CMAKE_BINARY_DIR}/chakra-smoke --format=chakra --gzip=1)
+  add_test(NAME example.photonic-rails-workload-chakra-read
+           COMMAND photonic-rails-workload --chakra=${CMAKE_BINARY_DIR}/chakra-smoke
+                   --commGroups=${CMAKE_BINARY_DIR}/chakra-smoke.comm_group.json
+                   --out=${CMAKE_BINARY_DIR}/chakra-smoke-back.json)
+  set_tests_properties(example.photonic-rails-workload-chakra-read PROPERTIES
+                       DEPENDS example.photonic-rails-workload-chakra-write)
+  add_test(NAME example.photonic-rails-workload-chakra-round-trip
+           COMMAND ${CMAKE_COMMAND} -E compare_files ${CMAKE_BINARY_DIR}/chakra-smoke-back.json
+                   ${CMAKE_BINARY_DIR}/chakra-smoke-json-again.json)
+  add_test(NAME example.photonic-rails-workload-chakra-json-again
+           COMMAND photonic-rails-workload --dag=${PROJECT_SOURCE_DIR}/test/data/two-stage.json
+                   --out=${CMAKE_BINARY_DIR}/chakra-smoke-json-again.json)
+  set_tests_properties(example.photonic-rails-workload-chakra-round-trip PROPERTIES
+                       DEPENDS "example.photonic-rails-workload-chakra-read;example.photonic-rails-workload-chakra-json-again")
+  add_test(NAME example.photonic-rails-workload-chakra-validate
+           COMMAND photonic-rails-workload --validate=${pr_chakra}/ring-allreduce-sendrecv-8npus/custom_allreduce
+                   --gpusPerServer=1)
+  photonic_rails_expect_error(example.photonic-rails-sim-chakra-no-groups photonic-rails-sim
+    "--chakra=${pr_chakra}/process-groups-2d-16npus/trace"
+    "trace\\.0\\.et: node 1: pg_name '0\\.0' names no group: give the comm-group JSON \\(--commGroups\\)")
+  photonic_rails_expect_error(example.photonic-rails-sim-chakra-missing photonic-rails-sim
+    "--chakra=${CMAKE_BINARY_DIR}/no-such-trace" "no-such-trace: no Chakra trace here")
+else()
+  # Built without protobuf (CMakeLists.txt): asked for Chakra, a program says what to install.
+  photonic_rails_expect_error(example.photonic-rails-sim-chakra-needs-protobuf photonic-rails-sim
+    "--chakra=${pr_chakra}/process-groups-2d-16npus/trace"
+    "trace: Chakra traces: built without protobuf: apt-get install libprotobuf-dev protobuf-compiler\n$")
+  photonic_rails_expect_error(example.photonic-rails-workload-chakra-needs-protobuf
+    photonic-rails-workload "--job=b16|--out=${CMAKE_BINARY_DIR}/chakra-smoke|--format=chakra"
+    "chakra-smoke: Chakra traces: built without protobuf: apt-get install libprotobuf-dev protobuf-compiler\n$")
+endif()
 photonic_rails_expect_error(example.photonic-rails-sim-chakra-generator-flag photonic-rails-sim
   "--chakra=${pr_chakra}/process-groups-2d-16npus/trace|--tp=2"
   "--tp is a generator flag: a Chakra trace takes only --gpu and --mfu")

@@ -86,7 +86,8 @@ class GoogleTestTestSuite : public TestSuite
         // repeat them, 650 lines), and the exit status adds nothing.
         testing::TestEventListeners& listeners = testing::UnitTest::GetInstance()->listeners();
         delete listeners.Release(listeners.default_result_printer());
-        static_cast<void>(RUN_ALL_TESTS());
+        // (GCC warns on a cast to void of a warn_unused_result call; a named value is fine.)
+        [[maybe_unused]] int status = RUN_ALL_TESTS();
         const testing::UnitTest* unit = testing::UnitTest::GetInstance();
         for (int i = 0; i < unit->total_test_suite_count(); ++i)
         {

@@ -5,7 +5,9 @@
 #include "chakra-reader.h"
 
 #include "chakra-comm-groups.h"
+#ifdef PR_HAVE_CHAKRA
 #include "chakra-et.pb.h"
+#endif
 #include "chakra-node.h"
 #include "chakra-pairing.h"
 #include "chakra-trace-file.h"
@@ -26,6 +28,7 @@
 #include <queue>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 
@@ -44,6 +47,9 @@ Fail(const std::string& file, const std::string& message)
 {
     ThrowWorkloadError(file, message);
 }
+
+#ifdef PR_HAVE_CHAKRA
+// The trace's conversion, which needs protobuf (the file handling below does not).
 
 /// Fail() with a message that may start with "FILE: " already (file readers say so).
 [[noreturn]] void
@@ -645,6 +651,7 @@ class RankConverter
     std::vector<uint32_t> m_position;               //!< Per index: place in m_order
     bool m_keepIds{true};                           //!< Ids kept (else renumbered)
 };
+#endif // PR_HAVE_CHAKRA
 
 } // namespace
 
@@ -796,6 +803,9 @@ ChakraReader::Read(const std::string& prefix,
                    ChakraReadReport* report)
 {
     NS_LOG_FUNCTION(prefix);
+#ifndef PR_HAVE_CHAKRA
+    throw std::invalid_argument(prefix + ": " + NEEDS_PROTOBUF);
+#else
     ChakraReadReport local;
     ChakraReadReport& r = report ? *report : local;
     r = ChakraReadReport();
@@ -834,6 +844,7 @@ ChakraReader::Read(const std::string& prefix,
     WorkloadDag dag(trace.ranks, std::move(trace.read.groups), std::move(trace.read.ops));
     WorkloadValidator::Check(dag, prefix);
     return dag;
+#endif
 }
 
 } // namespace ns3

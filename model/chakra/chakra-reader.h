@@ -101,12 +101,19 @@ class ChakraReader
     /// Most nodes of a trace, every rank: the generator's largest DAG
     static constexpr uint64_t MAX_NODES = 20000000;
 
+    /// What reading or writing a trace says in a build without protobuf (PR_HAVE_CHAKRA
+    /// unset: CMakeLists.txt leaves Chakra out rather than failing the whole configure)
+    static constexpr const char* NEEDS_PROTOBUF =
+        "Chakra traces: built without protobuf: apt-get install libprotobuf-dev "
+        "protobuf-compiler";
+
     /**
      * \param prefix the trace: files `<prefix>.<rank>.et`
      * \param options what the trace does not say
      * \param report receives what reading did (may be null)
      * \return the validated DAG
-     * \throws WorkloadFormatError (one error: the first problem found)
+     * \throws WorkloadFormatError (one error: the first problem found); std::invalid_argument
+     *         (NEEDS_PROTOBUF) in a build without protobuf
      */
     static WorkloadDag Read(const std::string& prefix,
                             const ChakraReadOptions& options,

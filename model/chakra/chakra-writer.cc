@@ -5,7 +5,9 @@
 #include "chakra-writer.h"
 
 #include "chakra-comm-groups.h"
+#ifdef PR_HAVE_CHAKRA
 #include "chakra-et.pb.h"
+#endif
 #include "chakra-reader.h"
 #include "chakra-trace-file.h"
 
@@ -23,6 +25,7 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("ChakraWriter");
 
+#ifdef PR_HAVE_CHAKRA
 namespace
 {
 
@@ -114,6 +117,7 @@ Describe(const WorkloadOp& op, const std::map<std::string, std::string>& groupNu
 }
 
 } // namespace
+#endif // PR_HAVE_CHAKRA
 
 std::string
 ChakraWriter::CommGroupsFile(const std::string& prefix)
@@ -129,6 +133,9 @@ ChakraWriter::Write(const WorkloadDag& dag,
                     std::vector<std::string>* removed)
 {
     NS_LOG_FUNCTION(prefix << gzip);
+#ifndef PR_HAVE_CHAKRA
+    throw std::invalid_argument(prefix + ": " + ChakraReader::NEEDS_PROTOBUF);
+#endif
     RemoveEarlierRanks(prefix, dag.GetRankCount(), removed);
     // ASTRA-sim names groups by number: the DAG's groups in name order.
     std::map<std::string, std::string> groupNumbers;
@@ -192,6 +199,9 @@ ChakraWriter::WriteRank(WorkloadOpRange ops,
                         const std::string& file,
                         bool gzip)
 {
+#ifndef PR_HAVE_CHAKRA
+    throw std::invalid_argument(file + ": " + ChakraReader::NEEDS_PROTOBUF);
+#else
     ChakraTraceOutput out(file, gzip);
     ChakraProtoMsg::GlobalMetadata metadata;
     metadata.set_version("0.0.4");
@@ -229,6 +239,7 @@ ChakraWriter::WriteRank(WorkloadOpRange ops,
         out.Write(node);
     }
     out.Close();
+#endif
 }
 
 } // namespace ns3

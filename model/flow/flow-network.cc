@@ -121,7 +121,8 @@ FlowNetwork::Pause(TransferId id)
     {
         return;
     }
-    if (t.drain.IsRunning() && t.drain.GetTs() == Simulator::Now().GetTimeStep())
+    if (t.drain.IsRunning() &&
+        t.drain.GetTs() == static_cast<uint64_t>(Simulator::Now().GetTimeStep()))
     {
         return; // its last byte is through at this very instant: it drains
     }
