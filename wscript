@@ -30,6 +30,7 @@ def build(bld):
         'model/devices/ecn-mark-tag.cc',
         'model/devices/eps-channel.cc',
         'model/devices/eps-net-device.cc',
+        'model/devices/ocs-circuit-table.cc',
         'model/devices/ocs-net-device.cc',
         'model/devices/ocs-technology.cc',
         'model/devices/optical-circuit-switch.cc',
@@ -126,6 +127,7 @@ def build(bld):
     module_test = bld.create_ns3_module_test_library('photonic-rails')
     module_test.source = [
         'test/ocs-circuit-test-suite.cc',
+        'test/ocs-circuit-table-test-suite.cc',
         'test/ocs-reconfiguration-test-suite.cc',
         'test/eps-link-test-suite.cc',
         'test/eps-switch-test-suite.cc',
@@ -192,6 +194,7 @@ def build(bld):
         'model/devices/ecn-mark-tag.h',
         'model/devices/eps-channel.h',
         'model/devices/eps-net-device.h',
+        'model/devices/ocs-circuit-table.h',
         'model/devices/ocs-net-device.h',
         'model/devices/ocs-technology.h',
         'model/devices/optical-circuit-switch.h',
