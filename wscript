@@ -83,6 +83,7 @@ def build(bld):
         'model/opus/opus-control-plane.cc',
         'model/opus/opus-controller.cc',
         'model/opus/opus-demand.cc',
+        'model/opus/opus-port-assigner.cc',
         'model/opus/opus-shim.cc',
         'model/opus/opus-testbed-emulator.cc',
         # model/analysis
@@ -160,6 +161,7 @@ def build(bld):
         'test/gtest/opus-cost-model-test.cc',
         'test/gtest/opus-demand-test.cc',
         'test/gtest/opus-phase-replay-test.cc',
+        'test/gtest/opus-port-assigner-test.cc',
         'test/gtest/phase-log-bounds-test.cc',
         'test/gtest/rail-fabric-spec-test.cc',
         'test/gtest/rail-topology-test.cc',
@@ -247,6 +249,7 @@ def build(bld):
         'model/opus/opus-control-plane.h',
         'model/opus/opus-controller.h',
         'model/opus/opus-demand.h',
+        'model/opus/opus-port-assigner.h',
         'model/opus/opus-shim.h',
         'model/opus/opus-testbed-emulator.h',
         # model/analysis

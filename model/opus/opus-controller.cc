@@ -89,28 +89,22 @@ OpusController::Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
                         ocsPorts.empty(),
                     "OpusController::Setup: one OCS per rail and one port list per GPU");
     m_switches = std::move(switches);
-    m_ocsPorts = std::move(ocsPorts);
-    SetUpDemands(gpusPerServer, m_ocsPorts.front().size(), std::move(communicators));
-    m_config.assign(m_switches.size(), {});
-    m_deadPorts.assign(m_switches.size(), {});
+    SetUpDemands(gpusPerServer, ocsPorts.front().size(), std::move(communicators));
     m_failedSince.assign(m_switches.size(), {});
-    m_portGpu.assign(m_switches.size(), {});
+    std::vector<uint32_t> radixes;
     for (uint32_t rail = 0; rail < m_switches.size(); ++rail)
     {
-        m_portGpu[rail].assign(m_switches[rail]->GetRadix(), UINT32_MAX);
+        radixes.push_back(m_switches[rail]->GetRadix());
         m_switches[rail]->TraceConnectWithoutContext(
             "PortFailure",
             MakeCallback(&OpusController::OnPortFailure, this).Bind(rail));
     }
-    for (uint32_t gpu = 0; gpu < m_ocsPorts.size(); ++gpu)
+    for (const std::vector<uint32_t>& ports : ocsPorts)
     {
-        NS_ABORT_MSG_IF(m_ocsPorts[gpu].size() != m_portsPerGpu,
+        NS_ABORT_MSG_IF(ports.size() != m_portsPerGpu,
                         "OpusController::Setup: GPUs with different NIC port counts");
-        for (uint32_t port : m_ocsPorts[gpu])
-        {
-            m_portGpu[RailTopology(gpusPerServer).RailOf(gpu)].at(port) = gpu;
-        }
     }
+    m_ports = OpusPortAssigner(radixes, std::move(ocsPorts), gpusPerServer);
 }
 
 OpusController::Gathering&
@@ -270,7 +264,7 @@ OpusController::ServeQueue()
             return held.count(gpu) > 0;
         });
         behind = behind || (it->speculative && MemberAskedElsewhere(*it));
-        std::map<uint32_t, RailChange> changes;
+        std::map<uint32_t, OpusRailChange> changes;
         if (behind || !AssignPorts(*it, changes))
         {
             if (!it->speculative)
@@ -303,7 +297,7 @@ OpusController::OnPortFailure(uint32_t rail, uint32_t port, bool failed)
         return;
     }
     m_failedSince[rail].erase(port);
-    if (m_deadPorts[rail].erase(port) > 0)
+    if (m_ports.Revive(rail, port))
     {
         // Relayed pairs of running communications may get a circuit again.
         Simulator::ScheduleNow(&OpusController::Reconnect, this, rail);
@@ -318,7 +312,7 @@ OpusController::ConfirmFailure(uint32_t rail, uint32_t port, Time since)
     auto failed = m_failedSince[rail].find(port);
     if (failed != m_failedSince[rail].end() && failed->second == since)
     {
-        m_deadPorts[rail].insert(port);
+        m_ports.MarkDead(rail, port);
         Reconnect(rail);
     }
 }
@@ -338,13 +332,13 @@ OpusController::Reconnect(uint32_t rail)
                      [rail](const OpusCircuitNeed& need) { return need.rail == rail; });
         std::vector<OpusCircuitNeed> live;
         std::vector<OpusDemand::Link> relayed;
-        LiveNeeds(rail, needs, live, relayed);
+        m_ports.LiveNeeds(rail, needs, live, relayed);
         for (const OpusDemand::Link& pair : relayed)
         {
-            SetRelayed(pair, !IsJoined(pair));
+            SetRelayed(pair, !m_ports.IsJoined(pair));
         }
         bool joined = std::all_of(live.begin(), live.end(), [rail, this](const auto& need) {
-            return IsJoined({rail, need.a, need.b});
+            return m_ports.IsJoined({rail, need.a, need.b});
         });
         if (!joined && !m_static && !RejoinLease(rail, instance, live))
         {
@@ -360,7 +354,7 @@ OpusController::Reconnect(uint32_t rail)
             if (need.rail == rail)
             {
                 OpusDemand::Link pair{rail, need.a, need.b};
-                SetRelayed(pair, !IsJoined(pair));
+                SetRelayed(pair, !m_ports.IsJoined(pair));
             }
         }
     }
@@ -372,7 +366,7 @@ OpusController::RejoinPairs(uint32_t rail, const std::vector<OpusCircuitNeed>& l
     std::set<OpusDemand::Link> keep = LeasedPairs();
     for (const OpusCircuitNeed& need : live)
     {
-        if (!IsJoined({rail, need.a, need.b}))
+        if (!m_ports.IsJoined({rail, need.a, need.b}))
         {
             Rejoin(need, keep);
         }
@@ -405,9 +399,9 @@ OpusController::RejoinLease(uint32_t rail,
             }
         }
     }
-    RailChange change;
-    change.config = m_config[rail];
-    if (!AssignRailPorts(rail, live, change.config, change, others))
+    OpusRailChange change;
+    change.config = m_ports.GetConfig(rail);
+    if (!m_ports.AssignRailPorts(rail, live, change, others))
     {
         return false;
     }
@@ -418,7 +412,7 @@ OpusController::RejoinLease(uint32_t rail,
         repair.group = "reconnect:" + instance;
         Order(rail, change, repair);
     }
-    m_config[rail] = change.config;
+    m_ports.SetConfig(rail, change.config);
     return true;
 }
 
@@ -427,16 +421,16 @@ OpusController::Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& k
 {
     for (; need.circuits > 0; --need.circuits)
     {
-        RailChange change;
-        change.config = m_config[need.rail];
-        if (AssignRailPorts(need.rail, {need}, change.config, change, keep))
+        OpusRailChange change;
+        change.config = m_ports.GetConfig(need.rail);
+        if (m_ports.AssignRailPorts(need.rail, {need}, change, keep))
         {
             NS_LOG_INFO("rail " << need.rail << ": GPUs " << need.a << " and " << need.b
                                 << " reconnected with " << need.circuits << " circuits");
             Ticket repair;
             repair.group = "reconnect:" + std::to_string(need.a) + "-" + std::to_string(need.b);
             Order(need.rail, change, repair);
-            m_config[need.rail] = change.config;
+            m_ports.SetConfig(need.rail, change.config);
             return true;
         }
     }
@@ -451,7 +445,7 @@ OpusController::WantCircuit(uint32_t rail, uint32_t a, uint32_t b)
     NS_LOG_FUNCTION(this << rail << a << b);
     OpusDemand::Link pair{rail, std::min(a, b), std::max(a, b)};
     // A communication's own pair is planned with it (first come, first served).
-    if (m_static || m_pairLeases.count(pair) > 0 || IsJoined(pair))
+    if (m_static || m_pairLeases.count(pair) > 0 || m_ports.IsJoined(pair))
     {
         return;
     }
@@ -471,10 +465,10 @@ OpusController::JoinWanted(uint32_t rail)
             it = m_pairLeases.count(*it) > 0 ? m_wanted.erase(it) : std::next(it);
             continue;
         }
-        RailChange change;
-        change.config = m_config[rail];
-        if (!IsJoined(*it) &&
-            !AssignRailPorts(rail, {OpusCircuitNeed{rail, a, b, 1}}, change.config, change, keep))
+        OpusRailChange change;
+        change.config = m_ports.GetConfig(rail);
+        if (!m_ports.IsJoined(*it) &&
+            !m_ports.AssignRailPorts(rail, {OpusCircuitNeed{rail, a, b, 1}}, change, keep))
         {
             ++it;
             continue;
@@ -486,7 +480,7 @@ OpusController::JoinWanted(uint32_t rail)
             Ticket detour;
             detour.group = "detour:" + std::to_string(a) + "-" + std::to_string(b);
             Order(rail, change, detour);
-            m_config[rail] = change.config;
+            m_ports.SetConfig(rail, change.config);
         }
         it = m_wanted.erase(it);
     }
@@ -503,17 +497,6 @@ OpusController::LeasedPairs() const
     return pairs;
 }
 
-bool
-OpusController::IsJoined(const OpusDemand::Link& pair) const
-{
-    auto [rail, a, b] = pair;
-    const std::map<uint32_t, uint32_t>& config = m_config[rail];
-    return std::any_of(config.begin(), config.end(), [&](const auto& circuit) {
-        return m_portGpu[rail][circuit.first] == a && m_portGpu[rail][circuit.second] == b &&
-               !IsDead(rail, circuit.first) && !IsDead(rail, circuit.second);
-    });
-}
-
 void
 OpusController::HoldStatic(std::shared_ptr<const OpusDemand> demand)
 {
@@ -526,12 +509,6 @@ OpusController::HoldStatic(std::shared_ptr<const OpusDemand> demand)
     {
         ++m_pairLeases[{need.rail, need.a, need.b}];
     }
-}
-
-bool
-OpusController::IsDead(uint32_t rail, uint32_t port) const
-{
-    return m_deadPorts[rail].count(port) > 0;
 }
 
 void
@@ -547,94 +524,10 @@ OpusController::SetRelayed(const OpusDemand::Link& pair, bool relayed)
     m_relayTrace(rail, a, b, relayed);
 }
 
-void
-OpusController::LiveNeeds(uint32_t rail,
-                          const std::vector<OpusCircuitNeed>& needs,
-                          std::vector<OpusCircuitNeed>& live,
-                          std::vector<OpusDemand::Link>& relayed) const
-{
-    live = needs;
-    if (m_deadPorts[rail].empty())
-    {
-        return;
-    }
-    live.clear();
-    std::map<uint32_t, uint32_t> peers; // GPU -> pairs it is in on this rail
-    for (const OpusCircuitNeed& need : needs)
-    {
-        ++peers[need.a];
-        ++peers[need.b];
-    }
-    auto livePorts = [this, rail](uint32_t gpu) {
-        return static_cast<uint32_t>(
-            std::count_if(m_ocsPorts[gpu].begin(), m_ocsPorts[gpu].end(), [&](uint32_t port) {
-                return !IsDead(rail, port);
-            }));
-    };
-    // Each pair gets an equal share of both ends' live ports; the ports the shares leave
-    // over go one by one to the pairs in order, those without a circuit first.
-    std::map<uint32_t, uint32_t> spare; // GPU -> live ports not given yet
-    std::vector<OpusCircuitNeed> cut = needs;
-    for (OpusCircuitNeed& need : cut)
-    {
-        spare.try_emplace(need.a, livePorts(need.a));
-        spare.try_emplace(need.b, livePorts(need.b));
-    }
-    for (OpusCircuitNeed& need : cut)
-    {
-        need.circuits = std::min(
-            {need.circuits, livePorts(need.a) / peers[need.a], livePorts(need.b) / peers[need.b]});
-        spare[need.a] -= need.circuits;
-        spare[need.b] -= need.circuits;
-    }
-    for (bool connectFirst : {true, false})
-    {
-        for (std::size_t i = 0; i < cut.size(); ++i)
-        {
-            OpusCircuitNeed& need = cut[i];
-            while (need.circuits < needs[i].circuits && spare[need.a] > 0 && spare[need.b] > 0 &&
-                   (!connectFirst || need.circuits == 0))
-            {
-                ++need.circuits;
-                --spare[need.a];
-                --spare[need.b];
-            }
-        }
-    }
-    for (const OpusCircuitNeed& need : cut)
-    {
-        if (need.circuits == 0)
-        {
-            relayed.emplace_back(rail, need.a, need.b);
-        }
-        else
-        {
-            live.push_back(need);
-        }
-    }
-}
-
 bool
-OpusController::AssignPorts(const Ticket& ticket, std::map<uint32_t, RailChange>& changes) const
+OpusController::AssignPorts(const Ticket& ticket, std::map<uint32_t, OpusRailChange>& changes) const
 {
-    std::map<uint32_t, std::vector<OpusCircuitNeed>> perRail;
-    for (const OpusCircuitNeed& need : ticket.demand->GetNeeds())
-    {
-        perRail[need.rail].push_back(need);
-    }
-    std::set<OpusDemand::Link> keep = PairsToKeep(ticket);
-    for (const auto& [rail, needs] : perRail)
-    {
-        RailChange& change = changes[rail];
-        change.config = m_config[rail];
-        std::vector<OpusCircuitNeed> live;
-        LiveNeeds(rail, needs, live, change.relayed);
-        if (!AssignRailPorts(rail, live, change.config, change, keep))
-        {
-            return false;
-        }
-    }
-    return true;
+    return m_ports.AssignDemand(*ticket.demand, PairsToKeep(ticket), changes);
 }
 
 bool
@@ -701,95 +594,8 @@ OpusController::PairsToKeep(const Ticket& ticket) const
     return keep;
 }
 
-bool
-OpusController::AssignRailPorts(uint32_t rail,
-                                const std::vector<OpusCircuitNeed>& needs,
-                                std::map<uint32_t, uint32_t>& config,
-                                RailChange& change,
-                                const std::set<OpusDemand::Link>& keep) const
-{
-    const std::vector<uint32_t>& owner = m_portGpu[rail];
-    // Keep the circuits the demand already has.
-    std::vector<uint32_t> missing;
-    for (const OpusCircuitNeed& need : needs)
-    {
-        uint32_t kept = 0;
-        for (uint32_t port : m_ocsPorts[need.a])
-        {
-            auto circuit = config.find(port);
-            if (kept < need.circuits && circuit != config.end() &&
-                owner[circuit->second] == need.b && change.used.count(port) == 0 &&
-                !IsDead(rail, port) && !IsDead(rail, circuit->second))
-            {
-                change.used.insert({port, circuit->second});
-                ++kept;
-            }
-        }
-        missing.push_back(need.circuits - kept);
-    }
-    // A port for a new circuit: not part of the demand, not joining a pair to keep;
-    // unconnected ones first.
-    auto leased = [&](uint32_t port) {
-        auto circuit = config.find(port);
-        if (circuit == config.end() || IsDead(rail, port) || IsDead(rail, circuit->second))
-        {
-            return false; // a dead circuit carries nothing to protect
-        }
-        uint32_t a = owner[port];
-        uint32_t b = owner[circuit->second];
-        return keep.count({rail, std::min(a, b), std::max(a, b)}) > 0;
-    };
-    auto freePort = [&](uint32_t gpu) {
-        uint32_t chosen = OpticalCircuitSwitch::NO_PORT;
-        for (uint32_t port : m_ocsPorts[gpu])
-        {
-            bool usable = change.used.count(port) == 0 && !leased(port) && !IsDead(rail, port);
-            if (usable && (chosen == OpticalCircuitSwitch::NO_PORT || config.count(port) == 0))
-            {
-                chosen = port;
-                if (config.count(port) == 0)
-                {
-                    break;
-                }
-            }
-        }
-        return chosen;
-    };
-    auto disconnect = [&](uint32_t port) {
-        auto circuit = config.find(port);
-        if (circuit != config.end())
-        {
-            uint32_t other = circuit->second;
-            config.erase(other);
-            config.erase(port);
-            change.connections[other] = OpticalCircuitSwitch::NO_PORT;
-            change.connections[port] = OpticalCircuitSwitch::NO_PORT;
-        }
-    };
-    for (std::size_t i = 0; i < needs.size(); ++i)
-    {
-        for (uint32_t n = 0; n < missing[i]; ++n)
-        {
-            uint32_t a = freePort(needs[i].a);
-            uint32_t b = a == OpticalCircuitSwitch::NO_PORT ? a : freePort(needs[i].b);
-            if (b == OpticalCircuitSwitch::NO_PORT)
-            {
-                return false;
-            }
-            disconnect(a);
-            disconnect(b);
-            config[a] = b;
-            config[b] = a;
-            change.connections[a] = b;
-            change.connections[b] = a;
-            change.used.insert({a, b});
-        }
-    }
-    return true;
-}
-
 void
-OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
+OpusController::Serve(Ticket ticket, std::map<uint32_t, OpusRailChange> changes)
 {
     NS_LOG_FUNCTION(this << ticket.group << ticket.speculative);
     if (ticket.speculative)
@@ -839,7 +645,7 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
                 }
             });
         }
-        m_config[rail] = std::move(change.config);
+        m_ports.SetConfig(rail, std::move(change.config));
     }
     ForgetUndoneGuesses();
     if (!shared->speculative)
@@ -863,7 +669,7 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
 
 void
 OpusController::JudgeGuess(const std::string& instance,
-                           const std::map<uint32_t, RailChange>& changes)
+                           const std::map<uint32_t, OpusRailChange>& changes)
 {
     auto guess = m_guesses.find(instance);
     if (guess == m_guesses.end())
@@ -900,28 +706,8 @@ OpusController::ForgetUndoneGuesses()
 {
     for (auto it = m_guesses.begin(); it != m_guesses.end();)
     {
-        it = IsSetUp(*it->second.demand) ? std::next(it) : m_guesses.erase(it);
+        it = m_ports.IsSetUp(*it->second.demand) ? std::next(it) : m_guesses.erase(it);
     }
-}
-
-bool
-OpusController::IsSetUp(const OpusDemand& demand) const
-{
-    for (const OpusCircuitNeed& need : demand.GetNeeds())
-    {
-        const std::map<uint32_t, uint32_t>& config = m_config[need.rail];
-        uint32_t circuits = 0;
-        for (uint32_t port : m_ocsPorts[need.a])
-        {
-            auto circuit = config.find(port);
-            circuits += circuit != config.end() && m_portGpu[need.rail][circuit->second] == need.b;
-        }
-        if (circuits < need.circuits)
-        {
-            return false;
-        }
-    }
-    return true;
 }
 
 uint64_t
@@ -941,7 +727,7 @@ OpusController::Joinable(uint32_t rail) const
 }
 
 uint64_t
-OpusController::Order(uint32_t rail, const RailChange& change, const Ticket& ticket)
+OpusController::Order(uint32_t rail, const OpusRailChange& change, const Ticket& ticket)
 {
     uint64_t id = Joinable(rail);
     if (id == NONE)
@@ -962,7 +748,7 @@ OpusController::Order(uint32_t rail, const RailChange& change, const Ticket& tic
 }
 
 void
-OpusController::Join(uint64_t id, const RailChange& change, const Ticket& ticket)
+OpusController::Join(uint64_t id, const OpusRailChange& change, const Ticket& ticket)
 {
     OpusReconfigurationRecord& record = m_records[id];
     if (std::find(record.groups.begin(), record.groups.end(), ticket.group) == record.groups.end())
@@ -1056,7 +842,7 @@ OpusController::Retry(uint64_t id)
     Switching& switching = m_switching.at(id);
     // Only what the target still wants: a later change of these ports, queued behind this
     // one at the OCS, must not be undone by the retry.
-    const std::map<uint32_t, uint32_t>& target = m_config[switching.rail];
+    const std::map<uint32_t, uint32_t>& target = m_ports.GetConfig(switching.rail);
     OcsConnections again;
     for (const auto& [input, output] : switching.connections)
     {
@@ -1107,15 +893,18 @@ OpusController::Preset(const std::vector<std::shared_ptr<const OpusDemand>>& dem
         }
         for (const auto& [rail, needs] : perRail)
         {
-            RailChange change;
-            bool fits = AssignRailPorts(rail, needs, m_config[rail], change, {});
+            OpusRailChange change;
+            change.config = m_ports.GetConfig(rail);
+            bool fits = m_ports.AssignRailPorts(rail, needs, change, {});
             NS_ABORT_MSG_UNLESS(fits, "OpusController::Preset: a demand does not fit its ports");
+            m_ports.SetConfig(rail, std::move(change.config));
         }
         ++applied;
     }
     for (uint32_t rail = 0; rail < m_switches.size(); ++rail)
     {
-        OcsConnections circuits(m_config[rail].begin(), m_config[rail].end());
+        const std::map<uint32_t, uint32_t>& config = m_ports.GetConfig(rail);
+        OcsConnections circuits(config.begin(), config.end());
         OcsRequestResult result = m_switches[rail]->Preset(circuits);
         NS_ABORT_MSG_UNLESS(result.accepted, "OpusController::Preset: " << result.error);
     }

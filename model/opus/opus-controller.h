@@ -7,6 +7,7 @@
 
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/opus-control-plane.h"
+#include "ns3/opus-port-assigner.h"
 
 #include <deque>
 #include <functional>
@@ -182,15 +183,6 @@ class OpusController : public OpusControlPlane
         uint64_t served{0};                 //!< Its place in the order leases were served
     };
 
-    /// What serving a ticket changes on one rail.
-    struct RailChange
-    {
-        std::map<uint32_t, uint32_t> config;   //!< The rail's circuits afterwards
-        OcsConnections connections;            //!< For OpticalCircuitSwitch::Reconfigure
-        std::set<uint32_t> used;               //!< Ports of the demand's circuits
-        std::vector<OpusDemand::Link> relayed; //!< Pairs left without a live port
-    };
-
     /// A speculative setup whose communication has not asked for it yet.
     struct Guess
     {
@@ -224,18 +216,6 @@ class OpusController : public OpusControlPlane
     void OnPortFailure(uint32_t rail, uint32_t port, bool failed);
     /// Port \p port of \p rail, failed at \p since, is still down: plans around it.
     void ConfirmFailure(uint32_t rail, uint32_t port, Time since);
-    /// \return true if OCS port \p port of \p rail is down
-    bool IsDead(uint32_t rail, uint32_t port) const;
-    /**
-     * \brief Cuts \p needs of \p rail to the live ports: a GPU with d of its P ports down
-     * has P - d for its peers on the rail.
-     * \param[out] live the needs cut
-     * \param[out] relayed the pairs left without a port (they relay through other GPUs)
-     */
-    void LiveNeeds(uint32_t rail,
-                   const std::vector<OpusCircuitNeed>& needs,
-                   std::vector<OpusCircuitNeed>& live,
-                   std::vector<OpusDemand::Link>& relayed) const;
     /// Gives each active pair of \p rail that a failure left without a live circuit its
     /// share of the live ports (LiveNeeds), or as many circuits as free live ports allow;
     /// without any the pair relays.
@@ -259,21 +239,13 @@ class OpusController : public OpusControlPlane
     /// Orders up to \p need's circuits on free live ports, circuits of \p keep untouched.
     /// \return false if not even one fits
     bool Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& keep);
-    /// \return true if a circuit of the target configuration joins \p pair on live ports
-    bool IsJoined(const OpusDemand::Link& pair) const;
     /// Marks \p pair relayed or not, and fires the Relay trace if that changes.
     void SetRelayed(const OpusDemand::Link& pair, bool relayed);
     /// Hands a failed reconfiguration to the OCS again: what the target still wants of it.
     void Retry(uint64_t switching);
-    /// Assigns the ports of \p ticket's circuits on every rail; false if a needed port is leased.
-    bool AssignPorts(const Ticket& ticket, std::map<uint32_t, RailChange>& changes) const;
-    /// Assigns ports to the needs of one rail on \p config (updated); false if one is missing.
-    /// A circuit joining a pair in \p keep is never taken down.
-    bool AssignRailPorts(uint32_t rail,
-                         const std::vector<OpusCircuitNeed>& needs,
-                         std::map<uint32_t, uint32_t>& config,
-                         RailChange& change,
-                         const std::set<OpusDemand::Link>& keep) const;
+    /// Assigns the ports of \p ticket's circuits on every rail (OpusPortAssigner), keeping
+    /// PairsToKeep; false if a needed port is leased.
+    bool AssignPorts(const Ticket& ticket, std::map<uint32_t, OpusRailChange>& changes) const;
     /// \return true if a member of \p guess has asked for another communication that is
     ///         not served yet: that is its real next one, which the guess must not delay
     ///         (it waits until that request is served, whose lease then protects it)
@@ -282,10 +254,10 @@ class OpusController : public OpusControlPlane
     ///         communications, and for a speculative ticket those of the requests its
     ///         members have made and of their earlier guesses not used yet
     std::set<OpusDemand::Link> PairsToKeep(const Ticket& ticket) const;
-    void Serve(Ticket ticket, std::map<uint32_t, RailChange> changes);
+    void Serve(Ticket ticket, std::map<uint32_t, OpusRailChange> changes);
     /// Marks the guess for \p instance used if its circuits are in place (\p changes, what
     /// serving its request changes, connects nothing), and forgets it.
-    void JudgeGuess(const std::string& instance, const std::map<uint32_t, RailChange>& changes);
+    void JudgeGuess(const std::string& instance, const std::map<uint32_t, OpusRailChange>& changes);
     /// Marks the guesses still switching ports that a request's \p connections change on
     /// \p rail: the request waits for them (the OCS serves a port's changes in order).
     /// \p joined, the reconfiguration the request joins, does not delay it.
@@ -295,23 +267,18 @@ class OpusController : public OpusControlPlane
     uint64_t Joinable(uint32_t rail) const;
     /// Forgets the guesses whose circuits are no longer all set up (undone by a request).
     void ForgetUndoneGuesses();
-    /// \return true if the target circuits hold every circuit of \p demand
-    bool IsSetUp(const OpusDemand& demand) const;
     /// Orders one rail's change: joins the rail's reconfiguration of this instant (see
     /// Joinable), or starts one that is handed to the OCS after BatchWindow and
     /// ControlLatency. \return its switching id
-    uint64_t Order(uint32_t rail, const RailChange& change, const Ticket& ticket);
+    uint64_t Order(uint32_t rail, const OpusRailChange& change, const Ticket& ticket);
     /// Joins \p change into switching \p id and its record.
-    void Join(uint64_t id, const RailChange& change, const Ticket& ticket);
+    void Join(uint64_t id, const OpusRailChange& change, const Ticket& ticket);
     void Issue(uint64_t switching);
     void Switched(uint64_t switching, const OcsReconfiguration& done);
     void Grant(const Ticket& ticket);
 
-    std::vector<Ptr<OpticalCircuitSwitch>> m_switches;   //!< Per rail
-    std::vector<std::vector<uint32_t>> m_ocsPorts;       //!< Per GPU, per NIC port
-    std::vector<std::vector<uint32_t>> m_portGpu;        //!< Per rail, per OCS port
-    std::vector<std::map<uint32_t, uint32_t>> m_config;  //!< Per rail: target circuits
-    std::vector<std::set<uint32_t>> m_deadPorts;         //!< Per rail: ports planned around
+    std::vector<Ptr<OpticalCircuitSwitch>> m_switches; //!< Per rail
+    OpusPortAssigner m_ports; //!< Ports, target circuits and ports planned around, per rail
     std::vector<std::map<uint32_t, Time>> m_failedSince; //!< Per rail: failed ports, since when
     Time m_failureHoldDown;                              //!< Attribute
     std::set<OpusDemand::Link> m_relayed;                //!< Pairs without a live port
