@@ -84,6 +84,7 @@ def build(bld):
         'model/opus/opus-controller.cc',
         'model/opus/opus-demand.cc',
         'model/opus/opus-port-assigner.cc',
+        'model/opus/opus-reconfiguration-batcher.cc',
         'model/opus/opus-shim.cc',
         'model/opus/opus-testbed-emulator.cc',
         # model/analysis
@@ -250,6 +251,7 @@ def build(bld):
         'model/opus/opus-controller.h',
         'model/opus/opus-demand.h',
         'model/opus/opus-port-assigner.h',
+        'model/opus/opus-reconfiguration-batcher.h',
         'model/opus/opus-shim.h',
         'model/opus/opus-testbed-emulator.h',
         # model/analysis

@@ -31,15 +31,17 @@ OpusController::GetTypeId()
                           "One-way delay between a shim and the controller, paid twice "
                           "(request, acknowledgement) by a request that changes circuits.",
                           TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&OpusController::m_controlLatency),
+                          MakeTimeAccessor(&OpusController::SetControlLatency,
+                                           &OpusController::GetControlLatency),
                           MakeTimeChecker(Seconds(0), Seconds(1e6)))
-            .AddAttribute("BatchWindow",
-                          "How long a rail's reconfiguration collects the changes of later "
-                          "requests before it is handed to the OCS: changes ordered within it "
-                          "share one blackout. 0: only those of the same instant.",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&OpusController::m_batchWindow),
-                          MakeTimeChecker(Seconds(0), Seconds(1e6)))
+            .AddAttribute(
+                "BatchWindow",
+                "How long a rail's reconfiguration collects the changes of later "
+                "requests before it is handed to the OCS: changes ordered within it "
+                "share one blackout. 0: only those of the same instant.",
+                TimeValue(Seconds(0)),
+                MakeTimeAccessor(&OpusController::SetBatchWindow, &OpusController::GetBatchWindow),
+                MakeTimeChecker(Seconds(0), Seconds(1e6)))
             .AddAttribute("FailureHoldDown",
                           "How long a port must have failed before the controller plans "
                           "around it (shares live ports, reconnects, has pairs relay): a "
@@ -58,6 +60,7 @@ OpusController::GetTypeId()
 }
 
 OpusController::OpusController()
+    : m_batcher(m_records, m_ports)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -71,10 +74,10 @@ void
 OpusController::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_switches.clear();
+    m_tables.clear();
     m_gathering.clear();
     m_queue.clear();
-    m_switching.clear();
+    m_batcher.Clear();
     OpusControlPlane::DoDispose();
 }
 
@@ -88,14 +91,16 @@ OpusController::Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
     NS_ABORT_MSG_IF(switches.size() != gpusPerServer || ocsPorts.size() != communicators.size() ||
                         ocsPorts.empty(),
                     "OpusController::Setup: one OCS per rail and one port list per GPU");
-    m_switches = std::move(switches);
     SetUpDemands(gpusPerServer, ocsPorts.front().size(), std::move(communicators));
-    m_failedSince.assign(m_switches.size(), {});
+    m_failedSince.assign(switches.size(), {});
     std::vector<uint32_t> radixes;
-    for (uint32_t rail = 0; rail < m_switches.size(); ++rail)
+    m_tables.clear();
+    for (uint32_t rail = 0; rail < switches.size(); ++rail)
     {
-        radixes.push_back(m_switches[rail]->GetRadix());
-        m_switches[rail]->TraceConnectWithoutContext(
+        // Opus drives the circuit state; the switch tells it of failed ports (a trace).
+        m_tables.push_back(switches[rail]->GetCircuitTable());
+        radixes.push_back(switches[rail]->GetRadix());
+        switches[rail]->TraceConnectWithoutContext(
             "PortFailure",
             MakeCallback(&OpusController::OnPortFailure, this).Bind(rail));
     }
@@ -105,6 +110,31 @@ OpusController::Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
                         "OpusController::Setup: GPUs with different NIC port counts");
     }
     m_ports = OpusPortAssigner(radixes, std::move(ocsPorts), gpusPerServer);
+    m_batcher.SetTables(m_tables);
+}
+
+void
+OpusController::SetControlLatency(Time latency)
+{
+    m_batcher.SetControlLatency(latency);
+}
+
+Time
+OpusController::GetControlLatency() const
+{
+    return m_batcher.GetControlLatency();
+}
+
+void
+OpusController::SetBatchWindow(Time window)
+{
+    m_batcher.SetBatchWindow(window);
+}
+
+Time
+OpusController::GetBatchWindow() const
+{
+    return m_batcher.GetBatchWindow();
 }
 
 OpusController::Gathering&
@@ -613,32 +643,28 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, OpusRailChange> changes)
     for (auto& [rail, change] : changes)
     {
         // Circuits the demand keeps may still be switching for an earlier request.
-        for (auto& [id, switching] : m_switching)
+        for (uint64_t id : m_batcher.InFlightOn(rail, change.used))
         {
-            bool overlaps = switching.rail == rail &&
-                            std::any_of(change.used.begin(), change.used.end(), [&](uint32_t p) {
-                                return switching.ports.count(p) > 0;
-                            });
-            if (overlaps)
-            {
-                ++*left;
-                switching.waiters.push_back([this, shared, left]() {
-                    if (--*left == 0)
-                    {
-                        Grant(*shared);
-                    }
-                });
-            }
+            ++*left;
+            m_batcher.AddWaiter(id, [this, shared, left]() {
+                if (--*left == 0)
+                {
+                    Grant(*shared);
+                }
+            });
         }
         if (!change.connections.empty())
         {
             if (!shared->speculative)
             {
-                MarkGuessesInTheWay(rail, change.connections, Joinable(rail));
+                // The guesses still switching these ports delay this request.
+                m_batcher.MarkSpeculativeInTheWay(rail,
+                                                  change.connections,
+                                                  m_batcher.Joinable(rail));
             }
             ++*left;
             uint64_t id = Order(rail, change, *shared);
-            m_switching[id].waiters.push_back([this, shared, left]() {
+            m_batcher.AddWaiter(id, [this, shared, left]() {
                 if (--*left == 0)
                 {
                     Grant(*shared);
@@ -687,21 +713,6 @@ OpusController::JudgeGuess(const std::string& instance,
 }
 
 void
-OpusController::MarkGuessesInTheWay(uint32_t rail,
-                                    const OcsConnections& connections,
-                                    uint64_t joined)
-{
-    for (const auto& [id, switching] : m_switching)
-    {
-        bool inTheWay = id != joined && switching.rail == rail && m_records[id].speculative &&
-                        std::any_of(connections.begin(), connections.end(), [&](const auto& c) {
-                            return switching.ports.count(c.first) > 0;
-                        });
-        m_records[id].delayedRequest = m_records[id].delayedRequest || inTheWay;
-    }
-}
-
-void
 OpusController::ForgetUndoneGuesses()
 {
     for (auto it = m_guesses.begin(); it != m_guesses.end();)
@@ -711,154 +722,14 @@ OpusController::ForgetUndoneGuesses()
 }
 
 uint64_t
-OpusController::Joinable(uint32_t rail) const
-{
-    // The newest reconfiguration of the rail is the only one that can still be open.
-    for (auto it = m_switching.rbegin(); it != m_switching.rend(); ++it)
-    {
-        if (it->second.rail == rail)
-        {
-            bool open =
-                !it->second.issued && Simulator::Now() - it->second.ordered <= m_batchWindow;
-            return open ? it->first : NONE;
-        }
-    }
-    return NONE;
-}
-
-uint64_t
 OpusController::Order(uint32_t rail, const OpusRailChange& change, const Ticket& ticket)
 {
-    uint64_t id = Joinable(rail);
-    if (id == NONE)
-    {
-        id = m_records.size();
-        OpusReconfigurationRecord record;
-        record.rail = rail;
-        record.requested = Simulator::Now();
-        record.speculative = true; // until a request joins it
-        m_records.push_back(record);
-        Switching& switching = m_switching[id];
-        switching.rail = rail;
-        switching.ordered = Simulator::Now();
-        Simulator::Schedule(m_batchWindow + m_controlLatency, &OpusController::Issue, this, id);
-    }
-    Join(id, change, ticket);
-    return id;
-}
-
-void
-OpusController::Join(uint64_t id, const OpusRailChange& change, const Ticket& ticket)
-{
-    OpusReconfigurationRecord& record = m_records[id];
-    if (std::find(record.groups.begin(), record.groups.end(), ticket.group) == record.groups.end())
-    {
-        record.groups.push_back(ticket.group);
-    }
-    record.speculative = record.speculative && ticket.speculative;
-    record.used = !record.speculative; // a guess is used once its communication runs on it
+    uint64_t id = m_batcher.Order(rail, change.connections, ticket.group, ticket.speculative);
     if (ticket.speculative)
     {
         m_guesses[ticket.instance].records.push_back(id);
     }
-    // Applied in order, so a later change of the same instant overrides an earlier one:
-    // planning saw the earlier one's configuration.
-    Switching& switching = m_switching[id];
-    for (const auto& [input, output] : change.connections)
-    {
-        switching.connections[input] = output;
-        switching.ports.insert(input);
-    }
-}
-
-void
-OpusController::Issue(uint64_t id)
-{
-    Switching& switching = m_switching.at(id);
-    switching.issued = true;
-    OcsRequestResult result = m_switches[switching.rail]->Reconfigure(
-        switching.connections,
-        MakeCallback(&OpusController::Switched, this).Bind(id));
-    NS_ABORT_MSG_UNLESS(result.accepted,
-                        "OpusController: rail " << switching.rail
-                                                << " refused a reconfiguration: " << result.error);
-}
-
-void
-OpusController::Switched(uint64_t id, const OcsReconfiguration& done)
-{
-    OpusReconfigurationRecord& record = m_records[id];
-    Switching& switching = m_switching.at(id);
-    if (done.failed)
-    {
-        // Its waiters keep waiting: the circuits are dark. One retry, once the failure
-        // report has reached the controller (not from inside the OCS's call).
-        if (record.failedAttempts++ == 0)
-        {
-            record.failedAt = done.endedAt;
-            record.started = done.startedAt; // its ports went dark then, and stay dark
-        }
-        if (++switching.attempts < 2)
-        {
-            NS_LOG_INFO("rail " << switching.rail << ": reconfiguration " << id
-                                << " failed; retrying");
-            Simulator::Schedule(m_controlLatency, &OpusController::Retry, this, id);
-            return;
-        }
-        std::string ports;
-        for (uint32_t port : done.darkPorts)
-        {
-            ports += (ports.empty() ? "" : " ") + std::to_string(port);
-        }
-        std::string groups;
-        for (const std::string& group : record.groups)
-        {
-            groups += (groups.empty() ? "" : " ") + group;
-        }
-        m_stuck.insert("Opus: rail " + std::to_string(switching.rail) + " ports " + ports +
-                       " for " + groups +
-                       ": the reconfiguration failed twice; its circuits "
-                       "stay dark");
-        return;
-    }
-    record.darkPorts = done.darkPorts;
-    if (record.failedAttempts == 0) // else dark since its first attempt
-    {
-        record.started = done.startedAt;
-    }
-    record.ended = done.endedAt;
-    auto waiters = std::move(switching.waiters);
-    m_switching.erase(id);
-    // The acknowledgement travels back to the shims.
-    for (auto& waiter : waiters)
-    {
-        Simulator::Schedule(m_controlLatency, waiter);
-    }
-}
-
-void
-OpusController::Retry(uint64_t id)
-{
-    Switching& switching = m_switching.at(id);
-    // Only what the target still wants: a later change of these ports, queued behind this
-    // one at the OCS, must not be undone by the retry.
-    const std::map<uint32_t, uint32_t>& target = m_ports.GetConfig(switching.rail);
-    OcsConnections again;
-    for (const auto& [input, output] : switching.connections)
-    {
-        auto wanted = target.find(input);
-        uint32_t now = wanted == target.end() ? OpticalCircuitSwitch::NO_PORT : wanted->second;
-        if (now == output)
-        {
-            again[input] = output;
-        }
-    }
-    OcsRequestResult result = m_switches[switching.rail]->Reconfigure(
-        again,
-        MakeCallback(&OpusController::Switched, this).Bind(id));
-    NS_ABORT_MSG_UNLESS(result.accepted,
-                        "OpusController: rail " << switching.rail
-                                                << " refused a retry: " << result.error);
+    return id;
 }
 
 void
@@ -901,11 +772,11 @@ OpusController::Preset(const std::vector<std::shared_ptr<const OpusDemand>>& dem
         }
         ++applied;
     }
-    for (uint32_t rail = 0; rail < m_switches.size(); ++rail)
+    for (uint32_t rail = 0; rail < m_tables.size(); ++rail)
     {
         const std::map<uint32_t, uint32_t>& config = m_ports.GetConfig(rail);
         OcsConnections circuits(config.begin(), config.end());
-        OcsRequestResult result = m_switches[rail]->Preset(circuits);
+        OcsRequestResult result = m_tables[rail]->Preset(circuits);
         NS_ABORT_MSG_UNLESS(result.accepted, "OpusController::Preset: " << result.error);
     }
     return applied;
@@ -925,7 +796,8 @@ OpusController::DescribePending() const
         lines.push_back("Opus: " + instance + " waits for " + std::to_string(g.missing) + " of " +
                         std::to_string(g.ticket.members) + " members to ask for its circuits");
     }
-    lines.insert(lines.end(), m_stuck.begin(), m_stuck.end());
+    const std::set<std::string>& stuck = m_batcher.GetStuck();
+    lines.insert(lines.end(), stuck.begin(), stuck.end());
     for (const auto& [rail, a, b] : m_relayed)
     {
         lines.push_back("Opus: rail " + std::to_string(rail) + ": GPUs " + std::to_string(a) +

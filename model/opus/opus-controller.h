@@ -8,6 +8,7 @@
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/opus-control-plane.h"
 #include "ns3/opus-port-assigner.h"
+#include "ns3/opus-reconfiguration-batcher.h"
 
 #include <deque>
 #include <functional>
@@ -149,9 +150,6 @@ class OpusController : public OpusControlPlane
     void DoDispose() override;
 
   private:
-    /// No switching (Joinable).
-    static constexpr uint64_t NONE = UINT64_MAX;
-
     /// A request whose members have all asked (or a speculative one).
     struct Ticket
     {
@@ -189,18 +187,6 @@ class OpusController : public OpusControlPlane
         std::shared_ptr<const OpusDemand> demand; //!< Circuits it set up
         std::set<uint32_t> members;               //!< Members that announced it
         std::vector<uint64_t> records;            //!< Reconfigurations it ordered
-    };
-
-    /// A reconfiguration between its order and its end.
-    struct Switching
-    {
-        uint32_t rail{0};                           //!< Its rail
-        std::set<uint32_t> ports;                   //!< Ports it sets or clears
-        OcsConnections connections;                 //!< What it asks of the OCS
-        Time ordered;                               //!< When its first change was ordered
-        bool issued{false};                         //!< Handed to the OCS
-        uint32_t attempts{0};                       //!< Times the OCS failed it
-        std::vector<std::function<void()>> waiters; //!< Called when it ends
     };
 
     /// \return the gathering of \p call's instance (created on its first member)
@@ -241,8 +227,6 @@ class OpusController : public OpusControlPlane
     bool Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& keep);
     /// Marks \p pair relayed or not, and fires the Relay trace if that changes.
     void SetRelayed(const OpusDemand::Link& pair, bool relayed);
-    /// Hands a failed reconfiguration to the OCS again: what the target still wants of it.
-    void Retry(uint64_t switching);
     /// Assigns the ports of \p ticket's circuits on every rail (OpusPortAssigner), keeping
     /// PairsToKeep; false if a needed port is leased.
     bool AssignPorts(const Ticket& ticket, std::map<uint32_t, OpusRailChange>& changes) const;
@@ -258,42 +242,35 @@ class OpusController : public OpusControlPlane
     /// Marks the guess for \p instance used if its circuits are in place (\p changes, what
     /// serving its request changes, connects nothing), and forgets it.
     void JudgeGuess(const std::string& instance, const std::map<uint32_t, OpusRailChange>& changes);
-    /// Marks the guesses still switching ports that a request's \p connections change on
-    /// \p rail: the request waits for them (the OCS serves a port's changes in order).
-    /// \p joined, the reconfiguration the request joins, does not delay it.
-    void MarkGuessesInTheWay(uint32_t rail, const OcsConnections& connections, uint64_t joined);
-    /// \return the reconfiguration of \p rail that a change ordered now joins (not handed to
-    ///         the OCS yet, ordered within BatchWindow), or NONE
-    uint64_t Joinable(uint32_t rail) const;
     /// Forgets the guesses whose circuits are no longer all set up (undone by a request).
     void ForgetUndoneGuesses();
-    /// Orders one rail's change: joins the rail's reconfiguration of this instant (see
-    /// Joinable), or starts one that is handed to the OCS after BatchWindow and
-    /// ControlLatency. \return its switching id
+    /// Orders one rail's change through the batcher (OpusReconfigurationBatcher::Order),
+    /// and notes a guess's reconfiguration. \return the reconfiguration's id
     uint64_t Order(uint32_t rail, const OpusRailChange& change, const Ticket& ticket);
-    /// Joins \p change into switching \p id and its record.
-    void Join(uint64_t id, const OpusRailChange& change, const Ticket& ticket);
-    void Issue(uint64_t switching);
-    void Switched(uint64_t switching, const OcsReconfiguration& done);
     void Grant(const Ticket& ticket);
+    /// \param latency attribute ControlLatency (the batcher pays it)
+    void SetControlLatency(Time latency);
+    /// \return attribute ControlLatency
+    Time GetControlLatency() const;
+    /// \param window attribute BatchWindow (the batcher collects changes for it)
+    void SetBatchWindow(Time window);
+    /// \return attribute BatchWindow
+    Time GetBatchWindow() const;
 
-    std::vector<Ptr<OpticalCircuitSwitch>> m_switches; //!< Per rail
+    std::vector<Ptr<OcsCircuitTable>> m_tables; //!< Per rail: the OCS circuit state
     OpusPortAssigner m_ports; //!< Ports, target circuits and ports planned around, per rail
+    OpusReconfigurationBatcher m_batcher;                //!< Reconfigurations ordered and in flight
     std::vector<std::map<uint32_t, Time>> m_failedSince; //!< Per rail: failed ports, since when
     Time m_failureHoldDown;                              //!< Attribute
     std::set<OpusDemand::Link> m_relayed;                //!< Pairs without a live port
     std::set<OpusDemand::Link> m_wanted;                 //!< See WantCircuit
     bool m_static{false};                                //!< See HoldStatic
-    std::set<std::string> m_stuck;                       //!< Reconfigurations that failed twice
     std::map<OpusDemand::Link, uint32_t> m_pairLeases;   //!< Active communications per pair
-    Time m_controlLatency;                               //!< Attribute
-    Time m_batchWindow;                                  //!< Attribute
     std::map<std::string, Gathering> m_gathering;        //!< Per instance
     std::set<std::string> m_served;                      //!< Instances whose members have all asked
     std::deque<Ticket> m_queue;                          //!< Complete, FCFS
     std::map<std::string, Lease> m_leases;               //!< Per active instance
     uint64_t m_leasesServed{0};                          //!< Leases served so far
-    std::map<uint64_t, Switching> m_switching;           //!< In flight, by record index
     std::map<std::string, Guess> m_guesses; //!< Set-up guesses not yet used, by instance
     TracedCallback<uint32_t, uint32_t, uint32_t, bool> m_relayTrace; //!< Relay
 };
