@@ -75,7 +75,7 @@ OpusController::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_tables.clear();
-    m_gathering.clear();
+    m_incomplete.clear();
     m_queue.clear();
     m_batcher.Clear();
     OpusControlPlane::DoDispose();
@@ -137,54 +137,56 @@ OpusController::GetBatchWindow() const
     return m_batcher.GetBatchWindow();
 }
 
-OpusController::Gathering&
-OpusController::Gather(const CollectiveCall& call, uint32_t rank)
+OpusController::IncompleteRequest&
+OpusController::IncompleteRequestOf(const CollectiveCall& call, uint32_t rank)
 {
-    auto found = m_gathering.find(call.instance);
-    if (found != m_gathering.end())
+    auto found = m_incomplete.find(call.instance);
+    if (found != m_incomplete.end())
     {
         return found->second;
     }
-    Gathering g;
-    g.ticket.instance = call.instance;
-    g.ticket.group = call.instance.substr(0, call.instance.rfind('#'));
-    Describe(g, call, rank);
-    return m_gathering.emplace(call.instance, std::move(g)).first->second;
+    IncompleteRequest incomplete;
+    incomplete.request.instance = call.instance;
+    incomplete.request.group = call.instance.substr(0, call.instance.rfind('#'));
+    SetDemandAndMembers(incomplete, call, rank);
+    return m_incomplete.emplace(call.instance, std::move(incomplete)).first->second;
 }
 
 void
-OpusController::Describe(Gathering& g, const CollectiveCall& call, uint32_t rank)
+OpusController::SetDemandAndMembers(IncompleteRequest& incomplete,
+                                    const CollectiveCall& call,
+                                    uint32_t rank)
 {
-    g.ticket.demand = GetDemand(call, rank);
+    incomplete.request.demand = GetDemand(call, rank);
     bool pointToPoint = call.type == WorkloadOpType::SEND || call.type == WorkloadOpType::RECV;
-    g.ticket.members = pointToPoint ? 2 : call.members.size();
-    g.missing = g.ticket.members;
+    incomplete.request.members = pointToPoint ? 2 : call.members.size();
+    incomplete.missing = incomplete.request.members;
 }
 
 void
 OpusController::Request(const CollectiveCall& call, uint32_t rank, GrantCallback granted)
 {
     NS_LOG_FUNCTION(this << call.instance << rank);
-    Gathering& g = Gather(call, rank);
-    if (g.ticket.grants.empty())
+    IncompleteRequest& incomplete = IncompleteRequestOf(call, rank);
+    if (incomplete.request.grants.empty())
     {
         // The first real request says what the communication needs; a provisioning
-        // announcement that created the gathering only predicted it.
-        Describe(g, call, rank);
+        // announcement that created the incomplete request only predicted it.
+        SetDemandAndMembers(incomplete, call, rank);
     }
-    g.ticket.grants.push_back(granted);
-    g.ticket.asked.insert(rank);
-    g.announced.insert(rank);
-    if (--g.missing > 0)
+    incomplete.request.grants.push_back(granted);
+    incomplete.request.asked.insert(rank);
+    incomplete.announced.insert(rank);
+    if (--incomplete.missing > 0)
     {
-        ProvisionIfAnnounced(g);
+        ProvisionIfAnnounced(incomplete);
         return;
     }
-    Ticket ticket = std::move(g.ticket);
-    m_gathering.erase(call.instance);
+    CircuitRequest request = std::move(incomplete.request);
+    m_incomplete.erase(call.instance);
     m_served.insert(call.instance);
-    ticket.ready = Simulator::Now();
-    Enqueue(std::move(ticket));
+    request.ready = Simulator::Now();
+    Enqueue(std::move(request));
 }
 
 void
@@ -195,40 +197,39 @@ OpusController::Provision(const CollectiveCall& call, uint32_t rank)
     {
         return; // too late, or nothing to set up
     }
-    NS_LOG_FUNCTION(this << call.instance << rank);
-    Gathering& g = Gather(call, rank);
-    g.announced.insert(rank);
-    ProvisionIfAnnounced(g);
+    IncompleteRequest& incomplete = IncompleteRequestOf(call, rank);
+    incomplete.announced.insert(rank);
+    ProvisionIfAnnounced(incomplete);
 }
 
 void
-OpusController::ProvisionIfAnnounced(Gathering& g)
+OpusController::ProvisionIfAnnounced(IncompleteRequest& incomplete)
 {
     // Every member has finished its previous phase (or already asked): switching now
     // cannot cut into a member's phase that is still going on.
-    if (g.provisioned || g.announced.size() < g.ticket.members)
+    if (incomplete.provisioned || incomplete.announced.size() < incomplete.request.members)
     {
         return;
     }
-    g.provisioned = true;
-    Ticket ticket;
-    ticket.instance = g.ticket.instance;
-    ticket.group = g.ticket.group;
-    ticket.demand = g.ticket.demand;
-    ticket.speculative = true;
-    ticket.asked = g.announced;
-    ticket.ready = Simulator::Now();
+    incomplete.provisioned = true;
+    CircuitRequest request;
+    request.instance = incomplete.request.instance;
+    request.group = incomplete.request.group;
+    request.demand = incomplete.request.demand;
+    request.speculative = true;
+    request.asked = incomplete.announced;
+    request.ready = Simulator::Now();
     // One nanosecond later: every real request of this instant comes first, however many
     // zero-time steps (a zero-length compute op, a chain of callbacks) lead to it, and its
     // circuits are then kept (PairsToKeep, MemberAskedElsewhere). Events already due now
     // would not be enough: a request made by a later event of the same instant lost.
-    Simulator::Schedule(NanoSeconds(1), &OpusController::Enqueue, this, std::move(ticket));
+    Simulator::Schedule(NanoSeconds(1), &OpusController::Enqueue, this, std::move(request));
 }
 
 void
-OpusController::Enqueue(Ticket ticket)
+OpusController::Enqueue(CircuitRequest request)
 {
-    m_queue.push_back(std::move(ticket));
+    m_queue.push_back(std::move(request));
     ServeQueue();
 }
 
@@ -277,10 +278,10 @@ OpusController::Release(const std::string& instance)
 void
 OpusController::ServeQueue()
 {
-    // A ticket that cannot be served holds back later tickets that share one of its GPUs:
-    // first come, first served, while tickets on other GPUs go ahead. A speculative ticket
-    // holds back nothing (a guess must not delay real traffic) and is dropped once every
-    // member has asked for its communication.
+    // A request that cannot be served holds back later requests that share one of its GPUs:
+    // first come, first served, while requests on other GPUs go ahead. A speculative request
+    // holds back nothing (a speculative setup must not delay real traffic) and is dropped once
+    // every member has asked for its communication.
     std::set<std::pair<uint32_t, uint32_t>> held;
     for (auto it = m_queue.begin(); it != m_queue.end();)
     {
@@ -304,9 +305,9 @@ OpusController::ServeQueue()
             ++it;
             continue;
         }
-        Ticket ticket = std::move(*it);
+        CircuitRequest request = std::move(*it);
         it = m_queue.erase(it);
-        Serve(std::move(ticket), std::move(changes));
+        Serve(std::move(request), std::move(changes));
     }
 }
 
@@ -438,7 +439,7 @@ OpusController::RejoinLease(uint32_t rail,
     NS_LOG_INFO("rail " << rail << ": " << instance << " reconnected on its live ports");
     if (!change.connections.empty())
     {
-        Ticket repair;
+        CircuitRequest repair;
         repair.group = "reconnect:" + instance;
         Order(rail, change, repair);
     }
@@ -457,7 +458,7 @@ OpusController::Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& k
         {
             NS_LOG_INFO("rail " << need.rail << ": GPUs " << need.a << " and " << need.b
                                 << " reconnected with " << need.circuits << " circuits");
-            Ticket repair;
+            CircuitRequest repair;
             repair.group = "reconnect:" + std::to_string(need.a) + "-" + std::to_string(need.b);
             Order(need.rail, change, repair);
             m_ports.SetConfig(need.rail, change.config);
@@ -507,7 +508,7 @@ OpusController::JoinWanted(uint32_t rail)
         {
             NS_LOG_INFO("rail " << rail << ": GPUs " << a << " and " << b
                                 << " joined for detoured data");
-            Ticket detour;
+            CircuitRequest detour;
             detour.group = "detour:" + std::to_string(a) + "-" + std::to_string(b);
             Order(rail, change, detour);
             m_ports.SetConfig(rail, change.config);
@@ -555,45 +556,48 @@ OpusController::SetRelayed(const OpusDemand::Link& pair, bool relayed)
 }
 
 bool
-OpusController::AssignPorts(const Ticket& ticket, std::map<uint32_t, OpusRailChange>& changes) const
+OpusController::AssignPorts(const CircuitRequest& request,
+                            std::map<uint32_t, OpusRailChange>& changes) const
 {
-    return m_ports.AssignDemand(*ticket.demand, PairsToKeep(ticket), changes);
+    return m_ports.AssignDemand(*request.demand, PairsToKeep(request), changes);
 }
 
 bool
-OpusController::MemberAskedElsewhere(const Ticket& guess) const
+OpusController::MemberAskedElsewhere(const CircuitRequest& provisioning) const
 {
-    auto shares = [&guess](const std::set<uint32_t>& asked) {
-        return std::any_of(asked.begin(), asked.end(), [&guess](uint32_t rank) {
-            return guess.asked.count(rank) > 0;
+    auto shares = [&provisioning](const std::set<uint32_t>& asked) {
+        return std::any_of(asked.begin(), asked.end(), [&provisioning](uint32_t rank) {
+            return provisioning.asked.count(rank) > 0;
         });
     };
-    for (const auto& [instance, g] : m_gathering)
+    for (const auto& [instance, incomplete] : m_incomplete)
     {
-        if (instance != guess.instance && !g.ticket.grants.empty() && shares(g.ticket.asked))
+        if (instance != provisioning.instance && !incomplete.request.grants.empty() &&
+            shares(incomplete.request.asked))
         {
             return true;
         }
     }
-    return std::any_of(m_queue.begin(), m_queue.end(), [&](const Ticket& queued) {
+    return std::any_of(m_queue.begin(), m_queue.end(), [&](const CircuitRequest& queued) {
         return !queued.speculative && shares(queued.asked);
     });
 }
 
 std::set<OpusDemand::Link>
-OpusController::PairsToKeep(const Ticket& ticket) const
+OpusController::PairsToKeep(const CircuitRequest& request) const
 {
     std::set<OpusDemand::Link> keep = LeasedPairs();
-    if (!ticket.speculative)
+    if (!request.speculative)
     {
         return keep;
     }
-    // What a member of the guess has shown it needs first: a request it made (its actual
-    // next communication), or an earlier guess whose communication has not run yet.
-    auto keepIfShared = [&keep, &ticket](const std::set<uint32_t>& ranks,
-                                         const OpusDemand& demand) {
-        if (std::none_of(ranks.begin(), ranks.end(), [&ticket](uint32_t rank) {
-                return ticket.asked.count(rank) > 0;
+    // What a member of the speculative setup has shown it needs first: a request it made (its
+    // actual next communication), or an earlier speculative setup whose communication has not run
+    // yet.
+    auto keepIfShared = [&keep, &request](const std::set<uint32_t>& ranks,
+                                          const OpusDemand& demand) {
+        if (std::none_of(ranks.begin(), ranks.end(), [&request](uint32_t rank) {
+                return request.asked.count(rank) > 0;
             }))
         {
             return;
@@ -603,40 +607,40 @@ OpusController::PairsToKeep(const Ticket& ticket) const
             keep.emplace(need.rail, need.a, need.b);
         }
     };
-    for (const auto& [instance, g] : m_gathering)
+    for (const auto& [instance, incomplete] : m_incomplete)
     {
-        keepIfShared(g.ticket.asked, *g.ticket.demand);
+        keepIfShared(incomplete.request.asked, *incomplete.request.demand);
     }
-    for (const Ticket& queued : m_queue)
+    for (const CircuitRequest& queued : m_queue)
     {
         if (!queued.speculative)
         {
             keepIfShared(queued.asked, *queued.demand);
         }
     }
-    for (const auto& [instance, guess] : m_guesses)
+    for (const auto& [instance, setup] : m_setups)
     {
-        if (instance != ticket.instance)
+        if (instance != request.instance)
         {
-            keepIfShared(guess.members, *guess.demand);
+            keepIfShared(setup.members, *setup.demand);
         }
     }
     return keep;
 }
 
 void
-OpusController::Serve(Ticket ticket, std::map<uint32_t, OpusRailChange> changes)
+OpusController::Serve(CircuitRequest request, std::map<uint32_t, OpusRailChange> changes)
 {
-    NS_LOG_FUNCTION(this << ticket.group << ticket.speculative);
-    if (ticket.speculative)
+    NS_LOG_FUNCTION(this << request.group << request.speculative);
+    if (request.speculative)
     {
-        m_guesses[ticket.instance] = Guess{ticket.demand, ticket.asked, {}};
+        m_setups[request.instance] = SpeculativeSetup{request.demand, request.asked, {}};
     }
     else
     {
-        JudgeGuess(ticket.instance, changes);
+        SettleSpeculativeSetup(request.instance, changes);
     }
-    auto shared = std::make_shared<Ticket>(std::move(ticket));
+    auto shared = std::make_shared<CircuitRequest>(std::move(request));
     auto left = std::make_shared<uint32_t>(1); // released below, after every wait is known
     Lease lease;
     lease.membersLeft = shared->members;
@@ -657,7 +661,7 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, OpusRailChange> changes)
         {
             if (!shared->speculative)
             {
-                // The guesses still switching these ports delay this request.
+                // The speculative setups still switching these ports delay this request.
                 m_batcher.MarkSpeculativeInTheWay(rail,
                                                   change.connections,
                                                   m_batcher.Joinable(rail));
@@ -673,7 +677,7 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, OpusRailChange> changes)
         }
         m_ports.SetConfig(rail, std::move(change.config));
     }
-    ForgetUndoneGuesses();
+    ForgetUndoneSetups();
     if (!shared->speculative)
     {
         for (const OpusCircuitNeed& need : shared->demand->GetNeeds())
@@ -694,50 +698,50 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, OpusRailChange> changes)
 }
 
 void
-OpusController::JudgeGuess(const std::string& instance,
-                           const std::map<uint32_t, OpusRailChange>& changes)
+OpusController::SettleSpeculativeSetup(const std::string& instance,
+                                       const std::map<uint32_t, OpusRailChange>& changes)
 {
-    auto guess = m_guesses.find(instance);
-    if (guess == m_guesses.end())
+    auto setup = m_setups.find(instance);
+    if (setup == m_setups.end())
     {
         return;
     }
     bool inPlace = std::all_of(changes.begin(), changes.end(), [](const auto& change) {
         return change.second.connections.empty();
     });
-    for (uint64_t id : guess->second.records)
+    for (uint64_t id : setup->second.records)
     {
         m_records[id].used = m_records[id].used || inPlace;
     }
-    m_guesses.erase(guess);
+    m_setups.erase(setup);
 }
 
 void
-OpusController::ForgetUndoneGuesses()
+OpusController::ForgetUndoneSetups()
 {
-    for (auto it = m_guesses.begin(); it != m_guesses.end();)
+    for (auto it = m_setups.begin(); it != m_setups.end();)
     {
-        it = m_ports.IsSetUp(*it->second.demand) ? std::next(it) : m_guesses.erase(it);
+        it = m_ports.IsSetUp(*it->second.demand) ? std::next(it) : m_setups.erase(it);
     }
 }
 
 uint64_t
-OpusController::Order(uint32_t rail, const OpusRailChange& change, const Ticket& ticket)
+OpusController::Order(uint32_t rail, const OpusRailChange& change, const CircuitRequest& request)
 {
-    uint64_t id = m_batcher.Order(rail, change.connections, ticket.group, ticket.speculative);
-    if (ticket.speculative)
+    uint64_t id = m_batcher.Order(rail, change.connections, request.group, request.speculative);
+    if (request.speculative)
     {
-        m_guesses[ticket.instance].records.push_back(id);
+        m_setups[request.instance].records.push_back(id);
     }
     return id;
 }
 
 void
-OpusController::Grant(const Ticket& ticket)
+OpusController::Grant(const CircuitRequest& request)
 {
-    if (!ticket.speculative)
+    if (!request.speculative)
     {
-        OpusControlPlane::Grant(ticket.instance, ticket.ready, ticket.grants);
+        OpusControlPlane::Grant(request.instance, request.ready, request.grants);
     }
 }
 
@@ -750,8 +754,8 @@ OpusController::Preset(const std::vector<std::shared_ptr<const OpusDemand>>& dem
     for (const auto& demand : demands)
     {
         auto gpus = GpusOf(*demand);
-        if (demand->IsEmpty() || std::any_of(gpus.begin(), gpus.end(), [&taken](const auto& g) {
-                return taken.count(g) > 0;
+        if (demand->IsEmpty() || std::any_of(gpus.begin(), gpus.end(), [&taken](const auto& gpu) {
+                return taken.count(gpu) > 0;
             }))
         {
             continue;
@@ -787,14 +791,15 @@ OpusController::DescribePending() const
 {
     NS_LOG_FUNCTION(this);
     std::vector<std::string> lines;
-    for (const auto& [instance, g] : m_gathering)
+    for (const auto& [instance, incomplete] : m_incomplete)
     {
-        if (g.ticket.grants.empty())
+        if (incomplete.request.grants.empty())
         {
             continue; // only announced by provisioning: nobody waits for it
         }
-        lines.push_back("Opus: " + instance + " waits for " + std::to_string(g.missing) + " of " +
-                        std::to_string(g.ticket.members) + " members to ask for its circuits");
+        lines.push_back("Opus: " + instance + " waits for " + std::to_string(incomplete.missing) +
+                        " of " + std::to_string(incomplete.request.members) +
+                        " members to ask for its circuits");
     }
     const std::set<std::string>& stuck = m_batcher.GetStuck();
     lines.insert(lines.end(), stuck.begin(), stuck.end());
@@ -805,11 +810,11 @@ OpusController::DescribePending() const
                         " have no live port for a circuit; their traffic relays through other "
                         "GPUs where lit circuits and live ports make a path");
     }
-    for (const Ticket& ticket : m_queue)
+    for (const CircuitRequest& request : m_queue)
     {
         lines.push_back(
             "Opus: " +
-            (ticket.speculative ? "speculative request for " + ticket.group : ticket.instance) +
+            (request.speculative ? "speculative request for " + request.group : request.instance) +
             " waits for ports that active communications hold (or for an earlier "
             "request on its GPUs)");
     }

@@ -31,12 +31,13 @@ namespace ns3
  *   speculative requests (provisioning) act once every member has announced the
  *   communication (each after finishing its previous phase) and grant nothing; they are
  *   served 1 ns later, after every request of the same instant, wait while one of their members has
- *   asked for another communication not served yet (its real next one: the guess would
+ *   asked for another communication not served yet (its real next one: the speculative setup would
  *   switch ports that request may need), and never take down a circuit that a
  *   request made by one of their own members needs (that member's real next
- *   communication contradicts the guess, as when streams overlap), nor one that an earlier
- *   guess of one of their members has set up and its communication has not used yet
- *   (that guess is nearer in time); requests take down guesses' circuits as they need;
+ *   communication contradicts the speculative setup, as when streams overlap), nor one that an
+ * earlier speculative setup of one of their members has set up and its communication has not used
+ * yet (that speculative setup is nearer in time); requests take down speculative setups' circuits
+ * as they need;
  * - serves complete requests first come, first served: a request that cannot be served yet
  *   holds back every later request that involves one of its GPUs, so order is respected;
  * - keeps every circuit the demand already has, and for the missing ones picks NIC ports
@@ -151,7 +152,7 @@ class OpusController : public OpusControlPlane
 
   private:
     /// A request whose members have all asked (or a speculative one).
-    struct Ticket
+    struct CircuitRequest
     {
         std::string instance;                     //!< Communication ("" if speculative)
         std::string group;                        //!< Its group (instance without #k)
@@ -164,9 +165,9 @@ class OpusController : public OpusControlPlane
     };
 
     /// A request still collecting its members.
-    struct Gathering
+    struct IncompleteRequest
     {
-        Ticket ticket;                //!< What it becomes
+        CircuitRequest request;       //!< What it becomes
         uint32_t missing{0};          //!< Members yet to ask
         std::set<uint32_t> announced; //!< Members that asked or provisioned it
         bool provisioned{false};      //!< Its circuits were requested speculatively
@@ -182,20 +183,23 @@ class OpusController : public OpusControlPlane
     };
 
     /// A speculative setup whose communication has not asked for it yet.
-    struct Guess
+    struct SpeculativeSetup
     {
         std::shared_ptr<const OpusDemand> demand; //!< Circuits it set up
         std::set<uint32_t> members;               //!< Members that announced it
         std::vector<uint64_t> records;            //!< Reconfigurations it ordered
     };
 
-    /// \return the gathering of \p call's instance (created on its first member)
-    Gathering& Gather(const CollectiveCall& call, uint32_t rank);
-    /// Sets what \p g's communication needs and how many members it waits for, from \p call.
-    void Describe(Gathering& g, const CollectiveCall& call, uint32_t rank);
+    /// \return the incomplete request of \p call's instance (created on its first member)
+    IncompleteRequest& IncompleteRequestOf(const CollectiveCall& call, uint32_t rank);
+    /// Sets what \p incomplete's communication needs and how many members it waits for, from \p
+    /// call.
+    void SetDemandAndMembers(IncompleteRequest& incomplete,
+                             const CollectiveCall& call,
+                             uint32_t rank);
     /// Orders a speculative setup once every member announced the communication.
-    void ProvisionIfAnnounced(Gathering& g);
-    void Enqueue(Ticket ticket);
+    void ProvisionIfAnnounced(IncompleteRequest& incomplete);
+    void Enqueue(CircuitRequest request);
     void ServeQueue();
     /// A port of \p rail's OCS failed or was repaired: planning avoids it once it has been
     /// down for FailureHoldDown (ConfirmFailure), until its repair.
@@ -227,27 +231,30 @@ class OpusController : public OpusControlPlane
     bool Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& keep);
     /// Marks \p pair relayed or not, and fires the Relay trace if that changes.
     void SetRelayed(const OpusDemand::Link& pair, bool relayed);
-    /// Assigns the ports of \p ticket's circuits on every rail (OpusPortAssigner), keeping
+    /// Assigns the ports of \p request's circuits on every rail (OpusPortAssigner), keeping
     /// PairsToKeep; false if a needed port is leased.
-    bool AssignPorts(const Ticket& ticket, std::map<uint32_t, OpusRailChange>& changes) const;
-    /// \return true if a member of \p guess has asked for another communication that is
-    ///         not served yet: that is its real next one, which the guess must not delay
-    ///         (it waits until that request is served, whose lease then protects it)
-    bool MemberAskedElsewhere(const Ticket& guess) const;
-    /// \return the GPU pairs whose circuits \p ticket must keep: those of active
-    ///         communications, and for a speculative ticket those of the requests its
-    ///         members have made and of their earlier guesses not used yet
-    std::set<OpusDemand::Link> PairsToKeep(const Ticket& ticket) const;
-    void Serve(Ticket ticket, std::map<uint32_t, OpusRailChange> changes);
-    /// Marks the guess for \p instance used if its circuits are in place (\p changes, what
-    /// serving its request changes, connects nothing), and forgets it.
-    void JudgeGuess(const std::string& instance, const std::map<uint32_t, OpusRailChange>& changes);
-    /// Forgets the guesses whose circuits are no longer all set up (undone by a request).
-    void ForgetUndoneGuesses();
+    bool AssignPorts(const CircuitRequest& request,
+                     std::map<uint32_t, OpusRailChange>& changes) const;
+    /// \return true if a member of \p provisioning has asked for another communication that is
+    ///         not served yet: that is its real next one, which the speculative setup must not
+    ///         delay (it waits until that request is served, whose lease then protects it)
+    bool MemberAskedElsewhere(const CircuitRequest& provisioning) const;
+    /// \return the GPU pairs whose circuits \p request must keep: those of active
+    ///         communications, and for a speculative request those of the requests its
+    ///         members have made and of their earlier speculative setups not used yet
+    std::set<OpusDemand::Link> PairsToKeep(const CircuitRequest& request) const;
+    void Serve(CircuitRequest request, std::map<uint32_t, OpusRailChange> changes);
+    /// Marks the speculative setup for \p instance used if its circuits are in place (\p changes,
+    /// what serving its request changes, connects nothing), and forgets it.
+    void SettleSpeculativeSetup(const std::string& instance,
+                                const std::map<uint32_t, OpusRailChange>& changes);
+    /// Forgets the speculative setups whose circuits are no longer all set up (undone by a
+    /// request).
+    void ForgetUndoneSetups();
     /// Orders one rail's change through the batcher (OpusReconfigurationBatcher::Order),
-    /// and notes a guess's reconfiguration. \return the reconfiguration's id
-    uint64_t Order(uint32_t rail, const OpusRailChange& change, const Ticket& ticket);
-    void Grant(const Ticket& ticket);
+    /// and notes a speculative setup's reconfiguration. \return the reconfiguration's id
+    uint64_t Order(uint32_t rail, const OpusRailChange& change, const CircuitRequest& request);
+    void Grant(const CircuitRequest& request);
     /// \param latency attribute ControlLatency (the batcher pays it)
     void SetControlLatency(Time latency);
     /// \return attribute ControlLatency
@@ -266,12 +273,13 @@ class OpusController : public OpusControlPlane
     std::set<OpusDemand::Link> m_wanted;                 //!< See WantCircuit
     bool m_static{false};                                //!< See HoldStatic
     std::map<OpusDemand::Link, uint32_t> m_pairLeases;   //!< Active communications per pair
-    std::map<std::string, Gathering> m_gathering;        //!< Per instance
-    std::set<std::string> m_served;                      //!< Instances whose members have all asked
-    std::deque<Ticket> m_queue;                          //!< Complete, FCFS
-    std::map<std::string, Lease> m_leases;               //!< Per active instance
-    uint64_t m_leasesServed{0};                          //!< Leases served so far
-    std::map<std::string, Guess> m_guesses; //!< Set-up guesses not yet used, by instance
+    std::map<std::string, IncompleteRequest> m_incomplete; //!< Per instance
+    std::set<std::string> m_served;        //!< Instances whose members have all asked
+    std::deque<CircuitRequest> m_queue;    //!< Complete, FCFS
+    std::map<std::string, Lease> m_leases; //!< Per active instance
+    uint64_t m_leasesServed{0};            //!< Leases served so far
+    std::map<std::string, SpeculativeSetup>
+        m_setups; //!< Speculative setups not yet used, by instance
     TracedCallback<uint32_t, uint32_t, uint32_t, bool> m_relayTrace; //!< Relay
 };
 

@@ -98,7 +98,8 @@ OpusReconfigurationBatcher::Order(uint32_t rail,
         record.groups.push_back(group);
     }
     record.speculative = record.speculative && speculative;
-    record.used = !record.speculative; // a guess is used once its communication runs on it
+    record.used =
+        !record.speculative; // a speculative setup is used once its communication runs on it
     // Applied in order, so a later change of the same instant overrides an earlier one:
     // planning saw the earlier one's configuration.
     InFlight& reconfiguration = m_inFlight[id];

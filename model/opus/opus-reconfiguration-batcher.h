@@ -68,7 +68,7 @@ class OpusReconfigurationBatcher
      * \param rail the rail
      * \param connections the circuits to set (later changes of a port override earlier ones)
      * \param group the communication group it serves (for the record)
-     * \param speculative true for a provisioning guess
+     * \param speculative true for a speculative setup (provisioning)
      * \return the reconfiguration's id
      */
     uint64_t Order(uint32_t rail,
