@@ -36,6 +36,7 @@ def build(bld):
         'model/devices/ecn-mark-tag.cc',
         'model/devices/eps-channel.cc',
         'model/devices/eps-net-device.cc',
+        'model/devices/ocs-circuit-table.cc',
         'model/devices/ocs-net-device.cc',
         'model/devices/ocs-technology.cc',
         'model/devices/optical-circuit-switch.cc',
@@ -89,6 +90,8 @@ def build(bld):
         'model/opus/opus-control-plane.cc',
         'model/opus/opus-controller.cc',
         'model/opus/opus-demand.cc',
+        'model/opus/opus-port-assigner.cc',
+        'model/opus/opus-reconfiguration-batcher.cc',
         'model/opus/opus-shim.cc',
         'model/opus/opus-testbed-emulator.cc',
         # model/analysis
@@ -139,6 +142,7 @@ def build(bld):
     module_test = bld.create_ns3_module_test_library('photonic-rails')
     module_test.source = [
         'test/ocs-circuit-test-suite.cc',
+        'test/ocs-circuit-table-test-suite.cc',
         'test/ocs-reconfiguration-test-suite.cc',
         'test/eps-link-test-suite.cc',
         'test/eps-switch-test-suite.cc',
@@ -171,6 +175,7 @@ def build(bld):
         'test/gtest/opus-cost-model-test.cc',
         'test/gtest/opus-demand-test.cc',
         'test/gtest/opus-phase-replay-test.cc',
+        'test/gtest/opus-port-assigner-test.cc',
         'test/gtest/phase-log-bounds-test.cc',
         'test/gtest/rail-fabric-spec-test.cc',
         'test/gtest/rail-topology-test.cc',
@@ -208,6 +213,7 @@ def build(bld):
         'model/devices/ecn-mark-tag.h',
         'model/devices/eps-channel.h',
         'model/devices/eps-net-device.h',
+        'model/devices/ocs-circuit-table.h',
         'model/devices/ocs-net-device.h',
         'model/devices/ocs-technology.h',
         'model/devices/optical-circuit-switch.h',
@@ -261,6 +267,8 @@ def build(bld):
         'model/opus/opus-control-plane.h',
         'model/opus/opus-controller.h',
         'model/opus/opus-demand.h',
+        'model/opus/opus-port-assigner.h',
+        'model/opus/opus-reconfiguration-batcher.h',
         'model/opus/opus-shim.h',
         'model/opus/opus-testbed-emulator.h',
         # model/analysis

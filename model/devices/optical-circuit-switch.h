@@ -5,17 +5,14 @@
 #ifndef OPTICAL_CIRCUIT_SWITCH_H
 #define OPTICAL_CIRCUIT_SWITCH_H
 
-#include "ns3/callback.h"
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
+#include "ns3/ocs-circuit-table.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
-#include <deque>
-#include <limits>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,40 +21,6 @@ namespace ns3
 {
 
 class OcsNetDevice;
-
-/**
- * \ingroup photonic-rails
- * Directed circuits: input port -> output port. In a change request an output of
- * OpticalCircuitSwitch::NO_PORT disconnects the input.
- */
-using OcsConnections = std::map<uint32_t, uint32_t>;
-
-/**
- * \ingroup photonic-rails
- * \brief One reconfiguration request as the switch saw it (passed to traces and callbacks).
- */
-struct OcsReconfiguration
-{
-    uint64_t id{0};                  //!< Request id, increasing in arrival order (from 1)
-    OcsConnections requested;        //!< The connections as requested
-    OcsConnections changed;          //!< The inputs whose circuit really changed, new outputs
-    std::vector<uint32_t> darkPorts; //!< Ports dark during this reconfiguration, sorted
-    Time requestedAt;                //!< When the request arrived
-    Time startedAt;                  //!< When its ports went dark (after any queueing)
-    Time endedAt;                    //!< When its circuits came up (or failed to)
-    bool failed{false};              //!< The changed circuits did not come up (a fault)
-};
-
-/**
- * \ingroup photonic-rails
- * \brief Outcome of a reconfiguration request: accepted (with its id) or rejected.
- */
-struct OcsRequestResult
-{
-    bool accepted{false}; //!< False when the request was invalid; nothing changed then
-    uint64_t id{0};       //!< Request id when accepted
-    std::string error;    //!< Why it was rejected
-};
 
 /**
  * \ingroup photonic-rails
@@ -74,15 +37,19 @@ struct OcsRequestResult
  * port (as input, or as old or new output) that an earlier request still holds waits until
  * every earlier request touching any of its ports has finished: requests are served in
  * arrival order per port, and requests on disjoint ports proceed concurrently.
+ *
+ * The circuit state (circuits, requests, dark and failed ports, dark-time accounting) is an
+ * OcsCircuitTable the switch owns (GetCircuitTable()); the switch itself carries frames and
+ * tells its devices and trace sinks what the table changes. Its circuit methods delegate.
  */
 class OpticalCircuitSwitch : public Channel
 {
   public:
     /// Output value that means "not connected".
-    static constexpr uint32_t NO_PORT = std::numeric_limits<uint32_t>::max();
+    static constexpr uint32_t NO_PORT = OcsCircuitTable::NO_PORT;
 
     /// Called when a request's circuits are in place.
-    using DoneCallback = Callback<void, const OcsReconfiguration&>;
+    using DoneCallback = OcsCircuitTable::DoneCallback;
 
     /**
      * \brief Get the TypeId
@@ -98,6 +65,12 @@ class OpticalCircuitSwitch : public Channel
      * \param name a name from OcsTechnologyCatalog (e.g. "piezo")
      */
     void ApplyTechnology(const std::string& name);
+
+    /**
+     * \return the circuit state, which Opus and the flow model drive directly (the devices
+     *         and trace sinks hear of its changes through this switch)
+     */
+    Ptr<OcsCircuitTable> GetCircuitTable() const;
 
     /// \return the number of duplex ports
     uint32_t GetRadix() const;
@@ -287,29 +260,10 @@ class OpticalCircuitSwitch : public Channel
     void DoDispose() override;
 
   private:
-    /// A request between arrival and completion.
-    struct Request
-    {
-        OcsReconfiguration info;     //!< What is reported
-        std::vector<uint32_t> ports; //!< Ports it waits on (sorted, unique)
-        DoneCallback done;           //!< Completion callback
-        bool started{false};         //!< Its ports went dark (or it proved empty)
-    };
-
-    /// Checks \p changes against the projected configuration; empty string when valid.
-    std::string Validate(const OcsConnections& changes) const;
-    /// Ports a request orders itself on: its inputs and their old and new outputs.
-    std::vector<uint32_t> PortsTouchedBy(const OcsConnections& changes) const;
-    /// Starts every queued request that is first in line on all of its ports.
-    void StartReadyRequests();
-    /// \return true if \p request is first in line on every port it touches.
-    bool IsFirstInLine(const Request& request) const;
-    /// Darkens the changed ports and schedules Finish().
-    void Start(Request& request);
-    /// Brings the new circuits up and completes the request.
-    void Finish(uint64_t id);
-    /// Tears down the circuit from \p input (it goes dark).
-    void TearDown(uint32_t input);
+    /// \param radix the number of duplex ports (attribute Radix)
+    void SetRadix(uint32_t radix);
+    /// \param delay the blackout of a changed port (attribute ReconfigurationDelay)
+    void SetReconfigurationDelay(Time delay);
     /// Arrival of a frame at the far fiber end; drops it if its circuit was cut in time.
     void Deliver(Ptr<Packet> frame,
                  uint32_t input,
@@ -318,32 +272,13 @@ class OpticalCircuitSwitch : public Channel
                  Time lastBitThrough);
     /// Tells the device on \p port that its circuit changed.
     void NotifyDevice(uint32_t port) const;
-    void CheckPort(uint32_t port) const;
-    /// \return true if the circuit from \p input is up and neither of its ports failed.
-    bool IsLit(uint32_t input) const;
 
-    uint32_t m_radix;            //!< Number of ports
-    Time m_reconfigurationDelay; //!< Blackout of a changed port
-    std::string m_technology;    //!< Technology name, if one was applied
+    Ptr<OcsCircuitTable> m_table; //!< The circuit state
+    std::string m_technology;     //!< Technology name, if one was applied
 
-    std::vector<Ptr<OcsNetDevice>> m_devices;   //!< Device per port (null: nothing plugged)
-    std::vector<uint32_t> m_attachedPorts;      //!< Ports with a device, in attach order
-    uint32_t m_portsInUse{0};                   //!< Ports taken (AddPort or Attach)
-    std::vector<uint32_t> m_output;             //!< Current circuit per input, or NO_PORT
-    std::vector<bool> m_up;                     //!< Circuit per input is up (not dark)
-    std::vector<uint32_t> m_target;             //!< Circuit per input after all requests
-    std::vector<std::vector<Time>> m_teardowns; //!< Teardown times per input
-    std::vector<uint32_t> m_darkHolds;          //!< Reconfigurations darkening each port
-    std::vector<Time> m_darkSince;              //!< Start of the current blackout per port
-    std::vector<Time> m_darkTotal;              //!< Finished blackout time per port
-    std::vector<bool> m_failed;                 //!< Failed ports
-    uint32_t m_failNext{0};                     //!< Reconfigurations left to fail
-    std::vector<std::deque<uint64_t>> m_lines;  //!< Per port: requests waiting on it, FIFO
-
-    std::map<uint64_t, Request> m_requests; //!< Accepted, not completed, by id
-    uint64_t m_nextId;                      //!< Id of the next request
-    uint64_t m_reconfigurations;            //!< Completed non-empty reconfigurations
-    uint64_t m_framesLost;                  //!< Frames lost on torn-down circuits
+    std::vector<Ptr<OcsNetDevice>> m_devices; //!< Device per port (null: nothing plugged)
+    std::vector<uint32_t> m_attachedPorts;    //!< Ports with a device, in attach order
+    uint64_t m_framesLost;                    //!< Frames lost on torn-down circuits
 
     TracedCallback<uint32_t, uint32_t> m_circuitUpTrace;                    //!< A circuit came up
     TracedCallback<uint32_t, uint32_t> m_circuitDownTrace;                  //!< A circuit went down

@@ -223,13 +223,14 @@ FlowFabric::RailRoutes(uint32_t source, uint32_t destination) const
         uint32_t peerPort = port; // on a packet switch, port k talks to the peer's port k
         if (m_kind == RailKind::OCS)
         {
-            Ptr<OpticalCircuitSwitch> ocs = m_ocs[m_topology.RailOf(source)];
+            // Flows need only the circuit state, not the channel that would carry frames.
+            Ptr<OcsCircuitTable> circuits = m_ocs[m_topology.RailOf(source)]->GetCircuitTable();
             uint32_t input = GetOcsPort(source, port);
-            if (!ocs->IsCircuitUp(input))
+            if (!circuits->IsCircuitUp(input))
             {
                 continue;
             }
-            uint32_t output = ocs->GetConnection(input);
+            uint32_t output = circuits->GetConnection(input);
             if (output / ports != m_topology.ServerOf(destination))
             {
                 continue;

@@ -33,7 +33,7 @@ struct OpusReconfigurationRecord
     Time started;                    //!< When its ports went dark
     Time ended;                      //!< When its circuits came up
     /// The communication groups it served, in the order they joined it: requests (and
-    /// guesses) that became servable on the rail at the same instant (or within the
+    /// speculative setups) that became servable on the rail at the same instant (or within the
     /// controller's BatchWindow) share one reconfiguration
     std::vector<std::string> groups;
     bool speculative{false};    //!< Provisioning only (no member waited for it yet)
@@ -44,7 +44,7 @@ struct OpusReconfigurationRecord
     /// (a wrong prediction sets up circuits that are undone, or never used)
     bool used{false};
     /// Speculative only: a request had to wait for its switching to change the same ports
-    /// (the guess cost that request the rest of the blackout)
+    /// (the speculative setup cost that request the rest of the blackout)
     bool delayedRequest{false};
 };
 

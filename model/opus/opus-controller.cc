@@ -31,15 +31,17 @@ OpusController::GetTypeId()
                           "One-way delay between a shim and the controller, paid twice "
                           "(request, acknowledgement) by a request that changes circuits.",
                           TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&OpusController::m_controlLatency),
+                          MakeTimeAccessor(&OpusController::SetControlLatency,
+                                           &OpusController::GetControlLatency),
                           MakeTimeChecker(Seconds(0), Seconds(1e6)))
-            .AddAttribute("BatchWindow",
-                          "How long a rail's reconfiguration collects the changes of later "
-                          "requests before it is handed to the OCS: changes ordered within it "
-                          "share one blackout. 0: only those of the same instant.",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&OpusController::m_batchWindow),
-                          MakeTimeChecker(Seconds(0), Seconds(1e6)))
+            .AddAttribute(
+                "BatchWindow",
+                "How long a rail's reconfiguration collects the changes of later "
+                "requests before it is handed to the OCS: changes ordered within it "
+                "share one blackout. 0: only those of the same instant.",
+                TimeValue(Seconds(0)),
+                MakeTimeAccessor(&OpusController::SetBatchWindow, &OpusController::GetBatchWindow),
+                MakeTimeChecker(Seconds(0), Seconds(1e6)))
             .AddAttribute("FailureHoldDown",
                           "How long a port must have failed before the controller plans "
                           "around it (shares live ports, reconnects, has pairs relay): a "
@@ -58,6 +60,7 @@ OpusController::GetTypeId()
 }
 
 OpusController::OpusController()
+    : m_batcher(m_records, m_ports)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -71,10 +74,10 @@ void
 OpusController::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_switches.clear();
-    m_gathering.clear();
+    m_tables.clear();
+    m_incomplete.clear();
     m_queue.clear();
-    m_switching.clear();
+    m_batcher.Clear();
     OpusControlPlane::DoDispose();
 }
 
@@ -88,79 +91,102 @@ OpusController::Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
     NS_ABORT_MSG_IF(switches.size() != gpusPerServer || ocsPorts.size() != communicators.size() ||
                         ocsPorts.empty(),
                     "OpusController::Setup: one OCS per rail and one port list per GPU");
-    m_switches = std::move(switches);
-    m_ocsPorts = std::move(ocsPorts);
-    SetUpDemands(gpusPerServer, m_ocsPorts.front().size(), std::move(communicators));
-    m_config.assign(m_switches.size(), {});
-    m_deadPorts.assign(m_switches.size(), {});
-    m_failedSince.assign(m_switches.size(), {});
-    m_portGpu.assign(m_switches.size(), {});
-    for (uint32_t rail = 0; rail < m_switches.size(); ++rail)
+    SetUpDemands(gpusPerServer, ocsPorts.front().size(), std::move(communicators));
+    m_failedSince.assign(switches.size(), {});
+    std::vector<uint32_t> radixes;
+    m_tables.clear();
+    for (uint32_t rail = 0; rail < switches.size(); ++rail)
     {
-        m_portGpu[rail].assign(m_switches[rail]->GetRadix(), UINT32_MAX);
-        m_switches[rail]->TraceConnectWithoutContext(
+        // Opus drives the circuit state; the switch tells it of failed ports (a trace).
+        m_tables.push_back(switches[rail]->GetCircuitTable());
+        radixes.push_back(switches[rail]->GetRadix());
+        switches[rail]->TraceConnectWithoutContext(
             "PortFailure",
             MakeCallback(&OpusController::OnPortFailure, this).Bind(rail));
     }
-    for (uint32_t gpu = 0; gpu < m_ocsPorts.size(); ++gpu)
+    for (const std::vector<uint32_t>& ports : ocsPorts)
     {
-        NS_ABORT_MSG_IF(m_ocsPorts[gpu].size() != m_portsPerGpu,
+        NS_ABORT_MSG_IF(ports.size() != m_portsPerGpu,
                         "OpusController::Setup: GPUs with different NIC port counts");
-        for (uint32_t port : m_ocsPorts[gpu])
-        {
-            m_portGpu[RailTopology(gpusPerServer).RailOf(gpu)].at(port) = gpu;
-        }
     }
-}
-
-OpusController::Gathering&
-OpusController::Gather(const CollectiveCall& call, uint32_t rank)
-{
-    auto found = m_gathering.find(call.instance);
-    if (found != m_gathering.end())
-    {
-        return found->second;
-    }
-    Gathering g;
-    g.ticket.instance = call.instance;
-    g.ticket.group = call.instance.substr(0, call.instance.rfind('#'));
-    Describe(g, call, rank);
-    return m_gathering.emplace(call.instance, std::move(g)).first->second;
+    m_ports = OpusPortAssigner(radixes, std::move(ocsPorts), gpusPerServer);
+    m_batcher.SetTables(m_tables);
 }
 
 void
-OpusController::Describe(Gathering& g, const CollectiveCall& call, uint32_t rank)
+OpusController::SetControlLatency(Time latency)
 {
-    g.ticket.demand = GetDemand(call, rank);
+    m_batcher.SetControlLatency(latency);
+}
+
+Time
+OpusController::GetControlLatency() const
+{
+    return m_batcher.GetControlLatency();
+}
+
+void
+OpusController::SetBatchWindow(Time window)
+{
+    m_batcher.SetBatchWindow(window);
+}
+
+Time
+OpusController::GetBatchWindow() const
+{
+    return m_batcher.GetBatchWindow();
+}
+
+OpusController::IncompleteRequest&
+OpusController::IncompleteRequestOf(const CollectiveCall& call, uint32_t rank)
+{
+    auto found = m_incomplete.find(call.instance);
+    if (found != m_incomplete.end())
+    {
+        return found->second;
+    }
+    IncompleteRequest incomplete;
+    incomplete.request.instance = call.instance;
+    incomplete.request.group = call.instance.substr(0, call.instance.rfind('#'));
+    SetDemandAndMembers(incomplete, call, rank);
+    return m_incomplete.emplace(call.instance, std::move(incomplete)).first->second;
+}
+
+void
+OpusController::SetDemandAndMembers(IncompleteRequest& incomplete,
+                                    const CollectiveCall& call,
+                                    uint32_t rank)
+{
+    incomplete.request.demand = GetDemand(call, rank);
     bool pointToPoint = call.type == WorkloadOpType::SEND || call.type == WorkloadOpType::RECV;
-    g.ticket.members = pointToPoint ? 2 : call.members.size();
-    g.missing = g.ticket.members;
+    incomplete.request.members = pointToPoint ? 2 : call.members.size();
+    incomplete.missing = incomplete.request.members;
 }
 
 void
 OpusController::Request(const CollectiveCall& call, uint32_t rank, GrantCallback granted)
 {
     NS_LOG_FUNCTION(this << call.instance << rank);
-    Gathering& g = Gather(call, rank);
-    if (g.ticket.grants.empty())
+    IncompleteRequest& incomplete = IncompleteRequestOf(call, rank);
+    if (incomplete.request.grants.empty())
     {
         // The first real request says what the communication needs; a provisioning
-        // announcement that created the gathering only predicted it.
-        Describe(g, call, rank);
+        // announcement that created the incomplete request only predicted it.
+        SetDemandAndMembers(incomplete, call, rank);
     }
-    g.ticket.grants.push_back(granted);
-    g.ticket.asked.insert(rank);
-    g.announced.insert(rank);
-    if (--g.missing > 0)
+    incomplete.request.grants.push_back(granted);
+    incomplete.request.asked.insert(rank);
+    incomplete.announced.insert(rank);
+    if (--incomplete.missing > 0)
     {
-        ProvisionIfAnnounced(g);
+        ProvisionIfAnnounced(incomplete);
         return;
     }
-    Ticket ticket = std::move(g.ticket);
-    m_gathering.erase(call.instance);
+    CircuitRequest request = std::move(incomplete.request);
+    m_incomplete.erase(call.instance);
     m_served.insert(call.instance);
-    ticket.ready = Simulator::Now();
-    Enqueue(std::move(ticket));
+    request.ready = Simulator::Now();
+    Enqueue(std::move(request));
 }
 
 void
@@ -171,40 +197,39 @@ OpusController::Provision(const CollectiveCall& call, uint32_t rank)
     {
         return; // too late, or nothing to set up
     }
-    NS_LOG_FUNCTION(this << call.instance << rank);
-    Gathering& g = Gather(call, rank);
-    g.announced.insert(rank);
-    ProvisionIfAnnounced(g);
+    IncompleteRequest& incomplete = IncompleteRequestOf(call, rank);
+    incomplete.announced.insert(rank);
+    ProvisionIfAnnounced(incomplete);
 }
 
 void
-OpusController::ProvisionIfAnnounced(Gathering& g)
+OpusController::ProvisionIfAnnounced(IncompleteRequest& incomplete)
 {
     // Every member has finished its previous phase (or already asked): switching now
     // cannot cut into a member's phase that is still going on.
-    if (g.provisioned || g.announced.size() < g.ticket.members)
+    if (incomplete.provisioned || incomplete.announced.size() < incomplete.request.members)
     {
         return;
     }
-    g.provisioned = true;
-    Ticket ticket;
-    ticket.instance = g.ticket.instance;
-    ticket.group = g.ticket.group;
-    ticket.demand = g.ticket.demand;
-    ticket.speculative = true;
-    ticket.asked = g.announced;
-    ticket.ready = Simulator::Now();
+    incomplete.provisioned = true;
+    CircuitRequest request;
+    request.instance = incomplete.request.instance;
+    request.group = incomplete.request.group;
+    request.demand = incomplete.request.demand;
+    request.speculative = true;
+    request.asked = incomplete.announced;
+    request.ready = Simulator::Now();
     // One nanosecond later: every real request of this instant comes first, however many
     // zero-time steps (a zero-length compute op, a chain of callbacks) lead to it, and its
     // circuits are then kept (PairsToKeep, MemberAskedElsewhere). Events already due now
     // would not be enough: a request made by a later event of the same instant lost.
-    Simulator::Schedule(NanoSeconds(1), &OpusController::Enqueue, this, std::move(ticket));
+    Simulator::Schedule(NanoSeconds(1), &OpusController::Enqueue, this, std::move(request));
 }
 
 void
-OpusController::Enqueue(Ticket ticket)
+OpusController::Enqueue(CircuitRequest request)
 {
-    m_queue.push_back(std::move(ticket));
+    m_queue.push_back(std::move(request));
     ServeQueue();
 }
 
@@ -253,10 +278,10 @@ OpusController::Release(const std::string& instance)
 void
 OpusController::ServeQueue()
 {
-    // A ticket that cannot be served holds back later tickets that share one of its GPUs:
-    // first come, first served, while tickets on other GPUs go ahead. A speculative ticket
-    // holds back nothing (a guess must not delay real traffic) and is dropped once every
-    // member has asked for its communication.
+    // A request that cannot be served holds back later requests that share one of its GPUs:
+    // first come, first served, while requests on other GPUs go ahead. A speculative request
+    // holds back nothing (a speculative setup must not delay real traffic) and is dropped once
+    // every member has asked for its communication.
     std::set<std::pair<uint32_t, uint32_t>> held;
     for (auto it = m_queue.begin(); it != m_queue.end();)
     {
@@ -270,7 +295,7 @@ OpusController::ServeQueue()
             return held.count(gpu) > 0;
         });
         behind = behind || (it->speculative && MemberAskedElsewhere(*it));
-        std::map<uint32_t, RailChange> changes;
+        std::map<uint32_t, OpusRailChange> changes;
         if (behind || !AssignPorts(*it, changes))
         {
             if (!it->speculative)
@@ -280,9 +305,9 @@ OpusController::ServeQueue()
             ++it;
             continue;
         }
-        Ticket ticket = std::move(*it);
+        CircuitRequest request = std::move(*it);
         it = m_queue.erase(it);
-        Serve(std::move(ticket), std::move(changes));
+        Serve(std::move(request), std::move(changes));
     }
 }
 
@@ -303,7 +328,7 @@ OpusController::OnPortFailure(uint32_t rail, uint32_t port, bool failed)
         return;
     }
     m_failedSince[rail].erase(port);
-    if (m_deadPorts[rail].erase(port) > 0)
+    if (m_ports.Revive(rail, port))
     {
         // Relayed pairs of running communications may get a circuit again.
         Simulator::ScheduleNow(&OpusController::Reconnect, this, rail);
@@ -318,7 +343,7 @@ OpusController::ConfirmFailure(uint32_t rail, uint32_t port, Time since)
     auto failed = m_failedSince[rail].find(port);
     if (failed != m_failedSince[rail].end() && failed->second == since)
     {
-        m_deadPorts[rail].insert(port);
+        m_ports.MarkDead(rail, port);
         Reconnect(rail);
     }
 }
@@ -338,13 +363,13 @@ OpusController::Reconnect(uint32_t rail)
                      [rail](const OpusCircuitNeed& need) { return need.rail == rail; });
         std::vector<OpusCircuitNeed> live;
         std::vector<OpusDemand::Link> relayed;
-        LiveNeeds(rail, needs, live, relayed);
+        m_ports.LiveNeeds(rail, needs, live, relayed);
         for (const OpusDemand::Link& pair : relayed)
         {
-            SetRelayed(pair, !IsJoined(pair));
+            SetRelayed(pair, !m_ports.IsJoined(pair));
         }
         bool joined = std::all_of(live.begin(), live.end(), [rail, this](const auto& need) {
-            return IsJoined({rail, need.a, need.b});
+            return m_ports.IsJoined({rail, need.a, need.b});
         });
         if (!joined && !m_static && !RejoinLease(rail, instance, live))
         {
@@ -360,7 +385,7 @@ OpusController::Reconnect(uint32_t rail)
             if (need.rail == rail)
             {
                 OpusDemand::Link pair{rail, need.a, need.b};
-                SetRelayed(pair, !IsJoined(pair));
+                SetRelayed(pair, !m_ports.IsJoined(pair));
             }
         }
     }
@@ -372,7 +397,7 @@ OpusController::RejoinPairs(uint32_t rail, const std::vector<OpusCircuitNeed>& l
     std::set<OpusDemand::Link> keep = LeasedPairs();
     for (const OpusCircuitNeed& need : live)
     {
-        if (!IsJoined({rail, need.a, need.b}))
+        if (!m_ports.IsJoined({rail, need.a, need.b}))
         {
             Rejoin(need, keep);
         }
@@ -405,20 +430,20 @@ OpusController::RejoinLease(uint32_t rail,
             }
         }
     }
-    RailChange change;
-    change.config = m_config[rail];
-    if (!AssignRailPorts(rail, live, change.config, change, others))
+    OpusRailChange change;
+    change.config = m_ports.GetConfig(rail);
+    if (!m_ports.AssignRailPorts(rail, live, change, others))
     {
         return false;
     }
     NS_LOG_INFO("rail " << rail << ": " << instance << " reconnected on its live ports");
     if (!change.connections.empty())
     {
-        Ticket repair;
+        CircuitRequest repair;
         repair.group = "reconnect:" + instance;
         Order(rail, change, repair);
     }
-    m_config[rail] = change.config;
+    m_ports.SetConfig(rail, change.config);
     return true;
 }
 
@@ -427,16 +452,16 @@ OpusController::Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& k
 {
     for (; need.circuits > 0; --need.circuits)
     {
-        RailChange change;
-        change.config = m_config[need.rail];
-        if (AssignRailPorts(need.rail, {need}, change.config, change, keep))
+        OpusRailChange change;
+        change.config = m_ports.GetConfig(need.rail);
+        if (m_ports.AssignRailPorts(need.rail, {need}, change, keep))
         {
             NS_LOG_INFO("rail " << need.rail << ": GPUs " << need.a << " and " << need.b
                                 << " reconnected with " << need.circuits << " circuits");
-            Ticket repair;
+            CircuitRequest repair;
             repair.group = "reconnect:" + std::to_string(need.a) + "-" + std::to_string(need.b);
             Order(need.rail, change, repair);
-            m_config[need.rail] = change.config;
+            m_ports.SetConfig(need.rail, change.config);
             return true;
         }
     }
@@ -451,7 +476,7 @@ OpusController::WantCircuit(uint32_t rail, uint32_t a, uint32_t b)
     NS_LOG_FUNCTION(this << rail << a << b);
     OpusDemand::Link pair{rail, std::min(a, b), std::max(a, b)};
     // A communication's own pair is planned with it (first come, first served).
-    if (m_static || m_pairLeases.count(pair) > 0 || IsJoined(pair))
+    if (m_static || m_pairLeases.count(pair) > 0 || m_ports.IsJoined(pair))
     {
         return;
     }
@@ -471,10 +496,10 @@ OpusController::JoinWanted(uint32_t rail)
             it = m_pairLeases.count(*it) > 0 ? m_wanted.erase(it) : std::next(it);
             continue;
         }
-        RailChange change;
-        change.config = m_config[rail];
-        if (!IsJoined(*it) &&
-            !AssignRailPorts(rail, {OpusCircuitNeed{rail, a, b, 1}}, change.config, change, keep))
+        OpusRailChange change;
+        change.config = m_ports.GetConfig(rail);
+        if (!m_ports.IsJoined(*it) &&
+            !m_ports.AssignRailPorts(rail, {OpusCircuitNeed{rail, a, b, 1}}, change, keep))
         {
             ++it;
             continue;
@@ -483,10 +508,10 @@ OpusController::JoinWanted(uint32_t rail)
         {
             NS_LOG_INFO("rail " << rail << ": GPUs " << a << " and " << b
                                 << " joined for detoured data");
-            Ticket detour;
+            CircuitRequest detour;
             detour.group = "detour:" + std::to_string(a) + "-" + std::to_string(b);
             Order(rail, change, detour);
-            m_config[rail] = change.config;
+            m_ports.SetConfig(rail, change.config);
         }
         it = m_wanted.erase(it);
     }
@@ -503,17 +528,6 @@ OpusController::LeasedPairs() const
     return pairs;
 }
 
-bool
-OpusController::IsJoined(const OpusDemand::Link& pair) const
-{
-    auto [rail, a, b] = pair;
-    const std::map<uint32_t, uint32_t>& config = m_config[rail];
-    return std::any_of(config.begin(), config.end(), [&](const auto& circuit) {
-        return m_portGpu[rail][circuit.first] == a && m_portGpu[rail][circuit.second] == b &&
-               !IsDead(rail, circuit.first) && !IsDead(rail, circuit.second);
-    });
-}
-
 void
 OpusController::HoldStatic(std::shared_ptr<const OpusDemand> demand)
 {
@@ -526,12 +540,6 @@ OpusController::HoldStatic(std::shared_ptr<const OpusDemand> demand)
     {
         ++m_pairLeases[{need.rail, need.a, need.b}];
     }
-}
-
-bool
-OpusController::IsDead(uint32_t rail, uint32_t port) const
-{
-    return m_deadPorts[rail].count(port) > 0;
 }
 
 void
@@ -547,130 +555,49 @@ OpusController::SetRelayed(const OpusDemand::Link& pair, bool relayed)
     m_relayTrace(rail, a, b, relayed);
 }
 
-void
-OpusController::LiveNeeds(uint32_t rail,
-                          const std::vector<OpusCircuitNeed>& needs,
-                          std::vector<OpusCircuitNeed>& live,
-                          std::vector<OpusDemand::Link>& relayed) const
+bool
+OpusController::AssignPorts(const CircuitRequest& request,
+                            std::map<uint32_t, OpusRailChange>& changes) const
 {
-    live = needs;
-    if (m_deadPorts[rail].empty())
-    {
-        return;
-    }
-    live.clear();
-    std::map<uint32_t, uint32_t> peers; // GPU -> pairs it is in on this rail
-    for (const OpusCircuitNeed& need : needs)
-    {
-        ++peers[need.a];
-        ++peers[need.b];
-    }
-    auto livePorts = [this, rail](uint32_t gpu) {
-        return static_cast<uint32_t>(
-            std::count_if(m_ocsPorts[gpu].begin(), m_ocsPorts[gpu].end(), [&](uint32_t port) {
-                return !IsDead(rail, port);
-            }));
-    };
-    // Each pair gets an equal share of both ends' live ports; the ports the shares leave
-    // over go one by one to the pairs in order, those without a circuit first.
-    std::map<uint32_t, uint32_t> spare; // GPU -> live ports not given yet
-    std::vector<OpusCircuitNeed> cut = needs;
-    for (OpusCircuitNeed& need : cut)
-    {
-        spare.try_emplace(need.a, livePorts(need.a));
-        spare.try_emplace(need.b, livePorts(need.b));
-    }
-    for (OpusCircuitNeed& need : cut)
-    {
-        need.circuits = std::min(
-            {need.circuits, livePorts(need.a) / peers[need.a], livePorts(need.b) / peers[need.b]});
-        spare[need.a] -= need.circuits;
-        spare[need.b] -= need.circuits;
-    }
-    for (bool connectFirst : {true, false})
-    {
-        for (std::size_t i = 0; i < cut.size(); ++i)
-        {
-            OpusCircuitNeed& need = cut[i];
-            while (need.circuits < needs[i].circuits && spare[need.a] > 0 && spare[need.b] > 0 &&
-                   (!connectFirst || need.circuits == 0))
-            {
-                ++need.circuits;
-                --spare[need.a];
-                --spare[need.b];
-            }
-        }
-    }
-    for (const OpusCircuitNeed& need : cut)
-    {
-        if (need.circuits == 0)
-        {
-            relayed.emplace_back(rail, need.a, need.b);
-        }
-        else
-        {
-            live.push_back(need);
-        }
-    }
+    return m_ports.AssignDemand(*request.demand, PairsToKeep(request), changes);
 }
 
 bool
-OpusController::AssignPorts(const Ticket& ticket, std::map<uint32_t, RailChange>& changes) const
+OpusController::MemberAskedElsewhere(const CircuitRequest& provisioning) const
 {
-    std::map<uint32_t, std::vector<OpusCircuitNeed>> perRail;
-    for (const OpusCircuitNeed& need : ticket.demand->GetNeeds())
-    {
-        perRail[need.rail].push_back(need);
-    }
-    std::set<OpusDemand::Link> keep = PairsToKeep(ticket);
-    for (const auto& [rail, needs] : perRail)
-    {
-        RailChange& change = changes[rail];
-        change.config = m_config[rail];
-        std::vector<OpusCircuitNeed> live;
-        LiveNeeds(rail, needs, live, change.relayed);
-        if (!AssignRailPorts(rail, live, change.config, change, keep))
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
-bool
-OpusController::MemberAskedElsewhere(const Ticket& guess) const
-{
-    auto shares = [&guess](const std::set<uint32_t>& asked) {
-        return std::any_of(asked.begin(), asked.end(), [&guess](uint32_t rank) {
-            return guess.asked.count(rank) > 0;
+    auto shares = [&provisioning](const std::set<uint32_t>& asked) {
+        return std::any_of(asked.begin(), asked.end(), [&provisioning](uint32_t rank) {
+            return provisioning.asked.count(rank) > 0;
         });
     };
-    for (const auto& [instance, g] : m_gathering)
+    for (const auto& [instance, incomplete] : m_incomplete)
     {
-        if (instance != guess.instance && !g.ticket.grants.empty() && shares(g.ticket.asked))
+        if (instance != provisioning.instance && !incomplete.request.grants.empty() &&
+            shares(incomplete.request.asked))
         {
             return true;
         }
     }
-    return std::any_of(m_queue.begin(), m_queue.end(), [&](const Ticket& queued) {
+    return std::any_of(m_queue.begin(), m_queue.end(), [&](const CircuitRequest& queued) {
         return !queued.speculative && shares(queued.asked);
     });
 }
 
 std::set<OpusDemand::Link>
-OpusController::PairsToKeep(const Ticket& ticket) const
+OpusController::PairsToKeep(const CircuitRequest& request) const
 {
     std::set<OpusDemand::Link> keep = LeasedPairs();
-    if (!ticket.speculative)
+    if (!request.speculative)
     {
         return keep;
     }
-    // What a member of the guess has shown it needs first: a request it made (its actual
-    // next communication), or an earlier guess whose communication has not run yet.
-    auto keepIfShared = [&keep, &ticket](const std::set<uint32_t>& ranks,
-                                         const OpusDemand& demand) {
-        if (std::none_of(ranks.begin(), ranks.end(), [&ticket](uint32_t rank) {
-                return ticket.asked.count(rank) > 0;
+    // What a member of the speculative setup has shown it needs first: a request it made (its
+    // actual next communication), or an earlier speculative setup whose communication has not run
+    // yet.
+    auto keepIfShared = [&keep, &request](const std::set<uint32_t>& ranks,
+                                          const OpusDemand& demand) {
+        if (std::none_of(ranks.begin(), ranks.end(), [&request](uint32_t rank) {
+                return request.asked.count(rank) > 0;
             }))
         {
             return;
@@ -680,168 +607,77 @@ OpusController::PairsToKeep(const Ticket& ticket) const
             keep.emplace(need.rail, need.a, need.b);
         }
     };
-    for (const auto& [instance, g] : m_gathering)
+    for (const auto& [instance, incomplete] : m_incomplete)
     {
-        keepIfShared(g.ticket.asked, *g.ticket.demand);
+        keepIfShared(incomplete.request.asked, *incomplete.request.demand);
     }
-    for (const Ticket& queued : m_queue)
+    for (const CircuitRequest& queued : m_queue)
     {
         if (!queued.speculative)
         {
             keepIfShared(queued.asked, *queued.demand);
         }
     }
-    for (const auto& [instance, guess] : m_guesses)
+    for (const auto& [instance, setup] : m_setups)
     {
-        if (instance != ticket.instance)
+        if (instance != request.instance)
         {
-            keepIfShared(guess.members, *guess.demand);
+            keepIfShared(setup.members, *setup.demand);
         }
     }
     return keep;
 }
 
-bool
-OpusController::AssignRailPorts(uint32_t rail,
-                                const std::vector<OpusCircuitNeed>& needs,
-                                std::map<uint32_t, uint32_t>& config,
-                                RailChange& change,
-                                const std::set<OpusDemand::Link>& keep) const
-{
-    const std::vector<uint32_t>& owner = m_portGpu[rail];
-    // Keep the circuits the demand already has.
-    std::vector<uint32_t> missing;
-    for (const OpusCircuitNeed& need : needs)
-    {
-        uint32_t kept = 0;
-        for (uint32_t port : m_ocsPorts[need.a])
-        {
-            auto circuit = config.find(port);
-            if (kept < need.circuits && circuit != config.end() &&
-                owner[circuit->second] == need.b && change.used.count(port) == 0 &&
-                !IsDead(rail, port) && !IsDead(rail, circuit->second))
-            {
-                change.used.insert({port, circuit->second});
-                ++kept;
-            }
-        }
-        missing.push_back(need.circuits - kept);
-    }
-    // A port for a new circuit: not part of the demand, not joining a pair to keep;
-    // unconnected ones first.
-    auto leased = [&](uint32_t port) {
-        auto circuit = config.find(port);
-        if (circuit == config.end() || IsDead(rail, port) || IsDead(rail, circuit->second))
-        {
-            return false; // a dead circuit carries nothing to protect
-        }
-        uint32_t a = owner[port];
-        uint32_t b = owner[circuit->second];
-        return keep.count({rail, std::min(a, b), std::max(a, b)}) > 0;
-    };
-    auto freePort = [&](uint32_t gpu) {
-        uint32_t chosen = OpticalCircuitSwitch::NO_PORT;
-        for (uint32_t port : m_ocsPorts[gpu])
-        {
-            bool usable = change.used.count(port) == 0 && !leased(port) && !IsDead(rail, port);
-            if (usable && (chosen == OpticalCircuitSwitch::NO_PORT || config.count(port) == 0))
-            {
-                chosen = port;
-                if (config.count(port) == 0)
-                {
-                    break;
-                }
-            }
-        }
-        return chosen;
-    };
-    auto disconnect = [&](uint32_t port) {
-        auto circuit = config.find(port);
-        if (circuit != config.end())
-        {
-            uint32_t other = circuit->second;
-            config.erase(other);
-            config.erase(port);
-            change.connections[other] = OpticalCircuitSwitch::NO_PORT;
-            change.connections[port] = OpticalCircuitSwitch::NO_PORT;
-        }
-    };
-    for (std::size_t i = 0; i < needs.size(); ++i)
-    {
-        for (uint32_t n = 0; n < missing[i]; ++n)
-        {
-            uint32_t a = freePort(needs[i].a);
-            uint32_t b = a == OpticalCircuitSwitch::NO_PORT ? a : freePort(needs[i].b);
-            if (b == OpticalCircuitSwitch::NO_PORT)
-            {
-                return false;
-            }
-            disconnect(a);
-            disconnect(b);
-            config[a] = b;
-            config[b] = a;
-            change.connections[a] = b;
-            change.connections[b] = a;
-            change.used.insert({a, b});
-        }
-    }
-    return true;
-}
-
 void
-OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
+OpusController::Serve(CircuitRequest request, std::map<uint32_t, OpusRailChange> changes)
 {
-    NS_LOG_FUNCTION(this << ticket.group << ticket.speculative);
-    if (ticket.speculative)
+    NS_LOG_FUNCTION(this << request.group << request.speculative);
+    if (request.speculative)
     {
-        m_guesses[ticket.instance] = Guess{ticket.demand, ticket.asked, {}};
+        m_setups[request.instance] = SpeculativeSetup{request.demand, request.asked, {}};
     }
     else
     {
-        JudgeGuess(ticket.instance, changes);
+        SettleSpeculativeSetup(request.instance, changes);
     }
-    auto shared = std::make_shared<Ticket>(std::move(ticket));
+    auto shared = std::make_shared<CircuitRequest>(std::move(request));
     auto left = std::make_shared<uint32_t>(1); // released below, after every wait is known
     Lease lease;
     lease.membersLeft = shared->members;
     for (auto& [rail, change] : changes)
     {
         // Circuits the demand keeps may still be switching for an earlier request.
-        for (auto& [id, switching] : m_switching)
+        for (uint64_t id : m_batcher.InFlightOn(rail, change.used))
         {
-            bool overlaps = switching.rail == rail &&
-                            std::any_of(change.used.begin(), change.used.end(), [&](uint32_t p) {
-                                return switching.ports.count(p) > 0;
-                            });
-            if (overlaps)
-            {
-                ++*left;
-                switching.waiters.push_back([this, shared, left]() {
-                    if (--*left == 0)
-                    {
-                        Grant(*shared);
-                    }
-                });
-            }
-        }
-        if (!change.connections.empty())
-        {
-            if (!shared->speculative)
-            {
-                MarkGuessesInTheWay(rail, change.connections, Joinable(rail));
-            }
             ++*left;
-            uint64_t id = Order(rail, change, *shared);
-            m_switching[id].waiters.push_back([this, shared, left]() {
+            m_batcher.AddWaiter(id, [this, shared, left]() {
                 if (--*left == 0)
                 {
                     Grant(*shared);
                 }
             });
         }
-        m_config[rail] = std::move(change.config);
+        if (!change.connections.empty())
+        {
+            if (!shared->speculative)
+            {
+                // The speculative setups still switching these ports delay this request.
+                m_batcher.MarkSpeculativeInTheWay(rail,
+                                                  change.connections,
+                                                  m_batcher.Joinable(rail));
+            }
+            ++*left;
+            uint64_t id = Order(rail, change, *shared);
+            m_batcher.AddWaiter(id, [this, shared, left]() {
+                if (--*left == 0)
+                {
+                    Grant(*shared);
+                }
+            });
+        }
+        m_ports.SetConfig(rail, std::move(change.config));
     }
-    ForgetUndoneGuesses();
+    ForgetUndoneSetups();
     if (!shared->speculative)
     {
         for (const OpusCircuitNeed& need : shared->demand->GetNeeds())
@@ -862,225 +698,50 @@ OpusController::Serve(Ticket ticket, std::map<uint32_t, RailChange> changes)
 }
 
 void
-OpusController::JudgeGuess(const std::string& instance,
-                           const std::map<uint32_t, RailChange>& changes)
+OpusController::SettleSpeculativeSetup(const std::string& instance,
+                                       const std::map<uint32_t, OpusRailChange>& changes)
 {
-    auto guess = m_guesses.find(instance);
-    if (guess == m_guesses.end())
+    auto setup = m_setups.find(instance);
+    if (setup == m_setups.end())
     {
         return;
     }
     bool inPlace = std::all_of(changes.begin(), changes.end(), [](const auto& change) {
         return change.second.connections.empty();
     });
-    for (uint64_t id : guess->second.records)
+    for (uint64_t id : setup->second.records)
     {
         m_records[id].used = m_records[id].used || inPlace;
     }
-    m_guesses.erase(guess);
+    m_setups.erase(setup);
 }
 
 void
-OpusController::MarkGuessesInTheWay(uint32_t rail,
-                                    const OcsConnections& connections,
-                                    uint64_t joined)
+OpusController::ForgetUndoneSetups()
 {
-    for (const auto& [id, switching] : m_switching)
+    for (auto it = m_setups.begin(); it != m_setups.end();)
     {
-        bool inTheWay = id != joined && switching.rail == rail && m_records[id].speculative &&
-                        std::any_of(connections.begin(), connections.end(), [&](const auto& c) {
-                            return switching.ports.count(c.first) > 0;
-                        });
-        m_records[id].delayedRequest = m_records[id].delayedRequest || inTheWay;
+        it = m_ports.IsSetUp(*it->second.demand) ? std::next(it) : m_setups.erase(it);
     }
-}
-
-void
-OpusController::ForgetUndoneGuesses()
-{
-    for (auto it = m_guesses.begin(); it != m_guesses.end();)
-    {
-        it = IsSetUp(*it->second.demand) ? std::next(it) : m_guesses.erase(it);
-    }
-}
-
-bool
-OpusController::IsSetUp(const OpusDemand& demand) const
-{
-    for (const OpusCircuitNeed& need : demand.GetNeeds())
-    {
-        const std::map<uint32_t, uint32_t>& config = m_config[need.rail];
-        uint32_t circuits = 0;
-        for (uint32_t port : m_ocsPorts[need.a])
-        {
-            auto circuit = config.find(port);
-            circuits += circuit != config.end() && m_portGpu[need.rail][circuit->second] == need.b;
-        }
-        if (circuits < need.circuits)
-        {
-            return false;
-        }
-    }
-    return true;
 }
 
 uint64_t
-OpusController::Joinable(uint32_t rail) const
+OpusController::Order(uint32_t rail, const OpusRailChange& change, const CircuitRequest& request)
 {
-    // The newest reconfiguration of the rail is the only one that can still be open.
-    for (auto it = m_switching.rbegin(); it != m_switching.rend(); ++it)
+    uint64_t id = m_batcher.Order(rail, change.connections, request.group, request.speculative);
+    if (request.speculative)
     {
-        if (it->second.rail == rail)
-        {
-            bool open =
-                !it->second.issued && Simulator::Now() - it->second.ordered <= m_batchWindow;
-            return open ? it->first : NONE;
-        }
+        m_setups[request.instance].records.push_back(id);
     }
-    return NONE;
-}
-
-uint64_t
-OpusController::Order(uint32_t rail, const RailChange& change, const Ticket& ticket)
-{
-    uint64_t id = Joinable(rail);
-    if (id == NONE)
-    {
-        id = m_records.size();
-        OpusReconfigurationRecord record;
-        record.rail = rail;
-        record.requested = Simulator::Now();
-        record.speculative = true; // until a request joins it
-        m_records.push_back(record);
-        Switching& switching = m_switching[id];
-        switching.rail = rail;
-        switching.ordered = Simulator::Now();
-        Simulator::Schedule(m_batchWindow + m_controlLatency, &OpusController::Issue, this, id);
-    }
-    Join(id, change, ticket);
     return id;
 }
 
 void
-OpusController::Join(uint64_t id, const RailChange& change, const Ticket& ticket)
+OpusController::Grant(const CircuitRequest& request)
 {
-    OpusReconfigurationRecord& record = m_records[id];
-    if (std::find(record.groups.begin(), record.groups.end(), ticket.group) == record.groups.end())
+    if (!request.speculative)
     {
-        record.groups.push_back(ticket.group);
-    }
-    record.speculative = record.speculative && ticket.speculative;
-    record.used = !record.speculative; // a guess is used once its communication runs on it
-    if (ticket.speculative)
-    {
-        m_guesses[ticket.instance].records.push_back(id);
-    }
-    // Applied in order, so a later change of the same instant overrides an earlier one:
-    // planning saw the earlier one's configuration.
-    Switching& switching = m_switching[id];
-    for (const auto& [input, output] : change.connections)
-    {
-        switching.connections[input] = output;
-        switching.ports.insert(input);
-    }
-}
-
-void
-OpusController::Issue(uint64_t id)
-{
-    Switching& switching = m_switching.at(id);
-    switching.issued = true;
-    OcsRequestResult result = m_switches[switching.rail]->Reconfigure(
-        switching.connections,
-        MakeCallback(&OpusController::Switched, this).Bind(id));
-    NS_ABORT_MSG_UNLESS(result.accepted,
-                        "OpusController: rail " << switching.rail
-                                                << " refused a reconfiguration: " << result.error);
-}
-
-void
-OpusController::Switched(uint64_t id, const OcsReconfiguration& done)
-{
-    OpusReconfigurationRecord& record = m_records[id];
-    Switching& switching = m_switching.at(id);
-    if (done.failed)
-    {
-        // Its waiters keep waiting: the circuits are dark. One retry, once the failure
-        // report has reached the controller (not from inside the OCS's call).
-        if (record.failedAttempts++ == 0)
-        {
-            record.failedAt = done.endedAt;
-            record.started = done.startedAt; // its ports went dark then, and stay dark
-        }
-        if (++switching.attempts < 2)
-        {
-            NS_LOG_INFO("rail " << switching.rail << ": reconfiguration " << id
-                                << " failed; retrying");
-            Simulator::Schedule(m_controlLatency, &OpusController::Retry, this, id);
-            return;
-        }
-        std::string ports;
-        for (uint32_t port : done.darkPorts)
-        {
-            ports += (ports.empty() ? "" : " ") + std::to_string(port);
-        }
-        std::string groups;
-        for (const std::string& group : record.groups)
-        {
-            groups += (groups.empty() ? "" : " ") + group;
-        }
-        m_stuck.insert("Opus: rail " + std::to_string(switching.rail) + " ports " + ports +
-                       " for " + groups +
-                       ": the reconfiguration failed twice; its circuits "
-                       "stay dark");
-        return;
-    }
-    record.darkPorts = done.darkPorts;
-    if (record.failedAttempts == 0) // else dark since its first attempt
-    {
-        record.started = done.startedAt;
-    }
-    record.ended = done.endedAt;
-    auto waiters = std::move(switching.waiters);
-    m_switching.erase(id);
-    // The acknowledgement travels back to the shims.
-    for (auto& waiter : waiters)
-    {
-        Simulator::Schedule(m_controlLatency, waiter);
-    }
-}
-
-void
-OpusController::Retry(uint64_t id)
-{
-    Switching& switching = m_switching.at(id);
-    // Only what the target still wants: a later change of these ports, queued behind this
-    // one at the OCS, must not be undone by the retry.
-    const std::map<uint32_t, uint32_t>& target = m_config[switching.rail];
-    OcsConnections again;
-    for (const auto& [input, output] : switching.connections)
-    {
-        auto wanted = target.find(input);
-        uint32_t now = wanted == target.end() ? OpticalCircuitSwitch::NO_PORT : wanted->second;
-        if (now == output)
-        {
-            again[input] = output;
-        }
-    }
-    OcsRequestResult result = m_switches[switching.rail]->Reconfigure(
-        again,
-        MakeCallback(&OpusController::Switched, this).Bind(id));
-    NS_ABORT_MSG_UNLESS(result.accepted,
-                        "OpusController: rail " << switching.rail
-                                                << " refused a retry: " << result.error);
-}
-
-void
-OpusController::Grant(const Ticket& ticket)
-{
-    if (!ticket.speculative)
-    {
-        OpusControlPlane::Grant(ticket.instance, ticket.ready, ticket.grants);
+        OpusControlPlane::Grant(request.instance, request.ready, request.grants);
     }
 }
 
@@ -1093,8 +754,8 @@ OpusController::Preset(const std::vector<std::shared_ptr<const OpusDemand>>& dem
     for (const auto& demand : demands)
     {
         auto gpus = GpusOf(*demand);
-        if (demand->IsEmpty() || std::any_of(gpus.begin(), gpus.end(), [&taken](const auto& g) {
-                return taken.count(g) > 0;
+        if (demand->IsEmpty() || std::any_of(gpus.begin(), gpus.end(), [&taken](const auto& gpu) {
+                return taken.count(gpu) > 0;
             }))
         {
             continue;
@@ -1107,16 +768,19 @@ OpusController::Preset(const std::vector<std::shared_ptr<const OpusDemand>>& dem
         }
         for (const auto& [rail, needs] : perRail)
         {
-            RailChange change;
-            bool fits = AssignRailPorts(rail, needs, m_config[rail], change, {});
+            OpusRailChange change;
+            change.config = m_ports.GetConfig(rail);
+            bool fits = m_ports.AssignRailPorts(rail, needs, change, {});
             NS_ABORT_MSG_UNLESS(fits, "OpusController::Preset: a demand does not fit its ports");
+            m_ports.SetConfig(rail, std::move(change.config));
         }
         ++applied;
     }
-    for (uint32_t rail = 0; rail < m_switches.size(); ++rail)
+    for (uint32_t rail = 0; rail < m_tables.size(); ++rail)
     {
-        OcsConnections circuits(m_config[rail].begin(), m_config[rail].end());
-        OcsRequestResult result = m_switches[rail]->Preset(circuits);
+        const std::map<uint32_t, uint32_t>& config = m_ports.GetConfig(rail);
+        OcsConnections circuits(config.begin(), config.end());
+        OcsRequestResult result = m_tables[rail]->Preset(circuits);
         NS_ABORT_MSG_UNLESS(result.accepted, "OpusController::Preset: " << result.error);
     }
     return applied;
@@ -1127,16 +791,18 @@ OpusController::DescribePending() const
 {
     NS_LOG_FUNCTION(this);
     std::vector<std::string> lines;
-    for (const auto& [instance, g] : m_gathering)
+    for (const auto& [instance, incomplete] : m_incomplete)
     {
-        if (g.ticket.grants.empty())
+        if (incomplete.request.grants.empty())
         {
             continue; // only announced by provisioning: nobody waits for it
         }
-        lines.push_back("Opus: " + instance + " waits for " + std::to_string(g.missing) + " of " +
-                        std::to_string(g.ticket.members) + " members to ask for its circuits");
+        lines.push_back("Opus: " + instance + " waits for " + std::to_string(incomplete.missing) +
+                        " of " + std::to_string(incomplete.request.members) +
+                        " members to ask for its circuits");
     }
-    lines.insert(lines.end(), m_stuck.begin(), m_stuck.end());
+    const std::set<std::string>& stuck = m_batcher.GetStuck();
+    lines.insert(lines.end(), stuck.begin(), stuck.end());
     for (const auto& [rail, a, b] : m_relayed)
     {
         lines.push_back("Opus: rail " + std::to_string(rail) + ": GPUs " + std::to_string(a) +
@@ -1144,11 +810,11 @@ OpusController::DescribePending() const
                         " have no live port for a circuit; their traffic relays through other "
                         "GPUs where lit circuits and live ports make a path");
     }
-    for (const Ticket& ticket : m_queue)
+    for (const CircuitRequest& request : m_queue)
     {
         lines.push_back(
             "Opus: " +
-            (ticket.speculative ? "speculative request for " + ticket.group : ticket.instance) +
+            (request.speculative ? "speculative request for " + request.group : request.instance) +
             " waits for ports that active communications hold (or for an earlier "
             "request on its GPUs)");
     }

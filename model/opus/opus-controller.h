@@ -7,6 +7,8 @@
 
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/opus-control-plane.h"
+#include "ns3/opus-port-assigner.h"
+#include "ns3/opus-reconfiguration-batcher.h"
 
 #include <deque>
 #include <functional>
@@ -29,12 +31,13 @@ namespace ns3
  *   speculative requests (provisioning) act once every member has announced the
  *   communication (each after finishing its previous phase) and grant nothing; they are
  *   served 1 ns later, after every request of the same instant, wait while one of their members has
- *   asked for another communication not served yet (its real next one: the guess would
+ *   asked for another communication not served yet (its real next one: the speculative setup would
  *   switch ports that request may need), and never take down a circuit that a
  *   request made by one of their own members needs (that member's real next
- *   communication contradicts the guess, as when streams overlap), nor one that an earlier
- *   guess of one of their members has set up and its communication has not used yet
- *   (that guess is nearer in time); requests take down guesses' circuits as they need;
+ *   communication contradicts the speculative setup, as when streams overlap), nor one that an
+ * earlier speculative setup of one of their members has set up and its communication has not used
+ * yet (that speculative setup is nearer in time); requests take down speculative setups' circuits
+ * as they need;
  * - serves complete requests first come, first served: a request that cannot be served yet
  *   holds back every later request that involves one of its GPUs, so order is respected;
  * - keeps every circuit the demand already has, and for the missing ones picks NIC ports
@@ -148,11 +151,8 @@ class OpusController : public OpusControlPlane
     void DoDispose() override;
 
   private:
-    /// No switching (Joinable).
-    static constexpr uint64_t NONE = UINT64_MAX;
-
     /// A request whose members have all asked (or a speculative one).
-    struct Ticket
+    struct CircuitRequest
     {
         std::string instance;                     //!< Communication ("" if speculative)
         std::string group;                        //!< Its group (instance without #k)
@@ -165,9 +165,9 @@ class OpusController : public OpusControlPlane
     };
 
     /// A request still collecting its members.
-    struct Gathering
+    struct IncompleteRequest
     {
-        Ticket ticket;                //!< What it becomes
+        CircuitRequest request;       //!< What it becomes
         uint32_t missing{0};          //!< Members yet to ask
         std::set<uint32_t> announced; //!< Members that asked or provisioned it
         bool provisioned{false};      //!< Its circuits were requested speculatively
@@ -182,60 +182,30 @@ class OpusController : public OpusControlPlane
         uint64_t served{0};                 //!< Its place in the order leases were served
     };
 
-    /// What serving a ticket changes on one rail.
-    struct RailChange
-    {
-        std::map<uint32_t, uint32_t> config;   //!< The rail's circuits afterwards
-        OcsConnections connections;            //!< For OpticalCircuitSwitch::Reconfigure
-        std::set<uint32_t> used;               //!< Ports of the demand's circuits
-        std::vector<OpusDemand::Link> relayed; //!< Pairs left without a live port
-    };
-
     /// A speculative setup whose communication has not asked for it yet.
-    struct Guess
+    struct SpeculativeSetup
     {
         std::shared_ptr<const OpusDemand> demand; //!< Circuits it set up
         std::set<uint32_t> members;               //!< Members that announced it
         std::vector<uint64_t> records;            //!< Reconfigurations it ordered
     };
 
-    /// A reconfiguration between its order and its end.
-    struct Switching
-    {
-        uint32_t rail{0};                           //!< Its rail
-        std::set<uint32_t> ports;                   //!< Ports it sets or clears
-        OcsConnections connections;                 //!< What it asks of the OCS
-        Time ordered;                               //!< When its first change was ordered
-        bool issued{false};                         //!< Handed to the OCS
-        uint32_t attempts{0};                       //!< Times the OCS failed it
-        std::vector<std::function<void()>> waiters; //!< Called when it ends
-    };
-
-    /// \return the gathering of \p call's instance (created on its first member)
-    Gathering& Gather(const CollectiveCall& call, uint32_t rank);
-    /// Sets what \p g's communication needs and how many members it waits for, from \p call.
-    void Describe(Gathering& g, const CollectiveCall& call, uint32_t rank);
+    /// \return the incomplete request of \p call's instance (created on its first member)
+    IncompleteRequest& IncompleteRequestOf(const CollectiveCall& call, uint32_t rank);
+    /// Sets what \p incomplete's communication needs and how many members it waits for, from \p
+    /// call.
+    void SetDemandAndMembers(IncompleteRequest& incomplete,
+                             const CollectiveCall& call,
+                             uint32_t rank);
     /// Orders a speculative setup once every member announced the communication.
-    void ProvisionIfAnnounced(Gathering& g);
-    void Enqueue(Ticket ticket);
+    void ProvisionIfAnnounced(IncompleteRequest& incomplete);
+    void Enqueue(CircuitRequest request);
     void ServeQueue();
     /// A port of \p rail's OCS failed or was repaired: planning avoids it once it has been
     /// down for FailureHoldDown (ConfirmFailure), until its repair.
     void OnPortFailure(uint32_t rail, uint32_t port, bool failed);
     /// Port \p port of \p rail, failed at \p since, is still down: plans around it.
     void ConfirmFailure(uint32_t rail, uint32_t port, Time since);
-    /// \return true if OCS port \p port of \p rail is down
-    bool IsDead(uint32_t rail, uint32_t port) const;
-    /**
-     * \brief Cuts \p needs of \p rail to the live ports: a GPU with d of its P ports down
-     * has P - d for its peers on the rail.
-     * \param[out] live the needs cut
-     * \param[out] relayed the pairs left without a port (they relay through other GPUs)
-     */
-    void LiveNeeds(uint32_t rail,
-                   const std::vector<OpusCircuitNeed>& needs,
-                   std::vector<OpusCircuitNeed>& live,
-                   std::vector<OpusDemand::Link>& relayed) const;
     /// Gives each active pair of \p rail that a failure left without a live circuit its
     /// share of the live ports (LiveNeeds), or as many circuits as free live ports allow;
     /// without any the pair relays.
@@ -259,75 +229,57 @@ class OpusController : public OpusControlPlane
     /// Orders up to \p need's circuits on free live ports, circuits of \p keep untouched.
     /// \return false if not even one fits
     bool Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& keep);
-    /// \return true if a circuit of the target configuration joins \p pair on live ports
-    bool IsJoined(const OpusDemand::Link& pair) const;
     /// Marks \p pair relayed or not, and fires the Relay trace if that changes.
     void SetRelayed(const OpusDemand::Link& pair, bool relayed);
-    /// Hands a failed reconfiguration to the OCS again: what the target still wants of it.
-    void Retry(uint64_t switching);
-    /// Assigns the ports of \p ticket's circuits on every rail; false if a needed port is leased.
-    bool AssignPorts(const Ticket& ticket, std::map<uint32_t, RailChange>& changes) const;
-    /// Assigns ports to the needs of one rail on \p config (updated); false if one is missing.
-    /// A circuit joining a pair in \p keep is never taken down.
-    bool AssignRailPorts(uint32_t rail,
-                         const std::vector<OpusCircuitNeed>& needs,
-                         std::map<uint32_t, uint32_t>& config,
-                         RailChange& change,
-                         const std::set<OpusDemand::Link>& keep) const;
-    /// \return true if a member of \p guess has asked for another communication that is
-    ///         not served yet: that is its real next one, which the guess must not delay
-    ///         (it waits until that request is served, whose lease then protects it)
-    bool MemberAskedElsewhere(const Ticket& guess) const;
-    /// \return the GPU pairs whose circuits \p ticket must keep: those of active
-    ///         communications, and for a speculative ticket those of the requests its
-    ///         members have made and of their earlier guesses not used yet
-    std::set<OpusDemand::Link> PairsToKeep(const Ticket& ticket) const;
-    void Serve(Ticket ticket, std::map<uint32_t, RailChange> changes);
-    /// Marks the guess for \p instance used if its circuits are in place (\p changes, what
-    /// serving its request changes, connects nothing), and forgets it.
-    void JudgeGuess(const std::string& instance, const std::map<uint32_t, RailChange>& changes);
-    /// Marks the guesses still switching ports that a request's \p connections change on
-    /// \p rail: the request waits for them (the OCS serves a port's changes in order).
-    /// \p joined, the reconfiguration the request joins, does not delay it.
-    void MarkGuessesInTheWay(uint32_t rail, const OcsConnections& connections, uint64_t joined);
-    /// \return the reconfiguration of \p rail that a change ordered now joins (not handed to
-    ///         the OCS yet, ordered within BatchWindow), or NONE
-    uint64_t Joinable(uint32_t rail) const;
-    /// Forgets the guesses whose circuits are no longer all set up (undone by a request).
-    void ForgetUndoneGuesses();
-    /// \return true if the target circuits hold every circuit of \p demand
-    bool IsSetUp(const OpusDemand& demand) const;
-    /// Orders one rail's change: joins the rail's reconfiguration of this instant (see
-    /// Joinable), or starts one that is handed to the OCS after BatchWindow and
-    /// ControlLatency. \return its switching id
-    uint64_t Order(uint32_t rail, const RailChange& change, const Ticket& ticket);
-    /// Joins \p change into switching \p id and its record.
-    void Join(uint64_t id, const RailChange& change, const Ticket& ticket);
-    void Issue(uint64_t switching);
-    void Switched(uint64_t switching, const OcsReconfiguration& done);
-    void Grant(const Ticket& ticket);
+    /// Assigns the ports of \p request's circuits on every rail (OpusPortAssigner), keeping
+    /// PairsToKeep; false if a needed port is leased.
+    bool AssignPorts(const CircuitRequest& request,
+                     std::map<uint32_t, OpusRailChange>& changes) const;
+    /// \return true if a member of \p provisioning has asked for another communication that is
+    ///         not served yet: that is its real next one, which the speculative setup must not
+    ///         delay (it waits until that request is served, whose lease then protects it)
+    bool MemberAskedElsewhere(const CircuitRequest& provisioning) const;
+    /// \return the GPU pairs whose circuits \p request must keep: those of active
+    ///         communications, and for a speculative request those of the requests its
+    ///         members have made and of their earlier speculative setups not used yet
+    std::set<OpusDemand::Link> PairsToKeep(const CircuitRequest& request) const;
+    void Serve(CircuitRequest request, std::map<uint32_t, OpusRailChange> changes);
+    /// Marks the speculative setup for \p instance used if its circuits are in place (\p changes,
+    /// what serving its request changes, connects nothing), and forgets it.
+    void SettleSpeculativeSetup(const std::string& instance,
+                                const std::map<uint32_t, OpusRailChange>& changes);
+    /// Forgets the speculative setups whose circuits are no longer all set up (undone by a
+    /// request).
+    void ForgetUndoneSetups();
+    /// Orders one rail's change through the batcher (OpusReconfigurationBatcher::Order),
+    /// and notes a speculative setup's reconfiguration. \return the reconfiguration's id
+    uint64_t Order(uint32_t rail, const OpusRailChange& change, const CircuitRequest& request);
+    void Grant(const CircuitRequest& request);
+    /// \param latency attribute ControlLatency (the batcher pays it)
+    void SetControlLatency(Time latency);
+    /// \return attribute ControlLatency
+    Time GetControlLatency() const;
+    /// \param window attribute BatchWindow (the batcher collects changes for it)
+    void SetBatchWindow(Time window);
+    /// \return attribute BatchWindow
+    Time GetBatchWindow() const;
 
-    std::vector<Ptr<OpticalCircuitSwitch>> m_switches;   //!< Per rail
-    std::vector<std::vector<uint32_t>> m_ocsPorts;       //!< Per GPU, per NIC port
-    std::vector<std::vector<uint32_t>> m_portGpu;        //!< Per rail, per OCS port
-    std::vector<std::map<uint32_t, uint32_t>> m_config;  //!< Per rail: target circuits
-    std::vector<std::set<uint32_t>> m_deadPorts;         //!< Per rail: ports planned around
+    std::vector<Ptr<OcsCircuitTable>> m_tables; //!< Per rail: the OCS circuit state
+    OpusPortAssigner m_ports; //!< Ports, target circuits and ports planned around, per rail
+    OpusReconfigurationBatcher m_batcher;                //!< Reconfigurations ordered and in flight
     std::vector<std::map<uint32_t, Time>> m_failedSince; //!< Per rail: failed ports, since when
     Time m_failureHoldDown;                              //!< Attribute
     std::set<OpusDemand::Link> m_relayed;                //!< Pairs without a live port
     std::set<OpusDemand::Link> m_wanted;                 //!< See WantCircuit
     bool m_static{false};                                //!< See HoldStatic
-    std::set<std::string> m_stuck;                       //!< Reconfigurations that failed twice
     std::map<OpusDemand::Link, uint32_t> m_pairLeases;   //!< Active communications per pair
-    Time m_controlLatency;                               //!< Attribute
-    Time m_batchWindow;                                  //!< Attribute
-    std::map<std::string, Gathering> m_gathering;        //!< Per instance
-    std::set<std::string> m_served;                      //!< Instances whose members have all asked
-    std::deque<Ticket> m_queue;                          //!< Complete, FCFS
-    std::map<std::string, Lease> m_leases;               //!< Per active instance
-    uint64_t m_leasesServed{0};                          //!< Leases served so far
-    std::map<uint64_t, Switching> m_switching;           //!< In flight, by record index
-    std::map<std::string, Guess> m_guesses; //!< Set-up guesses not yet used, by instance
+    std::map<std::string, IncompleteRequest> m_incomplete; //!< Per instance
+    std::set<std::string> m_served;        //!< Instances whose members have all asked
+    std::deque<CircuitRequest> m_queue;    //!< Complete, FCFS
+    std::map<std::string, Lease> m_leases; //!< Per active instance
+    uint64_t m_leasesServed{0};            //!< Leases served so far
+    std::map<std::string, SpeculativeSetup>
+        m_setups; //!< Speculative setups not yet used, by instance
     TracedCallback<uint32_t, uint32_t, uint32_t, bool> m_relayTrace; //!< Relay
 };
 

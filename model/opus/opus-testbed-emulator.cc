@@ -64,7 +64,7 @@ void
 OpusTestbedEmulator::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_gathering.clear();
+    m_incomplete.clear();
     OpusControlPlane::DoDispose();
 }
 
@@ -87,8 +87,8 @@ OpusTestbedEmulator::Preset(const std::vector<std::shared_ptr<const OpusDemand>>
     for (const auto& demand : demands)
     {
         auto gpus = GpusOf(*demand);
-        if (std::none_of(gpus.begin(), gpus.end(), [&taken](const auto& g) {
-                return taken.count(g) > 0;
+        if (std::none_of(gpus.begin(), gpus.end(), [&taken](const auto& gpu) {
+                return taken.count(gpu) > 0;
             }))
         {
             taken.insert(gpus.begin(), gpus.end());
@@ -97,35 +97,36 @@ OpusTestbedEmulator::Preset(const std::vector<std::shared_ptr<const OpusDemand>>
     }
 }
 
-OpusTestbedEmulator::Gathering&
-OpusTestbedEmulator::Gather(const CollectiveCall& call, uint32_t rank)
+OpusTestbedEmulator::IncompleteRequest&
+OpusTestbedEmulator::IncompleteRequestOf(const CollectiveCall& call, uint32_t rank)
 {
-    auto found = m_gathering.find(call.instance);
-    if (found != m_gathering.end())
+    auto found = m_incomplete.find(call.instance);
+    if (found != m_incomplete.end())
     {
         return found->second;
     }
-    Gathering& g = m_gathering[call.instance];
-    g.group = call.instance.substr(0, call.instance.rfind('#'));
-    g.demand = GetDemand(call, rank);
-    g.pointToPoint = call.type == WorkloadOpType::SEND || call.type == WorkloadOpType::RECV;
-    g.members = g.pointToPoint ? 2 : static_cast<uint32_t>(call.members.size());
-    return g;
+    IncompleteRequest& incomplete = m_incomplete[call.instance];
+    incomplete.group = call.instance.substr(0, call.instance.rfind('#'));
+    incomplete.demand = GetDemand(call, rank);
+    incomplete.pointToPoint =
+        call.type == WorkloadOpType::SEND || call.type == WorkloadOpType::RECV;
+    incomplete.members = incomplete.pointToPoint ? 2 : static_cast<uint32_t>(call.members.size());
+    return incomplete;
 }
 
 void
 OpusTestbedEmulator::Request(const CollectiveCall& call, uint32_t rank, GrantCallback granted)
 {
     NS_LOG_FUNCTION(this << call.instance << rank);
-    Gathering& g = Gather(call, rank);
-    if (g.asked.empty() && !g.ordered)
+    IncompleteRequest& incomplete = IncompleteRequestOf(call, rank);
+    if (incomplete.asked.empty() && !incomplete.ordered)
     {
-        g.demand = GetDemand(call, rank); // a real request says what it needs
+        incomplete.demand = GetDemand(call, rank); // a real request says what it needs
     }
-    g.asked.insert(rank);
-    g.announced.insert(rank);
-    g.grants.push_back(granted);
-    g.lastAsked = Simulator::Now();
+    incomplete.asked.insert(rank);
+    incomplete.announced.insert(rank);
+    incomplete.grants.push_back(granted);
+    incomplete.lastAsked = Simulator::Now();
     std::string instance = call.instance;
     Order(instance);
     GrantIfComplete(instance);
@@ -139,32 +140,32 @@ OpusTestbedEmulator::Provision(const CollectiveCall& call, uint32_t rank)
     {
         return;
     }
-    Gather(call, rank).announced.insert(rank);
+    IncompleteRequestOf(call, rank).announced.insert(rank);
     Order(call.instance);
 }
 
 void
 OpusTestbedEmulator::Order(const std::string& instance)
 {
-    Gathering& g = m_gathering.at(instance);
-    if (g.ordered || g.announced.size() < g.members)
+    IncompleteRequest& incomplete = m_incomplete.at(instance);
+    if (incomplete.ordered || incomplete.announced.size() < incomplete.members)
     {
         return;
     }
-    g.ordered = true;
+    incomplete.ordered = true;
     // Announced early by every member (provisioning) or asked for now, all the same: the
     // controller hears of it when the last member is done with its previous phase.
-    bool early = g.asked.size() < g.members;
-    std::string key = g.demand->GetKey();
-    bool phaseStart = g.pointToPoint && m_askEveryPointToPoint && !early;
-    for (uint32_t member : g.announced)
+    bool early = incomplete.asked.size() < incomplete.members;
+    std::string key = incomplete.demand->GetKey();
+    bool phaseStart = incomplete.pointToPoint && m_askEveryPointToPoint && !early;
+    for (uint32_t member : incomplete.announced)
     {
         auto last = m_lastDemand.find(member);
         phaseStart = phaseStart || last == m_lastDemand.end() || last->second != key;
     }
     if (!phaseStart)
     {
-        g.ready = true;
+        incomplete.ready = true;
         return;
     }
     Simulator::Schedule(m_controlLatency, &OpusTestbedEmulator::Reconfigure, this, instance);
@@ -173,12 +174,12 @@ OpusTestbedEmulator::Order(const std::string& instance)
 void
 OpusTestbedEmulator::Reconfigure(std::string instance)
 {
-    Gathering& g = m_gathering.at(instance);
+    IncompleteRequest& incomplete = m_incomplete.at(instance);
     Time sleep;
-    if (!InPlace(*g.demand))
+    if (!InPlace(*incomplete.demand))
     {
         sleep = m_delay;
-        for (const auto& [rail, gpus] : Apply(*g.demand))
+        for (const auto& [rail, gpus] : Apply(*incomplete.demand))
         {
             OpusReconfigurationRecord record;
             record.rail = rail;
@@ -186,8 +187,8 @@ OpusTestbedEmulator::Reconfigure(std::string instance)
             record.requested = Simulator::Now();
             record.started = Simulator::Now();
             record.ended = Simulator::Now() + m_delay;
-            record.groups = {g.group};
-            record.speculative = g.asked.size() < g.members;
+            record.groups = {incomplete.group};
+            record.speculative = incomplete.asked.size() < incomplete.members;
             record.used = true;
             m_records.push_back(record);
         }
@@ -198,28 +199,28 @@ OpusTestbedEmulator::Reconfigure(std::string instance)
 void
 OpusTestbedEmulator::Ready(std::string instance)
 {
-    m_gathering.at(instance).ready = true;
+    m_incomplete.at(instance).ready = true;
     GrantIfComplete(instance);
 }
 
 void
 OpusTestbedEmulator::GrantIfComplete(const std::string& instance)
 {
-    auto found = m_gathering.find(instance);
-    if (found == m_gathering.end() || !found->second.ready ||
+    auto found = m_incomplete.find(instance);
+    if (found == m_incomplete.end() || !found->second.ready ||
         found->second.asked.size() < found->second.members)
     {
         return;
     }
-    Gathering g = std::move(found->second);
-    m_gathering.erase(found);
+    IncompleteRequest incomplete = std::move(found->second);
+    m_incomplete.erase(found);
     m_served.insert(instance);
-    std::string key = g.demand->GetKey();
-    for (uint32_t member : g.asked)
+    std::string key = incomplete.demand->GetKey();
+    for (uint32_t member : incomplete.asked)
     {
         m_lastDemand[member] = key;
     }
-    OpusControlPlane::Grant(instance, g.lastAsked, g.grants);
+    OpusControlPlane::Grant(instance, incomplete.lastAsked, incomplete.grants);
 }
 
 void
@@ -278,15 +279,15 @@ OpusTestbedEmulator::DescribePending() const
 {
     NS_LOG_FUNCTION(this);
     std::vector<std::string> lines;
-    for (const auto& [instance, g] : m_gathering)
+    for (const auto& [instance, incomplete] : m_incomplete)
     {
-        if (g.asked.empty())
+        if (incomplete.asked.empty())
         {
             continue; // only announced: nobody waits for it
         }
         lines.push_back("Opus (testbed emulation): " + instance + " waits for " +
-                        std::to_string(g.members - g.asked.size()) + " of " +
-                        std::to_string(g.members) + " members to ask for it");
+                        std::to_string(incomplete.members - incomplete.asked.size()) + " of " +
+                        std::to_string(incomplete.members) + " members to ask for it");
     }
     return lines;
 }

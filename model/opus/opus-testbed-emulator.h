@@ -89,7 +89,7 @@ class OpusTestbedEmulator : public OpusControlPlane
 
   private:
     /// A communication between its first announcement and its grant.
-    struct Gathering
+    struct IncompleteRequest
     {
         std::string group;                        //!< Its group (instance without #k)
         std::shared_ptr<const OpusDemand> demand; //!< Its circuits
@@ -103,8 +103,8 @@ class OpusTestbedEmulator : public OpusControlPlane
         bool ready{false};                        //!< Its topology is ready
     };
 
-    /// \return the gathering of \p call's instance (created on its first member)
-    Gathering& Gather(const CollectiveCall& call, uint32_t rank);
+    /// \return the incomplete request of \p call's instance (created on its first member)
+    IncompleteRequest& IncompleteRequestOf(const CollectiveCall& call, uint32_t rank);
     /// Decides, once every member announced, whether it starts a phase, and orders it.
     void Order(const std::string& instance);
     /// At the controller: sleeps the delay if the topology changes, then reports ready.
@@ -124,8 +124,8 @@ class OpusTestbedEmulator : public OpusControlPlane
     /// Per (rail, GPU): its peers in the virtual topology
     std::map<std::pair<uint32_t, uint32_t>, std::set<uint32_t>> m_peers;
     std::map<uint32_t, std::string> m_lastDemand; //!< Per rank: key of its last communication
-    std::map<std::string, Gathering> m_gathering; //!< Per instance
-    std::set<std::string> m_served;               //!< Instances granted
+    std::map<std::string, IncompleteRequest> m_incomplete; //!< Per instance
+    std::set<std::string> m_served;                        //!< Instances granted
 };
 
 } // namespace ns3
