@@ -219,14 +219,6 @@ RailTransport::GetTypeId()
                           DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&RailTransport::m_dcqcnMinRate),
                           MakeDataRateChecker())
-            .AddTraceSource("MessageSent",
-                            "A message was acknowledged in full (peer, id, bytes).",
-                            MakeTraceSourceAccessor(&RailTransport::m_messageSentTrace),
-                            "ns3::RailTransport::MessageTracedCallback")
-            .AddTraceSource("MessageReceived",
-                            "A message arrived in full (source, id, bytes).",
-                            MakeTraceSourceAccessor(&RailTransport::m_messageReceivedTrace),
-                            "ns3::RailTransport::MessageTracedCallback")
             .AddTraceSource("Retransmit",
                             "A QP went back to an earlier PSN (qpn, psn).",
                             MakeTraceSourceAccessor(&RailTransport::m_retransmitTrace),
@@ -245,7 +237,6 @@ RailTransport::GetTypeId()
 
 RailTransport::RailTransport()
     : m_gpu(0),
-      m_nextMessageId(1),
       m_mtu(4096),
       m_scaleUpMtu(4096),
       m_realMtu(4096),
@@ -351,44 +342,29 @@ RailTransport::GetGpu() const
     return m_gpu;
 }
 
-MessageTransportCounters
-RailTransport::GetMessageCounters() const
-{
-    NS_LOG_FUNCTION(this);
-    MessageTransportCounters counters;
-    counters.messagesSent = m_counters.messagesSent;
-    counters.messagesReceived = m_counters.messagesReceived;
-    counters.payloadBytesDelivered = m_counters.payloadBytesDelivered;
-    return counters;
-}
-
-const RailTransportCounters&
+RailTransportCounters
 RailTransport::GetCounters() const
 {
     NS_LOG_FUNCTION(this);
-    return m_counters;
+    RailTransportCounters counters = m_counters;
+    MessageTransportCounters base = GetMessageCounters();
+    counters.messagesSent = base.messagesSent;
+    counters.messagesReceived = base.messagesReceived;
+    counters.payloadBytesDelivered = base.payloadBytesDelivered;
+    return counters;
 }
 
-std::size_t
-RailTransport::GetPendingMessageCount() const
+void
+RailTransport::DoSend(uint64_t id, uint32_t peer, uint64_t bytes)
 {
-    NS_LOG_FUNCTION(this);
-    return m_outgoing.size();
-}
-
-uint64_t
-RailTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
-{
-    NS_LOG_FUNCTION(this << peer << bytes);
+    NS_LOG_FUNCTION(this << id << peer << bytes);
     NS_ABORT_MSG_UNLESS(m_endpoints, "RailTransport::Send before Setup");
-    NS_ABORT_MSG_IF(bytes == 0, "RailTransport::Send: a message has at least one byte");
     NS_ABORT_MSG_IF(peer == m_gpu || peer >= m_endpoints->GetGpuCount(),
                     "RailTransport::Send: bad peer GPU " << peer << " from GPU " << m_gpu);
-    uint64_t id = m_nextMessageId++;
-    m_outgoing[id] = Outgoing{0, sent, peer, bytes};
+    m_outgoing[id] = Outgoing{0};
     if (DispatchOrDetour(id, peer, bytes))
     {
-        return id;
+        return;
     }
     if (PlaneRoutesTo(peer).empty())
     {
@@ -398,12 +374,11 @@ RailTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
                                << " and no GPU of its scale-up domain is on the peer's rail");
         ++m_counters.messagesRelayed;
         Relay(id, proxy, peer, bytes);
-        return id;
+        return;
     }
     NS_LOG_INFO("GPU " << m_gpu << ": no circuit reaches GPU " << peer << " yet; message " << id
                        << " waits");
     m_waiting.push_back({id, peer, bytes, !FailedPortsTowards(peer).empty(), Simulator::Now()});
-    return id;
 }
 
 int32_t
@@ -747,7 +722,7 @@ RailTransport::ForgetReachedPeers()
 void
 RailTransport::SendAround(uint32_t hop, uint32_t to, const Part& rest)
 {
-    uint64_t id = m_nextMessageId++;
+    uint64_t id = AllocateMessageId();
     NS_LOG_INFO("GPU " << m_gpu << ": " << rest.bytes << " B of message " << rest.messageId
                        << " of GPU " << rest.origin << " to GPU " << to << " detour through GPU "
                        << hop << " (message " << id << ")");
@@ -1822,7 +1797,7 @@ RailTransport::Deliver(const RailTransportHeader& header, uint32_t payload)
     }
     uint64_t& arrived = m_arrived[key];
     arrived += payload;
-    m_counters.payloadBytesDelivered += payload;
+    NotifyPayloadDelivered(payload);
     NS_ASSERT_MSG(arrived <= total,
                   "message " << key.second << " from GPU " << key.first
                              << " got more bytes than it has");
@@ -1832,9 +1807,7 @@ RailTransport::Deliver(const RailTransportHeader& header, uint32_t payload)
     }
     m_arrived.erase(key);
     m_passed.erase(key);
-    ++m_counters.messagesReceived;
-    m_messageReceivedTrace(key.first, key.second, total);
-    NotifyReceived(key.first, key.second, total);
+    NotifyDelivered(key.first, key.second, total);
 }
 
 void
@@ -2035,16 +2008,8 @@ RailTransport::Complete(uint64_t id)
         PartDone(replaced);
         return;
     }
-    auto message = m_outgoing.find(id);
-    NS_ABORT_MSG_IF(message == m_outgoing.end(), "unknown message " << id);
-    Outgoing done = message->second;
-    m_outgoing.erase(message);
-    ++m_counters.messagesSent;
-    m_messageSentTrace(done.peer, id, done.bytes);
-    if (!done.sent.IsNull())
-    {
-        done.sent(id);
-    }
+    NS_ABORT_MSG_IF(m_outgoing.erase(id) == 0, "unknown message " << id);
+    NotifySent(id);
 }
 
 void

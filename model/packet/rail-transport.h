@@ -144,18 +144,9 @@ class RailTransport : public MessageTransport
 
     uint32_t GetGpu() const override;
 
-    /**
-     * \brief Sends a message (MessageTransport's contract); \p sent fires when every part
-     *        of it is acknowledged.
-     * \param peer destination GPU
-     * \param bytes message size (at least 1)
-     * \param sent called when the message is acknowledged (may be null)
-     * \return the message id (unique at this sender, from 1)
-     */
-    uint64_t Send(uint32_t peer, uint64_t bytes, SentCallback sent = SentCallback()) override;
-
-    /// \return the counters
-    const RailTransportCounters& GetCounters() const;
+    /// \return the counters (messagesSent, messagesReceived and payloadBytesDelivered are
+    ///         the base's, GetMessageCounters)
+    RailTransportCounters GetCounters() const;
 
     /**
      * \param lineRateBps a port's line rate
@@ -163,11 +154,6 @@ class RailTransport : public MessageTransport
      *         Dcqcn* attribute (and CnpInterval) that is not 0 in their place
      */
     DcqcnProfile GetDcqcnProfile(double lineRateBps) const;
-
-    /// \return messages accepted by Send() and not yet acknowledged
-    std::size_t GetPendingMessageCount() const override;
-
-    MessageTransportCounters GetMessageCounters() const override;
 
     /**
      * \brief Tells this transport that a port somewhere in the fabric failed or came back
@@ -230,14 +216,6 @@ class RailTransport : public MessageTransport
     Time GetLastActivity() const;
 
     /**
-     * TracedCallback signature for whole messages.
-     * \param gpu the peer (sent) or source (received) GPU
-     * \param id the sender's message id
-     * \param bytes the message size
-     */
-    typedef void (*MessageTracedCallback)(uint32_t gpu, uint64_t id, uint64_t bytes);
-
-    /**
      * TracedCallback signature for go-back-N rewinds.
      * \param qpn the queue pair
      * \param psn the PSN sending restarts from
@@ -260,6 +238,9 @@ class RailTransport : public MessageTransport
 
   protected:
     void DoDispose() override;
+    /// Sends a message (MessageTransport's contract): the sent callback fires when every part
+    /// of it is acknowledged.
+    void DoSend(uint64_t id, uint32_t peer, uint64_t bytes) override;
 
   private:
     /// \return whether QPs pace at DCQCN rates and receivers send CNPs
@@ -344,13 +325,10 @@ class RailTransport : public MessageTransport
         EventId wakeup;             //!< Pacing wake-up
     };
 
-    /// A message accepted at the sender.
+    /// A message accepted at the sender (the base keeps its peer, size and callback).
     struct Outgoing
     {
         uint32_t partsLeft; //!< Parts not yet acknowledged (a relayed message counts 1)
-        SentCallback sent;  //!< Completion callback
-        uint32_t peer;      //!< Destination
-        uint64_t bytes;     //!< Size
     };
 
     /// A message that no port could reach yet.
@@ -627,7 +605,6 @@ class RailTransport : public MessageTransport
     std::unordered_map<uint64_t, Part> m_pieces;  //!< Detour message id -> the part it replaced
     std::map<MessageKey, DetourPiece> m_detoured; //!< Detour messages arriving here
     std::map<MessageKey, std::set<uint32_t>> m_passed; //!< See PassedThrough
-    uint64_t m_nextMessageId;                          //!< Next message id
     RailTransportCounters m_counters;                  //!< Counters
     Time m_lastRecovery{Seconds(-1)};                  //!< See GetLastRecovery
     Time m_lastActivity;                               //!< See GetLastActivity
@@ -657,11 +634,9 @@ class RailTransport : public MessageTransport
     DataRate m_dcqcnRateHai;         //!< DcqcnRateHai attribute (0: the profile's)
     DataRate m_dcqcnMinRate;         //!< DcqcnMinRate attribute (0: the profile's)
 
-    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageSentTrace;     //!< peer, id, bytes
-    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageReceivedTrace; //!< src, id, bytes
-    TracedCallback<uint32_t, uint64_t> m_retransmitTrace;                //!< qpn, from PSN
-    TracedCallback<uint32_t, double> m_rateTrace;                        //!< qpn, bit/s
-    TracedCallback<uint32_t, uint32_t> m_circuitWantedTrace;             //!< port, peer
+    TracedCallback<uint32_t, uint64_t> m_retransmitTrace;    //!< qpn, from PSN
+    TracedCallback<uint32_t, double> m_rateTrace;            //!< qpn, bit/s
+    TracedCallback<uint32_t, uint32_t> m_circuitWantedTrace; //!< port, peer
 };
 
 } // namespace ns3
