@@ -16,6 +16,7 @@
 #include "ns3/ocs-net-device.h"
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/pointer.h"
+#include "ns3/rail-receiver.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/uinteger.h"
@@ -49,13 +50,6 @@ Index(Map& index, const Key& key, uint32_t next)
 {
     auto [it, fresh] = index.emplace(key, next);
     return {it->second, fresh};
-}
-
-/// Key of a receiving connection: source GPU and its qpn.
-uint64_t
-ConnectionKey(uint32_t sourceGpu, uint32_t qpn)
-{
-    return (static_cast<uint64_t>(sourceGpu) << 32) | qpn;
 }
 
 /// A well-mixed flow label, so switches spread connections evenly (deterministic).
@@ -254,6 +248,7 @@ RailTransport::RailTransport()
       m_dcqcnByteCounter(0)
 {
     NS_LOG_FUNCTION(this);
+    m_receiver = std::make_unique<RailReceiver>(*this);
 }
 
 RailTransport::~RailTransport()
@@ -330,9 +325,10 @@ RailTransport::AddPort(Ptr<NetDevice> device, uint32_t plane)
         "Dequeue",
         MakeCallback(&RailTransport::OnDequeue, this).Bind(index));
     device->AddLinkChangeCallback(MakeCallback(&RailTransport::OnCircuitChange, this).Bind(index));
-    device->GetNode()->RegisterProtocolHandler(MakeCallback(&RailTransport::Receive, this),
-                                               PROTOCOL,
-                                               device);
+    device->GetNode()->RegisterProtocolHandler(
+        MakeCallback(&RailReceiver::Receive, m_receiver.get()),
+        PROTOCOL,
+        device);
 }
 
 uint32_t
@@ -1318,14 +1314,7 @@ RailTransport::RetryWaiting()
 uint64_t
 RailTransport::ResetConnection(uint32_t sourceGpu, uint32_t qpn, uint64_t nextPsn)
 {
-    NS_LOG_FUNCTION(this << sourceGpu << qpn << nextPsn);
-    auto [found, fresh] = m_receiving.try_emplace(ConnectionKey(sourceGpu, qpn));
-    ReceiveState& state = found->second;
-    uint64_t expected = fresh ? m_initialPsn : state.expectedPsn;
-    state.expectedPsn = nextPsn;
-    state.nackSent = false;
-    state.unacked = 0;
-    return expected;
+    return m_receiver->ResetConnection(sourceGpu, qpn, nextPsn);
 }
 
 bool
@@ -1655,162 +1644,6 @@ RailTransport::Requeue(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
 }
 
 void
-RailTransport::Receive(Ptr<NetDevice> device,
-                       Ptr<const Packet> frame,
-                       uint16_t protocol,
-                       const Address& from,
-                       const Address& to,
-                       NetDevice::PacketType type)
-{
-    m_lastActivity = Simulator::Now();
-    // Peeked, not removed: removing would need a copy of the frame (it is const), and
-    // nothing reads the payload.
-    RailTransportHeader header;
-    uint32_t headerBytes = frame->PeekHeader(header);
-    switch (header.kind)
-    {
-    case RailTransportHeader::DATA: {
-        uint32_t port = 0;
-        while (m_ports[port].device != device)
-        {
-            ++port;
-        }
-        EcnMarkTag mark;
-        ReceiveData(port,
-                    from,
-                    header,
-                    frame->GetSize() - headerBytes - header.padding,
-                    frame->PeekPacketTag(mark));
-        break;
-    }
-    case RailTransportHeader::ACK:
-        ReceiveAck(header);
-        break;
-    case RailTransportHeader::NACK:
-        ReceiveNack(header);
-        break;
-    case RailTransportHeader::CNP:
-        ReceiveCnp(header);
-        break;
-    }
-}
-
-void
-RailTransport::ReceiveData(uint32_t port,
-                           const Address& from,
-                           const RailTransportHeader& header,
-                           uint32_t payload,
-                           bool marked)
-{
-    auto [found, fresh] = m_receiving.try_emplace(ConnectionKey(header.sourceGpu, header.qpn));
-    ReceiveState& state = found->second;
-    if (fresh)
-    {
-        state.expectedPsn = m_initialPsn;
-    }
-    if (marked && UsesDcqcn())
-    {
-        SendCnp(port, from, header, state);
-    }
-    if (header.psn != state.expectedPsn)
-    {
-        if (header.psn > state.expectedPsn && !state.nackSent)
-        {
-            state.nackSent = true;
-            ++m_counters.nacksSent;
-            SendControl(port,
-                        from,
-                        RailTransportHeader::NACK,
-                        header.qpn,
-                        header.label,
-                        state.expectedPsn);
-        }
-        else if (header.psn < state.expectedPsn)
-        {
-            // A duplicate: our ACK may have been lost; repeat it.
-            SendControl(port,
-                        from,
-                        RailTransportHeader::ACK,
-                        header.qpn,
-                        header.label,
-                        state.expectedPsn);
-        }
-        return;
-    }
-    ++state.expectedPsn;
-    state.nackSent = false;
-    m_counters.payloadBytesReceived += payload;
-    if (header.last || ++state.unacked >= m_ackInterval)
-    {
-        state.unacked = 0;
-        SendControl(port,
-                    from,
-                    RailTransportHeader::ACK,
-                    header.qpn,
-                    header.label,
-                    state.expectedPsn);
-    }
-    if (header.relayTo != NO_GPU && header.relayTo != m_gpu)
-    {
-        Forwarded(header, payload);
-    }
-    else
-    {
-        Deliver(header, payload);
-    }
-}
-
-void
-RailTransport::Deliver(const RailTransportHeader& header, uint32_t payload)
-{
-    MessageKey key{header.origin, header.messageId};
-    uint64_t total = header.messageBytes;
-    // A detour message's bytes count towards the message it carries a piece of, which may
-    // itself be a detour message (a detour that went around a second failure).
-    for (auto piece = m_detoured.find(key); piece != m_detoured.end(); piece = m_detoured.find(key))
-    {
-        MessageKey detour = key;
-        DetourPiece carried = piece->second;
-        key = carried.message;
-        total = carried.messageBytes;
-        NS_ASSERT_MSG(payload <= carried.left, "a detour got more bytes than it has");
-        piece->second.left -= payload;
-        if (piece->second.left == 0)
-        {
-            // Every byte of the detour is here, whichever way it came: its sender is told
-            // (instantly, as PXN's completion flag).
-            m_detoured.erase(piece);
-            m_passed.erase(detour);
-            TransportOf(detour.first)->Complete(detour.second);
-        }
-        if (carried.relayTo != NO_GPU)
-        {
-            // Bytes of a message this GPU forwards, come around a failure.
-            RailTransportHeader forwarded = header;
-            forwarded.origin = key.first;
-            forwarded.messageId = key.second;
-            forwarded.messageBytes = total;
-            forwarded.relayTo = carried.relayTo;
-            Forwarded(forwarded, payload);
-            return;
-        }
-    }
-    uint64_t& arrived = m_arrived[key];
-    arrived += payload;
-    NotifyPayloadDelivered(payload);
-    NS_ASSERT_MSG(arrived <= total,
-                  "message " << key.second << " from GPU " << key.first
-                             << " got more bytes than it has");
-    if (arrived < total)
-    {
-        return;
-    }
-    m_arrived.erase(key);
-    m_passed.erase(key);
-    NotifyDelivered(key.first, key.second, total);
-}
-
-void
 RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
 {
     MessageKey key{header.origin, header.messageId};
@@ -2033,25 +1866,6 @@ RailTransport::ReceiveNack(const RailTransportHeader& header)
         Schedule(qp);
         Pump(qp.port);
     }
-}
-
-void
-RailTransport::SendCnp(uint32_t port,
-                       const Address& from,
-                       const RailTransportHeader& header,
-                       ReceiveState& state)
-{
-    // The notification point: ConnectX sends at most one CNP per interval from each port,
-    // whichever QP's marked frame comes first; the DCQCN paper, one per flow.
-    DcqcnProfile profile = GetDcqcnProfile(m_ports[port].rateBps);
-    Time& last = profile.cnpIntervalPerPort ? m_ports[port].lastCnp : state.lastCnp;
-    if (Simulator::Now() - last < profile.cnpInterval)
-    {
-        return;
-    }
-    last = Simulator::Now();
-    ++m_counters.cnpsSent;
-    SendControl(port, from, RailTransportHeader::CNP, header.qpn, header.label, header.psn);
 }
 
 Time

@@ -31,6 +31,7 @@ namespace ns3
 
 class Node;
 class OcsNetDevice;
+class RailReceiver;
 
 /**
  * \ingroup photonic-rails
@@ -243,6 +244,8 @@ class RailTransport : public MessageTransport
     void DoSend(uint64_t id, uint32_t peer, uint64_t bytes) override;
 
   private:
+    friend class RailTransportPart; //!< Names the state its parts share
+    friend class RailReceiver;      //!< Receiving side: ACK/NACK/CNP, in-order delivery
     /// \return whether QPs pace at DCQCN rates and receivers send CNPs
     bool UsesDcqcn() const;
 
@@ -551,26 +554,6 @@ class RailTransport : public MessageTransport
     void OnCircuitChange(uint32_t port);
     void OnDequeue(uint32_t port, Ptr<const Packet> frame);
 
-    /// The node's protocol handler for RailTransport frames (ns-3's ProtocolHandler
-    /// signature, which returns nothing).
-    void Receive(Ptr<NetDevice> device,
-                 Ptr<const Packet> frame,
-                 uint16_t protocol,
-                 const Address& from,
-                 const Address& to,
-                 NetDevice::PacketType type);
-    void ReceiveData(uint32_t port,
-                     const Address& from,
-                     const RailTransportHeader& header,
-                     uint32_t payload,
-                     bool marked);
-    /// The notification point: answers a marked frame with a CNP unless one went too lately.
-    void SendCnp(uint32_t port,
-                 const Address& from,
-                 const RailTransportHeader& header,
-                 ReceiveState& state);
-    /// Counts in-order payload of a message addressed to this GPU; delivers when complete.
-    void Deliver(const RailTransportHeader& header, uint32_t payload);
     /// Makes bytes a proxy received available to the parts that forward them.
     void Forwarded(const RailTransportHeader& header, uint32_t payload);
     void ReceiveAck(const RailTransportHeader& header);
@@ -583,14 +566,13 @@ class RailTransport : public MessageTransport
     /// A message of this GPU is complete at its destination.
     void Complete(uint64_t id);
 
-    uint32_t m_gpu;                                   //!< This GPU
-    Ptr<RailEndpoints> m_endpoints;                   //!< Fabric directory
-    std::vector<Port> m_ports;                        //!< NIC ports
-    std::deque<QueuePair> m_qps;                      //!< Sending QPs, by qpn (stable)
+    uint32_t m_gpu;                           //!< This GPU
+    Ptr<RailEndpoints> m_endpoints;           //!< Fabric directory
+    std::unique_ptr<RailReceiver> m_receiver; //!< Receiving side: ACK/NACK/CNP, in-order delivery
+    std::vector<Port> m_ports;                //!< NIC ports
+    std::deque<QueuePair> m_qps;              //!< Sending QPs, by qpn (stable)
     std::unordered_map<uint64_t, uint32_t> m_qpIndex; //!< (port, peer, peer port) -> qpn
     std::map<std::pair<uint64_t, uint32_t>, uint32_t> m_laneIndex; //!< ... and lane >= 1 -> qpn
-    std::unordered_map<uint64_t, ReceiveState> m_receiving;        //!< (src GPU, qpn) -> state
-    std::map<MessageKey, uint64_t> m_arrived;          //!< Bytes arrived per message to this GPU
     std::map<MessageKey, Forward> m_forwards;          //!< Messages this GPU forwards (PXN)
     std::map<uint32_t, uint32_t> m_proxies;            //!< Peer -> proxy GPU, once found
     std::unordered_map<uint64_t, Outgoing> m_outgoing; //!< Message id -> state
@@ -637,6 +619,39 @@ class RailTransport : public MessageTransport
     TracedCallback<uint32_t, uint64_t> m_retransmitTrace;    //!< qpn, from PSN
     TracedCallback<uint32_t, double> m_rateTrace;            //!< qpn, bit/s
     TracedCallback<uint32_t, uint32_t> m_circuitWantedTrace; //!< port, peer
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief What the parts of a RailTransport (RailSender, RailReceiver, PxnRelay,
+ *        RailFailover) share: the transport they belong to, whose ports, settings, counters and
+ *        other parts they use, and the names of its state.
+ *
+ * The parts are plain classes, owned by the RailTransport (the ns-3 Object with the
+ * attributes and trace sources) and called by it and by one another; none outlives it.
+ */
+class RailTransportPart
+{
+  public:
+    /// \param transport the RailTransport this is a part of (it owns this part)
+    explicit RailTransportPart(RailTransport& transport)
+        : m_rt(transport)
+    {
+    }
+
+    /// GPU number meaning "none"
+    static constexpr uint32_t NO_GPU = RailTransport::NO_GPU;
+    using Part = RailTransport::Part;                 //!< A slice of a message on one QP
+    using PartRole = RailTransport::PartRole;         //!< What acknowledging a part completes
+    using QueuePair = RailTransport::QueuePair;       //!< Sending side of a connection
+    using ReceiveState = RailTransport::ReceiveState; //!< Receiving side of a connection
+    using Port = RailTransport::Port;                 //!< One NIC port
+    using MessageKey = RailTransport::MessageKey;     //!< Origin GPU and its message id
+    using Forward = RailTransport::Forward;           //!< A message forwarded as a PXN proxy
+    using DetourPiece = RailTransport::DetourPiece;   //!< What a detour message carries
+
+  protected:
+    RailTransport& m_rt; //!< The transport this is a part of
 };
 
 } // namespace ns3
