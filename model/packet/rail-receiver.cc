@@ -11,6 +11,7 @@
 #include "ns3/node.h"
 #include "ns3/ocs-net-device.h"
 #include "ns3/optical-circuit-switch.h"
+#include "ns3/rail-failover.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -157,8 +158,9 @@ RailReceiver::Deliver(const RailTransportHeader& header, uint32_t payload)
     uint64_t total = header.messageBytes;
     // A detour message's bytes count towards the message it carries a piece of, which may
     // itself be a detour message (a detour that went around a second failure).
-    for (auto piece = m_rt.m_detoured.find(key); piece != m_rt.m_detoured.end();
-         piece = m_rt.m_detoured.find(key))
+    for (auto piece = m_rt.m_failover->m_detoured.find(key);
+         piece != m_rt.m_failover->m_detoured.end();
+         piece = m_rt.m_failover->m_detoured.find(key))
     {
         MessageKey detour = key;
         DetourPiece carried = piece->second;
@@ -170,7 +172,7 @@ RailReceiver::Deliver(const RailTransportHeader& header, uint32_t payload)
         {
             // Every byte of the detour is here, whichever way it came: its sender is told
             // (instantly, as PXN's completion flag).
-            m_rt.m_detoured.erase(piece);
+            m_rt.m_failover->m_detoured.erase(piece);
             m_rt.m_passed.erase(detour);
             m_rt.TransportOf(detour.first)->Complete(detour.second);
         }

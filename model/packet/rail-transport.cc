@@ -16,6 +16,7 @@
 #include "ns3/ocs-net-device.h"
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/pointer.h"
+#include "ns3/rail-failover.h"
 #include "ns3/rail-receiver.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
@@ -249,6 +250,7 @@ RailTransport::RailTransport()
 {
     NS_LOG_FUNCTION(this);
     m_receiver = std::make_unique<RailReceiver>(*this);
+    m_failover = std::make_unique<RailFailover>(*this);
 }
 
 RailTransport::~RailTransport()
@@ -269,12 +271,12 @@ RailTransport::DoDispose()
         port.wakeup.Cancel();
     }
     m_retryWaiting.Cancel();
-    m_recheckParked.Cancel();
-    m_holdDownEnd.Cancel();
+    m_failover->m_recheckParked.Cancel();
+    m_failover->m_holdDownEnd.Cancel();
     m_qps.clear();
-    m_parked.clear();
+    m_failover->m_parked.clear();
     m_ports.clear();
-    m_detour.reset();
+    m_failover->m_detour.reset();
     m_endpoints = nullptr;
     MessageTransport::DoDispose();
 }
@@ -286,8 +288,8 @@ RailTransport::Setup(uint32_t gpu, Ptr<RailEndpoints> endpoints)
     NS_ABORT_MSG_IF(m_endpoints, "RailTransport::Setup called twice");
     m_gpu = gpu;
     m_endpoints = endpoints;
-    m_detour = std::make_unique<RailDetour>(endpoints);
-    endpoints->AddChangeCallback(MakeCallback(&RailTransport::OnChangeElsewhere, this));
+    m_failover->m_detour = std::make_unique<RailDetour>(endpoints);
+    endpoints->AddChangeCallback(MakeCallback(&RailFailover::OnChangeElsewhere, m_failover.get()));
     const auto& devices = endpoints->GetPorts(gpu);
     for (uint32_t i = 0; i < devices.size(); ++i)
     {
@@ -358,7 +360,7 @@ RailTransport::DoSend(uint64_t id, uint32_t peer, uint64_t bytes)
     NS_ABORT_MSG_IF(peer == m_gpu || peer >= m_endpoints->GetGpuCount(),
                     "RailTransport::Send: bad peer GPU " << peer << " from GPU " << m_gpu);
     m_outgoing[id] = Outgoing{0};
-    if (DispatchOrDetour(id, peer, bytes))
+    if (m_failover->DispatchOrDetour(id, peer, bytes))
     {
         return;
     }
@@ -374,7 +376,8 @@ RailTransport::DoSend(uint64_t id, uint32_t peer, uint64_t bytes)
     }
     NS_LOG_INFO("GPU " << m_gpu << ": no circuit reaches GPU " << peer << " yet; message " << id
                        << " waits");
-    m_waiting.push_back({id, peer, bytes, !FailedPortsTowards(peer).empty(), Simulator::Now()});
+    m_waiting.push_back(
+        {id, peer, bytes, !m_failover->FailedPortsTowards(peer).empty(), Simulator::Now()});
 }
 
 int32_t
@@ -457,18 +460,6 @@ RailTransport::Counts(uint32_t gpu, uint32_t index, bool holdDown) const
 }
 
 bool
-RailTransport::PortFailed(uint32_t port) const
-{
-    return m_endpoints->IsPortDown(m_gpu, port);
-}
-
-bool
-RailTransport::IsBroken(const QueuePair& qp) const
-{
-    return qp.gaveUp || PathDown(qp);
-}
-
-bool
 RailTransport::GaveUpOn(uint32_t port, uint32_t peer, uint32_t peerPort) const
 {
     bool optical = static_cast<bool>(m_ports[port].optical);
@@ -489,12 +480,6 @@ RailTransport::GaveUpOn(uint32_t port, uint32_t peer, uint32_t peerPort) const
         }
     }
     return false;
-}
-
-bool
-RailTransport::PathDown(const QueuePair& qp) const
-{
-    return PortFailed(qp.port) || m_endpoints->IsPortDown(qp.peer, qp.peerPort);
 }
 
 std::vector<std::pair<uint32_t, uint32_t>>
@@ -616,147 +601,10 @@ RailTransport::SendThrough(uint64_t id, uint32_t hop, uint32_t peer, uint64_t by
     QueueParts(routes, hop, part);
 }
 
-bool
-RailTransport::DispatchOrDetour(uint64_t id, uint32_t peer, uint64_t bytes)
-{
-    if (Dispatch(id, peer, bytes))
-    {
-        m_stoppedSince.erase(peer);
-        return true;
-    }
-    uint32_t hop = DetourHop(peer);
-    if (hop == NO_GPU || !StoppedLongEnough(peer))
-    {
-        return false;
-    }
-    SendAround(hop, peer, Part{PartRole::OWN, m_gpu, id, bytes, NO_GPU, bytes, bytes, 0, 0, 0});
-    m_outgoing[id].partsLeft = 1;
-    return true;
-}
-
-bool
-RailTransport::RailDeadTowards(uint32_t peer) const
-{
-    std::map<uint32_t, std::pair<bool, bool>> live; // shared plane -> (mine, peer's) live
-    for (uint32_t port = 0; port < m_ports.size(); ++port)
-    {
-        const std::vector<uint32_t> peerPorts =
-            m_endpoints->GetPortsOnPlane(peer, m_ports[port].plane);
-        if (peerPorts.empty())
-        {
-            continue;
-        }
-        auto& [mine, theirs] = live[m_ports[port].plane];
-        mine = mine || !PortFailed(port);
-        for (uint32_t index : peerPorts)
-        {
-            theirs = theirs || !m_endpoints->IsPortDown(peer, index);
-        }
-    }
-    return !live.empty() && std::all_of(live.begin(), live.end(), [](const auto& plane) {
-        return !plane.second.first || !plane.second.second;
-    });
-}
-
-uint32_t
-RailTransport::DetourHop(uint32_t peer, const std::set<uint32_t>& avoid) const
-{
-    if (!m_detourOn || (m_detourPeers.count(peer) == 0 && !RailDeadTowards(peer)))
-    {
-        return NO_GPU;
-    }
-    uint32_t hop = m_detour->NextHop(m_gpu, peer, avoid);
-    return hop == peer ? NO_GPU : hop; // one hop apart: the direct path will do
-}
-
-bool
-RailTransport::StoppedLongEnough(uint32_t peer)
-{
-    Time since =
-        m_stoppedSince.emplace(peer, std::min(Simulator::Now(), FailedSince(peer))).first->second;
-    Time left = since + m_retransmitTimeout - Simulator::Now();
-    if (!left.IsStrictlyPositive())
-    {
-        return true;
-    }
-    if (!m_holdDownEnd.IsRunning() || Simulator::GetDelayLeft(m_holdDownEnd) > left)
-    {
-        m_holdDownEnd.Cancel();
-        m_holdDownEnd = Simulator::Schedule(left, &RailTransport::RetryWaiting, this);
-    }
-    return false;
-}
-
-Time
-RailTransport::FailedSince(uint32_t peer) const
-{
-    Time since = Time::Max();
-    for (uint32_t port = 0; port < m_ports.size(); ++port)
-    {
-        std::vector<uint32_t> peerPorts = m_endpoints->GetPortsOnPlane(peer, m_ports[port].plane);
-        if (!peerPorts.empty())
-        {
-            since = std::min(since, m_endpoints->GetDownSince(m_gpu, port));
-        }
-        for (uint32_t index : peerPorts)
-        {
-            since = std::min(since, m_endpoints->GetDownSince(peer, index));
-        }
-    }
-    return since;
-}
-
-void
-RailTransport::ForgetReachedPeers()
-{
-    for (auto it = m_stoppedSince.begin(); it != m_stoppedSince.end();)
-    {
-        it = RoutesTo(it->first).empty() ? std::next(it) : m_stoppedSince.erase(it);
-    }
-}
-
-void
-RailTransport::SendAround(uint32_t hop, uint32_t to, const Part& rest)
-{
-    uint64_t id = AllocateMessageId();
-    NS_LOG_INFO("GPU " << m_gpu << ": " << rest.bytes << " B of message " << rest.messageId
-                       << " of GPU " << rest.origin << " to GPU " << to << " detour through GPU "
-                       << hop << " (message " << id << ")");
-    ++m_counters.detours;
-    m_counters.bytesDetoured += rest.bytes;
-    m_pieces[id] = rest;
-    TransportOf(to)->ExpectDetour(m_gpu, id, rest);
-    SendThrough(id, hop, to, rest.bytes);
-}
-
 void
 RailTransport::SetDetour(uint32_t peer, bool detour)
 {
-    NS_LOG_FUNCTION(this << peer << detour);
-    if (detour ? !m_detourPeers.insert(peer).second : m_detourPeers.erase(peer) == 0)
-    {
-        return;
-    }
-    if (detour)
-    {
-        // The pair relays from now, or from the failure that made it relay; what waits for
-        // the peer may go once that has lasted long enough.
-        m_stoppedSince.emplace(peer, std::min(Simulator::Now(), FailedSince(peer)));
-        NotifyFabricChange();
-    }
-}
-
-void
-RailTransport::ExpectDetour(uint32_t source, uint64_t id, const Part& part)
-{
-    m_detoured[{source, id}] =
-        DetourPiece{{part.origin, part.messageId}, part.messageBytes, part.relayTo, part.bytes};
-}
-
-bool
-RailTransport::IsDetour(uint32_t source, uint64_t id) const
-{
-    return m_detoured.count({source, id}) > 0;
+    m_failover->SetDetour(peer, detour);
 }
 
 Ptr<RailTransport>
@@ -807,9 +655,10 @@ RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& rout
         qp.parts.push_back(slice);
         qp.endPsn += slice.frames;
         qpns.push_back(qp.qpn);
-        if (PathDown(qp) || WaitsForCircuit(qp))
+        if (m_failover->PathDown(qp) || m_failover->WaitsForCircuit(qp))
         {
-            Stall(qp); // queued on a failed path or one without a circuit (a proxy's share)
+            m_failover->Stall(
+                qp); // queued on a failed path or one without a circuit (a proxy's share)
         }
         Schedule(qp);
         Pump(qp.port);
@@ -851,7 +700,8 @@ RailTransport::UpdateReachability(QueuePair& qp)
     {
         // A packet switch joins the QP's two ports while both are up, whichever peer port
         // new messages would pick (the preferred one may have come back since).
-        qp.reachable = !PortFailed(qp.port) && !m_endpoints->IsPortDown(qp.peer, qp.peerPort);
+        qp.reachable =
+            !m_failover->PortFailed(qp.port) && !m_endpoints->IsPortDown(qp.peer, qp.peerPort);
         return;
     }
     int32_t peerPort = PeerPortVia(qp.port, qp.peer);
@@ -1097,12 +947,12 @@ RailTransport::OnTimeout(uint32_t qpn)
     qp.deadline = Time::Max();
     m_lastActivity = Simulator::Now();
     UpdateReachability(qp);
-    if (!qp.parts.empty() && (IsBroken(qp) || WaitsForCircuit(qp)))
+    if (!qp.parts.empty() && (m_failover->IsBroken(qp) || m_failover->WaitsForCircuit(qp)))
     {
-        Stop(qp);
+        m_failover->Stop(qp);
         ++m_counters.timeouts;
         qp.nextPsn = qp.ackedPsn;
-        if (!MoveParts(qp))
+        if (!m_failover->MoveParts(qp))
         {
             NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn
                                << ": path down, no other port reaches GPU " << qp.peer
@@ -1119,10 +969,10 @@ RailTransport::OnTimeout(uint32_t qpn)
         NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": no progress after " << m_retryCount
                            << " retries; the path counts as failed");
         qp.gaveUp = true;
-        Stop(qp);
+        m_failover->Stop(qp);
         ++m_counters.timeouts;
         qp.nextPsn = qp.ackedPsn;
-        MoveParts(qp);
+        m_failover->MoveParts(qp);
         return;
     }
     ++m_counters.timeouts;
@@ -1146,12 +996,12 @@ RailTransport::OnCircuitChange(uint32_t port)
     for (auto& qp : m_qps)
     {
         // A QP a failure stopped, or one waiting for a circuit, may find another port now.
-        if (qp.port == port || qp.hit || WaitsForCircuit(qp))
+        if (qp.port == port || qp.hit || m_failover->WaitsForCircuit(qp))
         {
             Recheck(qp);
         }
     }
-    ForgetReachedPeers();
+    m_failover->ForgetReachedPeers();
     ScheduleRetryWaiting();
     Pump(port);
 }
@@ -1163,7 +1013,7 @@ RailTransport::NotifyFabricChange(bool restored)
     for (auto& qp : m_qps)
     {
         Recheck(qp);
-        if (restored && qp.lostBelow > qp.ackedPsn && qp.reachable && !IsBroken(qp))
+        if (restored && qp.lostBelow > qp.ackedPsn && qp.reachable && !m_failover->IsBroken(qp))
         {
             // Frames a failure destroyed inside the network can get through again: sent
             // again now, not after a timeout (a repaired part is used again at once).
@@ -1171,7 +1021,7 @@ RailTransport::NotifyFabricChange(bool restored)
             Schedule(qp);
         }
     }
-    ForgetReachedPeers();
+    m_failover->ForgetReachedPeers();
     ScheduleRetryWaiting();
     for (uint32_t port = 0; port < m_ports.size(); ++port)
     {
@@ -1183,28 +1033,28 @@ void
 RailTransport::Recheck(QueuePair& qp)
 {
     qp.gaveUp = false; // something changed: the path gets another chance
-    m_parked.erase(qp.qpn);
+    m_failover->m_parked.erase(qp.qpn);
     qp.retries = 0;
     UpdateReachability(qp);
-    bool broken = IsBroken(qp);
-    if (!broken && WaitsForCircuit(qp) && OtherPortReaches(qp))
+    bool broken = m_failover->IsBroken(qp);
+    if (!broken && m_failover->WaitsForCircuit(qp) && m_failover->OtherPortReaches(qp))
     {
         // Its data was queued here while no port reached the peer (a failure, or a pair
         // that relayed), and the circuits came back on other ports, maybe never on this one.
-        MoveParts(qp);
+        m_failover->MoveParts(qp);
         return;
     }
     if (!qp.parts.empty() && broken)
     {
-        Stop(qp); // a failure stops its data
+        m_failover->Stop(qp); // a failure stops its data
     }
-    else if (qp.hit && !broken && (qp.reachable || FailedPortsTowards(qp.peer).empty()))
+    else if (qp.hit && !broken && (qp.reachable || m_failover->FailedPortsTowards(qp.peer).empty()))
     {
         // Its path is back: what it sent since its last acknowledgement may have been lost
         // with the failure, so it goes back there now rather than after a timeout.
         qp.hit = false;
         qp.nextPsn = qp.ackedPsn;
-        Recovered(qp.stoppedAt);
+        m_failover->Recovered(qp.stoppedAt);
     }
     Schedule(qp);
     // A broken path with data gets one timeout to show it (nothing may be in flight).
@@ -1212,27 +1062,12 @@ RailTransport::Recheck(QueuePair& qp)
     {
         ArmTimeout(qp);
     }
-    else if (!broken && WaitsForCircuit(qp))
+    else if (!broken && m_failover->WaitsForCircuit(qp))
     {
         // Its circuit went (a reconfiguration), maybe for good: after a change, a QP
         // stopped before gets its rest of the hold-down again (one try per change).
-        qp.hit ? ArmHoldDown(qp) : Stall(qp);
+        qp.hit ? m_failover->ArmHoldDown(qp) : m_failover->Stall(qp);
     }
-}
-
-bool
-RailTransport::WaitsForCircuit(const QueuePair& qp) const
-{
-    return m_ports[qp.port].optical && !qp.reachable && !qp.parts.empty();
-}
-
-bool
-RailTransport::OtherPortReaches(const QueuePair& qp) const
-{
-    auto routes = RoutesTo(qp.peer);
-    return std::any_of(routes.begin(), routes.end(), [&qp](const auto& route) {
-        return route.first != qp.port;
-    });
 }
 
 void
@@ -1248,47 +1083,6 @@ RailTransport::ScheduleRetryWaiting()
 }
 
 void
-RailTransport::OnChangeElsewhere()
-{
-    if (!m_endpoints || m_recheckParked.IsRunning())
-    {
-        return;
-    }
-    // Every port change of the fabric comes here: only the QPs that wait are looked at.
-    bool parked = std::any_of(m_parked.begin(), m_parked.end(), [this](uint32_t qpn) {
-        return !m_qps[qpn].parts.empty();
-    });
-    if (parked || !m_waiting.empty())
-    {
-        // After every change of this instant (see ScheduleRetryWaiting).
-        m_recheckParked = Simulator::ScheduleNow(&RailTransport::RecheckParked, this);
-    }
-}
-
-void
-RailTransport::RecheckParked()
-{
-    std::set<uint32_t> parked;
-    parked.swap(m_parked);
-    for (uint32_t qpn : parked)
-    {
-        if (m_qps[qpn].parts.empty())
-        {
-            m_parked.insert(qpn); // its data went since; it stays parked until a Recheck
-        }
-        else
-        {
-            Recheck(m_qps[qpn]);
-        }
-    }
-    ScheduleRetryWaiting();
-    for (uint32_t port = 0; port < m_ports.size(); ++port)
-    {
-        Pump(port);
-    }
-}
-
-void
 RailTransport::RetryWaiting()
 {
     // Messages that found no port before may find one now.
@@ -1296,13 +1090,13 @@ RailTransport::RetryWaiting()
     waiting.swap(m_waiting);
     for (Waiting w : waiting)
     {
-        bool dispatched = DispatchOrDetour(w.id, w.peer, w.bytes);
-        if (w.failed && (dispatched || FailedPortsTowards(w.peer).empty()))
+        bool dispatched = m_failover->DispatchOrDetour(w.id, w.peer, w.bytes);
+        if (w.failed && (dispatched || m_failover->FailedPortsTowards(w.peer).empty()))
         {
             // A failure kept it until now: what it waits for from now (a circuit) is not
             // the failure's doing.
             w.failed = false;
-            Recovered(w.since);
+            m_failover->Recovered(w.since);
         }
         if (!dispatched)
         {
@@ -1317,218 +1111,22 @@ RailTransport::ResetConnection(uint32_t sourceGpu, uint32_t qpn, uint64_t nextPs
     return m_receiver->ResetConnection(sourceGpu, qpn, nextPsn);
 }
 
-bool
-RailTransport::MoveParts(QueuePair& qp)
-{
-    // Not back to this path, nor to one that gave up too (until the fabric changes: a rail
-    // split in two would have the data move between its ports for ever).
-    auto routes = RoutesTo(qp.peer);
-    bool optical = static_cast<bool>(m_ports[qp.port].optical);
-    routes.erase(std::remove_if(routes.begin(),
-                                routes.end(),
-                                [&qp, optical, this](const std::pair<uint32_t, uint32_t>& route) {
-                                    return (route.first == qp.port &&
-                                            (optical || route.second == qp.peerPort)) ||
-                                           GaveUpOn(route.first, qp.peer, route.second);
-                                }),
-                 routes.end());
-    bool detours = std::any_of(qp.parts.begin(), qp.parts.end(), [&](const Part& part) {
-        return RerouteHop(qp, part) != NO_GPU;
-    });
-    if (routes.empty() && !detours)
-    {
-        Park(qp);
-        return false;
-    }
-    // Reconnecting, the receiver says how far it got: parts it has complete are done, the
-    // rest moves; frames still on the old path arrive as duplicates and are dropped.
-    uint64_t received = TransportOf(qp.peer)->ResetConnection(m_gpu, qp.qpn, qp.endPsn);
-    Acknowledge(qp, received);
-    std::deque<Part> left;
-    left.swap(qp.parts);
-    if (qp.hit)
-    {
-        Recovered(qp.stoppedAt);
-    }
-    if (qp.lostBelow > 0)
-    {
-        Recovered(qp.lostAt);
-    }
-    Time stopped = qp.stoppedAt;
-    qp.hit = false;
-    qp.lostBelow = 0;
-    qp.ackedPsn = qp.nextPsn = qp.highestSent = qp.endPsn;
-    DisarmTimeout(qp);
-    NS_LOG_INFO("GPU " << m_gpu << " qp " << qp.qpn << ": path to GPU " << qp.peer << " down; "
-                       << left.size() << " parts move to " << routes.size() << " ports"
-                       << (routes.empty() ? " or detour" : ""));
-    for (Part part : left)
-    {
-        uint64_t done = received > part.firstPsn
-                            ? std::min(received - part.firstPsn, part.frames) * part.mtu
-                            : 0;
-        part.bytes -= done;
-        part.offset += done;
-        part.available = part.available > done ? part.available - done : 0;
-        if (!routes.empty())
-        {
-            ++m_counters.partsMoved;
-            m_counters.bytesMoved += part.bytes;
-            Requeue(routes, qp.peer, part);
-        }
-        else if (uint32_t hop = RerouteHop(qp, part); hop != NO_GPU)
-        {
-            // A detour message of its own takes the rest to the same GPU another way.
-            SendAround(hop, qp.peer, part);
-        }
-        else
-        {
-            // It waits on this QP for the repair (a PXN proxy's share), or for the rest of
-            // its bytes (a detour hop's share: see Forwarded).
-            qp.hit = true; // still stopped, since then
-            qp.stoppedAt = stopped;
-            Requeue({{qp.port, qp.peerPort}}, qp.peer, part);
-            Park(qp);
-        }
-    }
-    return true;
-}
-
-void
-RailTransport::Park(QueuePair& qp)
-{
-    m_parked.insert(qp.qpn); // until a change (OnChangeElsewhere)
-    // Detoured data waiting for a circuit that no communication asked for (a later one
-    // took it) says so: Opus may light it, as no path around works.
-    bool detoured = std::any_of(qp.parts.begin(), qp.parts.end(), [this](const Part& part) {
-        return IsDetourPart(part);
-    });
-    if (detoured && WaitsForCircuit(qp) && !PortFailed(qp.port))
-    {
-        m_circuitWantedTrace(qp.port, qp.peer);
-    }
-}
-
-bool
-RailTransport::IsDetourPart(const Part& part) const
-{
-    switch (part.role)
-    {
-    case PartRole::OWN:
-        return false;
-    case PartRole::RELAY:
-        return m_pieces.count(part.messageId) > 0;
-    case PartRole::FORWARD: {
-        auto forward = m_forwards.find({part.origin, part.messageId});
-        return forward != m_forwards.end() && forward->second.detour;
-    }
-    }
-    return false;
-}
-
-uint32_t
-RailTransport::RerouteHop(const QueuePair& qp, const Part& part) const
-{
-    bool detour = false; // the part belongs to a detour already
-    switch (part.role)
-    {
-    case PartRole::OWN:
-        return DetourHop(qp.peer);
-    case PartRole::RELAY:
-        detour = m_pieces.count(part.messageId) > 0;
-        break;
-    case PartRole::FORWARD:
-        // A proxy or hop whose share cannot go on goes around to the same next GPU, once it
-        // has all of it (bytes still to come would have nowhere to go: see Forwarded).
-        detour = true;
-        if (part.available < part.bytes)
-        {
-            return NO_GPU;
-        }
-        break;
-    }
-    if (!detour)
-    {
-        return DetourHop(qp.peer); // PXN: as its own parts would
-    }
-    uint32_t hop = m_detour->NextHop(m_gpu, qp.peer);
-    return hop == qp.peer ? NO_GPU : hop;
-}
-
 Time
 RailTransport::GetLastRecovery() const
 {
-    NS_LOG_FUNCTION(this);
-    return m_lastRecovery;
+    return m_failover->GetLastRecovery();
 }
 
 void
 RailTransport::NoteFrameLost(uint32_t qpn, uint64_t below)
 {
-    NS_LOG_FUNCTION(this << qpn << below);
-    if (qpn < m_qps.size())
-    {
-        QueuePair& qp = m_qps[qpn];
-        if (below > qp.ackedPsn)
-        {
-            qp.lostAt = qp.lostBelow == 0 ? Simulator::Now() : qp.lostAt;
-            qp.lostBelow = std::max(qp.lostBelow, below);
-        }
-    }
+    m_failover->NoteFrameLost(qpn, below);
 }
 
 void
 RailTransport::CatchFrom(Time failure)
 {
-    NS_LOG_FUNCTION(this << failure);
-    m_caughtFrom = failure;
-}
-
-void
-RailTransport::Stop(QueuePair& qp)
-{
-    if (!qp.hit)
-    {
-        qp.hit = true;
-        qp.stoppedAt = Simulator::Now();
-    }
-}
-
-void
-RailTransport::Stall(QueuePair& qp)
-{
-    if (qp.hit)
-    {
-        // Already stopped, but an ACK of its last frame in flight may have turned its timer
-        // off: the parts queued now must still move when the hold-down ends.
-        ArmHoldDown(qp);
-        return;
-    }
-    // Stopped since the failure struck, if a port towards the peer is down: one
-    // RetransmitTimeout of that, as for any failure, before the data goes another way.
-    qp.hit = true;
-    qp.stoppedAt = std::min(Simulator::Now(), FailedSince(qp.peer));
-    ArmHoldDown(qp);
-}
-
-void
-RailTransport::ArmHoldDown(QueuePair& qp)
-{
-    if (qp.deadline == Time::Max())
-    {
-        ArmTimeoutIn(qp, std::max(Time(0), qp.stoppedAt + m_retransmitTimeout - Simulator::Now()));
-    }
-}
-
-void
-RailTransport::Recovered(Time stoppedAt)
-{
-    // Traffic stopped long after the failure struck found it in place and went around it,
-    // or waited for its repair: the penalty shows that, not the recovery.
-    if (stoppedAt >= m_caughtFrom && stoppedAt - m_caughtFrom <= m_retransmitTimeout)
-    {
-        m_lastRecovery = Simulator::Now();
-    }
+    m_failover->CatchFrom(failure);
 }
 
 Time
@@ -1538,109 +1136,10 @@ RailTransport::GetLastActivity() const
     return m_lastActivity;
 }
 
-std::set<std::string>
-RailTransport::FailedPortsTowards(uint32_t peer) const
-{
-    std::set<std::string> down; // sorted and once each, for a stable report
-    auto name = [](uint32_t gpu, uint32_t k) {
-        return "gpu" + std::to_string(gpu) + ".port" + std::to_string(k);
-    };
-    for (uint32_t port = 0; port < m_ports.size(); ++port)
-    {
-        std::vector<uint32_t> peerPorts = m_endpoints->GetPortsOnPlane(peer, m_ports[port].plane);
-        if (!peerPorts.empty() && PortFailed(port))
-        {
-            down.insert(name(m_gpu, m_ports[port].rankInPlane));
-        }
-        for (uint32_t k = 0; k < peerPorts.size(); ++k)
-        {
-            if (m_endpoints->IsPortDown(peer, peerPorts[k]))
-            {
-                down.insert(name(peer, k));
-            }
-        }
-    }
-    return down;
-}
-
-std::string
-RailTransport::DescribeBlockage(uint32_t peer, bool gaveUp) const
-{
-    std::set<std::string> down = FailedPortsTowards(peer);
-    if (down.empty())
-    {
-        return gaveUp ? "no acknowledgement after " + std::to_string(m_retryCount) +
-                            " retransmission timeouts (a failure inside the network)"
-                      : "no circuit reaches GPU " + std::to_string(peer);
-    }
-    std::string text;
-    for (const std::string& port : down)
-    {
-        text += (text.empty() ? "" : ", ") + port;
-    }
-    bool around = m_detourOn && (m_detourPeers.count(peer) > 0 || RailDeadTowards(peer));
-    return "port" + std::string(down.size() > 1 ? "s " : " ") + text + " down" +
-           (around ? "; no working path around them" : "");
-}
-
 std::vector<std::string>
 RailTransport::DescribeWaiting() const
 {
-    NS_LOG_FUNCTION(this);
-    std::map<uint32_t, std::pair<uint64_t, uint64_t>> waiting; // peer -> (parts, bytes)
-    std::set<uint32_t> gaveUp;                                 // peers of QPs that gave up
-    for (const QueuePair& qp : m_qps)
-    {
-        if (!qp.parts.empty() && IsBroken(qp))
-        {
-            for (const Part& part : qp.parts)
-            {
-                ++waiting[qp.peer].first;
-                waiting[qp.peer].second += part.bytes;
-            }
-            if (qp.gaveUp)
-            {
-                gaveUp.insert(qp.peer);
-            }
-        }
-    }
-    for (const Waiting& w : m_waiting)
-    {
-        ++waiting[w.peer].first;
-        waiting[w.peer].second += w.bytes;
-    }
-    std::vector<std::string> lines;
-    for (const auto& [peer, load] : waiting)
-    {
-        lines.push_back("GPU " + std::to_string(m_gpu) + " -> GPU " + std::to_string(peer) + ": " +
-                        std::to_string(load.first) + " transfer" + (load.first > 1 ? "s" : "") +
-                        " (" + std::to_string(load.second) +
-                        " B) wait: " + DescribeBlockage(peer, gaveUp.count(peer) > 0));
-    }
-    return lines;
-}
-
-void
-RailTransport::Requeue(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
-                       uint32_t peer,
-                       const Part& rest)
-{
-    switch (rest.role)
-    {
-    case PartRole::OWN:
-        m_outgoing[rest.messageId].partsLeft += QueueParts(routes, peer, rest).size() - 1;
-        break;
-    case PartRole::RELAY:
-        QueueParts(routes, peer, rest); // still completed by the proxy
-        break;
-    case PartRole::FORWARD: {
-        // A forwarded share stays one part: its bytes become available in order.
-        auto forward = m_forwards.find({rest.origin, rest.messageId});
-        NS_ABORT_MSG_IF(forward == m_forwards.end(), "moving an unknown forwarded message");
-        forward->second.qpns[rest.slot] = QueueParts({routes[0]}, peer, rest)[0];
-        break;
-    }
-    }
+    return m_failover->DescribeWaiting();
 }
 
 void
@@ -1653,7 +1152,7 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
     {
         ++m_counters.messagesForwarded;
         Ptr<RailTransport> destination = TransportOf(header.relayTo);
-        forward.detour = destination->IsDetour(header.origin, header.messageId);
+        forward.detour = destination->m_failover->IsDetour(header.origin, header.messageId);
         std::set<uint32_t>& passed = destination->PassedThrough(key);
         passed.insert(m_gpu); // the forwarders so far (the origin may forward it once)
         // Past its PXN proxy a message is detouring, whether or not it left as a detour.
@@ -1732,12 +1231,14 @@ RailTransport::ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& pa
     // or its pair relays, for one RetransmitTimeout (as new messages do). Neither goes back
     // through a GPU it passed: paths change under a message (a port that flaps), and a
     // message that came back would be forwarded twice by one GPU.
-    uint32_t hop = detour                  ? m_detour->NextHop(m_gpu, to, passed)
-                   : StoppedLongEnough(to) ? DetourHop(to, passed)
-                                           : NO_GPU;
+    uint32_t hop = detour ? m_failover->m_detour->NextHop(m_gpu, to, passed)
+                   : m_failover->StoppedLongEnough(to) ? m_failover->DetourHop(to, passed)
+                                                       : NO_GPU;
     if (hop == NO_GPU && PlaneRoutesTo(to).empty())
     {
-        hop = m_detour->NextHop(m_gpu, to, passed);          // off the destination's rail: any path
+        hop = m_failover->m_detour->NextHop(m_gpu,
+                                            to,
+                                            passed);         // off the destination's rail: any path
         hop = hop == NO_GPU ? ProxyBefore(to, passed) : hop; // none: wait on the way there
     }
     if (hop == NO_GPU && PlaneRoutesTo(to).empty())
@@ -1766,7 +1267,7 @@ RailTransport::Acknowledge(QueuePair& qp, uint64_t psn)
     if (qp.lostBelow > 0 && psn >= qp.lostBelow)
     {
         qp.lostBelow = 0; // what a failure destroyed is through now
-        Recovered(qp.lostAt);
+        m_failover->Recovered(qp.lostAt);
     }
     qp.nextPsn = std::max(qp.nextPsn, psn);
     while (!qp.parts.empty() && qp.parts.front().firstPsn + qp.parts.front().frames <= psn)
@@ -1778,11 +1279,11 @@ RailTransport::Acknowledge(QueuePair& qp, uint64_t psn)
     if (qp.ackedPsn == qp.nextPsn)
     {
         DisarmTimeout(qp);
-        if (qp.hit && !qp.parts.empty() && IsBroken(qp))
+        if (qp.hit && !qp.parts.empty() && m_failover->IsBroken(qp))
         {
             // The last frame in flight got through, but the data behind it is stopped by a
             // failure: it still moves when the hold-down ends.
-            ArmHoldDown(qp);
+            m_failover->ArmHoldDown(qp);
         }
     }
     else
@@ -1832,12 +1333,12 @@ RailTransport::PartDone(const Part& part)
 void
 RailTransport::Complete(uint64_t id)
 {
-    auto piece = m_pieces.find(id);
-    if (piece != m_pieces.end())
+    auto piece = m_failover->m_pieces.find(id);
+    if (piece != m_failover->m_pieces.end())
     {
         // A detour arrived: it counts as the part it replaced.
         Part replaced = piece->second;
-        m_pieces.erase(piece);
+        m_failover->m_pieces.erase(piece);
         PartDone(replaced);
         return;
     }

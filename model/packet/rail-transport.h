@@ -31,6 +31,7 @@ namespace ns3
 
 class Node;
 class OcsNetDevice;
+class RailFailover;
 class RailReceiver;
 
 /**
@@ -244,6 +245,7 @@ class RailTransport : public MessageTransport
     void DoSend(uint64_t id, uint32_t peer, uint64_t bytes) override;
 
   private:
+    friend class RailFailover;      //!< Path failures, hold-downs, moved parts, detours
     friend class RailTransportPart; //!< Names the state its parts share
     friend class RailReceiver;      //!< Receiving side: ACK/NACK/CNP, in-order delivery
     /// \return whether QPs pace at DCQCN rates and receivers send CNPs
@@ -384,47 +386,6 @@ class RailTransport : public MessageTransport
     void Relay(uint64_t id, uint32_t proxy, uint32_t peer, uint64_t bytes);
     /// Queues message \p id of this GPU to \p hop, which forwards it towards \p peer.
     void SendThrough(uint64_t id, uint32_t hop, uint32_t peer, uint64_t bytes);
-    /// Dispatch(), or a detour of the whole message once its peer has been out of reach
-    /// long enough (StoppedLongEnough); false if neither.
-    bool DispatchOrDetour(uint64_t id, uint32_t peer, uint64_t bytes);
-    /**
-     * \return true if new traffic to \p peer has found no port for one RetransmitTimeout
-     * (the time after which a broken QP gives its path up too): a shorter outage is waited
-     * out, so that it costs at most its length and a round trip. Else a retry is scheduled
-     * for then.
-     */
-    bool StoppedLongEnough(uint32_t peer);
-    /// \return since when a port of this GPU or of \p peer on a plane they share has been
-    ///         down (the earliest), or Time::Max() if none is
-    Time FailedSince(uint32_t peer) const;
-    /// Forgets when traffic to peers that a port reaches again stopped.
-    void ForgetReachedPeers();
-    /// \return true if every port of this GPU, or of \p peer, on each plane they share is
-    ///         down (and they share one)
-    bool RailDeadTowards(uint32_t peer) const;
-    /// \return the next hop of a detour to \p peer avoiding \p avoid, or NO_GPU if its
-    ///         traffic must wait
-    uint32_t DetourHop(uint32_t peer, const std::set<uint32_t>& avoid = {}) const;
-    /**
-     * Sends \p rest, the unsent rest of a part for GPU \p to, around a failure: a detour
-     * message of this GPU through \p hop that \p to counts towards \p rest's message.
-     */
-    void SendAround(uint32_t hop, uint32_t to, const Part& rest);
-    /**
-     * \brief The receiving end of a detour: message \p id of GPU \p source carries the
-     * bytes of \p part (its rest), which this GPU receives or forwards as if they had come
-     * the way \p part went.
-     *
-     * The detour's frames would carry the original message's identity in a real NIC; the
-     * model keeps it here instead, so frames keep their size.
-     */
-    void ExpectDetour(uint32_t source, uint64_t id, const Part& part);
-    /**
-     * \param source a GPU
-     * \param id one of its messages
-     * \return true if that message is a detour to this GPU not delivered in full yet
-     */
-    bool IsDetour(uint32_t source, uint64_t id) const;
     /// \return the RailTransport of GPU \p gpu
     Ptr<RailTransport> TransportOf(uint32_t gpu) const;
     /**
@@ -436,24 +397,8 @@ class RailTransport : public MessageTransport
                                      uint32_t peer,
                                      Part part,
                                      uint32_t lanes = 1);
-    /// \return true if \p port is down (cut cable, failed OCS port)
-    bool PortFailed(uint32_t port) const;
-    /// \return true if \p qp's path failed: its port or its peer port is down, or it gave up
-    bool IsBroken(const QueuePair& qp) const;
-    /// \return true if \p qp's port or its peer port is down (a QP that gave up may sit
-    ///         still until the fabric changes: a failure inside a rail split in two would
-    ///         otherwise have its data moved back and forth between ports for good)
-    bool PathDown(const QueuePair& qp) const;
     /// \return true if the QP on \p port to \p peer's \p peerPort exists and gave up
     bool GaveUpOn(uint32_t port, uint32_t peer, uint32_t peerPort) const;
-    /**
-     * Moves the parts of broken \p qp to the ports that reach its peer, or, with none, the
-     * parts that may detour around the failure (Reroute); the others stay on \p qp.
-     * \return false if nothing could move
-     */
-    bool MoveParts(QueuePair& qp);
-    /// \return where \p part of broken \p qp goes around the failure, or NO_GPU if it waits
-    uint32_t RerouteHop(const QueuePair& qp, const Part& part) const;
     /// \return the GPU a proxy forwards a message for \p to through (\p to if direct), not
     ///         one of \p passed (the GPUs the message has passed through)
     uint32_t ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& passed);
@@ -463,44 +408,12 @@ class RailTransport : public MessageTransport
      *         it is complete: a forwarding GPU adds itself and never sends it back to one)
      */
     std::set<uint32_t>& PassedThrough(const MessageKey& key);
-    /// Queues the unsent rest of a moved part over \p routes.
-    void Requeue(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
-                 uint32_t peer,
-                 const Part& rest);
-    /// \return true if \p qp has data and its optical port has no circuit to its peer
-    bool WaitsForCircuit(const QueuePair& qp) const;
-    /// \return true if a port other than \p qp's reaches its peer now
-    bool OtherPortReaches(const QueuePair& qp) const;
-    /// Marks \p qp stopped by a failure, from now if it was not already.
-    void Stop(QueuePair& qp);
-    /// Stop(), and if it was not stopped yet, one RetransmitTimeout for its path or circuit to
-    /// come back before its data goes another way (OnTimeout).
-    void Stall(QueuePair& qp);
-    /// Arms \p qp's timer (if off) for the rest of one RetransmitTimeout from its stop.
-    void ArmHoldDown(QueuePair& qp);
-    /// Data stopped at \p stoppedAt moves again now: counted if the failure of CatchFrom()
-    /// caught it.
-    void Recovered(Time stoppedAt);
     /// Re-checks \p qp after a change: reachability, sending, and the timer if broken.
     void Recheck(QueuePair& qp);
     /// Dispatches waiting messages that a port reaches now.
     void RetryWaiting();
-    /// A port changed anywhere in the fabric (RailEndpoints::AddChangeCallback): data that
-    /// found no way on looks again (RecheckParked), as a detour can cross any rail.
-    void OnChangeElsewhere();
-    /// Re-checks the QPs whose data found no way on, and the waiting messages.
-    void RecheckParked();
-    /// \p qp's data found no way on: it waits for a change (OnChangeElsewhere), and
-    /// detoured data waiting for a circuit fires CircuitWanted.
-    void Park(QueuePair& qp);
-    /// \return true if \p part carries bytes of a detour message
-    bool IsDetourPart(const Part& part) const;
     /// RetryWaiting() once every change of this instant is made (see there).
     void ScheduleRetryWaiting();
-    /// \return the failed ports (this GPU's and \p peer's on shared planes), e.g. gpu5.port1
-    std::set<std::string> FailedPortsTowards(uint32_t peer) const;
-    /// \return why this GPU cannot reach \p peer, e.g. "port gpu5.port1 down"
-    std::string DescribeBlockage(uint32_t peer, bool gaveUp) const;
     /// \return the peer port index reached through \p port, or -1 (\p holdDown: see Counts)
     int32_t PeerPortVia(uint32_t port, uint32_t peer, bool holdDown = false) const;
     /**
@@ -568,6 +481,7 @@ class RailTransport : public MessageTransport
 
     uint32_t m_gpu;                           //!< This GPU
     Ptr<RailEndpoints> m_endpoints;           //!< Fabric directory
+    std::unique_ptr<RailFailover> m_failover; //!< Path failures, hold-downs, moved parts, detours
     std::unique_ptr<RailReceiver> m_receiver; //!< Receiving side: ACK/NACK/CNP, in-order delivery
     std::vector<Port> m_ports;                //!< NIC ports
     std::deque<QueuePair> m_qps;              //!< Sending QPs, by qpn (stable)
@@ -578,19 +492,9 @@ class RailTransport : public MessageTransport
     std::unordered_map<uint64_t, Outgoing> m_outgoing; //!< Message id -> state
     std::deque<Waiting> m_waiting;                     //!< Messages no port reached yet
     EventId m_retryWaiting;                            //!< See ScheduleRetryWaiting
-    EventId m_recheckParked;                           //!< See OnChangeElsewhere
-    std::set<uint32_t> m_parked; //!< QPs whose data found no way on: they wait for a change
-    std::map<uint32_t, Time> m_stoppedSince;      //!< Peer -> since when no port reaches it
-    EventId m_holdDownEnd;                        //!< Retry when one of them may detour
-    std::unique_ptr<RailDetour> m_detour;         //!< Paths around failures
-    std::set<uint32_t> m_detourPeers;             //!< Peers Opus gave up on (SetDetour)
-    std::unordered_map<uint64_t, Part> m_pieces;  //!< Detour message id -> the part it replaced
-    std::map<MessageKey, DetourPiece> m_detoured; //!< Detour messages arriving here
     std::map<MessageKey, std::set<uint32_t>> m_passed; //!< See PassedThrough
     RailTransportCounters m_counters;                  //!< Counters
-    Time m_lastRecovery{Seconds(-1)};                  //!< See GetLastRecovery
     Time m_lastActivity;                               //!< See GetLastActivity
-    Time m_caughtFrom{Time::Max()};                    //!< See CatchFrom
 
     uint32_t m_mtu;                  //!< Payload bytes per frame on rail ports
     uint32_t m_scaleUpMtu;           //!< Payload bytes per frame on scale-up ports
@@ -649,6 +553,8 @@ class RailTransportPart
     using MessageKey = RailTransport::MessageKey;     //!< Origin GPU and its message id
     using Forward = RailTransport::Forward;           //!< A message forwarded as a PXN proxy
     using DetourPiece = RailTransport::DetourPiece;   //!< What a detour message carries
+    using Outgoing = RailTransport::Outgoing;         //!< A message accepted at the sender
+    using Waiting = RailTransport::Waiting;           //!< A message no port reached yet
 
   protected:
     RailTransport& m_rt; //!< The transport this is a part of
