@@ -49,6 +49,7 @@ def build(bld):
         'model/packet/rail-endpoints.cc',
         'model/packet/rail-fabric.cc',
         'model/packet/rail-transport.cc',
+        'model/packet/rail-sender.cc',
         'model/packet/rail-failover.cc',
         'model/packet/rail-receiver.cc',
         # model/flow
@@ -213,6 +214,7 @@ def build(bld):
         'model/packet/rail-endpoints.h',
         'model/packet/rail-fabric.h',
         'model/packet/rail-transport.h',
+        'model/packet/rail-sender.h',
         'model/packet/rail-failover.h',
         'model/packet/rail-receiver.h',
         # model/flow

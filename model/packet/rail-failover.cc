@@ -12,6 +12,7 @@
 #include "ns3/ocs-net-device.h"
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/rail-receiver.h"
+#include "ns3/rail-sender.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -210,7 +211,7 @@ RailFailover::OnChangeElsewhere()
     }
     // Every port change of the fabric comes here: only the QPs that wait are looked at.
     bool parked = std::any_of(m_parked.begin(), m_parked.end(), [this](uint32_t qpn) {
-        return !m_rt.m_qps[qpn].parts.empty();
+        return !m_rt.m_sender->m_qps[qpn].parts.empty();
     });
     if (parked || !m_rt.m_waiting.empty())
     {
@@ -226,19 +227,19 @@ RailFailover::RecheckParked()
     parked.swap(m_parked);
     for (uint32_t qpn : parked)
     {
-        if (m_rt.m_qps[qpn].parts.empty())
+        if (m_rt.m_sender->m_qps[qpn].parts.empty())
         {
             m_parked.insert(qpn); // its data went since; it stays parked until a Recheck
         }
         else
         {
-            m_rt.Recheck(m_rt.m_qps[qpn]);
+            m_rt.Recheck(m_rt.m_sender->m_qps[qpn]);
         }
     }
     m_rt.ScheduleRetryWaiting();
     for (uint32_t port = 0; port < m_rt.m_ports.size(); ++port)
     {
-        m_rt.Pump(port);
+        m_rt.m_sender->Pump(port);
     }
 }
 
@@ -249,14 +250,15 @@ RailFailover::MoveParts(QueuePair& qp)
     // split in two would have the data move between its ports for ever).
     auto routes = m_rt.RoutesTo(qp.peer);
     bool optical = static_cast<bool>(m_rt.m_ports[qp.port].optical);
-    routes.erase(std::remove_if(routes.begin(),
-                                routes.end(),
-                                [&qp, optical, this](const std::pair<uint32_t, uint32_t>& route) {
-                                    return (route.first == qp.port &&
-                                            (optical || route.second == qp.peerPort)) ||
-                                           m_rt.GaveUpOn(route.first, qp.peer, route.second);
-                                }),
-                 routes.end());
+    routes.erase(
+        std::remove_if(routes.begin(),
+                       routes.end(),
+                       [&qp, optical, this](const std::pair<uint32_t, uint32_t>& route) {
+                           return (route.first == qp.port &&
+                                   (optical || route.second == qp.peerPort)) ||
+                                  m_rt.m_sender->GaveUpOn(route.first, qp.peer, route.second);
+                       }),
+        routes.end());
     bool detours = std::any_of(qp.parts.begin(), qp.parts.end(), [&](const Part& part) {
         return RerouteHop(qp, part) != NO_GPU;
     });
@@ -268,7 +270,7 @@ RailFailover::MoveParts(QueuePair& qp)
     // Reconnecting, the receiver says how far it got: parts it has complete are done, the
     // rest moves; frames still on the old path arrive as duplicates and are dropped.
     uint64_t received = m_rt.TransportOf(qp.peer)->ResetConnection(m_rt.m_gpu, qp.qpn, qp.endPsn);
-    m_rt.Acknowledge(qp, received);
+    m_rt.m_sender->Acknowledge(qp, received);
     std::deque<Part> left;
     left.swap(qp.parts);
     if (qp.hit)
@@ -283,7 +285,7 @@ RailFailover::MoveParts(QueuePair& qp)
     qp.hit = false;
     qp.lostBelow = 0;
     qp.ackedPsn = qp.nextPsn = qp.highestSent = qp.endPsn;
-    m_rt.DisarmTimeout(qp);
+    m_rt.m_sender->DisarmTimeout(qp);
     NS_LOG_INFO("GPU " << m_rt.m_gpu << " qp " << qp.qpn << ": path to GPU " << qp.peer << " down; "
                        << left.size() << " parts move to " << routes.size() << " ports"
                        << (routes.empty() ? " or detour" : ""));
@@ -391,9 +393,9 @@ void
 RailFailover::NoteFrameLost(uint32_t qpn, uint64_t below)
 {
     NS_LOG_FUNCTION(this << qpn << below);
-    if (qpn < m_rt.m_qps.size())
+    if (qpn < m_rt.m_sender->m_qps.size())
     {
-        QueuePair& qp = m_rt.m_qps[qpn];
+        QueuePair& qp = m_rt.m_sender->m_qps[qpn];
         if (below > qp.ackedPsn)
         {
             qp.lostAt = qp.lostBelow == 0 ? Simulator::Now() : qp.lostAt;
@@ -441,7 +443,7 @@ RailFailover::ArmHoldDown(QueuePair& qp)
 {
     if (qp.deadline == Time::Max())
     {
-        m_rt.ArmTimeoutIn(
+        m_rt.m_sender->ArmTimeoutIn(
             qp,
             std::max(Time(0), qp.stoppedAt + m_rt.m_retransmitTimeout - Simulator::Now()));
     }
@@ -510,7 +512,7 @@ RailFailover::DescribeWaiting() const
     NS_LOG_FUNCTION(this);
     std::map<uint32_t, std::pair<uint64_t, uint64_t>> waiting; // peer -> (parts, bytes)
     std::set<uint32_t> gaveUp;                                 // peers of QPs that gave up
-    for (const QueuePair& qp : m_rt.m_qps)
+    for (const QueuePair& qp : m_rt.m_sender->m_qps)
     {
         if (!qp.parts.empty() && IsBroken(qp))
         {
@@ -549,16 +551,17 @@ RailFailover::Requeue(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
     switch (rest.role)
     {
     case PartRole::OWN:
-        m_rt.m_outgoing[rest.messageId].partsLeft += m_rt.QueueParts(routes, peer, rest).size() - 1;
+        m_rt.m_outgoing[rest.messageId].partsLeft +=
+            m_rt.m_sender->QueueParts(routes, peer, rest).size() - 1;
         break;
     case PartRole::RELAY:
-        m_rt.QueueParts(routes, peer, rest); // still completed by the proxy
+        m_rt.m_sender->QueueParts(routes, peer, rest); // still completed by the proxy
         break;
     case PartRole::FORWARD: {
         // A forwarded share stays one part: its bytes become available in order.
         auto forward = m_rt.m_forwards.find({rest.origin, rest.messageId});
         NS_ABORT_MSG_IF(forward == m_rt.m_forwards.end(), "moving an unknown forwarded message");
-        forward->second.qpns[rest.slot] = m_rt.QueueParts({routes[0]}, peer, rest)[0];
+        forward->second.qpns[rest.slot] = m_rt.m_sender->QueueParts({routes[0]}, peer, rest)[0];
         break;
     }
     }

@@ -12,6 +12,7 @@
 #include "ns3/ocs-net-device.h"
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/rail-failover.h"
+#include "ns3/rail-sender.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -75,13 +76,13 @@ RailReceiver::Receive(Ptr<NetDevice> device,
         break;
     }
     case RailTransportHeader::ACK:
-        m_rt.ReceiveAck(header);
+        m_rt.m_sender->ReceiveAck(header);
         break;
     case RailTransportHeader::NACK:
-        m_rt.ReceiveNack(header);
+        m_rt.m_sender->ReceiveNack(header);
         break;
     case RailTransportHeader::CNP:
-        m_rt.ReceiveCnp(header);
+        m_rt.m_sender->ReceiveCnp(header);
         break;
     }
 }
@@ -109,22 +110,22 @@ RailReceiver::ReceiveData(uint32_t port,
         {
             state.nackSent = true;
             ++m_rt.m_counters.nacksSent;
-            m_rt.SendControl(port,
-                             from,
-                             RailTransportHeader::NACK,
-                             header.qpn,
-                             header.label,
-                             state.expectedPsn);
+            m_rt.m_sender->SendControl(port,
+                                       from,
+                                       RailTransportHeader::NACK,
+                                       header.qpn,
+                                       header.label,
+                                       state.expectedPsn);
         }
         else if (header.psn < state.expectedPsn)
         {
             // A duplicate: our ACK may have been lost; repeat it.
-            m_rt.SendControl(port,
-                             from,
-                             RailTransportHeader::ACK,
-                             header.qpn,
-                             header.label,
-                             state.expectedPsn);
+            m_rt.m_sender->SendControl(port,
+                                       from,
+                                       RailTransportHeader::ACK,
+                                       header.qpn,
+                                       header.label,
+                                       state.expectedPsn);
         }
         return;
     }
@@ -134,12 +135,12 @@ RailReceiver::ReceiveData(uint32_t port,
     if (header.last || ++state.unacked >= m_rt.m_ackInterval)
     {
         state.unacked = 0;
-        m_rt.SendControl(port,
-                         from,
-                         RailTransportHeader::ACK,
-                         header.qpn,
-                         header.label,
-                         state.expectedPsn);
+        m_rt.m_sender->SendControl(port,
+                                   from,
+                                   RailTransportHeader::ACK,
+                                   header.qpn,
+                                   header.label,
+                                   state.expectedPsn);
     }
     if (header.relayTo != NO_GPU && header.relayTo != m_rt.m_gpu)
     {
@@ -219,7 +220,8 @@ RailReceiver::SendCnp(uint32_t port,
     }
     last = Simulator::Now();
     ++m_rt.m_counters.cnpsSent;
-    m_rt.SendControl(port, from, RailTransportHeader::CNP, header.qpn, header.label, header.psn);
+    m_rt.m_sender
+        ->SendControl(port, from, RailTransportHeader::CNP, header.qpn, header.label, header.psn);
 }
 
 } // namespace ns3

@@ -18,6 +18,7 @@
 #include "ns3/pointer.h"
 #include "ns3/rail-failover.h"
 #include "ns3/rail-receiver.h"
+#include "ns3/rail-sender.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/uinteger.h"
@@ -31,41 +32,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RailTransport");
 
 NS_OBJECT_ENSURE_REGISTERED(RailTransport);
-
-namespace
-{
-/// Bytes a frame adds to its payload on the wire: Ethernet header + RailTransportHeader.
-constexpr uint32_t FRAME_OVERHEAD = RailTransportHeader::FRAME_OVERHEAD;
-
-/// Key of a sending QP: local port, peer GPU, peer port.
-uint64_t
-QpKey(uint32_t port, uint32_t peer, uint32_t peerPort)
-{
-    return (static_cast<uint64_t>(peer) << 32) | (static_cast<uint64_t>(port) << 16) | peerPort;
-}
-
-/// \return the value \p key has in \p index, \p next if it had none (and then true).
-template <typename Map, typename Key>
-std::pair<uint32_t, bool>
-Index(Map& index, const Key& key, uint32_t next)
-{
-    auto [it, fresh] = index.emplace(key, next);
-    return {it->second, fresh};
-}
-
-/// A well-mixed flow label, so switches spread connections evenly (deterministic).
-uint32_t
-FlowLabel(uint32_t gpu, uint32_t qpn, uint32_t peer)
-{
-    uint64_t x = (static_cast<uint64_t>(gpu) << 40) ^ (static_cast<uint64_t>(peer) << 20) ^ qpn;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return static_cast<uint32_t>(x);
-}
-} // namespace
 
 TypeId
 RailTransport::GetTypeId()
@@ -251,6 +217,7 @@ RailTransport::RailTransport()
     NS_LOG_FUNCTION(this);
     m_receiver = std::make_unique<RailReceiver>(*this);
     m_failover = std::make_unique<RailFailover>(*this);
+    m_sender = std::make_unique<RailSender>(*this);
 }
 
 RailTransport::~RailTransport()
@@ -262,7 +229,7 @@ void
 RailTransport::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    for (auto& qp : m_qps)
+    for (auto& qp : m_sender->m_qps)
     {
         qp.timeout.Cancel();
     }
@@ -273,7 +240,7 @@ RailTransport::DoDispose()
     m_retryWaiting.Cancel();
     m_failover->m_recheckParked.Cancel();
     m_failover->m_holdDownEnd.Cancel();
-    m_qps.clear();
+    m_sender->m_qps.clear();
     m_failover->m_parked.clear();
     m_ports.clear();
     m_failover->m_detour.reset();
@@ -325,7 +292,7 @@ RailTransport::AddPort(Ptr<NetDevice> device, uint32_t plane)
     m_ports.push_back(port);
     port.queue->TraceConnectWithoutContext(
         "Dequeue",
-        MakeCallback(&RailTransport::OnDequeue, this).Bind(index));
+        MakeCallback(&RailSender::OnDequeue, m_sender.get()).Bind(index));
     device->AddLinkChangeCallback(MakeCallback(&RailTransport::OnCircuitChange, this).Bind(index));
     device->GetNode()->RegisterProtocolHandler(
         MakeCallback(&RailReceiver::Receive, m_receiver.get()),
@@ -459,29 +426,6 @@ RailTransport::Counts(uint32_t gpu, uint32_t index, bool holdDown) const
             Simulator::Now() - m_endpoints->GetDownSince(gpu, index) < m_retransmitTimeout);
 }
 
-bool
-RailTransport::GaveUpOn(uint32_t port, uint32_t peer, uint32_t peerPort) const
-{
-    bool optical = static_cast<bool>(m_ports[port].optical);
-    uint64_t key = QpKey(port, peer, optical ? 0xffff : peerPort);
-    auto found = m_qpIndex.find(key);
-    if (found != m_qpIndex.end() && m_qps[found->second].gaveUp)
-    {
-        return true;
-    }
-    // The other lanes of the path (QpsPerConnection) share its fate.
-    for (auto lane = m_laneIndex.lower_bound({key, 1});
-         lane != m_laneIndex.end() && lane->first.first == key;
-         ++lane)
-    {
-        if (m_qps[lane->second].gaveUp)
-        {
-            return true;
-        }
-    }
-    return false;
-}
-
 std::vector<std::pair<uint32_t, uint32_t>>
 RailTransport::RoutesTo(uint32_t peer, bool holdDown) const
 {
@@ -576,7 +520,7 @@ RailTransport::Dispatch(uint64_t id, uint32_t peer, uint64_t bytes)
         return false;
     }
     Part part{PartRole::OWN, m_gpu, id, bytes, NO_GPU, bytes, bytes, 0, 0, 0};
-    m_outgoing[id].partsLeft = QueueParts(routes, peer, part, m_qpsPerConnection).size();
+    m_outgoing[id].partsLeft = m_sender->QueueParts(routes, peer, part, m_qpsPerConnection).size();
     return true;
 }
 
@@ -598,7 +542,7 @@ RailTransport::SendThrough(uint64_t id, uint32_t hop, uint32_t peer, uint64_t by
         routes = PlaneRoutesTo(hop); // sent once the circuit to the proxy is up
     }
     Part part{PartRole::RELAY, m_gpu, id, bytes, peer, bytes, bytes, 0, 0, 0};
-    QueueParts(routes, hop, part);
+    m_sender->QueueParts(routes, hop, part);
 }
 
 void
@@ -613,387 +557,10 @@ RailTransport::TransportOf(uint32_t gpu) const
     return m_endpoints->GetPorts(gpu)[0]->GetNode()->GetObject<RailTransport>();
 }
 
-std::vector<uint32_t>
-RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
-                          uint32_t peer,
-                          Part part,
-                          uint32_t lanes)
-{
-    // Shares proportional to the port rates, each split evenly over the lanes; the rounding
-    // remainders go to the first.
-    double totalRate = 0;
-    for (const auto& route : routes)
-    {
-        totalRate += m_ports[route.first].rateBps;
-    }
-    std::vector<uint64_t> shares;
-    uint64_t assigned = 0;
-    for (const auto& route : routes)
-    {
-        shares.push_back(
-            static_cast<uint64_t>(part.bytes * (m_ports[route.first].rateBps / totalRate)));
-        assigned += shares.back();
-    }
-    shares[0] += part.bytes - assigned;
-    std::vector<uint32_t> qpns;
-    for (std::size_t i = 0; i < routes.size() * lanes; ++i)
-    {
-        std::size_t route = i / lanes;
-        auto lane = static_cast<uint32_t>(i % lanes);
-        uint64_t bytes = shares[route] / lanes + (lane == 0 ? shares[route] % lanes : 0);
-        if (bytes == 0)
-        {
-            continue;
-        }
-        QueuePair& qp = GetQueuePair(routes[route].first, peer, routes[route].second, lane);
-        Part slice = part;
-        slice.bytes = bytes;
-        slice.available = std::min(part.available, bytes);
-        slice.firstPsn = qp.endPsn;
-        slice.mtu = m_ports[routes[route].first].mtu;
-        slice.frames = (bytes + slice.mtu - 1) / slice.mtu;
-        qp.parts.push_back(slice);
-        qp.endPsn += slice.frames;
-        qpns.push_back(qp.qpn);
-        if (m_failover->PathDown(qp) || m_failover->WaitsForCircuit(qp))
-        {
-            m_failover->Stall(
-                qp); // queued on a failed path or one without a circuit (a proxy's share)
-        }
-        Schedule(qp);
-        Pump(qp.port);
-    }
-    return qpns;
-}
-
-RailTransport::QueuePair&
-RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort, uint32_t lane)
-{
-    // On an optical port the peer port is wherever the circuit leads, and it may change
-    // while the QP lives (OnCircuitChange re-points it): the key leaves it out.
-    bool optical = static_cast<bool>(m_ports[port].optical);
-    uint64_t key = QpKey(port, peer, optical ? 0xffff : peerPort);
-    auto next = static_cast<uint32_t>(m_qps.size());
-    auto [qpn, fresh] = lane == 0 ? Index(m_qpIndex, key, next)
-                                  : Index(m_laneIndex, std::make_pair(key, lane), next);
-    if (fresh)
-    {
-        QueuePair qp;
-        qp.qpn = m_qps.size();
-        qp.port = port;
-        qp.peer = peer;
-        qp.peerPort = peerPort;
-        qp.peerAddress = m_endpoints->GetPorts(peer)[peerPort]->GetAddress();
-        qp.label = FlowLabel(m_gpu, qp.qpn, peer);
-        qp.nextPsn = qp.ackedPsn = qp.endPsn = qp.highestSent = m_initialPsn;
-        qp.rate = DcqcnRateController(GetDcqcnProfile(m_ports[port].rateBps).reactionPoint);
-        m_qps.push_back(qp);
-        UpdateReachability(m_qps.back());
-    }
-    return m_qps[qpn];
-}
-
-void
-RailTransport::UpdateReachability(QueuePair& qp)
-{
-    if (!m_ports[qp.port].optical)
-    {
-        // A packet switch joins the QP's two ports while both are up, whichever peer port
-        // new messages would pick (the preferred one may have come back since).
-        qp.reachable =
-            !m_failover->PortFailed(qp.port) && !m_endpoints->IsPortDown(qp.peer, qp.peerPort);
-        return;
-    }
-    int32_t peerPort = PeerPortVia(qp.port, qp.peer);
-    if (peerPort >= 0)
-    {
-        qp.peerPort = peerPort;
-        qp.peerAddress = m_endpoints->GetPorts(qp.peer)[peerPort]->GetAddress();
-    }
-    qp.reachable = peerPort >= 0;
-}
-
-void
-RailTransport::Schedule(QueuePair& qp)
-{
-    if (!qp.scheduled && CanSend(qp))
-    {
-        qp.scheduled = true;
-        m_ports[qp.port].ready.push_back(qp.qpn);
-    }
-}
-
-RailTransport::Part*
-RailTransport::PartOf(QueuePair& qp, uint64_t psn)
-{
-    for (auto& part : qp.parts)
-    {
-        if (psn < part.firstPsn + part.frames)
-        {
-            return psn >= part.firstPsn ? &part : nullptr;
-        }
-    }
-    return nullptr;
-}
-
-uint32_t
-RailTransport::FramePayload(const Part& part, uint64_t psn) const
-{
-    uint64_t offset = (psn - part.firstPsn) * part.mtu;
-    return static_cast<uint32_t>(std::min<uint64_t>(part.mtu, part.bytes - offset));
-}
-
-bool
-RailTransport::CanSend(QueuePair& qp)
-{
-    if (!qp.reachable || qp.gaveUp || qp.nextPsn >= qp.endPsn ||
-        qp.nextPsn - qp.ackedPsn >= m_window)
-    {
-        return false;
-    }
-    // A forwarding proxy sends only bytes it has received.
-    const Part* part = PartOf(qp, qp.nextPsn);
-    uint64_t end = (qp.nextPsn - part->firstPsn) * part->mtu + FramePayload(*part, qp.nextPsn);
-    return end <= part->available;
-}
-
-void
-RailTransport::Pump(uint32_t index)
-{
-    Port& port = m_ports[index];
-    if (port.pumping)
-    {
-        return; // the outer loop keeps filling
-    }
-    port.pumping = true;
-    Time wake = Time::Max();
-    while (port.queue->GetNPackets() < m_queueFrames)
-    {
-        QueuePair* qp = NextReady(port, wake);
-        if (!qp)
-        {
-            break;
-        }
-        SendData(*qp);
-    }
-    port.pumping = false;
-    if (wake != Time::Max() && (!port.wakeup.IsRunning() ||
-                                Simulator::GetDelayLeft(port.wakeup) > wake - Simulator::Now()))
-    {
-        port.wakeup.Cancel();
-        port.wakeup =
-            Simulator::Schedule(wake - Simulator::Now(), &RailTransport::Pump, this, index);
-    }
-}
-
-RailTransport::QueuePair*
-RailTransport::NextReady(Port& port, Time& wake)
-{
-    Time now = Simulator::Now();
-    for (std::size_t tries = port.ready.size(); tries > 0; --tries)
-    {
-        QueuePair& qp = m_qps[port.ready.front()];
-        port.ready.pop_front();
-        if (!CanSend(qp))
-        {
-            qp.scheduled = false; // rescheduled by an ACK, NACK, timeout, circuit or data
-            continue;
-        }
-        port.ready.push_back(qp.qpn);
-        Time paced = PacedUntil(qp);
-        if (paced > now)
-        {
-            // A timer increase may come first and let the frame go sooner.
-            wake = std::min({wake, paced, qp.rate.GetNextIncrease(now)});
-            continue;
-        }
-        return &qp;
-    }
-    return nullptr;
-}
-
-void
-RailTransport::SendData(QueuePair& qp)
-{
-    uint64_t psn = qp.nextPsn++;
-    Part* part = PartOf(qp, psn);
-    NS_ABORT_MSG_UNLESS(part, "PSN " << psn << " belongs to no part");
-    uint32_t payload = FramePayload(*part, psn);
-    RailTransportHeader header;
-    header.label = qp.label;
-    header.sourceGpu = m_gpu;
-    header.qpn = qp.qpn;
-    header.kind = RailTransportHeader::DATA;
-    // The last frame of a part asks for an ACK, and so does the last one a forwarding proxy
-    // has for now (its sender would otherwise time out waiting for bytes still to come), and
-    // one that fills the window (as an RDMA NIC asks for one: a window below AckInterval
-    // would otherwise wait for a timeout).
-    uint64_t end = (psn - part->firstPsn) * part->mtu + payload;
-    header.last = psn + 1 == part->firstPsn + part->frames || end == part->available ||
-                  psn + 1 - qp.ackedPsn >= m_window;
-    header.psn = psn;
-    header.origin = part->origin;
-    header.relayTo = part->relayTo;
-    header.messageId = part->messageId;
-    header.messageBytes = part->messageBytes;
-    header.padding = RailTransportHeader::CoalescedPadding(payload, m_realMtu);
-    Ptr<Packet> frame = Create<Packet>(payload + header.padding);
-    frame->AddHeader(header);
-
-    ++m_counters.dataFrames;
-    if (psn < qp.highestSent)
-    {
-        ++m_counters.retransmittedFrames;
-    }
-    else
-    {
-        qp.highestSent = psn + 1;
-        m_counters.payloadBytesSent += payload;
-    }
-    if (UsesDcqcn())
-    {
-        Time now = Simulator::Now();
-        uint32_t wire = payload + header.padding + FRAME_OVERHEAD;
-        qp.rate.OnSent(wire, now);
-        // Pace only below the line rate: at line rate the device itself is the pacer.
-        qp.paceFrom = now;
-        qp.paceBits = qp.rate.IsThrottled() ? wire * 8.0 : 0;
-    }
-    if (qp.deadline == Time::Max())
-    {
-        ArmTimeout(qp);
-    }
-    m_ports[qp.port].device->Send(frame, qp.peerAddress, PROTOCOL);
-}
-
-void
-RailTransport::SendControl(uint32_t port,
-                           const Address& to,
-                           RailTransportHeader::Kind kind,
-                           uint32_t qpn,
-                           uint32_t label,
-                           uint64_t psn)
-{
-    RailTransportHeader header;
-    header.label = label;
-    header.sourceGpu = m_gpu;
-    header.qpn = qpn;
-    header.kind = kind;
-    header.psn = psn;
-    Ptr<Packet> frame = Create<Packet>(0);
-    frame->AddHeader(header);
-    if (kind == RailTransportHeader::CNP)
-    {
-        // RoCE sends CNPs as network control (strict priority, never paused): feedback must
-        // not wait behind the data of a congested queue on the way back.
-        SocketPriorityTag priority;
-        priority.SetPriority(EpsNetDevice::NETWORK_CONTROL_PRIORITY);
-        frame->AddPacketTag(priority);
-    }
-    m_ports[port].device->Send(frame, to, PROTOCOL);
-}
-
-void
-RailTransport::ArmTimeout(QueuePair& qp)
-{
-    // ACKs come every AckInterval frames: a QP sending slowly (a DCQCN cut, or a share of a
-    // busy port) must not time out while it is still sending those frames.
-    const Port& port = m_ports[qp.port];
-    double rate = port.rateBps / std::max<std::size_t>(1, port.ready.size());
-    if (UsesDcqcn())
-    {
-        rate = std::min(rate, qp.rate.GetRate(Simulator::Now()));
-    }
-    Time ackGap = Seconds(m_ackInterval * (port.mtu + FRAME_OVERHEAD) * 8.0 / rate);
-    ArmTimeoutIn(qp, m_retransmitTimeout + ackGap);
-}
-
-void
-RailTransport::ArmTimeoutIn(QueuePair& qp, Time delay)
-{
-    qp.deadline = Simulator::Now() + delay;
-    // An event already due at or before the new deadline will find it and wait on.
-    if (!qp.timeout.IsRunning() ||
-        static_cast<int64_t>(qp.timeout.GetTs()) > qp.deadline.GetTimeStep())
-    {
-        qp.timeout.Cancel();
-        qp.timeout = Simulator::Schedule(delay, &RailTransport::OnTimeout, this, qp.qpn);
-    }
-}
-
-void
-RailTransport::DisarmTimeout(QueuePair& qp)
-{
-    qp.deadline = Time::Max();
-}
-
-void
-RailTransport::OnTimeout(uint32_t qpn)
-{
-    QueuePair& qp = m_qps[qpn];
-    if (qp.deadline == Time::Max())
-    {
-        return; // turned off since this event was scheduled
-    }
-    if (Simulator::Now() < qp.deadline)
-    {
-        // ACKs moved the deadline since this event was scheduled.
-        qp.timeout = Simulator::Schedule(qp.deadline - Simulator::Now(),
-                                         &RailTransport::OnTimeout,
-                                         this,
-                                         qpn);
-        return;
-    }
-    qp.deadline = Time::Max();
-    m_lastActivity = Simulator::Now();
-    UpdateReachability(qp);
-    if (!qp.parts.empty() && (m_failover->IsBroken(qp) || m_failover->WaitsForCircuit(qp)))
-    {
-        m_failover->Stop(qp);
-        ++m_counters.timeouts;
-        qp.nextPsn = qp.ackedPsn;
-        if (!m_failover->MoveParts(qp))
-        {
-            NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn
-                               << ": path down, no other port reaches GPU " << qp.peer
-                               << "; waiting");
-        }
-        return;
-    }
-    if (qp.ackedPsn == qp.nextPsn)
-    {
-        return; // nothing in flight
-    }
-    if (++qp.retries > m_retryCount)
-    {
-        NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": no progress after " << m_retryCount
-                           << " retries; the path counts as failed");
-        qp.gaveUp = true;
-        m_failover->Stop(qp);
-        ++m_counters.timeouts;
-        qp.nextPsn = qp.ackedPsn;
-        m_failover->MoveParts(qp);
-        return;
-    }
-    ++m_counters.timeouts;
-    NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": timeout, back to PSN " << qp.ackedPsn);
-    m_retransmitTrace(qpn, qp.ackedPsn);
-    qp.nextPsn = qp.ackedPsn;
-    ArmTimeout(qp);
-    Schedule(qp);
-    Pump(qp.port);
-}
-
-void
-RailTransport::OnDequeue(uint32_t port, Ptr<const Packet> frame)
-{
-    Pump(port);
-}
-
 void
 RailTransport::OnCircuitChange(uint32_t port)
 {
-    for (auto& qp : m_qps)
+    for (auto& qp : m_sender->m_qps)
     {
         // A QP a failure stopped, or one waiting for a circuit, may find another port now.
         if (qp.port == port || qp.hit || m_failover->WaitsForCircuit(qp))
@@ -1003,14 +570,14 @@ RailTransport::OnCircuitChange(uint32_t port)
     }
     m_failover->ForgetReachedPeers();
     ScheduleRetryWaiting();
-    Pump(port);
+    m_sender->Pump(port);
 }
 
 void
 RailTransport::NotifyFabricChange(bool restored)
 {
     NS_LOG_FUNCTION(this << restored);
-    for (auto& qp : m_qps)
+    for (auto& qp : m_sender->m_qps)
     {
         Recheck(qp);
         if (restored && qp.lostBelow > qp.ackedPsn && qp.reachable && !m_failover->IsBroken(qp))
@@ -1018,14 +585,14 @@ RailTransport::NotifyFabricChange(bool restored)
             // Frames a failure destroyed inside the network can get through again: sent
             // again now, not after a timeout (a repaired part is used again at once).
             qp.nextPsn = qp.ackedPsn;
-            Schedule(qp);
+            m_sender->Schedule(qp);
         }
     }
     m_failover->ForgetReachedPeers();
     ScheduleRetryWaiting();
     for (uint32_t port = 0; port < m_ports.size(); ++port)
     {
-        Pump(port);
+        m_sender->Pump(port);
     }
 }
 
@@ -1035,7 +602,7 @@ RailTransport::Recheck(QueuePair& qp)
     qp.gaveUp = false; // something changed: the path gets another chance
     m_failover->m_parked.erase(qp.qpn);
     qp.retries = 0;
-    UpdateReachability(qp);
+    m_sender->UpdateReachability(qp);
     bool broken = m_failover->IsBroken(qp);
     if (!broken && m_failover->WaitsForCircuit(qp) && m_failover->OtherPortReaches(qp))
     {
@@ -1056,11 +623,11 @@ RailTransport::Recheck(QueuePair& qp)
         qp.nextPsn = qp.ackedPsn;
         m_failover->Recovered(qp.stoppedAt);
     }
-    Schedule(qp);
+    m_sender->Schedule(qp);
     // A broken path with data gets one timeout to show it (nothing may be in flight).
     if (!qp.parts.empty() && qp.deadline == Time::Max() && broken)
     {
-        ArmTimeout(qp);
+        m_sender->ArmTimeout(qp);
     }
     else if (!broken && m_failover->WaitsForCircuit(qp))
     {
@@ -1185,7 +752,7 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
                       0,
                       static_cast<uint32_t>(forward.qpns.size()),
                       0};
-            auto qpns = QueueParts({routes[i]}, next, part);
+            auto qpns = m_sender->QueueParts({routes[i]}, next, part);
             forward.qpns.insert(forward.qpns.end(), qpns.begin(), qpns.end());
         }
         forward.partsLeft = forward.qpns.size();
@@ -1200,7 +767,7 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
     {
         uint64_t chunksOfI = full / n + (i < full % n ? 1 : 0);
         uint64_t available = chunksOfI * m_relayChunk + (full % n == i ? partial : 0);
-        QueuePair& qp = m_qps[forward.qpns[i]];
+        QueuePair& qp = m_sender->m_qps[forward.qpns[i]];
         for (auto& part : qp.parts)
         {
             if (part.role == PartRole::FORWARD && part.origin == header.origin &&
@@ -1215,8 +782,8 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
                 }
             }
         }
-        Schedule(qp);
-        Pump(qp.port);
+        m_sender->Schedule(qp);
+        m_sender->Pump(qp.port);
     }
 }
 
@@ -1252,46 +819,6 @@ std::set<uint32_t>&
 RailTransport::PassedThrough(const MessageKey& key)
 {
     return m_passed[key];
-}
-
-void
-RailTransport::Acknowledge(QueuePair& qp, uint64_t psn)
-{
-    if (psn <= qp.ackedPsn)
-    {
-        return;
-    }
-    qp.ackedPsn = psn;
-    qp.retries = 0;
-    qp.gaveUp = false;
-    if (qp.lostBelow > 0 && psn >= qp.lostBelow)
-    {
-        qp.lostBelow = 0; // what a failure destroyed is through now
-        m_failover->Recovered(qp.lostAt);
-    }
-    qp.nextPsn = std::max(qp.nextPsn, psn);
-    while (!qp.parts.empty() && qp.parts.front().firstPsn + qp.parts.front().frames <= psn)
-    {
-        Part part = qp.parts.front();
-        qp.parts.pop_front();
-        PartDone(part);
-    }
-    if (qp.ackedPsn == qp.nextPsn)
-    {
-        DisarmTimeout(qp);
-        if (qp.hit && !qp.parts.empty() && m_failover->IsBroken(qp))
-        {
-            // The last frame in flight got through, but the data behind it is stopped by a
-            // failure: it still moves when the hold-down ends.
-            m_failover->ArmHoldDown(qp);
-        }
-    }
-    else
-    {
-        ArmTimeout(qp);
-    }
-    Schedule(qp);
-    Pump(qp.port);
 }
 
 void
@@ -1346,42 +873,6 @@ RailTransport::Complete(uint64_t id)
     NotifySent(id);
 }
 
-void
-RailTransport::ReceiveAck(const RailTransportHeader& header)
-{
-    NS_ABORT_MSG_IF(header.qpn >= m_qps.size(), "ACK for unknown qp " << header.qpn);
-    Acknowledge(m_qps[header.qpn], header.psn);
-}
-
-void
-RailTransport::ReceiveNack(const RailTransportHeader& header)
-{
-    NS_ABORT_MSG_IF(header.qpn >= m_qps.size(), "NACK for unknown qp " << header.qpn);
-    QueuePair& qp = m_qps[header.qpn];
-    Acknowledge(qp, header.psn);
-    if (header.psn >= qp.ackedPsn && header.psn < qp.nextPsn)
-    {
-        NS_LOG_INFO("GPU " << m_gpu << " qp " << qp.qpn << ": NACK, back to PSN " << header.psn);
-        m_retransmitTrace(qp.qpn, header.psn);
-        qp.nextPsn = header.psn;
-        Schedule(qp);
-        Pump(qp.port);
-    }
-}
-
-Time
-RailTransport::PacedUntil(QueuePair& qp)
-{
-    if (qp.paceBits == 0)
-    {
-        return Time(0);
-    }
-    // A rate limiter, as the NIC's: the last frame's bits are paid at the rate of now, so
-    // a rate that rose since it left lets the next one go sooner (a QP cut to the floor
-    // would otherwise wait out the floor's gap after its rate came back).
-    return qp.paceFrom + Seconds(qp.paceBits / qp.rate.GetRate(Simulator::Now()));
-}
-
 bool
 RailTransport::UsesDcqcn() const
 {
@@ -1412,20 +903,6 @@ RailTransport::GetDcqcnProfile(double lineRateBps) const
     override(rp.hyperIncreaseBps, static_cast<double>(m_dcqcnRateHai.GetBitRate()));
     override(rp.minRateBps, static_cast<double>(m_dcqcnMinRate.GetBitRate()));
     return profile;
-}
-
-void
-RailTransport::ReceiveCnp(const RailTransportHeader& header)
-{
-    NS_ABORT_MSG_IF(header.qpn >= m_qps.size(), "CNP for unknown qp " << header.qpn);
-    ++m_counters.cnpsReceived;
-    if (!UsesDcqcn())
-    {
-        return;
-    }
-    QueuePair& qp = m_qps[header.qpn];
-    qp.rate.OnCnp(Simulator::Now());
-    m_rateTrace(qp.qpn, qp.rate.GetRate(Simulator::Now()));
 }
 
 } // namespace ns3

@@ -31,6 +31,7 @@ namespace ns3
 
 class Node;
 class OcsNetDevice;
+class RailSender;
 class RailFailover;
 class RailReceiver;
 
@@ -245,6 +246,7 @@ class RailTransport : public MessageTransport
     void DoSend(uint64_t id, uint32_t peer, uint64_t bytes) override;
 
   private:
+    friend class RailSender;        //!< Sending side: QPs, frames, pacing, go-back-N, timers
     friend class RailFailover;      //!< Path failures, hold-downs, moved parts, detours
     friend class RailTransportPart; //!< Names the state its parts share
     friend class RailReceiver;      //!< Receiving side: ACK/NACK/CNP, in-order delivery
@@ -388,17 +390,6 @@ class RailTransport : public MessageTransport
     void SendThrough(uint64_t id, uint32_t hop, uint32_t peer, uint64_t bytes);
     /// \return the RailTransport of GPU \p gpu
     Ptr<RailTransport> TransportOf(uint32_t gpu) const;
-    /**
-     * \brief Queues parts of \p part's message over \p routes in proportion to their rates,
-     *        each route's share split evenly over \p lanes QPs.
-     * \return the qpns of the slices, in order
-     */
-    std::vector<uint32_t> QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
-                                     uint32_t peer,
-                                     Part part,
-                                     uint32_t lanes = 1);
-    /// \return true if the QP on \p port to \p peer's \p peerPort exists and gave up
-    bool GaveUpOn(uint32_t port, uint32_t peer, uint32_t peerPort) const;
     /// \return the GPU a proxy forwards a message for \p to through (\p to if direct), not
     ///         one of \p passed (the GPUs the message has passed through)
     uint32_t ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& passed);
@@ -423,72 +414,23 @@ class RailTransport : public MessageTransport
      * lasted that long, so a short outage leaves no imbalance behind)
      */
     bool Counts(uint32_t gpu, uint32_t index, bool holdDown) const;
-    /**
-     * \return the QP for (port, peer, peer port) and \p lane (QpsPerConnection), created if
-     * new. References to QPs stay
-     * valid when one is created (m_qps is a deque): an ACK's completion callback may start
-     * the next step of a collective, which opens a QP to a new peer, while Acknowledge()
-     * still holds the acknowledged QP.
-     */
-    QueuePair& GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort, uint32_t lane = 0);
-    /// Recomputes whether \p qp's port reaches its peer (re-pointing optical QPs).
-    void UpdateReachability(QueuePair& qp);
-    void Schedule(QueuePair& qp);
-    /// Hands frames to a port's device while its queue has room.
-    void Pump(uint32_t port);
-    /// \return the next QP allowed to send on \p port now, or null; sets \p wake if paced.
-    QueuePair* NextReady(Port& port, Time& wake);
-    /// \return the part holding \p psn, or null
-    Part* PartOf(QueuePair& qp, uint64_t psn);
-    /// \return when \p qp's rate limiter lets its next frame go (0: now)
-    static Time PacedUntil(QueuePair& qp);
-    /// \return the payload of frame \p psn of \p part
-    uint32_t FramePayload(const Part& part, uint64_t psn) const;
-    bool CanSend(QueuePair& qp);
-    void SendData(QueuePair& qp);
-    void SendControl(uint32_t port,
-                     const Address& to,
-                     RailTransportHeader::Kind kind,
-                     uint32_t qpn,
-                     uint32_t label,
-                     uint64_t psn);
-    /**
-     * Sets \p qp's retransmission deadline. The timer is lazy: an ACK moves the deadline
-     * without touching the scheduled event, which, when it fires early, sleeps again until
-     * the deadline. A cancelled ns-3 event stays in the scheduler until its time comes, so
-     * re-arming per ACK would leave one dead event per ACK in the queue for a whole timeout.
-     */
-    void ArmTimeout(QueuePair& qp);
-    /// Sets \p qp's deadline \p delay from now (see ArmTimeout).
-    void ArmTimeoutIn(QueuePair& qp, Time delay);
-    /// Turns \p qp's retransmission timer off (its event, if any, finds nothing to do).
-    void DisarmTimeout(QueuePair& qp);
-    void OnTimeout(uint32_t qpn);
     void OnCircuitChange(uint32_t port);
-    void OnDequeue(uint32_t port, Ptr<const Packet> frame);
 
     /// Makes bytes a proxy received available to the parts that forward them.
     void Forwarded(const RailTransportHeader& header, uint32_t payload);
-    void ReceiveAck(const RailTransportHeader& header);
-    void ReceiveNack(const RailTransportHeader& header);
-    void ReceiveCnp(const RailTransportHeader& header);
-    /// Marks everything below \p psn acknowledged and completes finished parts.
-    void Acknowledge(QueuePair& qp, uint64_t psn);
     /// A part was acknowledged in full.
     void PartDone(const Part& part);
     /// A message of this GPU is complete at its destination.
     void Complete(uint64_t id);
 
-    uint32_t m_gpu;                           //!< This GPU
-    Ptr<RailEndpoints> m_endpoints;           //!< Fabric directory
+    uint32_t m_gpu;                       //!< This GPU
+    Ptr<RailEndpoints> m_endpoints;       //!< Fabric directory
+    std::unique_ptr<RailSender> m_sender; //!< Sending side: QPs, frames, pacing, go-back-N, timers
     std::unique_ptr<RailFailover> m_failover; //!< Path failures, hold-downs, moved parts, detours
     std::unique_ptr<RailReceiver> m_receiver; //!< Receiving side: ACK/NACK/CNP, in-order delivery
     std::vector<Port> m_ports;                //!< NIC ports
-    std::deque<QueuePair> m_qps;              //!< Sending QPs, by qpn (stable)
-    std::unordered_map<uint64_t, uint32_t> m_qpIndex; //!< (port, peer, peer port) -> qpn
-    std::map<std::pair<uint64_t, uint32_t>, uint32_t> m_laneIndex; //!< ... and lane >= 1 -> qpn
-    std::map<MessageKey, Forward> m_forwards;          //!< Messages this GPU forwards (PXN)
-    std::map<uint32_t, uint32_t> m_proxies;            //!< Peer -> proxy GPU, once found
+    std::map<MessageKey, Forward> m_forwards; //!< Messages this GPU forwards (PXN)
+    std::map<uint32_t, uint32_t> m_proxies;   //!< Peer -> proxy GPU, once found
     std::unordered_map<uint64_t, Outgoing> m_outgoing; //!< Message id -> state
     std::deque<Waiting> m_waiting;                     //!< Messages no port reached yet
     EventId m_retryWaiting;                            //!< See ScheduleRetryWaiting
