@@ -56,6 +56,9 @@ def build(bld):
         'model/packet/rail-endpoints.cc',
         'model/packet/rail-fabric.cc',
         'model/packet/rail-transport.cc',
+        'model/packet/rail-sender.cc',
+        'model/packet/rail-failover.cc',
+        'model/packet/rail-receiver.cc',
         # model/flow
         'model/flow/flow-fabric.cc',
         'model/flow/flow-network.cc',
@@ -233,6 +236,9 @@ def build(bld):
         'model/packet/rail-endpoints.h',
         'model/packet/rail-fabric.h',
         'model/packet/rail-transport.h',
+        'model/packet/rail-sender.h',
+        'model/packet/rail-failover.h',
+        'model/packet/rail-receiver.h',
         # model/flow
         'model/flow/flow-fabric.h',
         'model/flow/flow-network.h',

@@ -3,7 +3,8 @@
  *
  * The MessageTransport contract (C1-C7 in message-transport.h), checked through the abstract
  * interface on every network model: the packet model (RailTransport, built by
- * RailFabricHelper) and the flow model (FlowTransport, built by FlowFabricHelper).
+ * RailFabricHelper) and the flow model (FlowTransport, built by FlowFabricHelper); and the
+ * seam itself (the base's non-virtual Send around DoSend) on a fake model.
  */
 
 #include "job-test-bed.h"
@@ -14,6 +15,7 @@
 
 #include <functional>
 #include <map>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -82,6 +84,152 @@ SendWatched(Ptr<MessageTransport> transport, uint32_t peer, uint64_t bytes, Obse
                                o->sentNs[id] = Simulator::Now().GetNanoSeconds();
                            }));
 }
+
+/**
+ * The smallest network model: DoSend hands the message to the peer's fake at once, which
+ * tells its base the bytes arrived, and then tells the sender's base it was sent. It keeps no
+ * ids, counters or traces of its own, so whatever the test sees of them is the base's.
+ */
+class FakeMessageTransport : public MessageTransport
+{
+  public:
+    /// A DoSend call: (id, peer, bytes).
+    using DoSendCall = std::tuple<uint64_t, uint32_t, uint64_t>;
+
+    /**
+     * \brief Get the TypeId
+     * \return The TypeId for this class
+     */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::tests::FakeMessageTransport")
+                                .SetParent<MessageTransport>()
+                                .SetGroupName("PhotonicRails");
+        return tid;
+    }
+
+    uint32_t GetGpu() const override
+    {
+        return gpu;
+    }
+
+    /// \return an id for a message of the model's own (AllocateMessageId)
+    uint64_t OwnMessageId()
+    {
+        return AllocateMessageId();
+    }
+
+    uint32_t gpu{0};                     //!< This fake GPU
+    FakeMessageTransport* peer{nullptr}; //!< Where every message goes (not owned)
+    std::vector<DoSendCall> calls;       //!< What DoSend was given
+
+  protected:
+    void DoSend(uint64_t id, uint32_t to, uint64_t bytes) override
+    {
+        calls.emplace_back(id, to, bytes);
+        // Two arrivals, so that the payload counter adds the pieces.
+        peer->NotifyPayloadDelivered(bytes / 2);
+        peer->NotifyPayloadDelivered(bytes - bytes / 2);
+        peer->NotifyDelivered(gpu, id, bytes);
+        NotifySent(id);
+    }
+};
+
+/**
+ * The seam: MessageTransport::Send assigns ids (1, 2, 3, then 5 after the model took 4 for a
+ * message of its own) and gives them to DoSend in order; a message is pending from Send until
+ * NotifySent (so a model may complete it inside DoSend); MessageSent, the sent callback,
+ * MessageReceived and the receive callback fire once per message with its peer, id and bytes;
+ * the counters count what the model notified. Expected values by hand: sizes 10, 21 and 1000
+ * and 1 sum to 1032 bytes.
+ */
+class TransportSeamTestCase : public TestCase
+{
+  public:
+    TransportSeamTestCase()
+        : TestCase("transport seam: the base owns ids, pending messages, counters and traces")
+    {
+    }
+
+  private:
+    /// A trace or callback record: (gpu, id, bytes).
+    using Record = std::tuple<uint32_t, uint64_t, uint64_t>;
+
+    void DoRun() override
+    {
+        Ptr<FakeMessageTransport> a = CreateObject<FakeMessageTransport>();
+        Ptr<FakeMessageTransport> b = CreateObject<FakeMessageTransport>();
+        a->gpu = 0;
+        b->gpu = 1;
+        a->peer = PeekPointer(b);
+        std::vector<Record> sentTrace;
+        std::vector<Record> receivedTrace;
+        std::vector<Record> received;
+        std::vector<uint64_t> sent;
+        std::vector<uint64_t> pendingAtSent;
+        a->TraceConnectWithoutContext("MessageSent",
+                                      Callback<void, uint32_t, uint64_t, uint64_t>(
+                                          [&sentTrace](uint32_t peer, uint64_t id, uint64_t bytes) {
+                                              sentTrace.emplace_back(peer, id, bytes);
+                                          }));
+        b->TraceConnectWithoutContext(
+            "MessageReceived",
+            Callback<void, uint32_t, uint64_t, uint64_t>(
+                [&receivedTrace](uint32_t source, uint64_t id, uint64_t bytes) {
+                    receivedTrace.emplace_back(source, id, bytes);
+                }));
+        b->SetReceiveCallback(MessageTransport::ReceiveCallback(
+            [&received](uint32_t source, uint64_t id, uint64_t bytes) {
+                received.emplace_back(source, id, bytes);
+            }));
+        MessageTransport::SentCallback onSent([&sent, &pendingAtSent, a](uint64_t id) {
+            sent.push_back(id);
+            pendingAtSent.push_back(a->GetPendingMessageCount());
+        });
+
+        Ptr<MessageTransport> sender = a; // through the interface only
+        NS_TEST_EXPECT_MSG_EQ(sender->Send(1, 10, onSent), 1, "the first id is 1");
+        NS_TEST_EXPECT_MSG_EQ(sender->Send(1, 21, onSent), 2, "then 2");
+        NS_TEST_EXPECT_MSG_EQ(sender->Send(1, 1000), 3, "then 3 (no callback is fine)");
+        NS_TEST_EXPECT_MSG_EQ(a->OwnMessageId(), 4, "the model's own message takes the next id");
+        NS_TEST_EXPECT_MSG_EQ(sender->Send(1, 1, onSent), 5, "and Send goes on after it");
+
+        std::vector<FakeMessageTransport::DoSendCall> calls = {{1, 1, 10},
+                                                               {2, 1, 21},
+                                                               {3, 1, 1000},
+                                                               {5, 1, 1}};
+        NS_TEST_EXPECT_MSG_EQ((a->calls == calls), true, "DoSend got each id, peer and size");
+        std::vector<Record> sentExpected = {{1, 1, 10}, {1, 2, 21}, {1, 3, 1000}, {1, 5, 1}};
+        std::vector<Record> receivedExpected = {{0, 1, 10}, {0, 2, 21}, {0, 3, 1000}, {0, 5, 1}};
+        NS_TEST_EXPECT_MSG_EQ((sentTrace == sentExpected), true, "MessageSent once per message");
+        NS_TEST_EXPECT_MSG_EQ((receivedTrace == receivedExpected),
+                              true,
+                              "MessageReceived once per message");
+        NS_TEST_EXPECT_MSG_EQ((received == receivedExpected),
+                              true,
+                              "the receive callback once per message");
+        NS_TEST_EXPECT_MSG_EQ((sent == std::vector<uint64_t>{1, 2, 5}),
+                              true,
+                              "the sent callbacks that were given, once each");
+        NS_TEST_EXPECT_MSG_EQ((pendingAtSent == std::vector<uint64_t>{0, 0, 0}),
+                              true,
+                              "a message is no longer pending when its callback runs");
+        NS_TEST_EXPECT_MSG_EQ(a->GetPendingMessageCount(), 0, "nothing pending");
+
+        MessageTransportCounters out = a->GetMessageCounters();
+        MessageTransportCounters in = b->GetMessageCounters();
+        NS_TEST_EXPECT_MSG_EQ(out.messagesSent, 4, "four messages sent (the model's own is not)");
+        NS_TEST_EXPECT_MSG_EQ(out.messagesReceived, 0, "none received at the sender");
+        NS_TEST_EXPECT_MSG_EQ(out.payloadBytesDelivered, 0, "no bytes delivered at the sender");
+        NS_TEST_EXPECT_MSG_EQ(in.messagesSent, 0, "none sent by the receiver");
+        NS_TEST_EXPECT_MSG_EQ(in.messagesReceived, 4, "four received");
+        NS_TEST_EXPECT_MSG_EQ(in.payloadBytesDelivered, 10 + 21 + 1000 + 1, "1032 bytes");
+
+        a->peer = nullptr;
+        a->Dispose();
+        b->Dispose();
+    }
+};
 
 } // namespace
 
@@ -247,6 +395,7 @@ class MessageTransportTestSuite : public TestSuite
     MessageTransportTestSuite()
         : TestSuite("photonic-rails-message-transport", UNIT)
     {
+        AddTestCase(new TransportSeamTestCase, TestCase::QUICK);
         AddTestCase(new TransportIdsAndCallbacksTestCase, TestCase::QUICK);
         AddTestCase(new TransportAddressingTestCase, TestCase::QUICK);
         AddTestCase(new TransportWaitsForAPathTestCase, TestCase::QUICK);

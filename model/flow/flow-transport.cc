@@ -20,20 +20,10 @@ NS_OBJECT_ENSURE_REGISTERED(FlowTransport);
 TypeId
 FlowTransport::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::FlowTransport")
-            .SetParent<MessageTransport>()
-            .SetGroupName("PhotonicRails")
-            .AddConstructor<FlowTransport>()
-            .AddTraceSource("MessageSent",
-                            "A message was complete at its peer and acknowledged (peer, id, "
-                            "bytes).",
-                            MakeTraceSourceAccessor(&FlowTransport::m_messageSentTrace),
-                            "ns3::RailTransport::MessageTracedCallback")
-            .AddTraceSource("MessageReceived",
-                            "A message arrived in full (source, id, bytes).",
-                            MakeTraceSourceAccessor(&FlowTransport::m_messageReceivedTrace),
-                            "ns3::RailTransport::MessageTracedCallback");
+    static TypeId tid = TypeId("ns3::FlowTransport")
+                            .SetParent<MessageTransport>()
+                            .SetGroupName("PhotonicRails")
+                            .AddConstructor<FlowTransport>();
     return tid;
 }
 
@@ -63,23 +53,20 @@ FlowTransport::GetGpu() const
     return m_gpu;
 }
 
-uint64_t
-FlowTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
+void
+FlowTransport::DoSend(uint64_t id, uint32_t peer, uint64_t bytes)
 {
-    NS_LOG_FUNCTION(this << peer << bytes);
+    NS_LOG_FUNCTION(this << id << peer << bytes);
     NS_ABORT_MSG_UNLESS(m_fabric, "FlowTransport::Send before Setup");
-    NS_ABORT_MSG_IF(bytes == 0, "FlowTransport::Send: a message has at least one byte");
     NS_ABORT_MSG_IF(peer == m_gpu || peer >= m_fabric->GetSpec().Gpus(),
                     "FlowTransport::Send: bad peer GPU " << peer << " from GPU " << m_gpu);
-    uint64_t id = m_nextMessageId++;
-    m_outgoing[id] = Outgoing{peer, bytes, sent, {}, 0, Time(0), Time(0)};
+    m_outgoing[id] = Outgoing{peer, bytes, {}, 0, Time(0), Time(0)};
     if (!Dispatch(id))
     {
         NS_LOG_INFO("GPU " << m_gpu << ": no circuit reaches GPU " << peer << " yet; message " << id
                            << " waits");
         m_waiting.push_back(id);
     }
-    return id;
 }
 
 bool
@@ -146,25 +133,15 @@ FlowTransport::PartDrained(uint64_t tag)
 void
 FlowTransport::Arrive(uint32_t source, uint64_t id, uint64_t bytes)
 {
-    ++m_counters.messagesReceived;
-    m_counters.payloadBytesDelivered += bytes;
-    m_messageReceivedTrace(source, id, bytes);
-    NotifyReceived(source, id, bytes);
+    NotifyPayloadDelivered(bytes);
+    NotifyDelivered(source, id, bytes);
 }
 
 void
 FlowTransport::Complete(uint64_t id)
 {
-    auto it = m_outgoing.find(id);
-    NS_ABORT_MSG_IF(it == m_outgoing.end(), "FlowTransport: no message " << id);
-    Outgoing message = std::move(it->second);
-    m_outgoing.erase(it);
-    ++m_counters.messagesSent;
-    m_messageSentTrace(message.peer, id, message.bytes);
-    if (!message.sent.IsNull())
-    {
-        message.sent(id);
-    }
+    NS_ABORT_MSG_IF(m_outgoing.erase(id) == 0, "FlowTransport: no message " << id);
+    NotifySent(id);
 }
 
 void
@@ -243,20 +220,6 @@ FlowTransport::Reroute(uint64_t id, Part& part)
         network->Pause(part.transfer);
         part.running = false;
     }
-}
-
-std::size_t
-FlowTransport::GetPendingMessageCount() const
-{
-    NS_LOG_FUNCTION(this);
-    return m_outgoing.size();
-}
-
-MessageTransportCounters
-FlowTransport::GetMessageCounters() const
-{
-    NS_LOG_FUNCTION(this);
-    return m_counters;
 }
 
 } // namespace ns3

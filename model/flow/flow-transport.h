@@ -7,7 +7,6 @@
 
 #include "ns3/flow-fabric.h"
 #include "ns3/message-transport.h"
-#include "ns3/traced-callback.h"
 
 #include <deque>
 #include <unordered_map>
@@ -45,9 +44,6 @@ class FlowTransport : public MessageTransport
     void Setup(uint32_t gpu, Ptr<FlowFabric> fabric);
 
     uint32_t GetGpu() const override;
-    uint64_t Send(uint32_t peer, uint64_t bytes, SentCallback sent = SentCallback()) override;
-    std::size_t GetPendingMessageCount() const override;
-    MessageTransportCounters GetMessageCounters() const override;
 
     /**
      * \brief A circuit of a NIC port of this server changed: transfers on it pause, resume
@@ -59,6 +55,7 @@ class FlowTransport : public MessageTransport
 
   protected:
     void DoDispose() override;
+    void DoSend(uint64_t id, uint32_t peer, uint64_t bytes) override;
 
   private:
     /// One transfer of a message, on one route.
@@ -79,7 +76,6 @@ class FlowTransport : public MessageTransport
     {
         uint32_t peer;           //!< Destination
         uint64_t bytes;          //!< Size
-        SentCallback sent;       //!< Completion
         std::vector<Part> parts; //!< Its transfers (empty while it waits)
         uint32_t partsLeft{0};   //!< Transfers not yet drained
         Time arrival;            //!< Latest arrival of a drained part
@@ -106,14 +102,10 @@ class FlowTransport : public MessageTransport
 
     uint32_t m_gpu{0};                                 //!< This GPU
     Ptr<FlowFabric> m_fabric;                          //!< Its fabric
-    uint64_t m_nextMessageId{1};                       //!< Next message id
     std::unordered_map<uint64_t, Outgoing> m_outgoing; //!< Message id -> state
     std::deque<uint64_t> m_waiting;                    //!< Messages with no route yet
     bool m_retryPending{false};                        //!< A RetryWaiting() is scheduled now
-    MessageTransportCounters m_counters;               //!< Counters
     FlowNetwork::DrainedCallback m_drained;            //!< PartDrained, for every transfer
-    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageSentTrace;     //!< peer, id, bytes
-    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageReceivedTrace; //!< src, id, bytes
 };
 
 } // namespace ns3

@@ -16,6 +16,9 @@
 #include "ns3/ocs-net-device.h"
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/pointer.h"
+#include "ns3/rail-failover.h"
+#include "ns3/rail-receiver.h"
+#include "ns3/rail-sender.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/uinteger.h"
@@ -29,48 +32,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RailTransport");
 
 NS_OBJECT_ENSURE_REGISTERED(RailTransport);
-
-namespace
-{
-/// Bytes a frame adds to its payload on the wire: Ethernet header + RailTransportHeader.
-constexpr uint32_t FRAME_OVERHEAD = RailTransportHeader::FRAME_OVERHEAD;
-
-/// Key of a sending QP: local port, peer GPU, peer port.
-uint64_t
-QpKey(uint32_t port, uint32_t peer, uint32_t peerPort)
-{
-    return (static_cast<uint64_t>(peer) << 32) | (static_cast<uint64_t>(port) << 16) | peerPort;
-}
-
-/// \return the value \p key has in \p index, \p next if it had none (and then true).
-template <typename Map, typename Key>
-std::pair<uint32_t, bool>
-Index(Map& index, const Key& key, uint32_t next)
-{
-    auto [it, fresh] = index.emplace(key, next);
-    return {it->second, fresh};
-}
-
-/// Key of a receiving connection: source GPU and its qpn.
-uint64_t
-ConnectionKey(uint32_t sourceGpu, uint32_t qpn)
-{
-    return (static_cast<uint64_t>(sourceGpu) << 32) | qpn;
-}
-
-/// A well-mixed flow label, so switches spread connections evenly (deterministic).
-uint32_t
-FlowLabel(uint32_t gpu, uint32_t qpn, uint32_t peer)
-{
-    uint64_t x = (static_cast<uint64_t>(gpu) << 40) ^ (static_cast<uint64_t>(peer) << 20) ^ qpn;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return static_cast<uint32_t>(x);
-}
-} // namespace
 
 TypeId
 RailTransport::GetTypeId()
@@ -219,14 +180,6 @@ RailTransport::GetTypeId()
                           DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&RailTransport::m_dcqcnMinRate),
                           MakeDataRateChecker())
-            .AddTraceSource("MessageSent",
-                            "A message was acknowledged in full (peer, id, bytes).",
-                            MakeTraceSourceAccessor(&RailTransport::m_messageSentTrace),
-                            "ns3::RailTransport::MessageTracedCallback")
-            .AddTraceSource("MessageReceived",
-                            "A message arrived in full (source, id, bytes).",
-                            MakeTraceSourceAccessor(&RailTransport::m_messageReceivedTrace),
-                            "ns3::RailTransport::MessageTracedCallback")
             .AddTraceSource("Retransmit",
                             "A QP went back to an earlier PSN (qpn, psn).",
                             MakeTraceSourceAccessor(&RailTransport::m_retransmitTrace),
@@ -245,7 +198,6 @@ RailTransport::GetTypeId()
 
 RailTransport::RailTransport()
     : m_gpu(0),
-      m_nextMessageId(1),
       m_mtu(4096),
       m_scaleUpMtu(4096),
       m_realMtu(4096),
@@ -263,6 +215,9 @@ RailTransport::RailTransport()
       m_dcqcnByteCounter(0)
 {
     NS_LOG_FUNCTION(this);
+    m_receiver = std::make_unique<RailReceiver>(*this);
+    m_failover = std::make_unique<RailFailover>(*this);
+    m_sender = std::make_unique<RailSender>(*this);
 }
 
 RailTransport::~RailTransport()
@@ -274,7 +229,7 @@ void
 RailTransport::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    for (auto& qp : m_qps)
+    for (auto& qp : m_sender->m_qps)
     {
         qp.timeout.Cancel();
     }
@@ -283,12 +238,12 @@ RailTransport::DoDispose()
         port.wakeup.Cancel();
     }
     m_retryWaiting.Cancel();
-    m_recheckParked.Cancel();
-    m_holdDownEnd.Cancel();
-    m_qps.clear();
-    m_parked.clear();
+    m_failover->m_recheckParked.Cancel();
+    m_failover->m_holdDownEnd.Cancel();
+    m_sender->m_qps.clear();
+    m_failover->m_parked.clear();
     m_ports.clear();
-    m_detour.reset();
+    m_failover->m_detour.reset();
     m_endpoints = nullptr;
     MessageTransport::DoDispose();
 }
@@ -300,8 +255,8 @@ RailTransport::Setup(uint32_t gpu, Ptr<RailEndpoints> endpoints)
     NS_ABORT_MSG_IF(m_endpoints, "RailTransport::Setup called twice");
     m_gpu = gpu;
     m_endpoints = endpoints;
-    m_detour = std::make_unique<RailDetour>(endpoints);
-    endpoints->AddChangeCallback(MakeCallback(&RailTransport::OnChangeElsewhere, this));
+    m_failover->m_detour = std::make_unique<RailDetour>(endpoints);
+    endpoints->AddChangeCallback(MakeCallback(&RailFailover::OnChangeElsewhere, m_failover.get()));
     const auto& devices = endpoints->GetPorts(gpu);
     for (uint32_t i = 0; i < devices.size(); ++i)
     {
@@ -337,11 +292,12 @@ RailTransport::AddPort(Ptr<NetDevice> device, uint32_t plane)
     m_ports.push_back(port);
     port.queue->TraceConnectWithoutContext(
         "Dequeue",
-        MakeCallback(&RailTransport::OnDequeue, this).Bind(index));
+        MakeCallback(&RailSender::OnDequeue, m_sender.get()).Bind(index));
     device->AddLinkChangeCallback(MakeCallback(&RailTransport::OnCircuitChange, this).Bind(index));
-    device->GetNode()->RegisterProtocolHandler(MakeCallback(&RailTransport::Receive, this),
-                                               PROTOCOL,
-                                               device);
+    device->GetNode()->RegisterProtocolHandler(
+        MakeCallback(&RailReceiver::Receive, m_receiver.get()),
+        PROTOCOL,
+        device);
 }
 
 uint32_t
@@ -351,44 +307,29 @@ RailTransport::GetGpu() const
     return m_gpu;
 }
 
-MessageTransportCounters
-RailTransport::GetMessageCounters() const
-{
-    NS_LOG_FUNCTION(this);
-    MessageTransportCounters counters;
-    counters.messagesSent = m_counters.messagesSent;
-    counters.messagesReceived = m_counters.messagesReceived;
-    counters.payloadBytesDelivered = m_counters.payloadBytesDelivered;
-    return counters;
-}
-
-const RailTransportCounters&
+RailTransportCounters
 RailTransport::GetCounters() const
 {
     NS_LOG_FUNCTION(this);
-    return m_counters;
+    RailTransportCounters counters = m_counters;
+    MessageTransportCounters base = GetMessageCounters();
+    counters.messagesSent = base.messagesSent;
+    counters.messagesReceived = base.messagesReceived;
+    counters.payloadBytesDelivered = base.payloadBytesDelivered;
+    return counters;
 }
 
-std::size_t
-RailTransport::GetPendingMessageCount() const
+void
+RailTransport::DoSend(uint64_t id, uint32_t peer, uint64_t bytes)
 {
-    NS_LOG_FUNCTION(this);
-    return m_outgoing.size();
-}
-
-uint64_t
-RailTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
-{
-    NS_LOG_FUNCTION(this << peer << bytes);
+    NS_LOG_FUNCTION(this << id << peer << bytes);
     NS_ABORT_MSG_UNLESS(m_endpoints, "RailTransport::Send before Setup");
-    NS_ABORT_MSG_IF(bytes == 0, "RailTransport::Send: a message has at least one byte");
     NS_ABORT_MSG_IF(peer == m_gpu || peer >= m_endpoints->GetGpuCount(),
                     "RailTransport::Send: bad peer GPU " << peer << " from GPU " << m_gpu);
-    uint64_t id = m_nextMessageId++;
-    m_outgoing[id] = Outgoing{0, sent, peer, bytes};
-    if (DispatchOrDetour(id, peer, bytes))
+    m_outgoing[id] = Outgoing{0};
+    if (m_failover->DispatchOrDetour(id, peer, bytes))
     {
-        return id;
+        return;
     }
     if (PlaneRoutesTo(peer).empty())
     {
@@ -398,12 +339,12 @@ RailTransport::Send(uint32_t peer, uint64_t bytes, SentCallback sent)
                                << " and no GPU of its scale-up domain is on the peer's rail");
         ++m_counters.messagesRelayed;
         Relay(id, proxy, peer, bytes);
-        return id;
+        return;
     }
     NS_LOG_INFO("GPU " << m_gpu << ": no circuit reaches GPU " << peer << " yet; message " << id
                        << " waits");
-    m_waiting.push_back({id, peer, bytes, !FailedPortsTowards(peer).empty(), Simulator::Now()});
-    return id;
+    m_waiting.push_back(
+        {id, peer, bytes, !m_failover->FailedPortsTowards(peer).empty(), Simulator::Now()});
 }
 
 int32_t
@@ -483,47 +424,6 @@ RailTransport::Counts(uint32_t gpu, uint32_t index, bool holdDown) const
     return !m_endpoints->IsPortDown(gpu, index) ||
            (holdDown &&
             Simulator::Now() - m_endpoints->GetDownSince(gpu, index) < m_retransmitTimeout);
-}
-
-bool
-RailTransport::PortFailed(uint32_t port) const
-{
-    return m_endpoints->IsPortDown(m_gpu, port);
-}
-
-bool
-RailTransport::IsBroken(const QueuePair& qp) const
-{
-    return qp.gaveUp || PathDown(qp);
-}
-
-bool
-RailTransport::GaveUpOn(uint32_t port, uint32_t peer, uint32_t peerPort) const
-{
-    bool optical = static_cast<bool>(m_ports[port].optical);
-    uint64_t key = QpKey(port, peer, optical ? 0xffff : peerPort);
-    auto found = m_qpIndex.find(key);
-    if (found != m_qpIndex.end() && m_qps[found->second].gaveUp)
-    {
-        return true;
-    }
-    // The other lanes of the path (QpsPerConnection) share its fate.
-    for (auto lane = m_laneIndex.lower_bound({key, 1});
-         lane != m_laneIndex.end() && lane->first.first == key;
-         ++lane)
-    {
-        if (m_qps[lane->second].gaveUp)
-        {
-            return true;
-        }
-    }
-    return false;
-}
-
-bool
-RailTransport::PathDown(const QueuePair& qp) const
-{
-    return PortFailed(qp.port) || m_endpoints->IsPortDown(qp.peer, qp.peerPort);
 }
 
 std::vector<std::pair<uint32_t, uint32_t>>
@@ -620,7 +520,7 @@ RailTransport::Dispatch(uint64_t id, uint32_t peer, uint64_t bytes)
         return false;
     }
     Part part{PartRole::OWN, m_gpu, id, bytes, NO_GPU, bytes, bytes, 0, 0, 0};
-    m_outgoing[id].partsLeft = QueueParts(routes, peer, part, m_qpsPerConnection).size();
+    m_outgoing[id].partsLeft = m_sender->QueueParts(routes, peer, part, m_qpsPerConnection).size();
     return true;
 }
 
@@ -642,150 +542,13 @@ RailTransport::SendThrough(uint64_t id, uint32_t hop, uint32_t peer, uint64_t by
         routes = PlaneRoutesTo(hop); // sent once the circuit to the proxy is up
     }
     Part part{PartRole::RELAY, m_gpu, id, bytes, peer, bytes, bytes, 0, 0, 0};
-    QueueParts(routes, hop, part);
-}
-
-bool
-RailTransport::DispatchOrDetour(uint64_t id, uint32_t peer, uint64_t bytes)
-{
-    if (Dispatch(id, peer, bytes))
-    {
-        m_stoppedSince.erase(peer);
-        return true;
-    }
-    uint32_t hop = DetourHop(peer);
-    if (hop == NO_GPU || !StoppedLongEnough(peer))
-    {
-        return false;
-    }
-    SendAround(hop, peer, Part{PartRole::OWN, m_gpu, id, bytes, NO_GPU, bytes, bytes, 0, 0, 0});
-    m_outgoing[id].partsLeft = 1;
-    return true;
-}
-
-bool
-RailTransport::RailDeadTowards(uint32_t peer) const
-{
-    std::map<uint32_t, std::pair<bool, bool>> live; // shared plane -> (mine, peer's) live
-    for (uint32_t port = 0; port < m_ports.size(); ++port)
-    {
-        const std::vector<uint32_t> peerPorts =
-            m_endpoints->GetPortsOnPlane(peer, m_ports[port].plane);
-        if (peerPorts.empty())
-        {
-            continue;
-        }
-        auto& [mine, theirs] = live[m_ports[port].plane];
-        mine = mine || !PortFailed(port);
-        for (uint32_t index : peerPorts)
-        {
-            theirs = theirs || !m_endpoints->IsPortDown(peer, index);
-        }
-    }
-    return !live.empty() && std::all_of(live.begin(), live.end(), [](const auto& plane) {
-        return !plane.second.first || !plane.second.second;
-    });
-}
-
-uint32_t
-RailTransport::DetourHop(uint32_t peer, const std::set<uint32_t>& avoid) const
-{
-    if (!m_detourOn || (m_detourPeers.count(peer) == 0 && !RailDeadTowards(peer)))
-    {
-        return NO_GPU;
-    }
-    uint32_t hop = m_detour->NextHop(m_gpu, peer, avoid);
-    return hop == peer ? NO_GPU : hop; // one hop apart: the direct path will do
-}
-
-bool
-RailTransport::StoppedLongEnough(uint32_t peer)
-{
-    Time since =
-        m_stoppedSince.emplace(peer, std::min(Simulator::Now(), FailedSince(peer))).first->second;
-    Time left = since + m_retransmitTimeout - Simulator::Now();
-    if (!left.IsStrictlyPositive())
-    {
-        return true;
-    }
-    if (!m_holdDownEnd.IsRunning() || Simulator::GetDelayLeft(m_holdDownEnd) > left)
-    {
-        m_holdDownEnd.Cancel();
-        m_holdDownEnd = Simulator::Schedule(left, &RailTransport::RetryWaiting, this);
-    }
-    return false;
-}
-
-Time
-RailTransport::FailedSince(uint32_t peer) const
-{
-    Time since = Time::Max();
-    for (uint32_t port = 0; port < m_ports.size(); ++port)
-    {
-        std::vector<uint32_t> peerPorts = m_endpoints->GetPortsOnPlane(peer, m_ports[port].plane);
-        if (!peerPorts.empty())
-        {
-            since = std::min(since, m_endpoints->GetDownSince(m_gpu, port));
-        }
-        for (uint32_t index : peerPorts)
-        {
-            since = std::min(since, m_endpoints->GetDownSince(peer, index));
-        }
-    }
-    return since;
-}
-
-void
-RailTransport::ForgetReachedPeers()
-{
-    for (auto it = m_stoppedSince.begin(); it != m_stoppedSince.end();)
-    {
-        it = RoutesTo(it->first).empty() ? std::next(it) : m_stoppedSince.erase(it);
-    }
-}
-
-void
-RailTransport::SendAround(uint32_t hop, uint32_t to, const Part& rest)
-{
-    uint64_t id = m_nextMessageId++;
-    NS_LOG_INFO("GPU " << m_gpu << ": " << rest.bytes << " B of message " << rest.messageId
-                       << " of GPU " << rest.origin << " to GPU " << to << " detour through GPU "
-                       << hop << " (message " << id << ")");
-    ++m_counters.detours;
-    m_counters.bytesDetoured += rest.bytes;
-    m_pieces[id] = rest;
-    TransportOf(to)->ExpectDetour(m_gpu, id, rest);
-    SendThrough(id, hop, to, rest.bytes);
+    m_sender->QueueParts(routes, hop, part);
 }
 
 void
 RailTransport::SetDetour(uint32_t peer, bool detour)
 {
-    NS_LOG_FUNCTION(this << peer << detour);
-    if (detour ? !m_detourPeers.insert(peer).second : m_detourPeers.erase(peer) == 0)
-    {
-        return;
-    }
-    if (detour)
-    {
-        // The pair relays from now, or from the failure that made it relay; what waits for
-        // the peer may go once that has lasted long enough.
-        m_stoppedSince.emplace(peer, std::min(Simulator::Now(), FailedSince(peer)));
-        NotifyFabricChange();
-    }
-}
-
-void
-RailTransport::ExpectDetour(uint32_t source, uint64_t id, const Part& part)
-{
-    m_detoured[{source, id}] =
-        DetourPiece{{part.origin, part.messageId}, part.messageBytes, part.relayTo, part.bytes};
-}
-
-bool
-RailTransport::IsDetour(uint32_t source, uint64_t id) const
-{
-    return m_detoured.count({source, id}) > 0;
+    m_failover->SetDetour(peer, detour);
 }
 
 Ptr<RailTransport>
@@ -794,417 +557,42 @@ RailTransport::TransportOf(uint32_t gpu) const
     return m_endpoints->GetPorts(gpu)[0]->GetNode()->GetObject<RailTransport>();
 }
 
-std::vector<uint32_t>
-RailTransport::QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
-                          uint32_t peer,
-                          Part part,
-                          uint32_t lanes)
-{
-    // Shares proportional to the port rates, each split evenly over the lanes; the rounding
-    // remainders go to the first.
-    double totalRate = 0;
-    for (const auto& route : routes)
-    {
-        totalRate += m_ports[route.first].rateBps;
-    }
-    std::vector<uint64_t> shares;
-    uint64_t assigned = 0;
-    for (const auto& route : routes)
-    {
-        shares.push_back(
-            static_cast<uint64_t>(part.bytes * (m_ports[route.first].rateBps / totalRate)));
-        assigned += shares.back();
-    }
-    shares[0] += part.bytes - assigned;
-    std::vector<uint32_t> qpns;
-    for (std::size_t i = 0; i < routes.size() * lanes; ++i)
-    {
-        std::size_t route = i / lanes;
-        auto lane = static_cast<uint32_t>(i % lanes);
-        uint64_t bytes = shares[route] / lanes + (lane == 0 ? shares[route] % lanes : 0);
-        if (bytes == 0)
-        {
-            continue;
-        }
-        QueuePair& qp = GetQueuePair(routes[route].first, peer, routes[route].second, lane);
-        Part slice = part;
-        slice.bytes = bytes;
-        slice.available = std::min(part.available, bytes);
-        slice.firstPsn = qp.endPsn;
-        slice.mtu = m_ports[routes[route].first].mtu;
-        slice.frames = (bytes + slice.mtu - 1) / slice.mtu;
-        qp.parts.push_back(slice);
-        qp.endPsn += slice.frames;
-        qpns.push_back(qp.qpn);
-        if (PathDown(qp) || WaitsForCircuit(qp))
-        {
-            Stall(qp); // queued on a failed path or one without a circuit (a proxy's share)
-        }
-        Schedule(qp);
-        Pump(qp.port);
-    }
-    return qpns;
-}
-
-RailTransport::QueuePair&
-RailTransport::GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort, uint32_t lane)
-{
-    // On an optical port the peer port is wherever the circuit leads, and it may change
-    // while the QP lives (OnCircuitChange re-points it): the key leaves it out.
-    bool optical = static_cast<bool>(m_ports[port].optical);
-    uint64_t key = QpKey(port, peer, optical ? 0xffff : peerPort);
-    auto next = static_cast<uint32_t>(m_qps.size());
-    auto [qpn, fresh] = lane == 0 ? Index(m_qpIndex, key, next)
-                                  : Index(m_laneIndex, std::make_pair(key, lane), next);
-    if (fresh)
-    {
-        QueuePair qp;
-        qp.qpn = m_qps.size();
-        qp.port = port;
-        qp.peer = peer;
-        qp.peerPort = peerPort;
-        qp.peerAddress = m_endpoints->GetPorts(peer)[peerPort]->GetAddress();
-        qp.label = FlowLabel(m_gpu, qp.qpn, peer);
-        qp.nextPsn = qp.ackedPsn = qp.endPsn = qp.highestSent = m_initialPsn;
-        qp.rate = DcqcnRateController(GetDcqcnProfile(m_ports[port].rateBps).reactionPoint);
-        m_qps.push_back(qp);
-        UpdateReachability(m_qps.back());
-    }
-    return m_qps[qpn];
-}
-
-void
-RailTransport::UpdateReachability(QueuePair& qp)
-{
-    if (!m_ports[qp.port].optical)
-    {
-        // A packet switch joins the QP's two ports while both are up, whichever peer port
-        // new messages would pick (the preferred one may have come back since).
-        qp.reachable = !PortFailed(qp.port) && !m_endpoints->IsPortDown(qp.peer, qp.peerPort);
-        return;
-    }
-    int32_t peerPort = PeerPortVia(qp.port, qp.peer);
-    if (peerPort >= 0)
-    {
-        qp.peerPort = peerPort;
-        qp.peerAddress = m_endpoints->GetPorts(qp.peer)[peerPort]->GetAddress();
-    }
-    qp.reachable = peerPort >= 0;
-}
-
-void
-RailTransport::Schedule(QueuePair& qp)
-{
-    if (!qp.scheduled && CanSend(qp))
-    {
-        qp.scheduled = true;
-        m_ports[qp.port].ready.push_back(qp.qpn);
-    }
-}
-
-RailTransport::Part*
-RailTransport::PartOf(QueuePair& qp, uint64_t psn)
-{
-    for (auto& part : qp.parts)
-    {
-        if (psn < part.firstPsn + part.frames)
-        {
-            return psn >= part.firstPsn ? &part : nullptr;
-        }
-    }
-    return nullptr;
-}
-
-uint32_t
-RailTransport::FramePayload(const Part& part, uint64_t psn) const
-{
-    uint64_t offset = (psn - part.firstPsn) * part.mtu;
-    return static_cast<uint32_t>(std::min<uint64_t>(part.mtu, part.bytes - offset));
-}
-
-bool
-RailTransport::CanSend(QueuePair& qp)
-{
-    if (!qp.reachable || qp.gaveUp || qp.nextPsn >= qp.endPsn ||
-        qp.nextPsn - qp.ackedPsn >= m_window)
-    {
-        return false;
-    }
-    // A forwarding proxy sends only bytes it has received.
-    const Part* part = PartOf(qp, qp.nextPsn);
-    uint64_t end = (qp.nextPsn - part->firstPsn) * part->mtu + FramePayload(*part, qp.nextPsn);
-    return end <= part->available;
-}
-
-void
-RailTransport::Pump(uint32_t index)
-{
-    Port& port = m_ports[index];
-    if (port.pumping)
-    {
-        return; // the outer loop keeps filling
-    }
-    port.pumping = true;
-    Time wake = Time::Max();
-    while (port.queue->GetNPackets() < m_queueFrames)
-    {
-        QueuePair* qp = NextReady(port, wake);
-        if (!qp)
-        {
-            break;
-        }
-        SendData(*qp);
-    }
-    port.pumping = false;
-    if (wake != Time::Max() && (!port.wakeup.IsRunning() ||
-                                Simulator::GetDelayLeft(port.wakeup) > wake - Simulator::Now()))
-    {
-        port.wakeup.Cancel();
-        port.wakeup =
-            Simulator::Schedule(wake - Simulator::Now(), &RailTransport::Pump, this, index);
-    }
-}
-
-RailTransport::QueuePair*
-RailTransport::NextReady(Port& port, Time& wake)
-{
-    Time now = Simulator::Now();
-    for (std::size_t tries = port.ready.size(); tries > 0; --tries)
-    {
-        QueuePair& qp = m_qps[port.ready.front()];
-        port.ready.pop_front();
-        if (!CanSend(qp))
-        {
-            qp.scheduled = false; // rescheduled by an ACK, NACK, timeout, circuit or data
-            continue;
-        }
-        port.ready.push_back(qp.qpn);
-        Time paced = PacedUntil(qp);
-        if (paced > now)
-        {
-            // A timer increase may come first and let the frame go sooner.
-            wake = std::min({wake, paced, qp.rate.GetNextIncrease(now)});
-            continue;
-        }
-        return &qp;
-    }
-    return nullptr;
-}
-
-void
-RailTransport::SendData(QueuePair& qp)
-{
-    uint64_t psn = qp.nextPsn++;
-    Part* part = PartOf(qp, psn);
-    NS_ABORT_MSG_UNLESS(part, "PSN " << psn << " belongs to no part");
-    uint32_t payload = FramePayload(*part, psn);
-    RailTransportHeader header;
-    header.label = qp.label;
-    header.sourceGpu = m_gpu;
-    header.qpn = qp.qpn;
-    header.kind = RailTransportHeader::DATA;
-    // The last frame of a part asks for an ACK, and so does the last one a forwarding proxy
-    // has for now (its sender would otherwise time out waiting for bytes still to come), and
-    // one that fills the window (as an RDMA NIC asks for one: a window below AckInterval
-    // would otherwise wait for a timeout).
-    uint64_t end = (psn - part->firstPsn) * part->mtu + payload;
-    header.last = psn + 1 == part->firstPsn + part->frames || end == part->available ||
-                  psn + 1 - qp.ackedPsn >= m_window;
-    header.psn = psn;
-    header.origin = part->origin;
-    header.relayTo = part->relayTo;
-    header.messageId = part->messageId;
-    header.messageBytes = part->messageBytes;
-    header.padding = RailTransportHeader::CoalescedPadding(payload, m_realMtu);
-    Ptr<Packet> frame = Create<Packet>(payload + header.padding);
-    frame->AddHeader(header);
-
-    ++m_counters.dataFrames;
-    if (psn < qp.highestSent)
-    {
-        ++m_counters.retransmittedFrames;
-    }
-    else
-    {
-        qp.highestSent = psn + 1;
-        m_counters.payloadBytesSent += payload;
-    }
-    if (UsesDcqcn())
-    {
-        Time now = Simulator::Now();
-        uint32_t wire = payload + header.padding + FRAME_OVERHEAD;
-        qp.rate.OnSent(wire, now);
-        // Pace only below the line rate: at line rate the device itself is the pacer.
-        qp.paceFrom = now;
-        qp.paceBits = qp.rate.IsThrottled() ? wire * 8.0 : 0;
-    }
-    if (qp.deadline == Time::Max())
-    {
-        ArmTimeout(qp);
-    }
-    m_ports[qp.port].device->Send(frame, qp.peerAddress, PROTOCOL);
-}
-
-void
-RailTransport::SendControl(uint32_t port,
-                           const Address& to,
-                           RailTransportHeader::Kind kind,
-                           uint32_t qpn,
-                           uint32_t label,
-                           uint64_t psn)
-{
-    RailTransportHeader header;
-    header.label = label;
-    header.sourceGpu = m_gpu;
-    header.qpn = qpn;
-    header.kind = kind;
-    header.psn = psn;
-    Ptr<Packet> frame = Create<Packet>(0);
-    frame->AddHeader(header);
-    if (kind == RailTransportHeader::CNP)
-    {
-        // RoCE sends CNPs as network control (strict priority, never paused): feedback must
-        // not wait behind the data of a congested queue on the way back.
-        SocketPriorityTag priority;
-        priority.SetPriority(EpsNetDevice::NETWORK_CONTROL_PRIORITY);
-        frame->AddPacketTag(priority);
-    }
-    m_ports[port].device->Send(frame, to, PROTOCOL);
-}
-
-void
-RailTransport::ArmTimeout(QueuePair& qp)
-{
-    // ACKs come every AckInterval frames: a QP sending slowly (a DCQCN cut, or a share of a
-    // busy port) must not time out while it is still sending those frames.
-    const Port& port = m_ports[qp.port];
-    double rate = port.rateBps / std::max<std::size_t>(1, port.ready.size());
-    if (UsesDcqcn())
-    {
-        rate = std::min(rate, qp.rate.GetRate(Simulator::Now()));
-    }
-    Time ackGap = Seconds(m_ackInterval * (port.mtu + FRAME_OVERHEAD) * 8.0 / rate);
-    ArmTimeoutIn(qp, m_retransmitTimeout + ackGap);
-}
-
-void
-RailTransport::ArmTimeoutIn(QueuePair& qp, Time delay)
-{
-    qp.deadline = Simulator::Now() + delay;
-    // An event already due at or before the new deadline will find it and wait on.
-    if (!qp.timeout.IsRunning() ||
-        static_cast<int64_t>(qp.timeout.GetTs()) > qp.deadline.GetTimeStep())
-    {
-        qp.timeout.Cancel();
-        qp.timeout = Simulator::Schedule(delay, &RailTransport::OnTimeout, this, qp.qpn);
-    }
-}
-
-void
-RailTransport::DisarmTimeout(QueuePair& qp)
-{
-    qp.deadline = Time::Max();
-}
-
-void
-RailTransport::OnTimeout(uint32_t qpn)
-{
-    QueuePair& qp = m_qps[qpn];
-    if (qp.deadline == Time::Max())
-    {
-        return; // turned off since this event was scheduled
-    }
-    if (Simulator::Now() < qp.deadline)
-    {
-        // ACKs moved the deadline since this event was scheduled.
-        qp.timeout = Simulator::Schedule(qp.deadline - Simulator::Now(),
-                                         &RailTransport::OnTimeout,
-                                         this,
-                                         qpn);
-        return;
-    }
-    qp.deadline = Time::Max();
-    m_lastActivity = Simulator::Now();
-    UpdateReachability(qp);
-    if (!qp.parts.empty() && (IsBroken(qp) || WaitsForCircuit(qp)))
-    {
-        Stop(qp);
-        ++m_counters.timeouts;
-        qp.nextPsn = qp.ackedPsn;
-        if (!MoveParts(qp))
-        {
-            NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn
-                               << ": path down, no other port reaches GPU " << qp.peer
-                               << "; waiting");
-        }
-        return;
-    }
-    if (qp.ackedPsn == qp.nextPsn)
-    {
-        return; // nothing in flight
-    }
-    if (++qp.retries > m_retryCount)
-    {
-        NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": no progress after " << m_retryCount
-                           << " retries; the path counts as failed");
-        qp.gaveUp = true;
-        Stop(qp);
-        ++m_counters.timeouts;
-        qp.nextPsn = qp.ackedPsn;
-        MoveParts(qp);
-        return;
-    }
-    ++m_counters.timeouts;
-    NS_LOG_INFO("GPU " << m_gpu << " qp " << qpn << ": timeout, back to PSN " << qp.ackedPsn);
-    m_retransmitTrace(qpn, qp.ackedPsn);
-    qp.nextPsn = qp.ackedPsn;
-    ArmTimeout(qp);
-    Schedule(qp);
-    Pump(qp.port);
-}
-
-void
-RailTransport::OnDequeue(uint32_t port, Ptr<const Packet> frame)
-{
-    Pump(port);
-}
-
 void
 RailTransport::OnCircuitChange(uint32_t port)
 {
-    for (auto& qp : m_qps)
+    for (auto& qp : m_sender->m_qps)
     {
         // A QP a failure stopped, or one waiting for a circuit, may find another port now.
-        if (qp.port == port || qp.hit || WaitsForCircuit(qp))
+        if (qp.port == port || qp.hit || m_failover->WaitsForCircuit(qp))
         {
             Recheck(qp);
         }
     }
-    ForgetReachedPeers();
+    m_failover->ForgetReachedPeers();
     ScheduleRetryWaiting();
-    Pump(port);
+    m_sender->Pump(port);
 }
 
 void
 RailTransport::NotifyFabricChange(bool restored)
 {
     NS_LOG_FUNCTION(this << restored);
-    for (auto& qp : m_qps)
+    for (auto& qp : m_sender->m_qps)
     {
         Recheck(qp);
-        if (restored && qp.lostBelow > qp.ackedPsn && qp.reachable && !IsBroken(qp))
+        if (restored && qp.lostBelow > qp.ackedPsn && qp.reachable && !m_failover->IsBroken(qp))
         {
             // Frames a failure destroyed inside the network can get through again: sent
             // again now, not after a timeout (a repaired part is used again at once).
             qp.nextPsn = qp.ackedPsn;
-            Schedule(qp);
+            m_sender->Schedule(qp);
         }
     }
-    ForgetReachedPeers();
+    m_failover->ForgetReachedPeers();
     ScheduleRetryWaiting();
     for (uint32_t port = 0; port < m_ports.size(); ++port)
     {
-        Pump(port);
+        m_sender->Pump(port);
     }
 }
 
@@ -1212,56 +600,41 @@ void
 RailTransport::Recheck(QueuePair& qp)
 {
     qp.gaveUp = false; // something changed: the path gets another chance
-    m_parked.erase(qp.qpn);
+    m_failover->m_parked.erase(qp.qpn);
     qp.retries = 0;
-    UpdateReachability(qp);
-    bool broken = IsBroken(qp);
-    if (!broken && WaitsForCircuit(qp) && OtherPortReaches(qp))
+    m_sender->UpdateReachability(qp);
+    bool broken = m_failover->IsBroken(qp);
+    if (!broken && m_failover->WaitsForCircuit(qp) && m_failover->OtherPortReaches(qp))
     {
         // Its data was queued here while no port reached the peer (a failure, or a pair
         // that relayed), and the circuits came back on other ports, maybe never on this one.
-        MoveParts(qp);
+        m_failover->MoveParts(qp);
         return;
     }
     if (!qp.parts.empty() && broken)
     {
-        Stop(qp); // a failure stops its data
+        m_failover->Stop(qp); // a failure stops its data
     }
-    else if (qp.hit && !broken && (qp.reachable || FailedPortsTowards(qp.peer).empty()))
+    else if (qp.hit && !broken && (qp.reachable || m_failover->FailedPortsTowards(qp.peer).empty()))
     {
         // Its path is back: what it sent since its last acknowledgement may have been lost
         // with the failure, so it goes back there now rather than after a timeout.
         qp.hit = false;
         qp.nextPsn = qp.ackedPsn;
-        Recovered(qp.stoppedAt);
+        m_failover->Recovered(qp.stoppedAt);
     }
-    Schedule(qp);
+    m_sender->Schedule(qp);
     // A broken path with data gets one timeout to show it (nothing may be in flight).
     if (!qp.parts.empty() && qp.deadline == Time::Max() && broken)
     {
-        ArmTimeout(qp);
+        m_sender->ArmTimeout(qp);
     }
-    else if (!broken && WaitsForCircuit(qp))
+    else if (!broken && m_failover->WaitsForCircuit(qp))
     {
         // Its circuit went (a reconfiguration), maybe for good: after a change, a QP
         // stopped before gets its rest of the hold-down again (one try per change).
-        qp.hit ? ArmHoldDown(qp) : Stall(qp);
+        qp.hit ? m_failover->ArmHoldDown(qp) : m_failover->Stall(qp);
     }
-}
-
-bool
-RailTransport::WaitsForCircuit(const QueuePair& qp) const
-{
-    return m_ports[qp.port].optical && !qp.reachable && !qp.parts.empty();
-}
-
-bool
-RailTransport::OtherPortReaches(const QueuePair& qp) const
-{
-    auto routes = RoutesTo(qp.peer);
-    return std::any_of(routes.begin(), routes.end(), [&qp](const auto& route) {
-        return route.first != qp.port;
-    });
 }
 
 void
@@ -1277,47 +650,6 @@ RailTransport::ScheduleRetryWaiting()
 }
 
 void
-RailTransport::OnChangeElsewhere()
-{
-    if (!m_endpoints || m_recheckParked.IsRunning())
-    {
-        return;
-    }
-    // Every port change of the fabric comes here: only the QPs that wait are looked at.
-    bool parked = std::any_of(m_parked.begin(), m_parked.end(), [this](uint32_t qpn) {
-        return !m_qps[qpn].parts.empty();
-    });
-    if (parked || !m_waiting.empty())
-    {
-        // After every change of this instant (see ScheduleRetryWaiting).
-        m_recheckParked = Simulator::ScheduleNow(&RailTransport::RecheckParked, this);
-    }
-}
-
-void
-RailTransport::RecheckParked()
-{
-    std::set<uint32_t> parked;
-    parked.swap(m_parked);
-    for (uint32_t qpn : parked)
-    {
-        if (m_qps[qpn].parts.empty())
-        {
-            m_parked.insert(qpn); // its data went since; it stays parked until a Recheck
-        }
-        else
-        {
-            Recheck(m_qps[qpn]);
-        }
-    }
-    ScheduleRetryWaiting();
-    for (uint32_t port = 0; port < m_ports.size(); ++port)
-    {
-        Pump(port);
-    }
-}
-
-void
 RailTransport::RetryWaiting()
 {
     // Messages that found no port before may find one now.
@@ -1325,13 +657,13 @@ RailTransport::RetryWaiting()
     waiting.swap(m_waiting);
     for (Waiting w : waiting)
     {
-        bool dispatched = DispatchOrDetour(w.id, w.peer, w.bytes);
-        if (w.failed && (dispatched || FailedPortsTowards(w.peer).empty()))
+        bool dispatched = m_failover->DispatchOrDetour(w.id, w.peer, w.bytes);
+        if (w.failed && (dispatched || m_failover->FailedPortsTowards(w.peer).empty()))
         {
             // A failure kept it until now: what it waits for from now (a circuit) is not
             // the failure's doing.
             w.failed = false;
-            Recovered(w.since);
+            m_failover->Recovered(w.since);
         }
         if (!dispatched)
         {
@@ -1343,228 +675,25 @@ RailTransport::RetryWaiting()
 uint64_t
 RailTransport::ResetConnection(uint32_t sourceGpu, uint32_t qpn, uint64_t nextPsn)
 {
-    NS_LOG_FUNCTION(this << sourceGpu << qpn << nextPsn);
-    auto [found, fresh] = m_receiving.try_emplace(ConnectionKey(sourceGpu, qpn));
-    ReceiveState& state = found->second;
-    uint64_t expected = fresh ? m_initialPsn : state.expectedPsn;
-    state.expectedPsn = nextPsn;
-    state.nackSent = false;
-    state.unacked = 0;
-    return expected;
-}
-
-bool
-RailTransport::MoveParts(QueuePair& qp)
-{
-    // Not back to this path, nor to one that gave up too (until the fabric changes: a rail
-    // split in two would have the data move between its ports for ever).
-    auto routes = RoutesTo(qp.peer);
-    bool optical = static_cast<bool>(m_ports[qp.port].optical);
-    routes.erase(std::remove_if(routes.begin(),
-                                routes.end(),
-                                [&qp, optical, this](const std::pair<uint32_t, uint32_t>& route) {
-                                    return (route.first == qp.port &&
-                                            (optical || route.second == qp.peerPort)) ||
-                                           GaveUpOn(route.first, qp.peer, route.second);
-                                }),
-                 routes.end());
-    bool detours = std::any_of(qp.parts.begin(), qp.parts.end(), [&](const Part& part) {
-        return RerouteHop(qp, part) != NO_GPU;
-    });
-    if (routes.empty() && !detours)
-    {
-        Park(qp);
-        return false;
-    }
-    // Reconnecting, the receiver says how far it got: parts it has complete are done, the
-    // rest moves; frames still on the old path arrive as duplicates and are dropped.
-    uint64_t received = TransportOf(qp.peer)->ResetConnection(m_gpu, qp.qpn, qp.endPsn);
-    Acknowledge(qp, received);
-    std::deque<Part> left;
-    left.swap(qp.parts);
-    if (qp.hit)
-    {
-        Recovered(qp.stoppedAt);
-    }
-    if (qp.lostBelow > 0)
-    {
-        Recovered(qp.lostAt);
-    }
-    Time stopped = qp.stoppedAt;
-    qp.hit = false;
-    qp.lostBelow = 0;
-    qp.ackedPsn = qp.nextPsn = qp.highestSent = qp.endPsn;
-    DisarmTimeout(qp);
-    NS_LOG_INFO("GPU " << m_gpu << " qp " << qp.qpn << ": path to GPU " << qp.peer << " down; "
-                       << left.size() << " parts move to " << routes.size() << " ports"
-                       << (routes.empty() ? " or detour" : ""));
-    for (Part part : left)
-    {
-        uint64_t done = received > part.firstPsn
-                            ? std::min(received - part.firstPsn, part.frames) * part.mtu
-                            : 0;
-        part.bytes -= done;
-        part.offset += done;
-        part.available = part.available > done ? part.available - done : 0;
-        if (!routes.empty())
-        {
-            ++m_counters.partsMoved;
-            m_counters.bytesMoved += part.bytes;
-            Requeue(routes, qp.peer, part);
-        }
-        else if (uint32_t hop = RerouteHop(qp, part); hop != NO_GPU)
-        {
-            // A detour message of its own takes the rest to the same GPU another way.
-            SendAround(hop, qp.peer, part);
-        }
-        else
-        {
-            // It waits on this QP for the repair (a PXN proxy's share), or for the rest of
-            // its bytes (a detour hop's share: see Forwarded).
-            qp.hit = true; // still stopped, since then
-            qp.stoppedAt = stopped;
-            Requeue({{qp.port, qp.peerPort}}, qp.peer, part);
-            Park(qp);
-        }
-    }
-    return true;
-}
-
-void
-RailTransport::Park(QueuePair& qp)
-{
-    m_parked.insert(qp.qpn); // until a change (OnChangeElsewhere)
-    // Detoured data waiting for a circuit that no communication asked for (a later one
-    // took it) says so: Opus may light it, as no path around works.
-    bool detoured = std::any_of(qp.parts.begin(), qp.parts.end(), [this](const Part& part) {
-        return IsDetourPart(part);
-    });
-    if (detoured && WaitsForCircuit(qp) && !PortFailed(qp.port))
-    {
-        m_circuitWantedTrace(qp.port, qp.peer);
-    }
-}
-
-bool
-RailTransport::IsDetourPart(const Part& part) const
-{
-    switch (part.role)
-    {
-    case PartRole::OWN:
-        return false;
-    case PartRole::RELAY:
-        return m_pieces.count(part.messageId) > 0;
-    case PartRole::FORWARD: {
-        auto forward = m_forwards.find({part.origin, part.messageId});
-        return forward != m_forwards.end() && forward->second.detour;
-    }
-    }
-    return false;
-}
-
-uint32_t
-RailTransport::RerouteHop(const QueuePair& qp, const Part& part) const
-{
-    bool detour = false; // the part belongs to a detour already
-    switch (part.role)
-    {
-    case PartRole::OWN:
-        return DetourHop(qp.peer);
-    case PartRole::RELAY:
-        detour = m_pieces.count(part.messageId) > 0;
-        break;
-    case PartRole::FORWARD:
-        // A proxy or hop whose share cannot go on goes around to the same next GPU, once it
-        // has all of it (bytes still to come would have nowhere to go: see Forwarded).
-        detour = true;
-        if (part.available < part.bytes)
-        {
-            return NO_GPU;
-        }
-        break;
-    }
-    if (!detour)
-    {
-        return DetourHop(qp.peer); // PXN: as its own parts would
-    }
-    uint32_t hop = m_detour->NextHop(m_gpu, qp.peer);
-    return hop == qp.peer ? NO_GPU : hop;
+    return m_receiver->ResetConnection(sourceGpu, qpn, nextPsn);
 }
 
 Time
 RailTransport::GetLastRecovery() const
 {
-    NS_LOG_FUNCTION(this);
-    return m_lastRecovery;
+    return m_failover->GetLastRecovery();
 }
 
 void
 RailTransport::NoteFrameLost(uint32_t qpn, uint64_t below)
 {
-    NS_LOG_FUNCTION(this << qpn << below);
-    if (qpn < m_qps.size())
-    {
-        QueuePair& qp = m_qps[qpn];
-        if (below > qp.ackedPsn)
-        {
-            qp.lostAt = qp.lostBelow == 0 ? Simulator::Now() : qp.lostAt;
-            qp.lostBelow = std::max(qp.lostBelow, below);
-        }
-    }
+    m_failover->NoteFrameLost(qpn, below);
 }
 
 void
 RailTransport::CatchFrom(Time failure)
 {
-    NS_LOG_FUNCTION(this << failure);
-    m_caughtFrom = failure;
-}
-
-void
-RailTransport::Stop(QueuePair& qp)
-{
-    if (!qp.hit)
-    {
-        qp.hit = true;
-        qp.stoppedAt = Simulator::Now();
-    }
-}
-
-void
-RailTransport::Stall(QueuePair& qp)
-{
-    if (qp.hit)
-    {
-        // Already stopped, but an ACK of its last frame in flight may have turned its timer
-        // off: the parts queued now must still move when the hold-down ends.
-        ArmHoldDown(qp);
-        return;
-    }
-    // Stopped since the failure struck, if a port towards the peer is down: one
-    // RetransmitTimeout of that, as for any failure, before the data goes another way.
-    qp.hit = true;
-    qp.stoppedAt = std::min(Simulator::Now(), FailedSince(qp.peer));
-    ArmHoldDown(qp);
-}
-
-void
-RailTransport::ArmHoldDown(QueuePair& qp)
-{
-    if (qp.deadline == Time::Max())
-    {
-        ArmTimeoutIn(qp, std::max(Time(0), qp.stoppedAt + m_retransmitTimeout - Simulator::Now()));
-    }
-}
-
-void
-RailTransport::Recovered(Time stoppedAt)
-{
-    // Traffic stopped long after the failure struck found it in place and went around it,
-    // or waited for its repair: the penalty shows that, not the recovery.
-    if (stoppedAt >= m_caughtFrom && stoppedAt - m_caughtFrom <= m_retransmitTimeout)
-    {
-        m_lastRecovery = Simulator::Now();
-    }
+    m_failover->CatchFrom(failure);
 }
 
 Time
@@ -1574,267 +703,10 @@ RailTransport::GetLastActivity() const
     return m_lastActivity;
 }
 
-std::set<std::string>
-RailTransport::FailedPortsTowards(uint32_t peer) const
-{
-    std::set<std::string> down; // sorted and once each, for a stable report
-    auto name = [](uint32_t gpu, uint32_t k) {
-        return "gpu" + std::to_string(gpu) + ".port" + std::to_string(k);
-    };
-    for (uint32_t port = 0; port < m_ports.size(); ++port)
-    {
-        std::vector<uint32_t> peerPorts = m_endpoints->GetPortsOnPlane(peer, m_ports[port].plane);
-        if (!peerPorts.empty() && PortFailed(port))
-        {
-            down.insert(name(m_gpu, m_ports[port].rankInPlane));
-        }
-        for (uint32_t k = 0; k < peerPorts.size(); ++k)
-        {
-            if (m_endpoints->IsPortDown(peer, peerPorts[k]))
-            {
-                down.insert(name(peer, k));
-            }
-        }
-    }
-    return down;
-}
-
-std::string
-RailTransport::DescribeBlockage(uint32_t peer, bool gaveUp) const
-{
-    std::set<std::string> down = FailedPortsTowards(peer);
-    if (down.empty())
-    {
-        return gaveUp ? "no acknowledgement after " + std::to_string(m_retryCount) +
-                            " retransmission timeouts (a failure inside the network)"
-                      : "no circuit reaches GPU " + std::to_string(peer);
-    }
-    std::string text;
-    for (const std::string& port : down)
-    {
-        text += (text.empty() ? "" : ", ") + port;
-    }
-    bool around = m_detourOn && (m_detourPeers.count(peer) > 0 || RailDeadTowards(peer));
-    return "port" + std::string(down.size() > 1 ? "s " : " ") + text + " down" +
-           (around ? "; no working path around them" : "");
-}
-
 std::vector<std::string>
 RailTransport::DescribeWaiting() const
 {
-    NS_LOG_FUNCTION(this);
-    std::map<uint32_t, std::pair<uint64_t, uint64_t>> waiting; // peer -> (parts, bytes)
-    std::set<uint32_t> gaveUp;                                 // peers of QPs that gave up
-    for (const QueuePair& qp : m_qps)
-    {
-        if (!qp.parts.empty() && IsBroken(qp))
-        {
-            for (const Part& part : qp.parts)
-            {
-                ++waiting[qp.peer].first;
-                waiting[qp.peer].second += part.bytes;
-            }
-            if (qp.gaveUp)
-            {
-                gaveUp.insert(qp.peer);
-            }
-        }
-    }
-    for (const Waiting& w : m_waiting)
-    {
-        ++waiting[w.peer].first;
-        waiting[w.peer].second += w.bytes;
-    }
-    std::vector<std::string> lines;
-    for (const auto& [peer, load] : waiting)
-    {
-        lines.push_back("GPU " + std::to_string(m_gpu) + " -> GPU " + std::to_string(peer) + ": " +
-                        std::to_string(load.first) + " transfer" + (load.first > 1 ? "s" : "") +
-                        " (" + std::to_string(load.second) +
-                        " B) wait: " + DescribeBlockage(peer, gaveUp.count(peer) > 0));
-    }
-    return lines;
-}
-
-void
-RailTransport::Requeue(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
-                       uint32_t peer,
-                       const Part& rest)
-{
-    switch (rest.role)
-    {
-    case PartRole::OWN:
-        m_outgoing[rest.messageId].partsLeft += QueueParts(routes, peer, rest).size() - 1;
-        break;
-    case PartRole::RELAY:
-        QueueParts(routes, peer, rest); // still completed by the proxy
-        break;
-    case PartRole::FORWARD: {
-        // A forwarded share stays one part: its bytes become available in order.
-        auto forward = m_forwards.find({rest.origin, rest.messageId});
-        NS_ABORT_MSG_IF(forward == m_forwards.end(), "moving an unknown forwarded message");
-        forward->second.qpns[rest.slot] = QueueParts({routes[0]}, peer, rest)[0];
-        break;
-    }
-    }
-}
-
-void
-RailTransport::Receive(Ptr<NetDevice> device,
-                       Ptr<const Packet> frame,
-                       uint16_t protocol,
-                       const Address& from,
-                       const Address& to,
-                       NetDevice::PacketType type)
-{
-    m_lastActivity = Simulator::Now();
-    // Peeked, not removed: removing would need a copy of the frame (it is const), and
-    // nothing reads the payload.
-    RailTransportHeader header;
-    uint32_t headerBytes = frame->PeekHeader(header);
-    switch (header.kind)
-    {
-    case RailTransportHeader::DATA: {
-        uint32_t port = 0;
-        while (m_ports[port].device != device)
-        {
-            ++port;
-        }
-        EcnMarkTag mark;
-        ReceiveData(port,
-                    from,
-                    header,
-                    frame->GetSize() - headerBytes - header.padding,
-                    frame->PeekPacketTag(mark));
-        break;
-    }
-    case RailTransportHeader::ACK:
-        ReceiveAck(header);
-        break;
-    case RailTransportHeader::NACK:
-        ReceiveNack(header);
-        break;
-    case RailTransportHeader::CNP:
-        ReceiveCnp(header);
-        break;
-    }
-}
-
-void
-RailTransport::ReceiveData(uint32_t port,
-                           const Address& from,
-                           const RailTransportHeader& header,
-                           uint32_t payload,
-                           bool marked)
-{
-    auto [found, fresh] = m_receiving.try_emplace(ConnectionKey(header.sourceGpu, header.qpn));
-    ReceiveState& state = found->second;
-    if (fresh)
-    {
-        state.expectedPsn = m_initialPsn;
-    }
-    if (marked && UsesDcqcn())
-    {
-        SendCnp(port, from, header, state);
-    }
-    if (header.psn != state.expectedPsn)
-    {
-        if (header.psn > state.expectedPsn && !state.nackSent)
-        {
-            state.nackSent = true;
-            ++m_counters.nacksSent;
-            SendControl(port,
-                        from,
-                        RailTransportHeader::NACK,
-                        header.qpn,
-                        header.label,
-                        state.expectedPsn);
-        }
-        else if (header.psn < state.expectedPsn)
-        {
-            // A duplicate: our ACK may have been lost; repeat it.
-            SendControl(port,
-                        from,
-                        RailTransportHeader::ACK,
-                        header.qpn,
-                        header.label,
-                        state.expectedPsn);
-        }
-        return;
-    }
-    ++state.expectedPsn;
-    state.nackSent = false;
-    m_counters.payloadBytesReceived += payload;
-    if (header.last || ++state.unacked >= m_ackInterval)
-    {
-        state.unacked = 0;
-        SendControl(port,
-                    from,
-                    RailTransportHeader::ACK,
-                    header.qpn,
-                    header.label,
-                    state.expectedPsn);
-    }
-    if (header.relayTo != NO_GPU && header.relayTo != m_gpu)
-    {
-        Forwarded(header, payload);
-    }
-    else
-    {
-        Deliver(header, payload);
-    }
-}
-
-void
-RailTransport::Deliver(const RailTransportHeader& header, uint32_t payload)
-{
-    MessageKey key{header.origin, header.messageId};
-    uint64_t total = header.messageBytes;
-    // A detour message's bytes count towards the message it carries a piece of, which may
-    // itself be a detour message (a detour that went around a second failure).
-    for (auto piece = m_detoured.find(key); piece != m_detoured.end(); piece = m_detoured.find(key))
-    {
-        MessageKey detour = key;
-        DetourPiece carried = piece->second;
-        key = carried.message;
-        total = carried.messageBytes;
-        NS_ASSERT_MSG(payload <= carried.left, "a detour got more bytes than it has");
-        piece->second.left -= payload;
-        if (piece->second.left == 0)
-        {
-            // Every byte of the detour is here, whichever way it came: its sender is told
-            // (instantly, as PXN's completion flag).
-            m_detoured.erase(piece);
-            m_passed.erase(detour);
-            TransportOf(detour.first)->Complete(detour.second);
-        }
-        if (carried.relayTo != NO_GPU)
-        {
-            // Bytes of a message this GPU forwards, come around a failure.
-            RailTransportHeader forwarded = header;
-            forwarded.origin = key.first;
-            forwarded.messageId = key.second;
-            forwarded.messageBytes = total;
-            forwarded.relayTo = carried.relayTo;
-            Forwarded(forwarded, payload);
-            return;
-        }
-    }
-    uint64_t& arrived = m_arrived[key];
-    arrived += payload;
-    m_counters.payloadBytesDelivered += payload;
-    NS_ASSERT_MSG(arrived <= total,
-                  "message " << key.second << " from GPU " << key.first
-                             << " got more bytes than it has");
-    if (arrived < total)
-    {
-        return;
-    }
-    m_arrived.erase(key);
-    m_passed.erase(key);
-    ++m_counters.messagesReceived;
-    m_messageReceivedTrace(key.first, key.second, total);
-    NotifyReceived(key.first, key.second, total);
+    return m_failover->DescribeWaiting();
 }
 
 void
@@ -1847,7 +719,7 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
     {
         ++m_counters.messagesForwarded;
         Ptr<RailTransport> destination = TransportOf(header.relayTo);
-        forward.detour = destination->IsDetour(header.origin, header.messageId);
+        forward.detour = destination->m_failover->IsDetour(header.origin, header.messageId);
         std::set<uint32_t>& passed = destination->PassedThrough(key);
         passed.insert(m_gpu); // the forwarders so far (the origin may forward it once)
         // Past its PXN proxy a message is detouring, whether or not it left as a detour.
@@ -1880,7 +752,7 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
                       0,
                       static_cast<uint32_t>(forward.qpns.size()),
                       0};
-            auto qpns = QueueParts({routes[i]}, next, part);
+            auto qpns = m_sender->QueueParts({routes[i]}, next, part);
             forward.qpns.insert(forward.qpns.end(), qpns.begin(), qpns.end());
         }
         forward.partsLeft = forward.qpns.size();
@@ -1895,7 +767,7 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
     {
         uint64_t chunksOfI = full / n + (i < full % n ? 1 : 0);
         uint64_t available = chunksOfI * m_relayChunk + (full % n == i ? partial : 0);
-        QueuePair& qp = m_qps[forward.qpns[i]];
+        QueuePair& qp = m_sender->m_qps[forward.qpns[i]];
         for (auto& part : qp.parts)
         {
             if (part.role == PartRole::FORWARD && part.origin == header.origin &&
@@ -1910,8 +782,8 @@ RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
                 }
             }
         }
-        Schedule(qp);
-        Pump(qp.port);
+        m_sender->Schedule(qp);
+        m_sender->Pump(qp.port);
     }
 }
 
@@ -1926,12 +798,14 @@ RailTransport::ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& pa
     // or its pair relays, for one RetransmitTimeout (as new messages do). Neither goes back
     // through a GPU it passed: paths change under a message (a port that flaps), and a
     // message that came back would be forwarded twice by one GPU.
-    uint32_t hop = detour                  ? m_detour->NextHop(m_gpu, to, passed)
-                   : StoppedLongEnough(to) ? DetourHop(to, passed)
-                                           : NO_GPU;
+    uint32_t hop = detour ? m_failover->m_detour->NextHop(m_gpu, to, passed)
+                   : m_failover->StoppedLongEnough(to) ? m_failover->DetourHop(to, passed)
+                                                       : NO_GPU;
     if (hop == NO_GPU && PlaneRoutesTo(to).empty())
     {
-        hop = m_detour->NextHop(m_gpu, to, passed);          // off the destination's rail: any path
+        hop = m_failover->m_detour->NextHop(m_gpu,
+                                            to,
+                                            passed);         // off the destination's rail: any path
         hop = hop == NO_GPU ? ProxyBefore(to, passed) : hop; // none: wait on the way there
     }
     if (hop == NO_GPU && PlaneRoutesTo(to).empty())
@@ -1945,46 +819,6 @@ std::set<uint32_t>&
 RailTransport::PassedThrough(const MessageKey& key)
 {
     return m_passed[key];
-}
-
-void
-RailTransport::Acknowledge(QueuePair& qp, uint64_t psn)
-{
-    if (psn <= qp.ackedPsn)
-    {
-        return;
-    }
-    qp.ackedPsn = psn;
-    qp.retries = 0;
-    qp.gaveUp = false;
-    if (qp.lostBelow > 0 && psn >= qp.lostBelow)
-    {
-        qp.lostBelow = 0; // what a failure destroyed is through now
-        Recovered(qp.lostAt);
-    }
-    qp.nextPsn = std::max(qp.nextPsn, psn);
-    while (!qp.parts.empty() && qp.parts.front().firstPsn + qp.parts.front().frames <= psn)
-    {
-        Part part = qp.parts.front();
-        qp.parts.pop_front();
-        PartDone(part);
-    }
-    if (qp.ackedPsn == qp.nextPsn)
-    {
-        DisarmTimeout(qp);
-        if (qp.hit && !qp.parts.empty() && IsBroken(qp))
-        {
-            // The last frame in flight got through, but the data behind it is stopped by a
-            // failure: it still moves when the hold-down ends.
-            ArmHoldDown(qp);
-        }
-    }
-    else
-    {
-        ArmTimeout(qp);
-    }
-    Schedule(qp);
-    Pump(qp.port);
 }
 
 void
@@ -2026,80 +860,17 @@ RailTransport::PartDone(const Part& part)
 void
 RailTransport::Complete(uint64_t id)
 {
-    auto piece = m_pieces.find(id);
-    if (piece != m_pieces.end())
+    auto piece = m_failover->m_pieces.find(id);
+    if (piece != m_failover->m_pieces.end())
     {
         // A detour arrived: it counts as the part it replaced.
         Part replaced = piece->second;
-        m_pieces.erase(piece);
+        m_failover->m_pieces.erase(piece);
         PartDone(replaced);
         return;
     }
-    auto message = m_outgoing.find(id);
-    NS_ABORT_MSG_IF(message == m_outgoing.end(), "unknown message " << id);
-    Outgoing done = message->second;
-    m_outgoing.erase(message);
-    ++m_counters.messagesSent;
-    m_messageSentTrace(done.peer, id, done.bytes);
-    if (!done.sent.IsNull())
-    {
-        done.sent(id);
-    }
-}
-
-void
-RailTransport::ReceiveAck(const RailTransportHeader& header)
-{
-    NS_ABORT_MSG_IF(header.qpn >= m_qps.size(), "ACK for unknown qp " << header.qpn);
-    Acknowledge(m_qps[header.qpn], header.psn);
-}
-
-void
-RailTransport::ReceiveNack(const RailTransportHeader& header)
-{
-    NS_ABORT_MSG_IF(header.qpn >= m_qps.size(), "NACK for unknown qp " << header.qpn);
-    QueuePair& qp = m_qps[header.qpn];
-    Acknowledge(qp, header.psn);
-    if (header.psn >= qp.ackedPsn && header.psn < qp.nextPsn)
-    {
-        NS_LOG_INFO("GPU " << m_gpu << " qp " << qp.qpn << ": NACK, back to PSN " << header.psn);
-        m_retransmitTrace(qp.qpn, header.psn);
-        qp.nextPsn = header.psn;
-        Schedule(qp);
-        Pump(qp.port);
-    }
-}
-
-void
-RailTransport::SendCnp(uint32_t port,
-                       const Address& from,
-                       const RailTransportHeader& header,
-                       ReceiveState& state)
-{
-    // The notification point: ConnectX sends at most one CNP per interval from each port,
-    // whichever QP's marked frame comes first; the DCQCN paper, one per flow.
-    DcqcnProfile profile = GetDcqcnProfile(m_ports[port].rateBps);
-    Time& last = profile.cnpIntervalPerPort ? m_ports[port].lastCnp : state.lastCnp;
-    if (Simulator::Now() - last < profile.cnpInterval)
-    {
-        return;
-    }
-    last = Simulator::Now();
-    ++m_counters.cnpsSent;
-    SendControl(port, from, RailTransportHeader::CNP, header.qpn, header.label, header.psn);
-}
-
-Time
-RailTransport::PacedUntil(QueuePair& qp)
-{
-    if (qp.paceBits == 0)
-    {
-        return Time(0);
-    }
-    // A rate limiter, as the NIC's: the last frame's bits are paid at the rate of now, so
-    // a rate that rose since it left lets the next one go sooner (a QP cut to the floor
-    // would otherwise wait out the floor's gap after its rate came back).
-    return qp.paceFrom + Seconds(qp.paceBits / qp.rate.GetRate(Simulator::Now()));
+    NS_ABORT_MSG_IF(m_outgoing.erase(id) == 0, "unknown message " << id);
+    NotifySent(id);
 }
 
 bool
@@ -2132,20 +903,6 @@ RailTransport::GetDcqcnProfile(double lineRateBps) const
     override(rp.hyperIncreaseBps, static_cast<double>(m_dcqcnRateHai.GetBitRate()));
     override(rp.minRateBps, static_cast<double>(m_dcqcnMinRate.GetBitRate()));
     return profile;
-}
-
-void
-RailTransport::ReceiveCnp(const RailTransportHeader& header)
-{
-    NS_ABORT_MSG_IF(header.qpn >= m_qps.size(), "CNP for unknown qp " << header.qpn);
-    ++m_counters.cnpsReceived;
-    if (!UsesDcqcn())
-    {
-        return;
-    }
-    QueuePair& qp = m_qps[header.qpn];
-    qp.rate.OnCnp(Simulator::Now());
-    m_rateTrace(qp.qpn, qp.rate.GetRate(Simulator::Now()));
 }
 
 } // namespace ns3

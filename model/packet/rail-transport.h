@@ -31,6 +31,9 @@ namespace ns3
 
 class Node;
 class OcsNetDevice;
+class RailSender;
+class RailFailover;
+class RailReceiver;
 
 /**
  * \ingroup photonic-rails
@@ -144,18 +147,9 @@ class RailTransport : public MessageTransport
 
     uint32_t GetGpu() const override;
 
-    /**
-     * \brief Sends a message (MessageTransport's contract); \p sent fires when every part
-     *        of it is acknowledged.
-     * \param peer destination GPU
-     * \param bytes message size (at least 1)
-     * \param sent called when the message is acknowledged (may be null)
-     * \return the message id (unique at this sender, from 1)
-     */
-    uint64_t Send(uint32_t peer, uint64_t bytes, SentCallback sent = SentCallback()) override;
-
-    /// \return the counters
-    const RailTransportCounters& GetCounters() const;
+    /// \return the counters (messagesSent, messagesReceived and payloadBytesDelivered are
+    ///         the base's, GetMessageCounters)
+    RailTransportCounters GetCounters() const;
 
     /**
      * \param lineRateBps a port's line rate
@@ -163,11 +157,6 @@ class RailTransport : public MessageTransport
      *         Dcqcn* attribute (and CnpInterval) that is not 0 in their place
      */
     DcqcnProfile GetDcqcnProfile(double lineRateBps) const;
-
-    /// \return messages accepted by Send() and not yet acknowledged
-    std::size_t GetPendingMessageCount() const override;
-
-    MessageTransportCounters GetMessageCounters() const override;
 
     /**
      * \brief Tells this transport that a port somewhere in the fabric failed or came back
@@ -230,14 +219,6 @@ class RailTransport : public MessageTransport
     Time GetLastActivity() const;
 
     /**
-     * TracedCallback signature for whole messages.
-     * \param gpu the peer (sent) or source (received) GPU
-     * \param id the sender's message id
-     * \param bytes the message size
-     */
-    typedef void (*MessageTracedCallback)(uint32_t gpu, uint64_t id, uint64_t bytes);
-
-    /**
      * TracedCallback signature for go-back-N rewinds.
      * \param qpn the queue pair
      * \param psn the PSN sending restarts from
@@ -260,8 +241,15 @@ class RailTransport : public MessageTransport
 
   protected:
     void DoDispose() override;
+    /// Sends a message (MessageTransport's contract): the sent callback fires when every part
+    /// of it is acknowledged.
+    void DoSend(uint64_t id, uint32_t peer, uint64_t bytes) override;
 
   private:
+    friend class RailSender;        //!< Sending side: QPs, frames, pacing, go-back-N, timers
+    friend class RailFailover;      //!< Path failures, hold-downs, moved parts, detours
+    friend class RailTransportPart; //!< Names the state its parts share
+    friend class RailReceiver;      //!< Receiving side: ACK/NACK/CNP, in-order delivery
     /// \return whether QPs pace at DCQCN rates and receivers send CNPs
     bool UsesDcqcn() const;
 
@@ -344,13 +332,10 @@ class RailTransport : public MessageTransport
         EventId wakeup;             //!< Pacing wake-up
     };
 
-    /// A message accepted at the sender.
+    /// A message accepted at the sender (the base keeps its peer, size and callback).
     struct Outgoing
     {
         uint32_t partsLeft; //!< Parts not yet acknowledged (a relayed message counts 1)
-        SentCallback sent;  //!< Completion callback
-        uint32_t peer;      //!< Destination
-        uint64_t bytes;     //!< Size
     };
 
     /// A message that no port could reach yet.
@@ -403,76 +388,8 @@ class RailTransport : public MessageTransport
     void Relay(uint64_t id, uint32_t proxy, uint32_t peer, uint64_t bytes);
     /// Queues message \p id of this GPU to \p hop, which forwards it towards \p peer.
     void SendThrough(uint64_t id, uint32_t hop, uint32_t peer, uint64_t bytes);
-    /// Dispatch(), or a detour of the whole message once its peer has been out of reach
-    /// long enough (StoppedLongEnough); false if neither.
-    bool DispatchOrDetour(uint64_t id, uint32_t peer, uint64_t bytes);
-    /**
-     * \return true if new traffic to \p peer has found no port for one RetransmitTimeout
-     * (the time after which a broken QP gives its path up too): a shorter outage is waited
-     * out, so that it costs at most its length and a round trip. Else a retry is scheduled
-     * for then.
-     */
-    bool StoppedLongEnough(uint32_t peer);
-    /// \return since when a port of this GPU or of \p peer on a plane they share has been
-    ///         down (the earliest), or Time::Max() if none is
-    Time FailedSince(uint32_t peer) const;
-    /// Forgets when traffic to peers that a port reaches again stopped.
-    void ForgetReachedPeers();
-    /// \return true if every port of this GPU, or of \p peer, on each plane they share is
-    ///         down (and they share one)
-    bool RailDeadTowards(uint32_t peer) const;
-    /// \return the next hop of a detour to \p peer avoiding \p avoid, or NO_GPU if its
-    ///         traffic must wait
-    uint32_t DetourHop(uint32_t peer, const std::set<uint32_t>& avoid = {}) const;
-    /**
-     * Sends \p rest, the unsent rest of a part for GPU \p to, around a failure: a detour
-     * message of this GPU through \p hop that \p to counts towards \p rest's message.
-     */
-    void SendAround(uint32_t hop, uint32_t to, const Part& rest);
-    /**
-     * \brief The receiving end of a detour: message \p id of GPU \p source carries the
-     * bytes of \p part (its rest), which this GPU receives or forwards as if they had come
-     * the way \p part went.
-     *
-     * The detour's frames would carry the original message's identity in a real NIC; the
-     * model keeps it here instead, so frames keep their size.
-     */
-    void ExpectDetour(uint32_t source, uint64_t id, const Part& part);
-    /**
-     * \param source a GPU
-     * \param id one of its messages
-     * \return true if that message is a detour to this GPU not delivered in full yet
-     */
-    bool IsDetour(uint32_t source, uint64_t id) const;
     /// \return the RailTransport of GPU \p gpu
     Ptr<RailTransport> TransportOf(uint32_t gpu) const;
-    /**
-     * \brief Queues parts of \p part's message over \p routes in proportion to their rates,
-     *        each route's share split evenly over \p lanes QPs.
-     * \return the qpns of the slices, in order
-     */
-    std::vector<uint32_t> QueueParts(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
-                                     uint32_t peer,
-                                     Part part,
-                                     uint32_t lanes = 1);
-    /// \return true if \p port is down (cut cable, failed OCS port)
-    bool PortFailed(uint32_t port) const;
-    /// \return true if \p qp's path failed: its port or its peer port is down, or it gave up
-    bool IsBroken(const QueuePair& qp) const;
-    /// \return true if \p qp's port or its peer port is down (a QP that gave up may sit
-    ///         still until the fabric changes: a failure inside a rail split in two would
-    ///         otherwise have its data moved back and forth between ports for good)
-    bool PathDown(const QueuePair& qp) const;
-    /// \return true if the QP on \p port to \p peer's \p peerPort exists and gave up
-    bool GaveUpOn(uint32_t port, uint32_t peer, uint32_t peerPort) const;
-    /**
-     * Moves the parts of broken \p qp to the ports that reach its peer, or, with none, the
-     * parts that may detour around the failure (Reroute); the others stay on \p qp.
-     * \return false if nothing could move
-     */
-    bool MoveParts(QueuePair& qp);
-    /// \return where \p part of broken \p qp goes around the failure, or NO_GPU if it waits
-    uint32_t RerouteHop(const QueuePair& qp, const Part& part) const;
     /// \return the GPU a proxy forwards a message for \p to through (\p to if direct), not
     ///         one of \p passed (the GPUs the message has passed through)
     uint32_t ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& passed);
@@ -482,44 +399,12 @@ class RailTransport : public MessageTransport
      *         it is complete: a forwarding GPU adds itself and never sends it back to one)
      */
     std::set<uint32_t>& PassedThrough(const MessageKey& key);
-    /// Queues the unsent rest of a moved part over \p routes.
-    void Requeue(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
-                 uint32_t peer,
-                 const Part& rest);
-    /// \return true if \p qp has data and its optical port has no circuit to its peer
-    bool WaitsForCircuit(const QueuePair& qp) const;
-    /// \return true if a port other than \p qp's reaches its peer now
-    bool OtherPortReaches(const QueuePair& qp) const;
-    /// Marks \p qp stopped by a failure, from now if it was not already.
-    void Stop(QueuePair& qp);
-    /// Stop(), and if it was not stopped yet, one RetransmitTimeout for its path or circuit to
-    /// come back before its data goes another way (OnTimeout).
-    void Stall(QueuePair& qp);
-    /// Arms \p qp's timer (if off) for the rest of one RetransmitTimeout from its stop.
-    void ArmHoldDown(QueuePair& qp);
-    /// Data stopped at \p stoppedAt moves again now: counted if the failure of CatchFrom()
-    /// caught it.
-    void Recovered(Time stoppedAt);
     /// Re-checks \p qp after a change: reachability, sending, and the timer if broken.
     void Recheck(QueuePair& qp);
     /// Dispatches waiting messages that a port reaches now.
     void RetryWaiting();
-    /// A port changed anywhere in the fabric (RailEndpoints::AddChangeCallback): data that
-    /// found no way on looks again (RecheckParked), as a detour can cross any rail.
-    void OnChangeElsewhere();
-    /// Re-checks the QPs whose data found no way on, and the waiting messages.
-    void RecheckParked();
-    /// \p qp's data found no way on: it waits for a change (OnChangeElsewhere), and
-    /// detoured data waiting for a circuit fires CircuitWanted.
-    void Park(QueuePair& qp);
-    /// \return true if \p part carries bytes of a detour message
-    bool IsDetourPart(const Part& part) const;
     /// RetryWaiting() once every change of this instant is made (see there).
     void ScheduleRetryWaiting();
-    /// \return the failed ports (this GPU's and \p peer's on shared planes), e.g. gpu5.port1
-    std::set<std::string> FailedPortsTowards(uint32_t peer) const;
-    /// \return why this GPU cannot reach \p peer, e.g. "port gpu5.port1 down"
-    std::string DescribeBlockage(uint32_t peer, bool gaveUp) const;
     /// \return the peer port index reached through \p port, or -1 (\p holdDown: see Counts)
     int32_t PeerPortVia(uint32_t port, uint32_t peer, bool holdDown = false) const;
     /**
@@ -529,109 +414,29 @@ class RailTransport : public MessageTransport
      * lasted that long, so a short outage leaves no imbalance behind)
      */
     bool Counts(uint32_t gpu, uint32_t index, bool holdDown) const;
-    /**
-     * \return the QP for (port, peer, peer port) and \p lane (QpsPerConnection), created if
-     * new. References to QPs stay
-     * valid when one is created (m_qps is a deque): an ACK's completion callback may start
-     * the next step of a collective, which opens a QP to a new peer, while Acknowledge()
-     * still holds the acknowledged QP.
-     */
-    QueuePair& GetQueuePair(uint32_t port, uint32_t peer, uint32_t peerPort, uint32_t lane = 0);
-    /// Recomputes whether \p qp's port reaches its peer (re-pointing optical QPs).
-    void UpdateReachability(QueuePair& qp);
-    void Schedule(QueuePair& qp);
-    /// Hands frames to a port's device while its queue has room.
-    void Pump(uint32_t port);
-    /// \return the next QP allowed to send on \p port now, or null; sets \p wake if paced.
-    QueuePair* NextReady(Port& port, Time& wake);
-    /// \return the part holding \p psn, or null
-    Part* PartOf(QueuePair& qp, uint64_t psn);
-    /// \return when \p qp's rate limiter lets its next frame go (0: now)
-    static Time PacedUntil(QueuePair& qp);
-    /// \return the payload of frame \p psn of \p part
-    uint32_t FramePayload(const Part& part, uint64_t psn) const;
-    bool CanSend(QueuePair& qp);
-    void SendData(QueuePair& qp);
-    void SendControl(uint32_t port,
-                     const Address& to,
-                     RailTransportHeader::Kind kind,
-                     uint32_t qpn,
-                     uint32_t label,
-                     uint64_t psn);
-    /**
-     * Sets \p qp's retransmission deadline. The timer is lazy: an ACK moves the deadline
-     * without touching the scheduled event, which, when it fires early, sleeps again until
-     * the deadline. A cancelled ns-3 event stays in the scheduler until its time comes, so
-     * re-arming per ACK would leave one dead event per ACK in the queue for a whole timeout.
-     */
-    void ArmTimeout(QueuePair& qp);
-    /// Sets \p qp's deadline \p delay from now (see ArmTimeout).
-    void ArmTimeoutIn(QueuePair& qp, Time delay);
-    /// Turns \p qp's retransmission timer off (its event, if any, finds nothing to do).
-    void DisarmTimeout(QueuePair& qp);
-    void OnTimeout(uint32_t qpn);
     void OnCircuitChange(uint32_t port);
-    void OnDequeue(uint32_t port, Ptr<const Packet> frame);
 
-    /// The node's protocol handler for RailTransport frames (ns-3's ProtocolHandler
-    /// signature, which returns nothing).
-    void Receive(Ptr<NetDevice> device,
-                 Ptr<const Packet> frame,
-                 uint16_t protocol,
-                 const Address& from,
-                 const Address& to,
-                 NetDevice::PacketType type);
-    void ReceiveData(uint32_t port,
-                     const Address& from,
-                     const RailTransportHeader& header,
-                     uint32_t payload,
-                     bool marked);
-    /// The notification point: answers a marked frame with a CNP unless one went too lately.
-    void SendCnp(uint32_t port,
-                 const Address& from,
-                 const RailTransportHeader& header,
-                 ReceiveState& state);
-    /// Counts in-order payload of a message addressed to this GPU; delivers when complete.
-    void Deliver(const RailTransportHeader& header, uint32_t payload);
     /// Makes bytes a proxy received available to the parts that forward them.
     void Forwarded(const RailTransportHeader& header, uint32_t payload);
-    void ReceiveAck(const RailTransportHeader& header);
-    void ReceiveNack(const RailTransportHeader& header);
-    void ReceiveCnp(const RailTransportHeader& header);
-    /// Marks everything below \p psn acknowledged and completes finished parts.
-    void Acknowledge(QueuePair& qp, uint64_t psn);
     /// A part was acknowledged in full.
     void PartDone(const Part& part);
     /// A message of this GPU is complete at its destination.
     void Complete(uint64_t id);
 
-    uint32_t m_gpu;                                   //!< This GPU
-    Ptr<RailEndpoints> m_endpoints;                   //!< Fabric directory
-    std::vector<Port> m_ports;                        //!< NIC ports
-    std::deque<QueuePair> m_qps;                      //!< Sending QPs, by qpn (stable)
-    std::unordered_map<uint64_t, uint32_t> m_qpIndex; //!< (port, peer, peer port) -> qpn
-    std::map<std::pair<uint64_t, uint32_t>, uint32_t> m_laneIndex; //!< ... and lane >= 1 -> qpn
-    std::unordered_map<uint64_t, ReceiveState> m_receiving;        //!< (src GPU, qpn) -> state
-    std::map<MessageKey, uint64_t> m_arrived;          //!< Bytes arrived per message to this GPU
-    std::map<MessageKey, Forward> m_forwards;          //!< Messages this GPU forwards (PXN)
-    std::map<uint32_t, uint32_t> m_proxies;            //!< Peer -> proxy GPU, once found
+    uint32_t m_gpu;                       //!< This GPU
+    Ptr<RailEndpoints> m_endpoints;       //!< Fabric directory
+    std::unique_ptr<RailSender> m_sender; //!< Sending side: QPs, frames, pacing, go-back-N, timers
+    std::unique_ptr<RailFailover> m_failover; //!< Path failures, hold-downs, moved parts, detours
+    std::unique_ptr<RailReceiver> m_receiver; //!< Receiving side: ACK/NACK/CNP, in-order delivery
+    std::vector<Port> m_ports;                //!< NIC ports
+    std::map<MessageKey, Forward> m_forwards; //!< Messages this GPU forwards (PXN)
+    std::map<uint32_t, uint32_t> m_proxies;   //!< Peer -> proxy GPU, once found
     std::unordered_map<uint64_t, Outgoing> m_outgoing; //!< Message id -> state
     std::deque<Waiting> m_waiting;                     //!< Messages no port reached yet
     EventId m_retryWaiting;                            //!< See ScheduleRetryWaiting
-    EventId m_recheckParked;                           //!< See OnChangeElsewhere
-    std::set<uint32_t> m_parked; //!< QPs whose data found no way on: they wait for a change
-    std::map<uint32_t, Time> m_stoppedSince;      //!< Peer -> since when no port reaches it
-    EventId m_holdDownEnd;                        //!< Retry when one of them may detour
-    std::unique_ptr<RailDetour> m_detour;         //!< Paths around failures
-    std::set<uint32_t> m_detourPeers;             //!< Peers Opus gave up on (SetDetour)
-    std::unordered_map<uint64_t, Part> m_pieces;  //!< Detour message id -> the part it replaced
-    std::map<MessageKey, DetourPiece> m_detoured; //!< Detour messages arriving here
     std::map<MessageKey, std::set<uint32_t>> m_passed; //!< See PassedThrough
-    uint64_t m_nextMessageId;                          //!< Next message id
     RailTransportCounters m_counters;                  //!< Counters
-    Time m_lastRecovery{Seconds(-1)};                  //!< See GetLastRecovery
     Time m_lastActivity;                               //!< See GetLastActivity
-    Time m_caughtFrom{Time::Max()};                    //!< See CatchFrom
 
     uint32_t m_mtu;                  //!< Payload bytes per frame on rail ports
     uint32_t m_scaleUpMtu;           //!< Payload bytes per frame on scale-up ports
@@ -657,11 +462,44 @@ class RailTransport : public MessageTransport
     DataRate m_dcqcnRateHai;         //!< DcqcnRateHai attribute (0: the profile's)
     DataRate m_dcqcnMinRate;         //!< DcqcnMinRate attribute (0: the profile's)
 
-    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageSentTrace;     //!< peer, id, bytes
-    TracedCallback<uint32_t, uint64_t, uint64_t> m_messageReceivedTrace; //!< src, id, bytes
-    TracedCallback<uint32_t, uint64_t> m_retransmitTrace;                //!< qpn, from PSN
-    TracedCallback<uint32_t, double> m_rateTrace;                        //!< qpn, bit/s
-    TracedCallback<uint32_t, uint32_t> m_circuitWantedTrace;             //!< port, peer
+    TracedCallback<uint32_t, uint64_t> m_retransmitTrace;    //!< qpn, from PSN
+    TracedCallback<uint32_t, double> m_rateTrace;            //!< qpn, bit/s
+    TracedCallback<uint32_t, uint32_t> m_circuitWantedTrace; //!< port, peer
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief What the parts of a RailTransport (RailSender, RailReceiver, PxnRelay,
+ *        RailFailover) share: the transport they belong to, whose ports, settings, counters and
+ *        other parts they use, and the names of its state.
+ *
+ * The parts are plain classes, owned by the RailTransport (the ns-3 Object with the
+ * attributes and trace sources) and called by it and by one another; none outlives it.
+ */
+class RailTransportPart
+{
+  public:
+    /// \param transport the RailTransport this is a part of (it owns this part)
+    explicit RailTransportPart(RailTransport& transport)
+        : m_rt(transport)
+    {
+    }
+
+    /// GPU number meaning "none"
+    static constexpr uint32_t NO_GPU = RailTransport::NO_GPU;
+    using Part = RailTransport::Part;                 //!< A slice of a message on one QP
+    using PartRole = RailTransport::PartRole;         //!< What acknowledging a part completes
+    using QueuePair = RailTransport::QueuePair;       //!< Sending side of a connection
+    using ReceiveState = RailTransport::ReceiveState; //!< Receiving side of a connection
+    using Port = RailTransport::Port;                 //!< One NIC port
+    using MessageKey = RailTransport::MessageKey;     //!< Origin GPU and its message id
+    using Forward = RailTransport::Forward;           //!< A message forwarded as a PXN proxy
+    using DetourPiece = RailTransport::DetourPiece;   //!< What a detour message carries
+    using Outgoing = RailTransport::Outgoing;         //!< A message accepted at the sender
+    using Waiting = RailTransport::Waiting;           //!< A message no port reached yet
+
+  protected:
+    RailTransport& m_rt; //!< The transport this is a part of
 };
 
 } // namespace ns3
