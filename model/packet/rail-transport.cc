@@ -654,6 +654,10 @@ RailTransport::DispatchOrDetour(uint64_t id, uint32_t peer, uint64_t bytes)
         return true;
     }
     uint32_t hop = DetourHop(peer);
+    if (hop == NO_GPU && m_detourOn && MustGoAround(peer))
+    {
+        WantCircuitAround(peer); // it waits for the circuit (RetryWaiting)
+    }
     if (hop == NO_GPU || !StoppedLongEnough(peer))
     {
         return false;
@@ -687,10 +691,16 @@ RailTransport::RailDeadTowards(uint32_t peer) const
     });
 }
 
+bool
+RailTransport::MustGoAround(uint32_t peer) const
+{
+    return m_detourPeers.count(peer) > 0 || RailDeadTowards(peer);
+}
+
 uint32_t
 RailTransport::DetourHop(uint32_t peer, const std::set<uint32_t>& avoid) const
 {
-    if (!m_detourOn || (m_detourPeers.count(peer) == 0 && !RailDeadTowards(peer)))
+    if (!m_detourOn || !MustGoAround(peer))
     {
         return NO_GPU;
     }
@@ -1443,6 +1453,51 @@ RailTransport::Park(QueuePair& qp)
     {
         m_circuitWantedTrace(qp.port, qp.peer);
     }
+    else if (!qp.parts.empty() && PathDown(qp))
+    {
+        WantCircuitAround(qp.peer);
+    }
+}
+
+void
+RailTransport::WantCircuitAround(uint32_t peer)
+{
+    // Its data goes around a failed port, and no lit circuit makes a path. Nothing else
+    // would ask for one: Opus plans the job's communications (the pair relays, "where lit
+    // circuits make a path"), and CircuitWanted above is for a live port of this GPU. So
+    // the PXN path asks: a GPU of this scale-up domain and one of the peer's, on a rail
+    // where both have live ports (the first such, for determinism), ask Opus to join them.
+    if (!m_detourOn || m_detour->NextHop(m_gpu, peer) != NO_GPU)
+    {
+        return;
+    }
+    for (uint32_t hop = 0; hop < m_endpoints->GetGpuCount(); ++hop)
+    {
+        if (hop == m_gpu || hop == peer || !SharesPlane(hop, m_gpu, true))
+        {
+            continue;
+        }
+        const auto& ports = m_endpoints->GetPorts(hop);
+        for (uint32_t index = 0; index < ports.size(); ++index)
+        {
+            if (!DynamicCast<OcsNetDevice>(ports[index]) || m_endpoints->IsPortDown(hop, index))
+            {
+                continue;
+            }
+            for (const auto& [far, farIndex] :
+                 m_endpoints->GetPlaneMembers(m_endpoints->GetPlane(hop, index)))
+            {
+                if (far != peer && far != m_gpu && SharesPlane(far, peer, true) &&
+                    !m_endpoints->IsPortDown(far, farIndex))
+                {
+                    NS_LOG_INFO("GPU " << m_gpu << ": no path around to GPU " << peer << "; GPUs "
+                                       << hop << " and " << far << " ask for a circuit");
+                    TransportOf(hop)->m_circuitWantedTrace(index, far);
+                    return;
+                }
+            }
+        }
+    }
 }
 
 bool
@@ -1614,7 +1669,7 @@ RailTransport::DescribeBlockage(uint32_t peer, bool gaveUp) const
     {
         text += (text.empty() ? "" : ", ") + port;
     }
-    bool around = m_detourOn && (m_detourPeers.count(peer) > 0 || RailDeadTowards(peer));
+    bool around = m_detourOn && MustGoAround(peer);
     return "port" + std::string(down.size() > 1 ? "s " : " ") + text + " down" +
            (around ? "; no working path around them" : "");
 }

@@ -421,6 +421,9 @@ class RailTransport : public MessageTransport
     /// \return true if every port of this GPU, or of \p peer, on each plane they share is
     ///         down (and they share one)
     bool RailDeadTowards(uint32_t peer) const;
+    /// \return true if traffic to \p peer goes around (Opus has the pair relay, or the
+    ///         rail towards it is dead)
+    bool MustGoAround(uint32_t peer) const;
     /// \return the next hop of a detour to \p peer avoiding \p avoid, or NO_GPU if its
     ///         traffic must wait
     uint32_t DetourHop(uint32_t peer, const std::set<uint32_t>& avoid = {}) const;
@@ -512,6 +515,9 @@ class RailTransport : public MessageTransport
     /// \p qp's data found no way on: it waits for a change (OnChangeElsewhere), and
     /// detoured data waiting for a circuit fires CircuitWanted.
     void Park(QueuePair& qp);
+    /// Data to \p peer must go around a failed port and no lit circuit makes a path: asks
+    /// Opus (CircuitWanted of another GPU's transport) for a circuit that makes a PXN one.
+    void WantCircuitAround(uint32_t peer);
     /// \return true if \p part carries bytes of a detour message
     bool IsDetourPart(const Part& part) const;
     /// RetryWaiting() once every change of this instant is made (see there).
