@@ -124,6 +124,20 @@ PhasedJob(uint64_t bytes)
     return WorkloadDag(6, {{"all", all}}, ops);
 }
 
+/// \return a job of \p ranks ranks where rank 0 computes for \p waitUs, then sends \p bytes
+/// to rank \p to
+WorkloadDag
+LateSend(uint32_t ranks, double waitUs, uint32_t to, uint64_t bytes)
+{
+    WorkloadOp wait;
+    wait.type = WorkloadOpType::COMPUTE;
+    wait.durationUs = waitUs;
+    WorkloadOp send = JobOp(0, 1, WorkloadOpType::SEND, bytes, "", to, 0);
+    WorkloadOp recv = JobOp(to, 0, WorkloadOpType::RECV, bytes, "", 0, 0);
+    send.algorithm = recv.algorithm = WorkloadAlgorithm::UNSPECIFIED;
+    return WorkloadDag(ranks, {}, {wait, send, recv});
+}
+
 /// What a job under faults did.
 struct FaultRun
 {
@@ -839,13 +853,7 @@ class HostilePassTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(port.bytesDelivered, port.bytesSent, "");
         NS_TEST_ASSERT_MSG_LT_OR_EQ(port.makespanNs, ocs.makespanNs + rttNs, "no more than all");
 
-        WorkloadOp wait;
-        wait.type = WorkloadOpType::COMPUTE;
-        wait.durationUs = 100;
-        WorkloadOp send = JobOp(0, 1, WorkloadOpType::SEND, 16 << 20, "", 3, 0);
-        WorkloadOp recv = JobOp(3, 0, WorkloadOpType::RECV, 16 << 20, "", 0, 0);
-        send.algorithm = recv.algorithm = WorkloadAlgorithm::UNSPECIFIED;
-        WorkloadDag late(4, {}, {wait, send, recv});
+        WorkloadDag late = LateSend(4, 100, 3, 16 << 20);
         FaultRun detour =
             RunUnderFaults(tests::Spec(2, RailKind::EPS, 2, 2), "eps", late, "switch:rail1@50us");
         NS_TEST_ASSERT_MSG_EQ(detour.finished, true, "the relayed send detours");
@@ -921,6 +929,56 @@ class RepairedRelayTestCase : public TestCase
     }
 };
 
+/**
+ * A NIC port that dies for good on optical rails with one port per GPU (issue 27's hostile
+ * pass). Opus has the pair relay, but no lit circuit of another rail made a path around and
+ * nothing asked for one: the data waited for good. Now the transport asks Opus for the
+ * circuit of a PXN path (a GPU of each server, on the lowest live rail):
+ * - GPUs 2 and 6 (two servers of four GPUs) exchange 64 KiB each way on rail 2; GPU 2's port
+ *   dies at 125 ns. The QPs stop at their timeout (1 ms + 16 frames), Opus joins GPUs 0 and
+ *   4 (100 us) and the data detours at the timeout after that: two timeouts, the
+ *   reconfiguration and 64 KiB at most, on demand and with provisioning.
+ * - GPU 0's port is dead from 0; GPU 0 sends 64 KiB to GPU 4 after 1.5 ms: the message waits
+ *   for rail 1's circuit (1 us) and goes at once (the failure is older than a timeout).
+ */
+class PermanentFailureDetourTestCase : public TestCase
+{
+  public:
+    PermanentFailureDetourTestCase()
+        : TestCase("a NIC port dead for good on one-port optical rails: the detour gets a "
+                   "circuit")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double frameNs = tests::FrameNs(100e9);
+        const double timeoutNs = 1e6 + 16 * frameNs;
+        const double transferNs = (64 << 10) / 4096 * frameNs + 10e3; // and a few hops
+        RailFabricSpec spec = tests::Spec(2, RailKind::OCS, 4, 1);
+        std::vector<WorkloadOp> ops;
+        for (uint32_t r : {2, 6})
+        {
+            ops.push_back(JobOp(r, 0, WorkloadOpType::ALLTOALL, 128 << 10, "pair"));
+            ops.back().algorithm = WorkloadAlgorithm::UNSPECIFIED;
+        }
+        WorkloadDag exchange(8, {{"pair", {2, 6}}}, ops);
+        for (const char* fabric : {"ocs", "ocs-provisioning"})
+        {
+            FaultRun run =
+                RunUnderFaults(spec, fabric, exchange, "nic:gpu2.port0@125ns", MicroSeconds(100));
+            NS_TEST_ASSERT_MSG_EQ(Undone(run), "", fabric);
+            NS_TEST_ASSERT_MSG_LT(run.makespanNs, 2 * timeoutNs + 100e3 + transferNs, fabric);
+        }
+
+        WorkloadDag late = LateSend(8, 1500, 4, 64 << 10);
+        FaultRun own = RunUnderFaults(spec, "ocs", late, "nic:gpu0.port0@0s");
+        NS_TEST_ASSERT_MSG_EQ(Undone(own), "", "the message waits for the detour's circuit");
+        NS_TEST_ASSERT_MSG_LT(own.makespanNs, 1.5e6 + 1e3 + transferNs, "and goes at once");
+    }
+};
+
 /// The fault test suite.
 class FaultsTestSuite : public TestSuite
 {
@@ -941,6 +999,7 @@ class FaultsTestSuite : public TestSuite
         AddTestCase(new RecoveryTestCase, TestCase::QUICK);
         AddTestCase(new HostilePassTestCase, TestCase::QUICK);
         AddTestCase(new RepairedRelayTestCase, TestCase::QUICK);
+        AddTestCase(new PermanentFailureDetourTestCase, TestCase::QUICK);
     }
 };
 

@@ -50,6 +50,10 @@ RailFailover::DispatchOrDetour(uint64_t id, uint32_t peer, uint64_t bytes)
         return true;
     }
     uint32_t hop = DetourHop(peer);
+    if (hop == NO_GPU && m_rt.m_detourOn && MustGoAround(peer))
+    {
+        WantCircuitAround(peer); // it waits for the circuit (RetryWaiting)
+    }
     if (hop == NO_GPU || !StoppedLongEnough(peer))
     {
         return false;
@@ -85,10 +89,16 @@ RailFailover::RailDeadTowards(uint32_t peer) const
     });
 }
 
+bool
+RailFailover::MustGoAround(uint32_t peer) const
+{
+    return m_detourPeers.count(peer) > 0 || RailDeadTowards(peer);
+}
+
 uint32_t
 RailFailover::DetourHop(uint32_t peer, const std::set<uint32_t>& avoid) const
 {
-    if (!m_rt.m_detourOn || (m_detourPeers.count(peer) == 0 && !RailDeadTowards(peer)))
+    if (!m_rt.m_detourOn || !MustGoAround(peer))
     {
         return NO_GPU;
     }
@@ -334,6 +344,53 @@ RailFailover::Park(QueuePair& qp)
     {
         m_rt.m_circuitWantedTrace(qp.port, qp.peer);
     }
+    else if (!qp.parts.empty() && PathDown(qp))
+    {
+        WantCircuitAround(qp.peer);
+    }
+}
+
+void
+RailFailover::WantCircuitAround(uint32_t peer)
+{
+    // Its data goes around a failed port, and no lit circuit makes a path. Nothing else
+    // would ask for one: Opus plans the job's communications (the pair relays, "where lit
+    // circuits make a path"), and CircuitWanted in Park is for a live port of this GPU. So
+    // the PXN path asks: a GPU of this scale-up domain and one of the peer's, on a rail
+    // where both have live ports (the first such, for determinism), ask Opus to join them.
+    if (!m_rt.m_detourOn || m_detour->NextHop(m_rt.m_gpu, peer) != NO_GPU)
+    {
+        return;
+    }
+    const auto& endpoints = m_rt.m_endpoints;
+    for (uint32_t hop = 0; hop < endpoints->GetGpuCount(); ++hop)
+    {
+        if (hop == m_rt.m_gpu || hop == peer || !m_rt.SharesPlane(hop, m_rt.m_gpu, true))
+        {
+            continue;
+        }
+        const auto& ports = endpoints->GetPorts(hop);
+        for (uint32_t index = 0; index < ports.size(); ++index)
+        {
+            if (!DynamicCast<OcsNetDevice>(ports[index]) || endpoints->IsPortDown(hop, index))
+            {
+                continue;
+            }
+            for (const auto& [far, farIndex] :
+                 endpoints->GetPlaneMembers(endpoints->GetPlane(hop, index)))
+            {
+                if (far != peer && far != m_rt.m_gpu && m_rt.SharesPlane(far, peer, true) &&
+                    !endpoints->IsPortDown(far, farIndex))
+                {
+                    NS_LOG_INFO("GPU " << m_rt.m_gpu << ": no path around to GPU " << peer
+                                       << "; GPUs " << hop << " and " << far
+                                       << " ask for a circuit");
+                    m_rt.TransportOf(hop)->m_circuitWantedTrace(index, far);
+                    return;
+                }
+            }
+        }
+    }
 }
 
 bool
@@ -501,7 +558,7 @@ RailFailover::DescribeBlockage(uint32_t peer, bool gaveUp) const
     {
         text += (text.empty() ? "" : ", ") + port;
     }
-    bool around = m_rt.m_detourOn && (m_detourPeers.count(peer) > 0 || RailDeadTowards(peer));
+    bool around = m_rt.m_detourOn && MustGoAround(peer);
     return "port" + std::string(down.size() > 1 ? "s " : " ") + text + " down" +
            (around ? "; no working path around them" : "");
 }

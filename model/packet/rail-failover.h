@@ -78,6 +78,12 @@ class RailFailover : public RailTransportPart
     /// \return true if every port of this GPU, or of \p peer, on each plane they share is
     ///         down (and they share one)
     bool RailDeadTowards(uint32_t peer) const;
+    /// \return true if traffic to \p peer goes around (Opus has the pair relay, or the
+    ///         rail towards it is dead)
+    bool MustGoAround(uint32_t peer) const;
+    /// Data to \p peer must go around a failed port and no lit circuit makes a path: asks
+    /// Opus (CircuitWanted of another GPU's transport) for a circuit that makes a PXN one.
+    void WantCircuitAround(uint32_t peer);
     /// \return the next hop of a detour to \p peer avoiding \p avoid, or NO_GPU if its
     ///         traffic must wait
     uint32_t DetourHop(uint32_t peer, const std::set<uint32_t>& avoid = {}) const;
@@ -141,7 +147,8 @@ class RailFailover : public RailTransportPart
     /// Re-checks the QPs whose data found no way on, and the waiting messages.
     void RecheckParked();
     /// \p qp's data found no way on: it waits for a change (OnChangeElsewhere), and
-    /// detoured data waiting for a circuit fires CircuitWanted.
+    /// detoured data waiting for a circuit fires CircuitWanted; data on a dead path asks for
+    /// the circuit of a PXN path (WantCircuitAround).
     void Park(QueuePair& qp);
     /// \return true if \p part carries bytes of a detour message
     bool IsDetourPart(const Part& part) const;
