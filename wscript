@@ -57,6 +57,13 @@ def build(bld):
         # model/collective
         'model/collective/collective-communicator.cc',
         'model/collective/collective-plan.cc',
+        'model/collective/collective-plan-alltoall.cc',
+        'model/collective/collective-plan-builder.cc',
+        'model/collective/collective-plan-chain.cc',
+        'model/collective/collective-plan-dissemination.cc',
+        'model/collective/collective-plan-halving-doubling.cc',
+        'model/collective/collective-plan-ring.cc',
+        'model/collective/collective-plan-tree.cc',
         'model/collective/collective-starter.cc',
         'model/collective/rank-runtime.cc',
         # model/workload
@@ -219,6 +226,13 @@ def build(bld):
         # model/collective
         'model/collective/collective-communicator.h',
         'model/collective/collective-plan.h',
+        'model/collective/collective-plan-alltoall.h',
+        'model/collective/collective-plan-builder.h',
+        'model/collective/collective-plan-chain.h',
+        'model/collective/collective-plan-dissemination.h',
+        'model/collective/collective-plan-halving-doubling.h',
+        'model/collective/collective-plan-ring.h',
+        'model/collective/collective-plan-tree.h',
         'model/collective/collective-starter.h',
         'model/collective/rank-runtime.h',
         # model/workload
