@@ -55,6 +55,7 @@ def build(bld):
         'model/flow/flow-rate-solver.cc',
         'model/flow/flow-transport.cc',
         # model/collective
+        'model/collective/collective-algorithm-registry.cc',
         'model/collective/collective-communicator.cc',
         'model/collective/collective-plan.cc',
         'model/collective/collective-plan-alltoall.cc',
@@ -224,6 +225,7 @@ def build(bld):
         'model/flow/flow-rate-solver.h',
         'model/flow/flow-transport.h',
         # model/collective
+        'model/collective/collective-algorithm-registry.h',
         'model/collective/collective-communicator.h',
         'model/collective/collective-plan.h',
         'model/collective/collective-plan-alltoall.h',

@@ -9,6 +9,7 @@
 #include "ns3/attribute-audit.h"
 #include "ns3/boolean.h"
 #include "ns3/circuit-recorder.h"
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/core-module.h"
 #include "ns3/fault-injector.h"
 #include "ns3/job-recorder.h"
@@ -715,7 +716,7 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
             "transport payload per frame on scale-up links",
             scaleUpFrameBytes);
     cmd.Add("algorithm",
-            "collectives that name none: auto|ring|direct|halving-doubling|tree",
+            "collectives that name none: auto|" + CollectiveAlgorithmRegistry::Names("|", "|"),
             algorithm);
     cmd.Add("channels", "NCCL channels per collective", channels, CHANNELS);
     cmd.Add("chunkKiB", "pipelining chunk inside a channel, KiB", chunkKiB, CHUNK_KIB);
@@ -821,7 +822,8 @@ JobOptions::Check()
     if (!ParseWorkloadAlgorithm(algorithm, parsed))
     {
         throw std::invalid_argument("unknown --algorithm " + StrictCommandLine::Quote(algorithm) +
-                                    " (auto, ring, direct, halving-doubling, tree)");
+                                    " (auto, " + CollectiveAlgorithmRegistry::Names(", ", ", ") +
+                                    ")");
     }
 }
 

@@ -455,6 +455,28 @@ MaxStrands(const std::vector<uint64_t>& blocks)
 /// Per strand: the tasks its next round waits for.
 using StrandDeps = std::vector<std::vector<uint32_t>>;
 
+/**
+ * \param request a collective
+ * \return true if the planner chooses the algorithm (AUTO or UNSPECIFIED)
+ */
+inline bool
+IsAutomatic(const CollectiveRequest& request)
+{
+    return request.algorithm == WorkloadAlgorithm::AUTO ||
+           request.algorithm == WorkloadAlgorithm::UNSPECIFIED;
+}
+
+/**
+ * \param request a valid collective
+ * \return true if it is planned as ring-relay: an alltoall on optical rails left to the
+ *         planner (an explicit RING stays pairwise)
+ */
+inline bool
+IsRingRelay(const CollectiveRequest& request)
+{
+    return request.type == WorkloadOpType::ALLTOALL && request.optical && IsAutomatic(request);
+}
+
 } // namespace plan
 } // namespace ns3
 

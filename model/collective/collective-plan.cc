@@ -4,13 +4,9 @@
 
 #include "collective-plan.h"
 
-#include "ns3/collective-plan-alltoall.h"
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/collective-plan-builder.h"
-#include "ns3/collective-plan-chain.h"
-#include "ns3/collective-plan-dissemination.h"
-#include "ns3/collective-plan-halving-doubling.h"
 #include "ns3/collective-plan-ring.h"
-#include "ns3/collective-plan-tree.h"
 #include "ns3/log.h"
 
 #include <map>
@@ -27,60 +23,10 @@ namespace
 {
 
 /**
- * \param type a collective
- * \param algorithm an explicit algorithm
- * \return true if the planner implements algorithm for type
- */
-bool
-Applies(WorkloadOpType type, WorkloadAlgorithm algorithm)
-{
-    switch (type)
-    {
-    case WorkloadOpType::ALLREDUCE:
-        return algorithm == WorkloadAlgorithm::RING ||
-               algorithm == WorkloadAlgorithm::HALVING_DOUBLING ||
-               algorithm == WorkloadAlgorithm::TREE;
-    case WorkloadOpType::ALLGATHER:
-    case WorkloadOpType::REDUCESCATTER:
-        return algorithm == WorkloadAlgorithm::RING ||
-               algorithm == WorkloadAlgorithm::HALVING_DOUBLING;
-    case WorkloadOpType::ALLTOALL:
-        return algorithm == WorkloadAlgorithm::RING || algorithm == WorkloadAlgorithm::DIRECT;
-    case WorkloadOpType::BROADCAST:
-    case WorkloadOpType::REDUCE:
-        return algorithm == WorkloadAlgorithm::RING;
-    default:
-        return false;
-    }
-}
-
-/**
  * \param request a valid collective
  * \param n members
  * \return the algorithm to run: the one asked for, or Choose()'s when none is
  */
-/**
- * \param request a collective
- * \return true if the planner chooses the algorithm (AUTO or UNSPECIFIED)
- */
-bool
-IsAutomatic(const CollectiveRequest& request)
-{
-    return request.algorithm == WorkloadAlgorithm::AUTO ||
-           request.algorithm == WorkloadAlgorithm::UNSPECIFIED;
-}
-
-/**
- * \param request a valid collective
- * \return true if it is planned as ring-relay: an alltoall on optical rails left to the
- *         planner (an explicit RING stays pairwise)
- */
-bool
-IsRingRelay(const CollectiveRequest& request)
-{
-    return request.type == WorkloadOpType::ALLTOALL && request.optical && IsAutomatic(request);
-}
-
 WorkloadAlgorithm
 Resolve(const CollectiveRequest& request, uint32_t n)
 {
@@ -146,10 +92,10 @@ CollectivePlanner::Plan(const CollectiveRequest& request)
     Group group(request);
     CollectivePlan plan;
     plan.algorithm = Resolve(request, group.Size());
-    Grid grid;
     bool ringType = request.type == WorkloadOpType::ALLREDUCE ||
                     request.type == WorkloadOpType::ALLGATHER ||
                     request.type == WorkloadOpType::REDUCESCATTER;
+    Grid grid;
     plan.hierarchical = plan.algorithm == WorkloadAlgorithm::RING && ringType &&
                         FindGrid(group, request.gpusPerServer, grid);
     bool relay = IsRingRelay(request);
@@ -161,51 +107,7 @@ CollectivePlanner::Plan(const CollectiveRequest& request)
         return plan; // nothing to exchange
     }
     Builder b(request, plan.tasks);
-    const Grid* rings = plan.hierarchical ? &grid : nullptr;
-    switch (request.type)
-    {
-    case WorkloadOpType::ALLREDUCE:
-    case WorkloadOpType::ALLGATHER:
-    case WorkloadOpType::REDUCESCATTER:
-        if (plan.algorithm == WorkloadAlgorithm::HALVING_DOUBLING)
-        {
-            HalvingDoubling(b, request, group);
-        }
-        else if (plan.algorithm == WorkloadAlgorithm::TREE)
-        {
-            DoubleBinaryTree(b, group, request.bytes);
-        }
-        else if (request.type == WorkloadOpType::ALLREDUCE)
-        {
-            RingAllReduce(b, group, rings, request.bytes);
-        }
-        else if (request.type == WorkloadOpType::ALLGATHER)
-        {
-            RingAllGatherPlan(b, group, rings, request.bytes);
-        }
-        else
-        {
-            RingReduceScatterPlan(b, group, rings, request.bytes);
-        }
-        break;
-    case WorkloadOpType::ALLTOALL:
-        if (relay)
-        {
-            RingRelay(b, group, request.bytes);
-        }
-        else
-        {
-            AllToAll(b, group, request.bytes, plan.algorithm == WorkloadAlgorithm::RING);
-        }
-        break;
-    case WorkloadOpType::BROADCAST:
-    case WorkloadOpType::REDUCE:
-        Chain(b, group, request.bytes, request.type == WorkloadOpType::REDUCE);
-        break;
-    default:
-        Dissemination(b, group);
-        break;
-    }
+    CollectiveAlgorithmRegistry::Find(plan.algorithm)->planner(b, request, group);
     return plan;
 }
 
@@ -279,14 +181,14 @@ CollectivePlanner::CheckAlgorithm(WorkloadOpType type,
         return "barrier takes no algorithm (got " + WorkloadAlgorithmName(algorithm) +
                "): it always uses dissemination";
     }
-    if (!Applies(type, algorithm))
+    const CollectiveAlgorithm* entry = CollectiveAlgorithmRegistry::Find(algorithm);
+    if (!entry->Applies(type))
     {
-        return WorkloadAlgorithmName(algorithm) + " does not apply to " + WorkloadOpTypeName(type);
+        return entry->Name() + " does not apply to " + WorkloadOpTypeName(type);
     }
-    if (algorithm == WorkloadAlgorithm::HALVING_DOUBLING && (members & (members - 1)) != 0)
+    if (entry->groupRule != nullptr)
     {
-        return "halving-doubling needs a power-of-two group, not " + std::to_string(members) +
-               " members";
+        return entry->groupRule(members);
     }
     return "";
 }
