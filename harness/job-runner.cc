@@ -14,6 +14,7 @@
 #include "ns3/fault-injector.h"
 #include "ns3/job-recorder.h"
 #include "ns3/log.h"
+#include "ns3/network-model-registry.h"
 #include "ns3/ocs-technology.h"
 #include "ns3/opus-helper.h"
 #include "ns3/rail-fabric.h"
@@ -770,10 +771,10 @@ JobOptions::Check()
     std::vector<std::string> models = Networks();
     for (const std::string& model : models)
     {
-        if (model != "packet" && model != "flow")
+        if (NetworkModelRegistry::Find(model) == nullptr)
         {
             throw std::invalid_argument("unknown --network " + StrictCommandLine::Quote(model) +
-                                        " (packet, flow)");
+                                        " (" + NetworkModelRegistry::Names(", ") + ")");
         }
         if (std::count(models.begin(), models.end(), model) > 1)
         {
@@ -786,18 +787,24 @@ JobOptions::Check()
             "bad value for --ringSteps: " + StrictCommandLine::Quote(ringSteps) +
             " (expected chunked or merged)");
     }
-    if (ringSteps == "merged" && std::count(models.begin(), models.end(), "packet") > 0)
+    // What each model cannot run, from the registry (models are all known by now).
+    auto anyLacks = [&models](bool NetworkModelEntry::*capability) {
+        return std::any_of(models.begin(), models.end(), [capability](const std::string& m) {
+            return !(NetworkModelRegistry::Find(m)->*capability);
+        });
+    };
+    if (ringSteps == "merged" && anyLacks(&NetworkModelEntry::mergedRingSteps))
     {
         throw std::invalid_argument(
             "--ringSteps=merged runs on the flow model only: at packet level a merged message "
             "is split over the NIC ports once, where chunks follow the ports' load");
     }
-    if (qpsPerConnection > 1 && std::count(models.begin(), models.end(), "flow") > 0)
+    if (qpsPerConnection > 1 && anyLacks(&NetworkModelEntry::queuePairs))
     {
         throw std::invalid_argument("--qpsPerConnection runs on the packet network only "
                                     "(--network=packet): the flow model has no queue pairs");
     }
-    if (!faultSchedule.IsEmpty() && std::count(models.begin(), models.end(), "flow") > 0)
+    if (!faultSchedule.IsEmpty() && anyLacks(&NetworkModelEntry::faults))
     {
         throw std::invalid_argument("faults run on the packet network only (--network=packet): "
                                     "the flow model has no ports to fail");
