@@ -12,6 +12,7 @@
 #include "ns3/eps-switch.h"
 #include "ns3/flow-fabric-helper.h"
 #include "ns3/log.h"
+#include "ns3/network-model-registry.h"
 #include "ns3/ocs-technology.h"
 #include "ns3/opus-helper.h"
 #include "ns3/opus-testbed-emulator.h"
@@ -104,10 +105,10 @@ void
 JobBuilder::SetNetworkModel(const std::string& model)
 {
     NS_LOG_FUNCTION(this << model);
-    if (model != "packet" && model != "flow")
+    if (NetworkModelRegistry::Find(model) == nullptr)
     {
         throw std::invalid_argument("unknown network model " + StrictCommandLine::Quote(model) +
-                                    " (packet, flow)");
+                                    " (" + NetworkModelRegistry::Names(", ") + ")");
     }
     m_model = model;
 }

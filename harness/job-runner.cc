@@ -9,10 +9,12 @@
 #include "ns3/attribute-audit.h"
 #include "ns3/boolean.h"
 #include "ns3/circuit-recorder.h"
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/core-module.h"
 #include "ns3/fault-injector.h"
 #include "ns3/job-recorder.h"
 #include "ns3/log.h"
+#include "ns3/network-model-registry.h"
 #include "ns3/ocs-technology.h"
 #include "ns3/opus-helper.h"
 #include "ns3/rail-fabric.h"
@@ -715,7 +717,7 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
             "transport payload per frame on scale-up links",
             scaleUpFrameBytes);
     cmd.Add("algorithm",
-            "collectives that name none: auto|ring|direct|halving-doubling|tree",
+            "collectives that name none: auto|" + CollectiveAlgorithmRegistry::Names("|", "|"),
             algorithm);
     cmd.Add("channels", "NCCL channels per collective", channels, CHANNELS);
     cmd.Add("chunkKiB", "pipelining chunk inside a channel, KiB", chunkKiB, CHUNK_KIB);
@@ -769,10 +771,10 @@ JobOptions::Check()
     std::vector<std::string> models = Networks();
     for (const std::string& model : models)
     {
-        if (model != "packet" && model != "flow")
+        if (NetworkModelRegistry::Find(model) == nullptr)
         {
             throw std::invalid_argument("unknown --network " + StrictCommandLine::Quote(model) +
-                                        " (packet, flow)");
+                                        " (" + NetworkModelRegistry::Names(", ") + ")");
         }
         if (std::count(models.begin(), models.end(), model) > 1)
         {
@@ -785,18 +787,24 @@ JobOptions::Check()
             "bad value for --ringSteps: " + StrictCommandLine::Quote(ringSteps) +
             " (expected chunked or merged)");
     }
-    if (ringSteps == "merged" && std::count(models.begin(), models.end(), "packet") > 0)
+    // What each model cannot run, from the registry (models are all known by now).
+    auto anyLacks = [&models](bool NetworkModelEntry::*capability) {
+        return std::any_of(models.begin(), models.end(), [capability](const std::string& m) {
+            return !(NetworkModelRegistry::Find(m)->*capability);
+        });
+    };
+    if (ringSteps == "merged" && anyLacks(&NetworkModelEntry::mergedRingSteps))
     {
         throw std::invalid_argument(
             "--ringSteps=merged runs on the flow model only: at packet level a merged message "
             "is split over the NIC ports once, where chunks follow the ports' load");
     }
-    if (qpsPerConnection > 1 && std::count(models.begin(), models.end(), "flow") > 0)
+    if (qpsPerConnection > 1 && anyLacks(&NetworkModelEntry::queuePairs))
     {
         throw std::invalid_argument("--qpsPerConnection runs on the packet network only "
                                     "(--network=packet): the flow model has no queue pairs");
     }
-    if (!faultSchedule.IsEmpty() && std::count(models.begin(), models.end(), "flow") > 0)
+    if (!faultSchedule.IsEmpty() && anyLacks(&NetworkModelEntry::faults))
     {
         throw std::invalid_argument("faults run on the packet network only (--network=packet): "
                                     "the flow model has no ports to fail");
@@ -821,7 +829,8 @@ JobOptions::Check()
     if (!ParseWorkloadAlgorithm(algorithm, parsed))
     {
         throw std::invalid_argument("unknown --algorithm " + StrictCommandLine::Quote(algorithm) +
-                                    " (auto, ring, direct, halving-doubling, tree)");
+                                    " (auto, " + CollectiveAlgorithmRegistry::Names(", ", ", ") +
+                                    ")");
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulation-horizon.h"
@@ -48,9 +49,9 @@ CollectiveCommunicator::GetTypeId()
                           MakeUintegerChecker<uint64_t>(1))
             .AddAttribute("DefaultAlgorithm",
                           "Algorithm of calls that do not name one: auto (chosen per type, "
-                          "size and fabric by CollectivePlanner::Choose), ring, direct, "
-                          "halving-doubling or tree; where it does not apply (e.g. tree for "
-                          "an allgather), auto.",
+                          "size and fabric by CollectivePlanner::Choose), " +
+                              CollectiveAlgorithmRegistry::Names(", ", " or ") +
+                              "; where it does not apply (e.g. tree for an allgather), auto.",
                           StringValue("auto"),
                           MakeStringAccessor(&CollectiveCommunicator::SetDefaultAlgorithm,
                                              &CollectiveCommunicator::GetDefaultAlgorithm),

@@ -6,6 +6,7 @@
 
 #include "workload-validator.h"
 
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/input-text.h"
 #include "ns3/json-input.h"
 #include "ns3/log.h"
@@ -241,8 +242,8 @@ class OpReader
             !ParseWorkloadAlgorithm(algorithm, op.algorithm))
         {
             Fail("algorithm",
-                 "unknown algorithm " + InputText::Quote(algorithm) +
-                     " (expected ring, direct, halving-doubling, tree or auto)");
+                 "unknown algorithm " + InputText::Quote(algorithm) + " (expected " +
+                     CollectiveAlgorithmRegistry::Names(", ", ", ") + " or auto)");
         }
     }
 

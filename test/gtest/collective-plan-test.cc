@@ -1,6 +1,7 @@
 // The collective planner: every member's plan is checked together (sends match receives,
 // the plans run to completion in logical rounds) and per-rank bytes against closed forms
 // derived by hand for each algorithm.
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/collective-plan.h"
 
 #include <algorithm>
@@ -1514,4 +1515,72 @@ TEST(CollectivePlan, OnlyFlatRingsMerge)
     }
     EXPECT_TRUE(CollectivePlanner::CanAggregate(
         CollectivePlanner::Plan(Request(WorkloadOpType::REDUCESCATTER, Iota(8), 8000))));
+}
+
+// The registry lists every explicit algorithm once, in the enum's order, with the names the
+// DAG format uses; the help and error texts are built from this list.
+TEST(CollectiveAlgorithmRegistry, ListsTheExplicitAlgorithmsInTheEnumOrder)
+{
+    EXPECT_EQ(CollectiveAlgorithmRegistry::Names(", ", " or "),
+              "ring, direct, halving-doubling or tree");
+    EXPECT_EQ(CollectiveAlgorithmRegistry::Names("|", "|"), "ring|direct|halving-doubling|tree");
+    EXPECT_EQ(CollectiveAlgorithmRegistry::Find(WorkloadAlgorithm::AUTO), nullptr);
+    EXPECT_EQ(CollectiveAlgorithmRegistry::Find(WorkloadAlgorithm::UNSPECIFIED), nullptr);
+    for (const CollectiveAlgorithm& algorithm : CollectiveAlgorithmRegistry::All())
+    {
+        EXPECT_EQ(CollectiveAlgorithmRegistry::Find(algorithm.id), &algorithm);
+        EXPECT_NE(algorithm.planner, nullptr) << algorithm.Name();
+    }
+}
+
+// Where each algorithm applies, hand-copied from the table the planner documents (allreduce:
+// ring, halving-doubling, tree; allgather, reducescatter: ring, halving-doubling; alltoall:
+// ring, direct; broadcast, reduce: ring; barrier: none), and halving-doubling's group rule
+// against sizes picked by hand: 1, 2, 4 and 8 are powers of two, 3, 6 and 12 are not.
+TEST(CollectiveAlgorithmRegistry, AppliesWhereThePlannerDocumentsIt)
+{
+    using T = WorkloadOpType;
+    using A = WorkloadAlgorithm;
+    const std::map<A, std::set<T>> expected = {
+        {A::RING,
+         {T::ALLREDUCE, T::ALLGATHER, T::REDUCESCATTER, T::ALLTOALL, T::BROADCAST, T::REDUCE}},
+        {A::DIRECT, {T::ALLTOALL}},
+        {A::HALVING_DOUBLING, {T::ALLREDUCE, T::ALLGATHER, T::REDUCESCATTER}},
+        {A::TREE, {T::ALLREDUCE}},
+    };
+    const T types[] = {T::ALLREDUCE,
+                       T::ALLGATHER,
+                       T::REDUCESCATTER,
+                       T::ALLTOALL,
+                       T::BROADCAST,
+                       T::REDUCE,
+                       T::BARRIER};
+    for (const auto& [id, applies] : expected)
+    {
+        const CollectiveAlgorithm* algorithm = CollectiveAlgorithmRegistry::Find(id);
+        ASSERT_NE(algorithm, nullptr);
+        for (T type : types)
+        {
+            EXPECT_EQ(algorithm->Applies(type), applies.count(type) > 0)
+                << algorithm->Name() << " " << WorkloadOpTypeName(type);
+            // The planner's check agrees (a group of 4 passes every group rule).
+            EXPECT_EQ(CollectivePlanner::CheckAlgorithm(type, id, 4).empty(),
+                      applies.count(type) > 0);
+        }
+    }
+    const CollectiveAlgorithm* hd = CollectiveAlgorithmRegistry::Find(A::HALVING_DOUBLING);
+    for (uint32_t members : {1u, 2u, 4u, 8u})
+    {
+        EXPECT_EQ(hd->groupRule(members), "") << members;
+    }
+    for (uint32_t members : {3u, 6u, 12u})
+    {
+        EXPECT_EQ(hd->groupRule(members),
+                  "halving-doubling needs a power-of-two group, not " + std::to_string(members) +
+                      " members");
+    }
+    for (A id : {A::RING, A::DIRECT, A::TREE})
+    {
+        EXPECT_EQ(CollectiveAlgorithmRegistry::Find(id)->groupRule, nullptr);
+    }
 }

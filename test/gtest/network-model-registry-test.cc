@@ -1,0 +1,29 @@
+// The network models' registry: the names the command line accepts and what each model can
+// run, as the design doc describes them (packet: frames, faults, queue pairs; flow: max-min
+// fair flows, no ports to fail, no queue pairs, merged ring steps).
+#include "ns3/network-model-registry.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+TEST(NetworkModelRegistry, NamesThePacketModelFirst)
+{
+    EXPECT_EQ(NetworkModelRegistry::Names(", "), "packet, flow");
+    EXPECT_EQ(NetworkModelRegistry::Find("fluid"), nullptr);
+    EXPECT_EQ(NetworkModelRegistry::Find(""), nullptr);
+}
+
+TEST(NetworkModelRegistry, CapabilitiesMatchTheModels)
+{
+    const NetworkModelEntry* packet = NetworkModelRegistry::Find("packet");
+    const NetworkModelEntry* flow = NetworkModelRegistry::Find("flow");
+    ASSERT_NE(packet, nullptr);
+    ASSERT_NE(flow, nullptr);
+    EXPECT_TRUE(packet->faults);
+    EXPECT_TRUE(packet->queuePairs);
+    EXPECT_FALSE(packet->mergedRingSteps);
+    EXPECT_FALSE(flow->faults);
+    EXPECT_FALSE(flow->queuePairs);
+    EXPECT_TRUE(flow->mergedRingSteps);
+}
