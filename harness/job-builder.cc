@@ -7,16 +7,15 @@
 #include "ns3/attribute-default.h"
 #include "ns3/boolean.h"
 #include "ns3/collective-helper.h"
+#include "ns3/data-rate.h"
 #include "ns3/enum.h"
-#include "ns3/eps-routing.h"
 #include "ns3/eps-switch.h"
-#include "ns3/flow-fabric-helper.h"
 #include "ns3/log.h"
 #include "ns3/network-model-registry.h"
 #include "ns3/ocs-technology.h"
 #include "ns3/opus-helper.h"
 #include "ns3/opus-testbed-emulator.h"
-#include "ns3/rail-fabric-helper.h"
+#include "ns3/rail-transport.h"
 #include "ns3/rank-runtime-helper.h"
 #include "ns3/strict-command-line.h"
 #include "ns3/uinteger.h"
@@ -201,7 +200,7 @@ JobBuilder::WhyInert(const std::string& attribute) const
     auto is = [&attribute](std::initializer_list<const char*> names) {
         return std::find(names.begin(), names.end(), attribute) != names.end();
     };
-    bool packet = m_model == "packet";
+    bool packet = NetworkModelRegistry::Find(m_model)->frames;
     bool optical = m_spec.kind == RailKind::OCS;
     // Electrical links and switches: on electrical rails, and between a server's GPUs.
     bool electrical = !optical || m_spec.gpusPerServer >= 2;
@@ -284,43 +283,12 @@ Ptr<RailNetwork>
 JobBuilder::BuildNetwork() const
 {
     NS_LOG_FUNCTION(this);
-    Ptr<RailNetwork> network;
-    if (m_model == "flow")
-    {
-        if (m_qpsPerConnection > 1)
-        {
-            throw std::invalid_argument("queue pairs per connection are a packet-model setting: "
-                                        "the flow model has no queue pairs");
-        }
-        FlowFabricHelper helper;
-        helper.SetSpec(m_spec);
-        if (m_delays)
-        {
-            helper.SetHopDelays(*m_delays);
-        }
-        network = helper.Build();
-    }
-    else
-    {
-        RailFabricHelper helper;
-        helper.SetSpec(m_spec);
-        if (m_delays)
-        {
-            helper.SetEpsChannelAttribute("Delay", TimeValue(m_delays->link));
-            helper.SetEpsSwitchAttribute("ProcessingDelay", TimeValue(m_delays->switching));
-            helper.SetOcsDeviceAttribute("FiberDelay", TimeValue(m_delays->fiber));
-        }
-        helper.SetTransportAttribute("QpsPerConnection", UintegerValue(m_qpsPerConnection));
-        Ptr<RailFabric> fabric = helper.Build();
-        for (uint32_t rail = 0;
-             m_detectionDelay && m_spec.kind != RailKind::OCS && rail < m_spec.gpusPerServer;
-             ++rail)
-        {
-            fabric->GetRailRouting(rail)->SetAttribute("DetectionDelay",
-                                                       TimeValue(*m_detectionDelay));
-        }
-        network = fabric;
-    }
+    NetworkBuildOptions options;
+    options.spec = m_spec;
+    options.delays = m_delays;
+    options.qpsPerConnection = m_qpsPerConnection;
+    options.detectionDelay = m_detectionDelay;
+    Ptr<RailNetwork> network = NetworkModelRegistry::Find(m_model)->build(options);
     network->AssignStreams(0);
     return network;
 }

@@ -4,16 +4,67 @@
 
 #include "network-model-registry.h"
 
+#include "ns3/eps-routing.h"
+#include "ns3/flow-fabric-helper.h"
+#include "ns3/rail-fabric-helper.h"
+#include "ns3/uinteger.h"
+
+#include <stdexcept>
+
 namespace ns3
 {
+
+namespace
+{
+
+Ptr<RailNetwork>
+BuildPacketNetwork(const NetworkBuildOptions& o)
+{
+    RailFabricHelper helper;
+    helper.SetSpec(o.spec);
+    if (o.delays)
+    {
+        helper.SetEpsChannelAttribute("Delay", TimeValue(o.delays->link));
+        helper.SetEpsSwitchAttribute("ProcessingDelay", TimeValue(o.delays->switching));
+        helper.SetOcsDeviceAttribute("FiberDelay", TimeValue(o.delays->fiber));
+    }
+    helper.SetTransportAttribute("QpsPerConnection", UintegerValue(o.qpsPerConnection));
+    Ptr<RailFabric> fabric = helper.Build();
+    for (uint32_t rail = 0;
+         o.detectionDelay && o.spec.kind != RailKind::OCS && rail < o.spec.gpusPerServer;
+         ++rail)
+    {
+        fabric->GetRailRouting(rail)->SetAttribute("DetectionDelay", TimeValue(*o.detectionDelay));
+    }
+    return fabric;
+}
+
+Ptr<RailNetwork>
+BuildFlowNetwork(const NetworkBuildOptions& o)
+{
+    if (o.qpsPerConnection > 1)
+    {
+        throw std::invalid_argument("queue pairs per connection are a packet-model setting: "
+                                    "the flow model has no queue pairs");
+    }
+    FlowFabricHelper helper;
+    helper.SetSpec(o.spec);
+    if (o.delays)
+    {
+        helper.SetHopDelays(*o.delays);
+    }
+    return helper.Build();
+}
+
+} // namespace
 
 const std::vector<NetworkModelEntry>&
 NetworkModelRegistry::All()
 {
-    // name, faults, queue pairs, merged ring steps
+    // name, builder, frames, faults, queue pairs, merged ring steps
     static const std::vector<NetworkModelEntry> models = {
-        {"packet", true, true, false},
-        {"flow", false, false, true},
+        {"packet", &BuildPacketNetwork, true, true, true, false},
+        {"flow", &BuildFlowNetwork, false, false, false, true},
     };
     return models;
 }

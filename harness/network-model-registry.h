@@ -5,6 +5,14 @@
 #ifndef NETWORK_MODEL_REGISTRY_H
 #define NETWORK_MODEL_REGISTRY_H
 
+#include "ns3/flow-fabric.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/rail-fabric-spec.h"
+#include "ns3/rail-network.h"
+
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,11 +21,29 @@ namespace ns3
 
 /**
  * \ingroup photonic-rails
- * \brief One network model the programs can run (--network), and what it can model.
+ * \brief What a network model's builder is given (JobBuilder's settings of the network).
+ */
+struct NetworkBuildOptions
+{
+    RailFabricSpec spec;                 //!< The fabric
+    std::optional<FlowHopDelays> delays; //!< Per-hop delays, else the devices' defaults
+    uint32_t qpsPerConnection{1};        //!< Queue pairs per connection (packet model)
+    std::optional<Time> detectionDelay;  //!< Electrical rails' routing reaction time
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief One network model the programs can run (--network): its builder, and what it can
+ *        model.
  */
 struct NetworkModelEntry
 {
+    /// Builds the model's network (throws std::invalid_argument with a one-line reason)
+    using Builder = std::function<Ptr<RailNetwork>(const NetworkBuildOptions&)>;
+
     std::string name;            //!< --network's value, and RailNetwork::GetModelName()
+    Builder build;               //!< Builds it
+    bool frames{false};          //!< Frames, queues, switches and a transport to configure
     bool faults{false};          //!< Fault schedules (ports, links and switches to fail)
     bool queuePairs{false};      //!< Several queue pairs per connection (--qpsPerConnection)
     bool mergedRingSteps{false}; //!< Ring steps merged per neighbour (--ringSteps=merged)
@@ -29,7 +55,8 @@ struct NetworkModelEntry
  *
  * "packet" moves frames through devices, queues and switches (faults, queue pairs);
  * "flow" shares links max-min fairly among flows (no ports to fail, no queue pairs, but
- * merged ring steps for thousands of GPUs). JobBuilder builds them (RailFabric, FlowFabric).
+ * merged ring steps for thousands of GPUs). A new model is a folder under model/ with its
+ * RailNetwork and MessageTransport, a helper, and one entry here.
  */
 class NetworkModelRegistry
 {

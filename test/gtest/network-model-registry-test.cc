@@ -4,6 +4,7 @@
 #include "ns3/network-model-registry.h"
 
 #include <gtest/gtest.h>
+#include <stdexcept>
 
 using namespace ns3;
 
@@ -26,4 +27,26 @@ TEST(NetworkModelRegistry, CapabilitiesMatchTheModels)
     EXPECT_FALSE(flow->faults);
     EXPECT_FALSE(flow->queuePairs);
     EXPECT_TRUE(flow->mergedRingSteps);
+    EXPECT_TRUE(packet->frames);
+    EXPECT_FALSE(flow->frames);
+    EXPECT_TRUE(packet->build);
+    EXPECT_TRUE(flow->build);
+}
+
+TEST(NetworkModelRegistry, FlowBuilderRefusesQueuePairs)
+{
+    // Refused before anything is built: the flow model has no queue pairs.
+    NetworkBuildOptions options;
+    options.qpsPerConnection = 2;
+    try
+    {
+        NetworkModelRegistry::Find("flow")->build(options);
+        ADD_FAILURE() << "no refusal";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_STREQ(e.what(),
+                     "queue pairs per connection are a packet-model setting: the flow model has "
+                     "no queue pairs");
+    }
 }
