@@ -13,7 +13,6 @@
 #include "ns3/photonic-rails-module.h"
 #include "ns3/test.h"
 
-#include <filesystem>
 #include <string>
 
 using namespace ns3;
@@ -22,12 +21,11 @@ using namespace ns3::tests;
 namespace
 {
 
-/// A sample's path: test/data/chakra-samples beside this file.
+/// A sample's path in the module's test/data/chakra-samples.
 std::string
 Sample(const std::string& relative)
 {
-    return std::filesystem::path(__FILE__).parent_path().string() + "/data/chakra-samples/" +
-           relative;
+    return std::string(PR_SOURCE_DIR) + "/test/data/chakra-samples/" + relative;
 }
 
 /// The samples' comm_size: 1 MiB.
