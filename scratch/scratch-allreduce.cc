@@ -5,7 +5,8 @@
 // A starting point for an experiment: every scratch/<name>.cc is built as the program
 // build/bin/<name> ('./rails run scratch-allreduce'). This one runs a ring AllReduce of
 // 1 MiB among the GPUs of a rail-optimized fabric (two 4-GPU servers by default, one
-// 100 G NIC port per GPU) and prints when the last GPU finished.
+// 400 G NIC port per GPU: RailFabricSpec's defaults) and prints when the last GPU finished.
+// RunProgram gives it strict flags, --help, and one-line errors instead of aborts.
 
 #include "ns3/core-module.h"
 #include "ns3/photonic-rails-module.h"
@@ -15,17 +16,12 @@
 
 using namespace ns3;
 
-int
-main(int argc, char* argv[])
+namespace
 {
-    RailFabricSpec spec;
-    spec.servers = 2;
-    spec.gpusPerServer = 4;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("servers", "servers", spec.servers);
-    cmd.AddValue("gpusPerServer", "GPUs (and rails) per server", spec.gpusPerServer);
-    cmd.Parse(argc, argv);
 
+int
+Run(RailFabricSpec spec)
+{
     RailFabricHelper helper;
     helper.SetSpec(spec);
     Ptr<RailFabric> fabric = helper.Build();
@@ -52,4 +48,23 @@ main(int argc, char* argv[])
               << " finished, the last at " << last.As(Time::US) << "\n";
     Simulator::Destroy();
     return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    RailFabricSpec spec;
+    spec.servers = 2;
+    spec.gpusPerServer = 4;
+    auto flags = [&spec](StrictCommandLine& cmd) {
+        cmd.Add("servers", "servers", spec.servers, FlagRange(1, 64, "servers"));
+        cmd.Add("gpusPerServer",
+                "GPUs (and rails) per server",
+                spec.gpusPerServer,
+                FlagRange(1, 8, "GPUs per server"));
+    };
+    auto run = [&spec](const StrictCommandLine&) { return Run(spec); };
+    return RunProgram(argc, argv, "scratch-allreduce", __FILE__, "A ring AllReduce", flags, run);
 }

@@ -1297,3 +1297,11 @@ photonic_rails_expect_error(example.photonic-rails-sim-out-not-a-directory photo
 photonic_rails_expect_error(example.photonic-rails-workload-ep-dense photonic-rails-workload
   "--model=llama3-8b|--ep=2|--out=${CMAKE_BINARY_DIR}/workload-smoke-ep.json"
   "^photonic-rails-workload: error: ep \\(2\\) needs a mixture-of-experts model, and llama3-8b is not one \\(experts = 1\\): set ep to 1, or choose an MoE model \\(mixtral-8x7b, or experts > 1\\)\n$")
+
+# The scratch program every scratch/ experiment starts from: all 2 x 3 GPUs finish their
+# AllReduce, and a bad flag is one line, not an abort.
+add_test(NAME example.scratch-allreduce COMMAND scratch-allreduce --servers=2 --gpusPerServer=3)
+set_tests_properties(example.scratch-allreduce PROPERTIES PASS_REGULAR_EXPRESSION
+  "ring AllReduce of 1 MiB on 6 GPUs: 6 finished, the last at ")
+photonic_rails_expect_error(example.scratch-allreduce-no-servers scratch-allreduce
+  "--servers=0" "scratch-allreduce: error: --servers=0 is out of range: servers in \\[1, 64\\]\n$")
