@@ -59,6 +59,7 @@ def build(bld):
         'model/packet/rail-sender.cc',
         'model/packet/rail-failover.cc',
         'model/packet/rail-receiver.cc',
+        'model/packet/rail-relay.cc',
         # model/flow
         'model/flow/flow-fabric.cc',
         'model/flow/flow-network.cc',
@@ -249,6 +250,7 @@ def build(bld):
         'model/packet/rail-sender.h',
         'model/packet/rail-failover.h',
         'model/packet/rail-receiver.h',
+        'model/packet/rail-relay.h',
         # model/flow
         'model/flow/flow-fabric.h',
         'model/flow/flow-network.h',

@@ -12,6 +12,7 @@
 #include "ns3/ocs-net-device.h"
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/rail-receiver.h"
+#include "ns3/rail-relay.h"
 #include "ns3/rail-sender.h"
 #include "ns3/simulator.h"
 
@@ -164,7 +165,7 @@ RailFailover::SendAround(uint32_t hop, uint32_t to, const Part& rest)
     m_rt.m_counters.bytesDetoured += rest.bytes;
     m_pieces[id] = rest;
     m_rt.TransportOf(to)->m_failover->ExpectDetour(m_rt.m_gpu, id, rest);
-    m_rt.SendThrough(id, hop, to, rest.bytes);
+    m_rt.m_relay->SendThrough(id, hop, to, rest.bytes);
 }
 
 void
@@ -402,10 +403,8 @@ RailFailover::IsDetourPart(const Part& part) const
         return false;
     case PartRole::RELAY:
         return m_pieces.count(part.messageId) > 0;
-    case PartRole::FORWARD: {
-        auto forward = m_rt.m_forwards.find({part.origin, part.messageId});
-        return forward != m_rt.m_forwards.end() && forward->second.detour;
-    }
+    case PartRole::FORWARD:
+        return m_rt.m_relay->IsDetour({part.origin, part.messageId});
     }
     return false;
 }
@@ -614,13 +613,10 @@ RailFailover::Requeue(const std::vector<std::pair<uint32_t, uint32_t>>& routes,
     case PartRole::RELAY:
         m_rt.m_sender->QueueParts(routes, peer, rest); // still completed by the proxy
         break;
-    case PartRole::FORWARD: {
+    case PartRole::FORWARD:
         // A forwarded share stays one part: its bytes become available in order.
-        auto forward = m_rt.m_forwards.find({rest.origin, rest.messageId});
-        NS_ABORT_MSG_IF(forward == m_rt.m_forwards.end(), "moving an unknown forwarded message");
-        forward->second.qpns[rest.slot] = m_rt.m_sender->QueueParts({routes[0]}, peer, rest)[0];
+        m_rt.m_relay->MoveShare(rest, m_rt.m_sender->QueueParts({routes[0]}, peer, rest)[0]);
         break;
-    }
     }
 }
 

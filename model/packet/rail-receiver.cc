@@ -12,6 +12,7 @@
 #include "ns3/ocs-net-device.h"
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/rail-failover.h"
+#include "ns3/rail-relay.h"
 #include "ns3/rail-sender.h"
 #include "ns3/simulator.h"
 
@@ -144,7 +145,7 @@ RailReceiver::ReceiveData(uint32_t port,
     }
     if (header.relayTo != NO_GPU && header.relayTo != m_rt.m_gpu)
     {
-        m_rt.Forwarded(header, payload);
+        m_rt.m_relay->PassOn(header, payload);
     }
     else
     {
@@ -174,7 +175,7 @@ RailReceiver::Deliver(const RailTransportHeader& header, uint32_t payload)
             // Every byte of the detour is here, whichever way it came: its sender is told
             // (instantly, as PXN's completion flag).
             m_rt.m_failover->m_detoured.erase(piece);
-            m_rt.m_passed.erase(detour);
+            m_rt.m_relay->ForgetPassed(detour);
             m_rt.TransportOf(detour.first)->Complete(detour.second);
         }
         if (carried.relayTo != NO_GPU)
@@ -185,7 +186,7 @@ RailReceiver::Deliver(const RailTransportHeader& header, uint32_t payload)
             forwarded.messageId = key.second;
             forwarded.messageBytes = total;
             forwarded.relayTo = carried.relayTo;
-            m_rt.Forwarded(forwarded, payload);
+            m_rt.m_relay->PassOn(forwarded, payload);
             return;
         }
     }
@@ -200,7 +201,7 @@ RailReceiver::Deliver(const RailTransportHeader& header, uint32_t payload)
         return;
     }
     m_arrived.erase(key);
-    m_rt.m_passed.erase(key);
+    m_rt.m_relay->ForgetPassed(key);
     m_rt.NotifyDelivered(key.first, key.second, total);
 }
 

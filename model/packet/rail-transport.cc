@@ -18,6 +18,7 @@
 #include "ns3/pointer.h"
 #include "ns3/rail-failover.h"
 #include "ns3/rail-receiver.h"
+#include "ns3/rail-relay.h"
 #include "ns3/rail-sender.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
@@ -218,6 +219,7 @@ RailTransport::RailTransport()
     m_receiver = std::make_unique<RailReceiver>(*this);
     m_failover = std::make_unique<RailFailover>(*this);
     m_sender = std::make_unique<RailSender>(*this);
+    m_relay = std::make_unique<RailRelay>(*this);
 }
 
 RailTransport::~RailTransport()
@@ -333,12 +335,12 @@ RailTransport::DoSend(uint64_t id, uint32_t peer, uint64_t bytes)
     }
     if (PlaneRoutesTo(peer).empty())
     {
-        uint32_t proxy = ProxyFor(peer);
+        uint32_t proxy = m_relay->ProxyFor(peer);
         NS_ABORT_MSG_IF(proxy == NO_GPU,
                         "GPU " << m_gpu << " shares no plane with GPU " << peer
                                << " and no GPU of its scale-up domain is on the peer's rail");
         ++m_counters.messagesRelayed;
-        Relay(id, proxy, peer, bytes);
+        m_relay->Relay(id, proxy, peer, bytes);
         return;
     }
     NS_LOG_INFO("GPU " << m_gpu << ": no circuit reaches GPU " << peer << " yet; message " << id
@@ -456,44 +458,6 @@ RailTransport::PlaneRoutesTo(uint32_t peer) const
     return routes;
 }
 
-uint32_t
-RailTransport::ProxyFor(uint32_t peer)
-{
-    auto known = m_proxies.find(peer);
-    if (known != m_proxies.end())
-    {
-        return known->second;
-    }
-    // PXN: the GPU of this GPU's scale-up domain that sits on one of the peer's rails (the
-    // lowest-numbered one, for determinism). The first hop is the scale-up link, the
-    // second the peer's rail, as NCCL does.
-    uint32_t proxy = NO_GPU;
-    for (uint32_t gpu = 0; gpu < m_endpoints->GetGpuCount() && proxy == NO_GPU; ++gpu)
-    {
-        if (gpu != m_gpu && gpu != peer && SharesPlane(gpu, m_gpu, true) &&
-            SharesPlane(gpu, peer, false))
-        {
-            proxy = gpu;
-        }
-    }
-    m_proxies[peer] = proxy;
-    return proxy;
-}
-
-uint32_t
-RailTransport::ProxyBefore(uint32_t peer, const std::set<uint32_t>& avoid) const
-{
-    for (uint32_t gpu = 0; gpu < m_endpoints->GetGpuCount(); ++gpu)
-    {
-        if (gpu != m_gpu && gpu != peer && avoid.count(gpu) == 0 &&
-            SharesPlane(gpu, m_gpu, false) && SharesPlane(gpu, peer, true))
-        {
-            return gpu;
-        }
-    }
-    return NO_GPU;
-}
-
 bool
 RailTransport::SharesPlane(uint32_t gpu, uint32_t other, bool scaleUp) const
 {
@@ -522,27 +486,6 @@ RailTransport::Dispatch(uint64_t id, uint32_t peer, uint64_t bytes)
     Part part{PartRole::OWN, m_gpu, id, bytes, NO_GPU, bytes, bytes, 0, 0, 0};
     m_outgoing[id].partsLeft = m_sender->QueueParts(routes, peer, part, m_qpsPerConnection).size();
     return true;
-}
-
-void
-RailTransport::Relay(uint64_t id, uint32_t proxy, uint32_t peer, uint64_t bytes)
-{
-    NS_LOG_INFO("GPU " << m_gpu << ": message " << id << " to GPU " << peer << " via GPU " << proxy
-                       << " (PXN)");
-    SendThrough(id, proxy, peer, bytes);
-    m_outgoing[id].partsLeft = 1; // completed by the proxy when the peer has everything
-}
-
-void
-RailTransport::SendThrough(uint64_t id, uint32_t hop, uint32_t peer, uint64_t bytes)
-{
-    auto routes = RoutesTo(hop, true);
-    if (routes.empty())
-    {
-        routes = PlaneRoutesTo(hop); // sent once the circuit to the proxy is up
-    }
-    Part part{PartRole::RELAY, m_gpu, id, bytes, peer, bytes, bytes, 0, 0, 0};
-    m_sender->QueueParts(routes, hop, part);
 }
 
 void
@@ -710,118 +653,6 @@ RailTransport::DescribeWaiting() const
 }
 
 void
-RailTransport::Forwarded(const RailTransportHeader& header, uint32_t payload)
-{
-    MessageKey key{header.origin, header.messageId};
-    auto [it, fresh] = m_forwards.emplace(key, Forward());
-    Forward& forward = it->second;
-    if (fresh)
-    {
-        ++m_counters.messagesForwarded;
-        Ptr<RailTransport> destination = TransportOf(header.relayTo);
-        forward.detour = destination->m_failover->IsDetour(header.origin, header.messageId);
-        std::set<uint32_t>& passed = destination->PassedThrough(key);
-        passed.insert(m_gpu); // the forwarders so far (the origin may forward it once)
-        // Past its PXN proxy a message is detouring, whether or not it left as a detour.
-        uint32_t next = ForwardHop(header.relayTo, forward.detour || passed.size() > 1, passed);
-        auto routes = RoutesTo(next, true);
-        if (routes.empty())
-        {
-            routes = PlaneRoutesTo(next); // sent once a circuit is up or a part repaired
-        }
-        NS_ABORT_MSG_IF(routes.empty(),
-                        "GPU " << m_gpu << " cannot forward to GPU " << header.relayTo);
-        // Each port forwards whole chunks, round robin: chunk j goes to port j mod n.
-        uint64_t chunks = (header.messageBytes + m_relayChunk - 1) / m_relayChunk;
-        for (uint32_t i = 0; i < routes.size() && i < chunks; ++i)
-        {
-            uint64_t mine = 0;
-            for (uint64_t j = i; j < chunks; j += routes.size())
-            {
-                mine += std::min<uint64_t>(m_relayChunk, header.messageBytes - j * m_relayChunk);
-            }
-            Part part{PartRole::FORWARD,
-                      header.origin,
-                      header.messageId,
-                      header.messageBytes,
-                      next == header.relayTo ? NO_GPU : header.relayTo,
-                      mine,
-                      0,
-                      0,
-                      0,
-                      0,
-                      static_cast<uint32_t>(forward.qpns.size()),
-                      0};
-            auto qpns = m_sender->QueueParts({routes[i]}, next, part);
-            forward.qpns.insert(forward.qpns.end(), qpns.begin(), qpns.end());
-        }
-        forward.partsLeft = forward.qpns.size();
-    }
-    forward.arrived += payload;
-    // Bytes available to part i: its share of the whole chunks arrived, plus the chunk in
-    // progress if it is that part's.
-    uint64_t n = forward.qpns.size();
-    uint64_t full = forward.arrived / m_relayChunk;
-    uint64_t partial = forward.arrived % m_relayChunk;
-    for (uint64_t i = 0; i < n; ++i)
-    {
-        uint64_t chunksOfI = full / n + (i < full % n ? 1 : 0);
-        uint64_t available = chunksOfI * m_relayChunk + (full % n == i ? partial : 0);
-        QueuePair& qp = m_sender->m_qps[forward.qpns[i]];
-        for (auto& part : qp.parts)
-        {
-            if (part.role == PartRole::FORWARD && part.origin == header.origin &&
-                part.messageId == header.messageId && part.slot == i)
-            {
-                uint64_t ours = available > part.offset ? available - part.offset : 0;
-                bool arriving = part.available < part.bytes;
-                part.available = std::min(ours, part.bytes);
-                if (qp.hit && arriving && part.available == part.bytes)
-                {
-                    Recheck(qp); // a share of a broken path may go around the failure now
-                }
-            }
-        }
-        m_sender->Schedule(qp);
-        m_sender->Pump(qp.port);
-    }
-}
-
-uint32_t
-RailTransport::ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& passed)
-{
-    if (!RoutesTo(to, true).empty())
-    {
-        return to;
-    }
-    // A detour follows the working paths; PXN waits for its circuit unless its rail is dead,
-    // or its pair relays, for one RetransmitTimeout (as new messages do). Neither goes back
-    // through a GPU it passed: paths change under a message (a port that flaps), and a
-    // message that came back would be forwarded twice by one GPU.
-    uint32_t hop = detour ? m_failover->m_detour->NextHop(m_gpu, to, passed)
-                   : m_failover->StoppedLongEnough(to) ? m_failover->DetourHop(to, passed)
-                                                       : NO_GPU;
-    if (hop == NO_GPU && PlaneRoutesTo(to).empty())
-    {
-        hop = m_failover->m_detour->NextHop(m_gpu,
-                                            to,
-                                            passed);         // off the destination's rail: any path
-        hop = hop == NO_GPU ? ProxyBefore(to, passed) : hop; // none: wait on the way there
-    }
-    if (hop == NO_GPU && PlaneRoutesTo(to).empty())
-    {
-        hop = ProxyBefore(to, {}); // somewhere to wait, even one it passed, beats nowhere
-    }
-    return hop == NO_GPU ? to : hop;
-}
-
-std::set<uint32_t>&
-RailTransport::PassedThrough(const MessageKey& key)
-{
-    return m_passed[key];
-}
-
-void
 RailTransport::PartDone(const Part& part)
 {
     switch (part.role)
@@ -837,23 +668,9 @@ RailTransport::PartDone(const Part& part)
     }
     case PartRole::RELAY:
         break; // the proxy completes it
-    case PartRole::FORWARD: {
-        auto forward = m_forwards.find({part.origin, part.messageId});
-        NS_ABORT_MSG_IF(forward == m_forwards.end(), "unknown forwarded message");
-        if (--forward->second.partsLeft == 0)
-        {
-            bool detour = forward->second.detour;
-            m_forwards.erase(forward);
-            // The last hop of PXN tells the origin (a detour's destination does). The
-            // completion notice travels back over the scale-up domain in NCCL (a flag in GPU
-            // memory); it is modelled as instantaneous.
-            if (part.relayTo == NO_GPU && !detour)
-            {
-                TransportOf(part.origin)->Complete(part.messageId);
-            }
-        }
+    case PartRole::FORWARD:
+        m_relay->ShareDone(part);
         break;
-    }
     }
 }
 

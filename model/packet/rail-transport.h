@@ -34,6 +34,7 @@ class OcsNetDevice;
 class RailSender;
 class RailFailover;
 class RailReceiver;
+class RailRelay;
 
 /**
  * \ingroup photonic-rails
@@ -250,6 +251,7 @@ class RailTransport : public MessageTransport
     friend class RailFailover;      //!< Path failures, hold-downs, moved parts, detours
     friend class RailTransportPart; //!< Names the state its parts share
     friend class RailReceiver;      //!< Receiving side: ACK/NACK/CNP, in-order delivery
+    friend class RailRelay;         //!< PXN proxies and detour hops: forwarding
     /// \return whether QPs pace at DCQCN rates and receivers send CNPs
     bool UsesDcqcn() const;
 
@@ -348,15 +350,6 @@ class RailTransport : public MessageTransport
         Time since;         //!< When it started waiting
     };
 
-    /// A message this GPU forwards as a PXN proxy.
-    struct Forward
-    {
-        uint64_t arrived{0};        //!< Bytes received from the origin so far
-        std::vector<uint32_t> qpns; //!< QPs carrying its parts, one per port
-        uint32_t partsLeft{0};      //!< Parts not yet acknowledged by the next GPU
-        bool detour{false};         //!< A detour message (its destination completes it)
-    };
-
     /// Identity of a message anywhere: origin GPU and the origin's message id.
     using MessageKey = std::pair<uint32_t, uint64_t>;
 
@@ -375,30 +368,12 @@ class RailTransport : public MessageTransport
     std::vector<std::pair<uint32_t, uint32_t>> RoutesTo(uint32_t peer, bool holdDown = false) const;
     /// \return the ports that could reach \p peer (same plane), circuits aside.
     std::vector<std::pair<uint32_t, uint32_t>> PlaneRoutesTo(uint32_t peer) const;
-    /// \return a GPU sharing a plane with this GPU and one with \p peer, or NO_GPU.
-    uint32_t ProxyFor(uint32_t peer);
-    /// \return a GPU sharing a rail with this GPU and a scale-up domain with \p peer, not in
-    ///         \p avoid, or NO_GPU (the last stop of a detour off the peer's rail)
-    uint32_t ProxyBefore(uint32_t peer, const std::set<uint32_t>& avoid) const;
     /// \return true if \p gpu shares a scale-up (\p scaleUp) or other plane with \p other
     bool SharesPlane(uint32_t gpu, uint32_t other, bool scaleUp) const;
     /// Splits a message over the ports that reach \p peer; false if none does.
     bool Dispatch(uint64_t id, uint32_t peer, uint64_t bytes);
-    /// Sends a message through a proxy GPU (PXN).
-    void Relay(uint64_t id, uint32_t proxy, uint32_t peer, uint64_t bytes);
-    /// Queues message \p id of this GPU to \p hop, which forwards it towards \p peer.
-    void SendThrough(uint64_t id, uint32_t hop, uint32_t peer, uint64_t bytes);
     /// \return the RailTransport of GPU \p gpu
     Ptr<RailTransport> TransportOf(uint32_t gpu) const;
-    /// \return the GPU a proxy forwards a message for \p to through (\p to if direct), not
-    ///         one of \p passed (the GPUs the message has passed through)
-    uint32_t ForwardHop(uint32_t to, bool detour, const std::set<uint32_t>& passed);
-    /**
-     * \param key a message on its way to this GPU through proxies or detour hops
-     * \return the GPUs it has passed through so far (kept here, at its destination, until
-     *         it is complete: a forwarding GPU adds itself and never sends it back to one)
-     */
-    std::set<uint32_t>& PassedThrough(const MessageKey& key);
     /// Re-checks \p qp after a change: reachability, sending, and the timer if broken.
     void Recheck(QueuePair& qp);
     /// Dispatches waiting messages that a port reaches now.
@@ -416,8 +391,6 @@ class RailTransport : public MessageTransport
     bool Counts(uint32_t gpu, uint32_t index, bool holdDown) const;
     void OnCircuitChange(uint32_t port);
 
-    /// Makes bytes a proxy received available to the parts that forward them.
-    void Forwarded(const RailTransportHeader& header, uint32_t payload);
     /// A part was acknowledged in full.
     void PartDone(const Part& part);
     /// A message of this GPU is complete at its destination.
@@ -428,13 +401,11 @@ class RailTransport : public MessageTransport
     std::unique_ptr<RailSender> m_sender; //!< Sending side: QPs, frames, pacing, go-back-N, timers
     std::unique_ptr<RailFailover> m_failover; //!< Path failures, hold-downs, moved parts, detours
     std::unique_ptr<RailReceiver> m_receiver; //!< Receiving side: ACK/NACK/CNP, in-order delivery
+    std::unique_ptr<RailRelay> m_relay;       //!< PXN proxies and detour hops: forwarding
     std::vector<Port> m_ports;                //!< NIC ports
-    std::map<MessageKey, Forward> m_forwards; //!< Messages this GPU forwards (PXN)
-    std::map<uint32_t, uint32_t> m_proxies;   //!< Peer -> proxy GPU, once found
     std::unordered_map<uint64_t, Outgoing> m_outgoing; //!< Message id -> state
     std::deque<Waiting> m_waiting;                     //!< Messages no port reached yet
     EventId m_retryWaiting;                            //!< See ScheduleRetryWaiting
-    std::map<MessageKey, std::set<uint32_t>> m_passed; //!< See PassedThrough
     RailTransportCounters m_counters;                  //!< Counters
     Time m_lastActivity;                               //!< See GetLastActivity
 
@@ -469,7 +440,7 @@ class RailTransport : public MessageTransport
 
 /**
  * \ingroup photonic-rails
- * \brief What the parts of a RailTransport (RailSender, RailReceiver, PxnRelay,
+ * \brief What the parts of a RailTransport (RailSender, RailReceiver, RailRelay,
  *        RailFailover) share: the transport they belong to, whose ports, settings, counters and
  *        other parts they use, and the names of its state.
  *
@@ -493,7 +464,6 @@ class RailTransportPart
     using ReceiveState = RailTransport::ReceiveState; //!< Receiving side of a connection
     using Port = RailTransport::Port;                 //!< One NIC port
     using MessageKey = RailTransport::MessageKey;     //!< Origin GPU and its message id
-    using Forward = RailTransport::Forward;           //!< A message forwarded as a PXN proxy
     using DetourPiece = RailTransport::DetourPiece;   //!< What a detour message carries
     using Outgoing = RailTransport::Outgoing;         //!< A message accepted at the sender
     using Waiting = RailTransport::Waiting;           //!< A message no port reached yet
