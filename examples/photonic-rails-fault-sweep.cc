@@ -20,6 +20,7 @@
 #include "ns3/experiment-output.h"
 #include "ns3/job-runner.h"
 #include "ns3/job-workload.h"
+#include "ns3/network-model-registry.h"
 #include "ns3/rail-fabric-spec.h"
 #include "ns3/rail-topology.h"
 #include "ns3/strict-command-line.h"
@@ -301,9 +302,13 @@ main(int argc, char* argv[])
                 o.radix = 4;
             }
             o.Check();
-            if (o.network != "packet")
+            const NetworkModelEntry* model = NetworkModelRegistry::Find(o.network);
+            if (model == nullptr || !model->faults)
             {
-                throw std::invalid_argument("the fault sweep runs on the packet network only");
+                throw std::invalid_argument(
+                    "the fault sweep runs on the " +
+                    NetworkModelRegistry::NamesWith(&NetworkModelEntry::faults, " or ") +
+                    " network only");
             }
             auto dag = o.source.Load(cmd, o);
             std::vector<Point> points;

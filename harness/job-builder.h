@@ -97,7 +97,8 @@ class JobBuilder
      */
     JobBuilder(const RailFabricSpec& spec, const JobFabric& fabric);
 
-    /// \param model "packet" (frames, the default) or "flow" (std::invalid_argument else)
+    /// \param model a NetworkModelRegistry name, "packet" by default (std::invalid_argument
+    ///        for one it does not know)
     void SetNetworkModel(const std::string& model);
     /// \param delays link, fiber and switch delays, in either model (default: the devices')
     void SetHopDelays(const FlowHopDelays& delays);

@@ -21,6 +21,7 @@
 #include "ns3/rank-runtime.h"
 #include "ns3/simulation-horizon.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -229,12 +230,15 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
     }
     // Plans and circuits depend on the fabric: build each one, check, and discard it, so
     // that no run starts before every fabric's problem is known. They do not depend on the
-    // network model; the packet model, if listed, stands for all: it builds what the flow
-    // model has and more (switches and transports, with their rules).
+    // network model; a model with frames, if listed, stands for all: it builds what a
+    // model without has and more (switches and transports, with their rules).
     JobOptions one = o;
     std::vector<std::string> networks = o.Networks();
-    one.network =
-        std::count(networks.begin(), networks.end(), "packet") > 0 ? "packet" : networks.front();
+    auto withFrames = std::find_if(networks.begin(), networks.end(), [](const std::string& name) {
+        const NetworkModelEntry* model = NetworkModelRegistry::Find(name);
+        return model != nullptr && model->frames;
+    });
+    one.network = withFrames != networks.end() ? *withFrames : networks.front();
     for (const JobFabric& f : fabrics)
     {
         JobBuilder builder = MakeBuilder(one, f, dag.GetRankCount());
@@ -694,8 +698,9 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
     cmd.Reserve("ns3::CollectiveCommunicator::DefaultAlgorithm", "--algorithm");
     cmd.Reserve("ns3::CollectiveCommunicator::AggregateRings", "--ringSteps");
     cmd.Add("network",
-            "network model: packet (frames, the reference) or flow (max-min fair flows, for "
-            "scale); photonic-rails-sim takes a list (packet,flow) and runs each",
+            "network model: " + NetworkModelRegistry::Describe() +
+                "; photonic-rails-sim takes a list (" + NetworkModelRegistry::Names(",") +
+                ") and runs each",
             network);
     cmd.Add("preset", "server hardware: " + RailFabricSpec::PresetNames(), preset);
     cmd.Add("servers", "servers (0: as many as the ranks need)", servers);

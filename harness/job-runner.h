@@ -31,7 +31,7 @@ struct JobOptions
     static constexpr double MAX_REDUCE_GBPS = 1e6;   //!< Fastest reduction, GB/s
 
     std::string workload;               //!< What runs, as summary.json names it
-    std::string network{"packet"};      //!< Network model: packet or flow (a list in the sim)
+    std::string network{"packet"};      //!< NetworkModelRegistry name (a list in the sim)
     std::string preset{"perlmutter"};   //!< Server hardware
     uint32_t servers{0};                //!< 0: as many as the ranks need
     uint32_t gpusPerServer{0};          //!< 0: the preset's

@@ -61,10 +61,10 @@ BuildFlowNetwork(const NetworkBuildOptions& o)
 const std::vector<NetworkModelEntry>&
 NetworkModelRegistry::All()
 {
-    // name, builder, frames, faults, queue pairs, merged ring steps
+    // name, summary, builder, frames, faults, queue pairs, merged ring steps
     static const std::vector<NetworkModelEntry> models = {
-        {"packet", &BuildPacketNetwork, true, true, true, false},
-        {"flow", &BuildFlowNetwork, false, false, false, true},
+        {"packet", "frames, the reference", &BuildPacketNetwork, true, true, true, false},
+        {"flow", "max-min fair flows, for scale", &BuildFlowNetwork, false, false, false, true},
     };
     return models;
 }
@@ -89,6 +89,35 @@ NetworkModelRegistry::Names(const std::string& separator)
     for (const NetworkModelEntry& model : All())
     {
         names += (names.empty() ? "" : separator) + model.name;
+    }
+    return names;
+}
+
+std::string
+NetworkModelRegistry::Describe()
+{
+    const std::vector<NetworkModelEntry>& models = All();
+    std::string text;
+    for (std::size_t i = 0; i < models.size(); ++i)
+    {
+        text += (i == 0                   ? ""
+                 : i + 1 == models.size() ? " or "
+                                          : ", ") +
+                models[i].name + " (" + models[i].summary + ")";
+    }
+    return text;
+}
+
+std::string
+NetworkModelRegistry::NamesWith(bool NetworkModelEntry::*capability, const std::string& separator)
+{
+    std::string names;
+    for (const NetworkModelEntry& model : All())
+    {
+        if (model.*capability)
+        {
+            names += (names.empty() ? "" : separator) + model.name;
+        }
     }
     return names;
 }

@@ -42,6 +42,7 @@ struct NetworkModelEntry
     using Builder = std::function<Ptr<RailNetwork>(const NetworkBuildOptions&)>;
 
     std::string name;            //!< --network's value, and RailNetwork::GetModelName()
+    std::string summary;         //!< What it models, a few words for --help
     Builder build;               //!< Builds it
     bool frames{false};          //!< Frames, queues, switches and a transport to configure
     bool faults{false};          //!< Fault schedules (ports, links and switches to fail)
@@ -75,6 +76,19 @@ class NetworkModelRegistry
      * \return the models' names, e.g. "packet, flow"
      */
     static std::string Names(const std::string& separator);
+
+    /**
+     * \return the models' names with their summaries, e.g. "packet (frames, the
+     *         reference) or flow (max-min fair flows, for scale)"
+     */
+    static std::string Describe();
+
+    /**
+     * \param capability a capability of a model (e.g. &NetworkModelEntry::faults)
+     * \param separator between two names
+     * \return the names of the models that have it, e.g. "packet"
+     */
+    static std::string NamesWith(bool NetworkModelEntry::*capability, const std::string& separator);
 };
 
 } // namespace ns3

@@ -108,10 +108,10 @@ OpusHelper::CreateController(Ptr<RailNetwork> fabric,
 {
     NS_ABORT_MSG_UNLESS(fabric->GetKind() == RailKind::OCS, "Opus needs optical rails");
     const RailFabricSpec& spec = fabric->GetSpec();
-    std::vector<Ptr<OpticalCircuitSwitch>> switches;
+    std::vector<Ptr<OcsCircuitTable>> tables;
     for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
     {
-        switches.push_back(fabric->GetOcs(rail));
+        tables.push_back(fabric->GetOcs(rail)->GetCircuitTable());
     }
     std::vector<std::vector<uint32_t>> ports(fabric->GetGpus().GetN());
     for (uint32_t gpu = 0; gpu < ports.size(); ++gpu)
@@ -122,7 +122,14 @@ OpusHelper::CreateController(Ptr<RailNetwork> fabric,
         }
     }
     Ptr<OpusController> controller = m_controllerFactory.Create<OpusController>();
-    controller->Setup(switches, ports, spec.gpusPerServer, communicators);
+    controller->Setup(tables, ports, spec.gpusPerServer, communicators);
+    for (uint32_t rail = 0; rail < spec.gpusPerServer; ++rail)
+    {
+        // Opus drives the circuit tables; the switches tell it of failed ports.
+        fabric->GetOcs(rail)->TraceConnectWithoutContext(
+            "PortFailure",
+            MakeCallback(&OpusController::NotifyPortFailure, PeekPointer(controller)).Bind(rail));
+    }
     controller->TraceConnectWithoutContext("Relay", MakeBoundCallback(&RelayPair, fabric));
     if (auto packets = DynamicCast<RailFabric>(fabric)) // the flow model has no detours
     {

@@ -82,28 +82,23 @@ OpusController::DoDispose()
 }
 
 void
-OpusController::Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
+OpusController::Setup(std::vector<Ptr<OcsCircuitTable>> tables,
                       std::vector<std::vector<uint32_t>> ocsPorts,
                       uint32_t gpusPerServer,
                       std::vector<Ptr<CollectiveCommunicator>> communicators)
 {
-    NS_LOG_FUNCTION(this << switches.size() << gpusPerServer << communicators.size());
-    NS_ABORT_MSG_IF(switches.size() != gpusPerServer || ocsPorts.size() != communicators.size() ||
+    NS_LOG_FUNCTION(this << tables.size() << gpusPerServer << communicators.size());
+    NS_ABORT_MSG_IF(tables.size() != gpusPerServer || ocsPorts.size() != communicators.size() ||
                         ocsPorts.empty(),
                     "OpusController::Setup: one OCS per rail and one port list per GPU");
     SetUpDemands(gpusPerServer, ocsPorts.front().size(), std::move(communicators));
-    m_failedSince.assign(switches.size(), {});
+    m_failedSince.assign(tables.size(), {});
     std::vector<uint32_t> radixes;
-    m_tables.clear();
-    for (uint32_t rail = 0; rail < switches.size(); ++rail)
+    for (const Ptr<OcsCircuitTable>& table : tables)
     {
-        // Opus drives the circuit state; the switch tells it of failed ports (a trace).
-        m_tables.push_back(switches[rail]->GetCircuitTable());
-        radixes.push_back(switches[rail]->GetRadix());
-        switches[rail]->TraceConnectWithoutContext(
-            "PortFailure",
-            MakeCallback(&OpusController::OnPortFailure, this).Bind(rail));
+        radixes.push_back(table->GetRadix());
     }
+    m_tables = std::move(tables);
     for (const std::vector<uint32_t>& ports : ocsPorts)
     {
         NS_ABORT_MSG_IF(ports.size() != m_portsPerGpu,
@@ -312,7 +307,7 @@ OpusController::ServeQueue()
 }
 
 void
-OpusController::OnPortFailure(uint32_t rail, uint32_t port, bool failed)
+OpusController::NotifyPortFailure(uint32_t rail, uint32_t port, bool failed)
 {
     NS_LOG_INFO("rail " << rail << " OCS port " << port << (failed ? " failed" : " repaired"));
     // Not from inside the OCS's call: planning orders reconfigurations of it.

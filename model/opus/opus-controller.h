@@ -5,7 +5,7 @@
 #ifndef OPUS_CONTROLLER_H
 #define OPUS_CONTROLLER_H
 
-#include "ns3/optical-circuit-switch.h"
+#include "ns3/ocs-circuit-table.h"
 #include "ns3/opus-control-plane.h"
 #include "ns3/opus-port-assigner.h"
 #include "ns3/opus-reconfiguration-batcher.h"
@@ -71,16 +71,28 @@ class OpusController : public OpusControlPlane
     ~OpusController() override;
 
     /**
-     * \brief Binds the controller to the fabric.
-     * \param switches the OCS of every rail, indexed by rail
+     * \brief Binds the controller to the fabric: it drives the circuit state of each rail's
+     * OCS (the switch carrying frames, if any, follows its table). Whoever watches the
+     * switches tells it of failed ports (NotifyPortFailure; OpusHelper connects the
+     * switches' PortFailure traces).
+     * \param tables the circuit table of every rail's OCS, indexed by rail
      * \param ocsPorts per GPU (rank), the OCS port of each of its NIC ports on its rail
      * \param gpusPerServer GPUs per server = rails
      * \param communicators every rank's communicator (for the members' plans)
      */
-    void Setup(std::vector<Ptr<OpticalCircuitSwitch>> switches,
+    void Setup(std::vector<Ptr<OcsCircuitTable>> tables,
                std::vector<std::vector<uint32_t>> ocsPorts,
                uint32_t gpusPerServer,
                std::vector<Ptr<CollectiveCommunicator>> communicators);
+
+    /**
+     * \brief A port of \p rail's OCS failed or was repaired: planning avoids it once it has
+     * been down for FailureHoldDown (ConfirmFailure), until its repair.
+     * \param rail the rail
+     * \param port the OCS port
+     * \param failed true if it failed, false if it was repaired
+     */
+    void NotifyPortFailure(uint32_t rail, uint32_t port, bool failed);
 
     /**
      * \brief A member asks for a communication's circuits.
@@ -201,9 +213,6 @@ class OpusController : public OpusControlPlane
     void ProvisionIfAnnounced(IncompleteRequest& incomplete);
     void Enqueue(CircuitRequest request);
     void ServeQueue();
-    /// A port of \p rail's OCS failed or was repaired: planning avoids it once it has been
-    /// down for FailureHoldDown (ConfirmFailure), until its repair.
-    void OnPortFailure(uint32_t rail, uint32_t port, bool failed);
     /// Port \p port of \p rail, failed at \p since, is still down: plans around it.
     void ConfirmFailure(uint32_t rail, uint32_t port, Time since);
     /// Gives each active pair of \p rail that a failure left without a live circuit its
