@@ -50,3 +50,13 @@ TEST(NetworkModelRegistry, FlowBuilderRefusesQueuePairs)
                      "no queue pairs");
     }
 }
+
+TEST(NetworkModelRegistry, HelpAndRefusalsComeFromTheEntries)
+{
+    // The --network help text the programs printed before it was generated, word for word.
+    EXPECT_EQ(NetworkModelRegistry::Describe(),
+              "packet (frames, the reference) or flow (max-min fair flows, for scale)");
+    EXPECT_EQ(NetworkModelRegistry::NamesWith(&NetworkModelEntry::faults, " or "), "packet");
+    EXPECT_EQ(NetworkModelRegistry::NamesWith(&NetworkModelEntry::frames, ", "), "packet");
+    EXPECT_EQ(NetworkModelRegistry::NamesWith(&NetworkModelEntry::mergedRingSteps, ", "), "flow");
+}
