@@ -30,17 +30,32 @@ JoinFlags(const std::vector<std::string>& flags, const std::string& separator)
     return text;
 }
 
+/// An entry with its names and input flag; the rest is filled in by its builder below.
+WorkloadFormatEntry
+Format(const std::string& name,
+       const std::string& what,
+       const std::string& metavar,
+       const WorkloadFormatFlag& input)
+{
+    WorkloadFormatEntry f;
+    f.name = name;
+    f.what = what;
+    f.metavar = metavar;
+    f.input = input;
+    return f;
+}
+
 WorkloadFormatEntry
 DagJson()
 {
-    WorkloadFormatEntry f;
-    f.name = "json";
-    f.what = "DAG file";
-    f.metavar = "FILE";
-    f.input = {"dag",
-               "workload DAG file (JSON format v1); else --model and the generator flags",
-               "--out: convert this DAG JSON file (e.g. to --format=chakra)",
-               ""};
+    WorkloadFormatEntry f =
+        Format("json",
+               "DAG file",
+               "FILE",
+               {"dag",
+                "workload DAG file (JSON format v1); else --model and the generator flags",
+                "--out: convert this DAG JSON file (e.g. to --format=chakra)",
+                ""});
     f.read = [](const std::string& path, const WorkloadReadContext&) {
         WorkloadRead read;
         read.dag = WorkloadJson::Load(path); // silent: no notes, no speed line
@@ -57,15 +72,15 @@ DagJson()
 WorkloadFormatEntry
 ChakraTrace()
 {
-    WorkloadFormatEntry f;
-    f.name = "chakra";
-    f.what = "Chakra trace";
-    f.metavar = "PREFIX";
-    f.input = {"chakra",
-               "Chakra execution trace: the files PREFIX.<rank>.et of every rank (plain or gzip)",
-               "--out: convert this Chakra trace (the files PREFIX.<rank>.et); --validate and "
-               "--windows take a prefix too",
-               ""};
+    WorkloadFormatEntry f =
+        Format("chakra",
+               "Chakra trace",
+               "PREFIX",
+               {"chakra",
+                "Chakra execution trace: the files PREFIX.<rank>.et of every rank (plain or gzip)",
+                "--out: convert this Chakra trace (the files PREFIX.<rank>.et); --validate and "
+                "--windows take a prefix too",
+                ""});
     f.companions = {{"commGroups",
                      "with --chakra: ASTRA-sim's comm-group JSON naming the groups of pg_name",
                      "Chakra traces: ASTRA-sim's comm-group JSON naming pg_name's groups",
@@ -147,27 +162,21 @@ WorkloadFormatRegistry::All()
 const WorkloadFormatEntry*
 WorkloadFormatRegistry::Find(const std::string& name)
 {
-    for (const WorkloadFormatEntry& format : All())
-    {
-        if (format.name == name)
-        {
-            return &format;
-        }
-    }
-    return nullptr;
+    const auto& all = All();
+    auto found = std::find_if(all.begin(), all.end(), [&name](const WorkloadFormatEntry& f) {
+        return f.name == name;
+    });
+    return found == all.end() ? nullptr : &*found;
 }
 
 const WorkloadFormatEntry*
 WorkloadFormatRegistry::FindByFlag(const std::string& flag)
 {
-    for (const WorkloadFormatEntry& format : All())
-    {
-        if (format.input.name == flag)
-        {
-            return &format;
-        }
-    }
-    return nullptr;
+    const auto& all = All();
+    auto found = std::find_if(all.begin(), all.end(), [&flag](const WorkloadFormatEntry& f) {
+        return f.input.name == flag;
+    });
+    return found == all.end() ? nullptr : &*found;
 }
 
 const WorkloadFormatEntry&
