@@ -134,6 +134,7 @@ def build(bld):
         'harness/network-model-registry.cc',
         'harness/strict-command-line.cc',
         'harness/text-table.cc',
+        'harness/workload-format-registry.cc',
         'harness/workload-generator-flags.cc',
     ]
 
@@ -197,6 +198,7 @@ def build(bld):
         'test/gtest/strict-command-line-test.cc',
         'test/gtest/testbed-measurements-test.cc',
         'test/gtest/text-table-test.cc',
+        'test/gtest/workload-format-registry-test.cc',
         'test/gtest/workload-format-test.cc',
         'test/gtest/workload-generator-test.cc',
         'test/gtest/workload-model-spec-test.cc',
@@ -326,6 +328,7 @@ def build(bld):
         'harness/network-model-registry.h',
         'harness/strict-command-line.h',
         'harness/text-table.h',
+        'harness/workload-format-registry.h',
         'harness/workload-generator-flags.h',
     ]
 

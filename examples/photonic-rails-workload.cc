@@ -23,8 +23,6 @@
  * Errors are one line on stderr with a non-zero exit status; progress goes to stderr.
  */
 
-#include "ns3/chakra-reader.h"
-#include "ns3/chakra-writer.h"
 #include "ns3/experiment-output.h"
 #include "ns3/gnuplot.h"
 #include "ns3/input-text.h"
@@ -32,6 +30,7 @@
 #include "ns3/strict-command-line.h"
 #include "ns3/workload-error.h"
 #include "ns3/workload-estimator.h"
+#include "ns3/workload-format-registry.h"
 #include "ns3/workload-generator-flags.h"
 #include "ns3/workload-generator.h"
 #include "ns3/workload-json.h"
@@ -73,9 +72,8 @@ struct Options
     std::string out;
     std::string format{"json"};
     bool gzip{false};
-    std::string dag;
-    std::string chakra;
-    std::string commGroups;
+    /// The formats' input and companion flags by name (--dag, --chakra, --commGroups)
+    std::map<std::string, std::string> files;
     bool summary{false};
     // validate
     std::string validate;
@@ -136,37 +134,56 @@ CheckGeneratedSize(const Options& o)
     }
 }
 
-/// A Chakra trace read as the programs read it: --commGroups, the server size, --gpu/--mfu.
+/// A workload file read as the programs read it: its companion flags (--commGroups), the
+/// server size, --gpu/--mfu; what reading did goes to stderr.
 WorkloadDag
-ReadChakra(const Options& o, const std::string& prefix)
+ReadWorkloadFile(const Options& o, const WorkloadFormatEntry& format, const std::string& path)
 {
-    ChakraReadOptions read =
-        ChakraReadOptions::ForGpu(o.gen.gpu, o.gen.mfu, o.gpusPerServer, o.commGroups);
-    ChakraReadReport report;
+    WorkloadReadContext context;
+    context.gpusPerServer = o.gpusPerServer;
+    context.gpu = o.gen.gpu;
+    context.mfu = o.gen.mfu;
+    for (const WorkloadFormatFlag& companion : format.companions)
+    {
+        context.companions[companion.name] = o.files.at(companion.name);
+    }
     auto start = std::chrono::steady_clock::now();
-    WorkloadDag dag = ChakraReader::Read(prefix, read, &report);
+    WorkloadRead read = format.read(path, context);
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    for (const std::string& line : report.Lines())
+    for (const std::string& line : read.notes)
     {
         std::cerr << "[workload] " << line << "\n";
     }
-    std::cerr << "[workload] read and validated " << report.nodes << " nodes in " << wall << " s ("
-              << report.nodes / std::max(wall, 1e-9) / 1e6 << " M nodes/s), peak RSS "
-              << JobRunner::PeakRssMiB() << " MiB\n";
-    return dag;
+    if (read.records > 0)
+    {
+        std::cerr << "[workload] read and validated " << read.records << " " << read.recordName
+                  << " in " << wall << " s (" << read.records / std::max(wall, 1e-9) / 1e6 << " M "
+                  << read.recordName << "/s), peak RSS " << JobRunner::PeakRssMiB() << " MiB\n";
+    }
+    return std::move(read.dag);
 }
 
-/// The DAG --out writes: --chakra's, --dag's, or generated from the generator's flags.
+/// \return the format of the file --out converts, or nullptr when --out generates
+const WorkloadFormatEntry*
+SourceFormat(const Options& o)
+{
+    for (const WorkloadFormatEntry& format : WorkloadFormatRegistry::All())
+    {
+        if (!o.files.at(format.input.name).empty())
+        {
+            return &format;
+        }
+    }
+    return nullptr;
+}
+
+/// The DAG --out writes: a file's (--dag, --chakra), or generated from the generator's flags.
 WorkloadDag
 SourceDag(const Options& o, uint32_t& microBatches)
 {
-    if (!o.chakra.empty())
+    if (const WorkloadFormatEntry* format = SourceFormat(o))
     {
-        return ReadChakra(o, o.chakra);
-    }
-    if (!o.dag.empty())
-    {
-        return WorkloadJson::Load(o.dag);
+        return ReadWorkloadFile(o, *format, o.files.at(format->input.name));
     }
     CheckGeneratedSize(o);
     WorkloadGenerator generator(o.gen.ToConfig(o.gpusPerServer));
@@ -194,25 +211,13 @@ Write(const Options& o)
         std::to_string(dag.GetRankCount()) + " ranks, " + std::to_string(dag.GetOpCount()) +
         " ops" +
         (microBatches > 0 ? ", " + std::to_string(microBatches) + " micro-batches" : std::string());
-    if (o.format == "chakra")
+    WorkloadWriteOptions options;
+    options.gzip = o.gzip;
+    options.summary = what;
+    for (const std::string& line :
+         WorkloadFormatRegistry::ForOutput(o.format).write(dag, o.out, options))
     {
-        std::vector<std::string> removed;
-        std::vector<std::string> files = ChakraWriter::Write(dag, o.out, o.gzip, &removed);
-        if (!removed.empty())
-        {
-            std::cerr << "[workload] removed " << removed.size() << " rank files of an earlier "
-                      << "trace at " << o.out << " (from " << removed.front() << ")\n";
-        }
-        std::cerr << "[workload] wrote " << files.size() - 1 << " Chakra trace files " << o.out
-                  << ".<rank>.et" << (o.gzip ? " (gzip)" : "") << " and " << files.back() << ": "
-                  << what << "\n"
-                  << "[workload] run it: photonic-rails-sim --chakra=" << o.out
-                  << " --commGroups=" << files.back() << "\n";
-    }
-    else
-    {
-        WorkloadJson::WriteFile(dag, o.out);
-        std::cerr << "[workload] wrote " << o.out << ": " << what << "\n";
+        std::cerr << "[workload] " << line << "\n";
     }
     if (o.summary)
     {
@@ -227,8 +232,7 @@ Validate(const Options& o)
     WorkloadDag dag;
     try
     {
-        dag = ChakraReader::IsTracePrefix(o.validate) ? ReadChakra(o, o.validate)
-                                                      : WorkloadJson::Load(o.validate);
+        dag = ReadWorkloadFile(o, WorkloadFormatRegistry::Recognize(o.validate), o.validate);
     }
     catch (const WorkloadFormatError& e)
     {
@@ -323,10 +327,11 @@ std::vector<WorkloadWindow>
 WindowsOf(const Options& o, const std::string& path, std::string& kind, std::string& view)
 {
     WorkloadTimeline timeline;
-    if (ChakraReader::IsTracePrefix(path))
+    const WorkloadFormatEntry& format = WorkloadFormatRegistry::Recognize(path);
+    if (format.probe) // a format that is not one text file (a Chakra trace's prefix)
     {
-        timeline = EstimatedTimeline(o, ReadChakra(o, path));
-        kind = "Chakra trace, estimated replay x2";
+        timeline = EstimatedTimeline(o, ReadWorkloadFile(o, format, path));
+        kind = format.what + ", estimated replay x2";
         return TimelineWindows(o, path, timeline, kind, view);
     }
     // A phase log, a DAG or a timeline: which one is known once it is read.
@@ -695,53 +700,120 @@ Windows(const Options& o)
     return 0;
 }
 
-/// One workload for --out: --dag, --chakra (with --gpu/--mfu at most) or the generator's.
+/// One workload for --out: a file of one format (with the generator's flags it reads at
+/// most, Chakra's --gpu/--mfu) or the generator's.
 void
 CheckWorkloadSources(const StrictCommandLine& cmd, const Options& o)
 {
     std::vector<std::string> generatorFlags = o.gen.Given(cmd);
-    if (!o.dag.empty() && !o.chakra.empty())
+    int files = 0;
+    for (const auto& format : WorkloadFormatRegistry::All())
     {
-        throw std::invalid_argument("give one workload to --out: --dag or --chakra");
+        files += int(!o.files.at(format.input.name).empty());
     }
+    if (files > 1)
+    {
+        throw std::invalid_argument("give one workload to --out: " +
+                                    WorkloadFormatRegistry::InputFlags(" or "));
+    }
+    const WorkloadFormatEntry* format = SourceFormat(o);
     for (const std::string& flag : generatorFlags)
     {
-        if (!o.dag.empty())
+        std::string refusal =
+            format ? format->RefuseGeneratorFlag(flag, "the generator's flags") : "";
+        if (!refusal.empty())
         {
-            throw std::invalid_argument("--" + flag +
-                                        " is a generator flag: give either --dag "
-                                        "or the generator's flags, not both");
-        }
-        if (!o.chakra.empty() && flag != "gpu" && flag != "mfu")
-        {
-            throw std::invalid_argument("--" + flag +
-                                        " is a generator flag: a Chakra trace "
-                                        "takes only --gpu and --mfu (they time COMP nodes "
-                                        "that give num_ops and no duration)");
+            throw std::invalid_argument(refusal);
         }
     }
+}
+
+/// \return "a, b and c"
+std::string
+Enumerate(const std::vector<std::string>& items)
+{
+    std::string text;
+    for (std::size_t i = 0; i < items.size(); ++i)
+    {
+        text += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+    }
+    return text;
+}
+
+/// \return the flags that say what --out writes: "--dag, --chakra, --format and --gzip"
+std::string
+OutFlags()
+{
+    std::vector<std::string> flags;
+    for (const auto& format : WorkloadFormatRegistry::All())
+    {
+        flags.push_back("--" + format.input.name);
+    }
+    flags.push_back("--format");
+    flags.push_back("--gzip");
+    return Enumerate(flags);
+}
+
+/// \return why --gzip needs another --format: "compresses Chakra traces: it needs
+///         --format=chakra"
+std::string
+GzipNeeds()
+{
+    std::string what;
+    std::string formats;
+    for (const auto& format : WorkloadFormatRegistry::All())
+    {
+        if (!format.gzipHelp.empty())
+        {
+            what += (what.empty() ? "" : " or ") + format.what + "s";
+            formats += (formats.empty() ? "" : " or ") + std::string("--format=") + format.name;
+        }
+    }
+    return "compresses " + what + ": it needs " + formats;
 }
 
 void
 AddFlags(StrictCommandLine& cmd, Options& o)
 {
     o.gen.Add(cmd);
-    cmd.Add("out",
-            "write the DAG (generated, or read with --dag or --chakra) to this file, or with "
-            "--format=chakra to the files OUT.<rank>.et and OUT.comm_group.json",
-            o.out);
-    cmd.Add("format",
-            "--out: json (our DAG format) or chakra (Chakra ET, as ASTRA-sim reads)",
-            o.format);
-    cmd.Add("gzip", "--format=chakra: gzip every rank's file", o.gzip);
-    cmd.Add("dag", "--out: convert this DAG JSON file (e.g. to --format=chakra)", o.dag);
-    cmd.Add("chakra",
-            "--out: convert this Chakra trace (the files PREFIX.<rank>.et); --validate and "
-            "--windows take a prefix too",
-            o.chakra);
-    cmd.Add("commGroups",
-            "Chakra traces: ASTRA-sim's comm-group JSON naming pg_name's groups",
-            o.commGroups);
+    // --out, --format and --gzip, and each format's input and companion flags, from the
+    // formats' registry (a new format shows up here by itself).
+    std::string outHelp = "write the DAG (generated, or read with " +
+                          WorkloadFormatRegistry::InputFlags(" or ") + ") to this file";
+    std::vector<std::string> formatHelp;
+    std::string gzipHelp;
+    for (const WorkloadFormatEntry& format : WorkloadFormatRegistry::All())
+    {
+        if (!format.outHelp.empty())
+        {
+            outHelp += ", or with --format=" + format.name + " to " + format.outHelp;
+        }
+        if (format.write)
+        {
+            formatHelp.push_back(format.name + " (" + format.formatHelp + ")");
+        }
+        if (!format.gzipHelp.empty())
+        {
+            gzipHelp += (gzipHelp.empty() ? "" : "; ") + std::string("--format=") + format.name +
+                        ": " + format.gzipHelp;
+        }
+    }
+    cmd.Add("out", outHelp, o.out);
+    std::string formats;
+    for (const std::string& help : formatHelp)
+    {
+        formats += (formats.empty() ? "" : " or ") + help;
+    }
+    cmd.Add("format", "--out: " + formats, o.format);
+    cmd.Add("gzip", gzipHelp, o.gzip);
+    for (const WorkloadFormatEntry& format : WorkloadFormatRegistry::All())
+    {
+        cmd.Add(format.input.name, format.input.convertHelp, o.files[format.input.name]);
+        for (const WorkloadFormatFlag& companion : format.companions)
+        {
+            cmd.Add(companion.name, companion.convertHelp, o.files[companion.name]);
+        }
+    }
     cmd.Add("summary", "generate: also print the --validate summary", o.summary);
     cmd.Add("gpusPerServer", "GPUs per server = scale-up domain = rails", o.gpusPerServer);
     cmd.Add("iterations",
@@ -806,22 +878,15 @@ main(int argc, char* argv[])
                     "choose one mode: --out=FILE (generate), --validate=FILE or --windows=FILE "
                     "(see --help)");
             }
-            if (o.format != "json" && o.format != "chakra")
+            const WorkloadFormatEntry& output = WorkloadFormatRegistry::ForOutput(o.format);
+            if ((SourceFormat(o) || cmd.IsGiven("format") || o.gzip) && o.out.empty())
             {
-                throw std::invalid_argument("--format must be json or chakra, got " +
-                                            StrictCommandLine::Quote(o.format));
-            }
-            if ((!o.dag.empty() || !o.chakra.empty() || cmd.IsGiven("format") || o.gzip) &&
-                o.out.empty())
-            {
-                throw std::invalid_argument("--dag, --chakra, --format and --gzip say what --out "
-                                            "writes: give --out");
+                throw std::invalid_argument(OutFlags() + " say what --out writes: give --out");
             }
             CheckWorkloadSources(cmd, o);
-            if (o.gzip && o.format != "chakra")
+            if (o.gzip && output.gzipHelp.empty())
             {
-                throw std::invalid_argument("--gzip compresses Chakra traces: it needs "
-                                            "--format=chakra");
+                throw std::invalid_argument("--gzip " + GzipNeeds());
             }
             if (!o.figure.empty() && o.windows.empty())
             {

@@ -4,13 +4,11 @@
 
 #include "job-workload.h"
 
-#include "ns3/chakra-reader.h"
 #include "ns3/log.h"
 #include "ns3/rail-fabric-spec.h"
 #include "ns3/workload-error.h"
 #include "ns3/workload-estimator.h"
 #include "ns3/workload-generator.h"
-#include "ns3/workload-json.h"
 
 #include <cstdint>
 #include <sstream>
@@ -42,23 +40,25 @@ OneLine(const WorkloadFormatError& e)
 void
 JobWorkload::AddFlags(StrictCommandLine& cmd)
 {
-    cmd.Add("dag",
-            "workload DAG file (JSON format v1); else --model and the generator flags",
-            m_dag);
-    cmd.Add("chakra",
-            "Chakra execution trace: the files PREFIX.<rank>.et of every rank (plain or gzip)",
-            m_chakra);
-    cmd.Add("commGroups",
-            "with --chakra: ASTRA-sim's comm-group JSON naming the groups of pg_name",
-            m_commGroups);
+    for (const WorkloadFormatEntry& format : WorkloadFormatRegistry::All())
+    {
+        cmd.Add(format.input.name, format.input.runHelp, m_files[format.input.name]);
+        for (const WorkloadFormatFlag& companion : format.companions)
+        {
+            cmd.Add(companion.name, companion.runHelp, m_files[companion.name]);
+        }
+    }
     m_gen.Add(cmd);
 }
 
 bool
 JobWorkload::ApplyDefault(const StrictCommandLine& cmd, JobOptions& o)
 {
-    bool paper = !cmd.IsGiven("dag") && !cmd.IsGiven("chakra") && !cmd.IsGiven("commGroups") &&
-                 m_gen.Given(cmd).empty();
+    bool paper = m_gen.Given(cmd).empty();
+    for (const auto& [flag, value] : m_files)
+    {
+        paper = paper && !cmd.IsGiven(flag);
+    }
     if (paper)
     {
         m_gen.job = "b16";
@@ -139,20 +139,43 @@ std::shared_ptr<const WorkloadDag>
 JobWorkload::Load(const StrictCommandLine& cmd, JobOptions& o) const
 {
     std::vector<std::string> generatorFlags = m_gen.Given(cmd);
-    if (cmd.IsGiven("dag") && !generatorFlags.empty())
+    std::vector<const WorkloadFormatEntry*> files;
+    std::vector<std::string> fileFlags;
+    for (const WorkloadFormatEntry& format : WorkloadFormatRegistry::All())
     {
-        throw std::invalid_argument("--" + generatorFlags.front() +
-                                    " is a generator flag: give either --dag or the "
-                                    "generator's flags (--model, --tp, ...), not both");
+        if (cmd.IsGiven(format.input.name))
+        {
+            files.push_back(&format);
+            fileFlags.push_back("--" + format.input.name);
+        }
     }
-    if (cmd.IsGiven("dag") && cmd.IsGiven("chakra"))
+    // A format that reads none of the generator's flags refuses them before anything else;
+    // one that reads some (Chakra's --gpu, --mfu) refuses the others when it is read.
+    for (const WorkloadFormatEntry* format : files)
     {
-        throw std::invalid_argument("give either --dag or --chakra, not both");
+        if (format->generatorFlags.empty() && !generatorFlags.empty())
+        {
+            throw std::invalid_argument(
+                format->RefuseGeneratorFlag(generatorFlags.front(),
+                                            "the generator's flags (--model, --tp, ...)"));
+        }
     }
-    if (cmd.IsGiven("commGroups") && !cmd.IsGiven("chakra"))
+    if (files.size() > 1)
     {
-        throw std::invalid_argument("--commGroups names the groups of a Chakra trace: it "
-                                    "needs --chakra=PREFIX");
+        throw std::invalid_argument("give either " + fileFlags[0] + " or " + fileFlags[1] +
+                                    ", not both");
+    }
+    for (const WorkloadFormatEntry& format : WorkloadFormatRegistry::All())
+    {
+        for (const WorkloadFormatFlag& companion : format.companions)
+        {
+            if (cmd.IsGiven(companion.name) && !cmd.IsGiven(format.input.name))
+            {
+                throw std::invalid_argument("--" + companion.name + " " + companion.needs +
+                                            ": it needs --" + format.input.name + "=" +
+                                            format.metavar);
+            }
+        }
     }
     RailFabricSpec hardware;
     if (!RailFabricSpec::Preset(o.preset, hardware))
@@ -162,21 +185,9 @@ JobWorkload::Load(const StrictCommandLine& cmd, JobOptions& o) const
     }
     std::shared_ptr<const WorkloadDag> dag;
     uint32_t gpusPerServer = o.gpusPerServer > 0 ? o.gpusPerServer : hardware.gpusPerServer;
-    if (cmd.IsGiven("chakra"))
+    if (!files.empty())
     {
-        dag = LoadChakra(cmd, o, gpusPerServer);
-    }
-    else if (!m_dag.empty())
-    {
-        try
-        {
-            dag = std::make_shared<const WorkloadDag>(WorkloadJson::Load(m_dag));
-        }
-        catch (const WorkloadFormatError& e)
-        {
-            throw OneLine(e);
-        }
-        o.workload = m_dag;
+        dag = LoadFile(*files.front(), cmd, o, gpusPerServer);
     }
     else
     {
@@ -193,44 +204,55 @@ JobWorkload::Load(const StrictCommandLine& cmd, JobOptions& o) const
 }
 
 std::shared_ptr<const WorkloadDag>
-JobWorkload::LoadChakra(const StrictCommandLine& cmd, JobOptions& o, uint32_t gpusPerServer) const
+JobWorkload::LoadFile(const WorkloadFormatEntry& format,
+                      const StrictCommandLine& cmd,
+                      JobOptions& o,
+                      uint32_t gpusPerServer) const
 {
     for (const std::string& flag : m_gen.Given(cmd))
     {
-        if (flag != "gpu" && flag != "mfu")
+        std::string refusal = format.RefuseGeneratorFlag(flag, "the generator's flags");
+        if (!refusal.empty())
         {
-            throw std::invalid_argument("--" + flag +
-                                        " is a generator flag: a Chakra trace "
-                                        "takes only --gpu and --mfu (they time COMP nodes "
-                                        "that give num_ops and no duration)");
+            throw std::invalid_argument(refusal);
         }
     }
-    ChakraReadOptions read =
-        ChakraReadOptions::ForGpu(m_gen.gpu, m_gen.mfu, gpusPerServer, m_commGroups);
-    ChakraReadReport report;
+    const std::string& path = m_files.at(format.input.name);
+    WorkloadReadContext context;
+    context.gpusPerServer = gpusPerServer;
+    context.gpu = m_gen.gpu;
+    context.mfu = m_gen.mfu;
+    for (const WorkloadFormatFlag& companion : format.companions)
+    {
+        context.companions[companion.name] = m_files.at(companion.name);
+    }
+    WorkloadRead read;
     std::shared_ptr<const WorkloadDag> dag;
     try
     {
-        dag = std::make_shared<const WorkloadDag>(ChakraReader::Read(m_chakra, read, &report));
+        read = format.read(path, context);
+        dag = std::make_shared<const WorkloadDag>(std::move(read.dag));
     }
     catch (const WorkloadFormatError& e)
     {
         throw OneLine(e);
     }
-    // A trace whose ranks wait for each other would only end in the simulator's multi-line
-    // stuck report: the estimator, which delivers as the communicator does, says it in one.
-    try
+    if (!format.replayRefusal.empty())
     {
-        WorkloadEstimatorConfig replay;
-        replay.gpusPerServer = gpusPerServer;
-        WorkloadEstimator(replay).Run(*dag);
+        try
+        {
+            WorkloadEstimatorConfig replay;
+            replay.gpusPerServer = gpusPerServer;
+            WorkloadEstimator(replay).Run(*dag);
+        }
+        catch (const std::runtime_error& e)
+        {
+            throw std::invalid_argument(path + ": " + format.replayRefusal + ": " + e.what());
+        }
     }
-    catch (const std::runtime_error& e)
-    {
-        throw std::invalid_argument(m_chakra + ": the trace cannot finish: " + e.what());
-    }
-    m_notes = report.Lines();
-    o.workload = "";
+    // What the summary calls the workload: what reading said, or else the file.
+    m_notes = read.notes;
+    o.workload = m_notes.empty() ? path : "";
     for (const std::string& line : m_notes)
     {
         o.workload += (o.workload.empty() ? "" : "; ") + line;

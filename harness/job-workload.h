@@ -8,8 +8,10 @@
 #include "ns3/job-runner.h"
 #include "ns3/strict-command-line.h"
 #include "ns3/workload-dag.h"
+#include "ns3/workload-format-registry.h"
 #include "ns3/workload-generator-flags.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,9 +21,9 @@ namespace ns3
 
 /**
  * \ingroup photonic-rails
- * \brief The workload a program runs: a DAG file (--dag), a Chakra execution trace
- *        (--chakra, --commGroups), a generated job (--model and the generator's flags),
- *        or, when none is named, the paper's job.
+ * \brief The workload a program runs: a file of one of WorkloadFormatRegistry's formats
+ *        (a DAG file --dag, a Chakra execution trace --chakra with --commGroups), a generated
+ *        job (--model and the generator's flags), or, when none is named, the paper's job.
  *
  * The paper's job is the measured run: --job=b16 (Llama3-8B with TP 4, FSDP 2, PP 2 1F1B,
  * two 4-sequence micro-batches, calibrated compute) on the perlmutter-testbed preset (4
@@ -32,8 +34,8 @@ namespace ns3
 class JobWorkload
 {
   public:
-    /// \param cmd the program's flags: --dag, --chakra, --commGroups and the generator's
-    ///        flags are added
+    /// \param cmd the program's flags: every workload format's (--dag, --chakra,
+    ///        --commGroups) and the generator's flags are added
     void AddFlags(StrictCommandLine& cmd);
 
     /**
@@ -61,22 +63,24 @@ class JobWorkload
      */
     const std::string& GetMeasuredJob() const;
 
-    /// \return what reading a Chakra trace did, one line each (empty for other workloads)
+    /// \return what reading the file did, one line each (a Chakra trace's; empty for a DAG
+    ///         file and a generated job)
     const std::vector<std::string>& GetNotes() const;
 
   private:
-    /// \return a Chakra trace read with --commGroups, the server size and --gpu/--mfu
-    std::shared_ptr<const WorkloadDag> LoadChakra(const StrictCommandLine& cmd,
-                                                  JobOptions& o,
-                                                  uint32_t gpusPerServer) const;
+    /// \return the file of format read with its companion flags, the server size and
+    ///         --gpu/--mfu, replayed first if the format asks for it
+    std::shared_ptr<const WorkloadDag> LoadFile(const WorkloadFormatEntry& format,
+                                                const StrictCommandLine& cmd,
+                                                JobOptions& o,
+                                                uint32_t gpusPerServer) const;
     /// \return one line naming every setting of a generated job (summary.json's workload)
     std::string Describe(const WorkloadGenerator& generator) const;
     /// \return what GetMeasuredJob() says, from the parsed flags and options
     std::string MeasuredJob(const StrictCommandLine& cmd, const JobOptions& o) const;
 
-    std::string m_dag;                        //!< --dag
-    std::string m_chakra;                     //!< --chakra
-    std::string m_commGroups;                 //!< --commGroups
+    /// The formats' input and companion flags by name (--dag, --chakra, --commGroups)
+    std::map<std::string, std::string> m_files;
     mutable std::vector<std::string> m_notes; //!< GetNotes()
     std::string m_measured;                   //!< GetMeasuredJob()
     WorkloadGeneratorFlags m_gen;             //!< The generator's flags
