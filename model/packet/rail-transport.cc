@@ -554,6 +554,9 @@ RailTransport::Recheck(QueuePair& qp)
         m_failover->MoveParts(qp);
         return;
     }
+    // A QP stopped before has had its hold-down (or part of it) already: its data goes on
+    // (another port, a detour, or parked again) when that ends, not a whole timeout later.
+    bool stoppedBefore = qp.hit;
     if (!qp.parts.empty() && broken)
     {
         m_failover->Stop(qp); // a failure stops its data
@@ -570,7 +573,7 @@ RailTransport::Recheck(QueuePair& qp)
     // A broken path with data gets one timeout to show it (nothing may be in flight).
     if (!qp.parts.empty() && qp.deadline == Time::Max() && broken)
     {
-        m_sender->ArmTimeout(qp);
+        stoppedBefore ? m_failover->ArmHoldDown(qp) : m_sender->ArmTimeout(qp);
     }
     else if (!broken && m_failover->WaitsForCircuit(qp))
     {
