@@ -162,11 +162,12 @@ endfunction()
 # Registered after build_lib: GoogleTest for pure logic, example smoke runs, and the proof
 # that wscript lists the same files as CMakeLists.txt.
 function(photonic_rails_standalone_tests)
-  # Under the sanitizers a report exits with 23, never with the 1 of a clean input error, so
-  # the tests that expect exit status 1 cannot mistake a memory error for the right refusal.
+  # Under the sanitizers a report (a memory error, undefined behaviour or, at exit, a leak)
+  # exits with 23, never with the 1 of a clean input error, so the tests that expect exit
+  # status 1 cannot mistake a memory error for the right refusal.
   set(sanitizer_environment "")
   if(CMAKE_BUILD_TYPE STREQUAL "Sanitize")
-    set(sanitizer_environment "ASAN_OPTIONS=detect_leaks=0:exitcode=23"
+    set(sanitizer_environment "ASAN_OPTIONS=detect_leaks=1:exitcode=23"
                               "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=23")
   endif()
   add_executable(photonic-rails-gtest $<TARGET_OBJECTS:photonic-rails-gtest-objects>)
@@ -223,5 +224,9 @@ function(photonic_rails_standalone_tests)
     get_property(all_tests DIRECTORY ${PROJECT_SOURCE_DIR} PROPERTY TESTS)
     # Appended: a test may set variables of its own (NS_ATTRIBUTE_DEFAULT).
     set_property(TEST ${all_tests} APPEND PROPERTY ENVIRONMENT ${sanitizer_environment})
+    # Its error is thrown from inside an event, which ns-3's event loop then never releases
+    # (nor the devices it holds): the one leak LeakSanitizer would report is that, by design.
+    set_property(TEST example.photonic-rails-sim-flags-compute-past-clock APPEND PROPERTY
+                 ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0:exitcode=23")
   endif()
 endfunction()
