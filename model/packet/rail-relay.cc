@@ -97,6 +97,7 @@ RailRelay::PassOn(const RailTransportHeader& header, uint32_t payload)
         uint64_t chunksOfI = full / n + (i < full % n ? 1 : 0);
         uint64_t available = chunksOfI * chunk + (full % n == i ? partial : 0);
         QueuePair& qp = m_rt.m_sender->m_qps[forwarding.qpns[i]];
+        bool complete = false; // a share of a broken path may go around the failure now
         for (auto& part : qp.parts)
         {
             if (part.role == PartRole::FORWARD && part.origin == header.origin &&
@@ -105,11 +106,12 @@ RailRelay::PassOn(const RailTransportHeader& header, uint32_t payload)
                 uint64_t ours = available > part.offset ? available - part.offset : 0;
                 bool arriving = part.available < part.bytes;
                 part.available = std::min(ours, part.bytes);
-                if (qp.hit && arriving && part.available == part.bytes)
-                {
-                    m_rt.Recheck(qp); // a share of a broken path may go around the failure now
-                }
+                complete = complete || (qp.hit && arriving && part.available == part.bytes);
             }
+        }
+        if (complete)
+        {
+            m_rt.Recheck(qp); // after the loop: it may move the parts off this QP
         }
         m_rt.m_sender->Schedule(qp);
         m_rt.m_sender->Pump(qp.port);
