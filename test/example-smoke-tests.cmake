@@ -1124,6 +1124,19 @@ add_test(NAME example.photonic-rails-sim-fault-pxn-ocs-provisioning-permanent
                  --out=${CMAKE_BINARY_DIR}/sim-smoke-fault-pxn-ocs-provisioning-permanent)
 set_tests_properties(example.photonic-rails-sim-fault-pxn-ocs-provisioning-permanent PROPERTIES
   PASS_REGULAR_EXPRESSION "\nocs-provisioning +1\\.1[0-9][0-9] ")
+# Hostile pass (this session): GPU 3's only NIC port dies for good (2 GPUs per server, one
+# port each). Rank 0's 1 MiB to rank 3 goes by PXN to GPU 1, whose rail path to GPU 3 is
+# dead, so it goes around: back to GPU 0, over rail 0, then on. A hop of that detour found
+# no circuit to its next GPU and waited without asking Opus for one, as only detour
+# messages asked: the run never ended (before the previous commit) or stopped as "stuck".
+# Now a forwarded message past its PXN proxy asks like a detour; the run finishes.
+add_test(NAME example.photonic-rails-sim-fault-pxn-around
+         COMMAND photonic-rails-sim --dag=${PROJECT_SOURCE_DIR}/test/data/fault-limits/pxn-around-stuck.json
+                 --gpusPerServer=2 --nicPorts=1 --fabric=ocs --reconfigDelay=0s
+                 --fault=nic:gpu3.port0@8.054us,ocs-port:rail1.port3@255.658us-388.648us
+                 --progress=0 --out=${CMAKE_BINARY_DIR}/sim-smoke-fault-pxn-around)
+set_tests_properties(example.photonic-rails-sim-fault-pxn-around PROPERTIES
+  PASS_REGULAR_EXPRESSION "\nocs +[0-9]+\\.[0-9]+ +\\+0\\.00% ")
 photonic_rails_expect_error(example.photonic-rails-sim-detour-no-fault photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--gpusPerServer=1|--fabric=eps|--ns3::RailTransport::Detour=false"
   "error: --ns3::RailTransport::Detour acts on failures \\(detours, Opus's wait before it plans around a failed port\\): give --fault or --faults")

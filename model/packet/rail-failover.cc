@@ -404,7 +404,7 @@ RailFailover::IsDetourPart(const Part& part) const
     case PartRole::RELAY:
         return m_pieces.count(part.messageId) > 0;
     case PartRole::FORWARD:
-        return m_rt.m_relay->IsDetour({part.origin, part.messageId});
+        return m_rt.m_relay->GoesAround({part.origin, part.messageId});
     }
     return false;
 }

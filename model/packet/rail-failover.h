@@ -150,7 +150,8 @@ class RailFailover : public RailTransportPart
     /// detoured data waiting for a circuit fires CircuitWanted; data on a dead path asks for
     /// the circuit of a PXN path (WantCircuitAround).
     void Park(QueuePair& qp);
-    /// \return true if \p part carries bytes of a detour message
+    /// \return true if \p part carries bytes going around a failure: a detour message's,
+    ///         or a forwarded message's past its PXN proxy (RailRelay::GoesAround)
     bool IsDetourPart(const Part& part) const;
     /// \return the failed ports (this GPU's and \p peer's on shared planes), e.g. gpu5.port1
     std::set<std::string> FailedPortsTowards(uint32_t peer) const;

@@ -130,6 +130,7 @@ RailRelay::StartForwarding(const MessageKey& key,
     passed.insert(m_rt.m_gpu); // the forwarders so far (the origin may forward it once)
     // Past its PXN proxy a message is detouring, whether or not it left as a detour.
     uint32_t next = NextHop(header.relayTo, forwarding.detour || passed.size() > 1, passed);
+    forwarding.around = forwarding.detour || passed.size() > 1 || next != header.relayTo;
     auto routes = m_rt.RoutesTo(next, true);
     if (routes.empty())
     {
@@ -222,10 +223,10 @@ RailRelay::MoveShare(const Part& share, uint32_t qpn)
 }
 
 bool
-RailRelay::IsDetour(const MessageKey& key) const
+RailRelay::GoesAround(const MessageKey& key) const
 {
     auto forward = m_forwards.find(key);
-    return forward != m_forwards.end() && forward->second.detour;
+    return forward != m_forwards.end() && forward->second.around;
 }
 
 std::set<uint32_t>&

@@ -38,6 +38,7 @@ class RailRelay : public RailTransportPart
         std::vector<uint32_t> qpns; //!< QPs carrying its shares, one per port
         uint32_t partsLeft{0};      //!< Shares not yet acknowledged by the next GPU
         bool detour{false};         //!< A detour message (its destination completes it)
+        bool around{false};         //!< It goes around a failure (a detour, or past its PXN proxy)
     };
 
     /// \return a GPU sharing a scale-up domain with this GPU and a rail with \p peer (found
@@ -54,8 +55,10 @@ class RailRelay : public RailTransportPart
     void ShareDone(const Part& part);
     /// A forwarded share moved to QP \p qpn (its old path failed).
     void MoveShare(const Part& share, uint32_t qpn);
-    /// \return true if this GPU forwards message \p key as a detour message
-    bool IsDetour(const MessageKey& key) const;
+    /// \return true if this GPU forwards message \p key around a failure: a detour message,
+    ///         or one that has passed its PXN proxy or is not on its way straight to its
+    ///         destination (a share of it that waits for a circuit asks for one)
+    bool GoesAround(const MessageKey& key) const;
     /**
      * \param key a message on its way to this GPU through proxies or detour hops
      * \return the GPUs it has passed through so far (kept here, at its destination, until
