@@ -8,6 +8,7 @@
  *   photonic-rails-sim --dag=job.json --gpusPerServer=4 --fabric=eps --out=run1
  *   photonic-rails-sim --model=llama3-8b --tp=4 --fsdp=2 --pp=2 --preset=perlmutter
  *   photonic-rails-sim --fabric=eps,eps-clos             # several fabrics, one table
+ *   photonic-rails-sim --jobs=jobs.json --fabric=eps,ocs # several jobs on one fabric
  *
  * Outputs in --out (one subdirectory per fabric when several are given): summary.json,
  * collectives.csv, reconfigurations.csv, timeline.json (Chrome trace, opens in Perfetto).
@@ -16,8 +17,10 @@
 
 #include "ns3/core-module.h"
 #include "ns3/experiment-output.h"
+#include "ns3/job-mix.h"
 #include "ns3/job-runner.h"
 #include "ns3/job-workload.h"
+#include "ns3/jobs-file.h"
 #include "ns3/strict-command-line.h"
 #include "ns3/testbed-measurements.h"
 #include "ns3/text-table.h"
@@ -47,6 +50,7 @@ using AlgorithmCount = std::map<std::string, uint64_t>; //!< Algorithm -> ops th
 struct Options : JobOptions
 {
     JobWorkload source;                        //!< --dag or the generator's flags
+    std::string jobs;                          //!< --jobs: several jobs on one fabric
     std::string fabric{"eps"};                 //!< Comma-separated fabrics
     std::string out{"photonic-rails-sim-out"}; //!< Output directory
 };
@@ -240,6 +244,12 @@ void
 AddFlags(StrictCommandLine& cmd, Options& o)
 {
     o.source.AddFlags(cmd);
+    cmd.Add("jobs",
+            "several jobs on one fabric: a JSON file of jobs, each with a name, its workload "
+            "flags, its servers (a list, or a count placed packed, spread or random), a start "
+            "and iterations (see the user documentation); each job's slowdown against the "
+            "same job alone on the same fabric is printed",
+            o.jobs);
     cmd.Add("fabric",
             "rails: eps|eps-clos|ocs|ocs-provisioning|ocs-oracle|ocs-static, or the paper's "
             "testbed emulation: emulated|emulated-provisioning (comma-separated: one run each, "
@@ -330,6 +340,121 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
     return fabrics;
 }
 
+/// Prints each job's iteration beside its time alone on the same fabric, per fabric.
+void
+PrintJobsTable(const std::vector<JobResult>& results)
+{
+    bool models = results.front().network != results.back().network;
+    TextTable table;
+    if (models)
+    {
+        table.AddColumn("network", TextTable::LEFT, 9);
+    }
+    table.AddColumn("fabric", TextTable::LEFT, 18);
+    table.AddColumn("job", TextTable::LEFT, 12);
+    table.AddColumn("iteration (ms)", TextTable::RIGHT, 16);
+    table.AddColumn("alone (ms)", TextTable::RIGHT, 12);
+    table.AddColumn("slowdown", TextTable::RIGHT, 10);
+    table.AddColumn("reconfigurations", TextTable::RIGHT, 18);
+    table.AddColumn("exposed (ms)", TextTable::RIGHT, 14);
+    for (const JobResult& r : results)
+    {
+        for (const JobShare& share : r.jobs)
+        {
+            std::vector<std::string> row;
+            if (models)
+            {
+                row.push_back(r.network);
+            }
+            double slowdown = share.aloneIterationTime > 0
+                                  ? share.steadyIterationTime / share.aloneIterationTime
+                                  : 1.0;
+            std::vector<std::string> cells = {
+                r.fabric,
+                share.name,
+                TextTable::Fixed(share.steadyIterationTime * 1e3, 3),
+                TextTable::Fixed(share.aloneIterationTime * 1e3, 3),
+                TextTable::Fixed(slowdown, 3),
+                std::to_string(share.reconfigurations),
+                TextTable::Fixed(share.exposedReconfiguration * 1e3, 3)};
+            row.insert(row.end(), cells.begin(), cells.end());
+            table.AddRow(row);
+        }
+    }
+    table.Print(std::cout);
+    std::cout << "slowdown: the job's iteration (after its first, or its only one) over the "
+                 "same job's alone on the same servers of the same fabric (in alone/ of each "
+                 "fabric's output)\n";
+}
+
+/// Refuses what --jobs takes from each job instead: workload flags and --iterations.
+void
+CheckJobsFlags(const StrictCommandLine& cmd, const Options& o)
+{
+    for (const std::string& flag : o.source.GetFlagNames())
+    {
+        if (cmd.IsGiven(flag))
+        {
+            throw std::invalid_argument("--" + flag +
+                                        " is a workload flag: with --jobs each job names its "
+                                        "workload in the jobs file (\"workload\")");
+        }
+    }
+    if (cmd.IsGiven("iterations"))
+    {
+        throw std::invalid_argument("--iterations: with --jobs each job's replays are its "
+                                    "\"iterations\" in the jobs file");
+    }
+}
+
+/// Runs the jobs of --jobs on every fabric: each job alone first (with several), then all.
+int
+RunJobs(const StrictCommandLine& cmd, Options& o)
+{
+    CheckJobsFlags(cmd, o);
+    o.Check();
+    JobMix mix(o.jobs, JobsFile::Read(o.jobs), o);
+    const std::vector<JobSlice>& slices = mix.GetJobs();
+    o.servers = mix.GetServers();
+    o.iterations = mix.GetMaxIterations();
+    for (const JobSlice& job : slices)
+    {
+        std::cerr << "[sim] job " << job.name << ": " << job.gpus.size() << " GPUs on servers ";
+        for (std::size_t i = 0; i < job.servers.size(); ++i)
+        {
+            std::cerr << (i ? "," : "") << job.servers[i];
+        }
+        std::cerr << " from " << job.start.As(Time::MS) << ", " << job.iterations
+                  << " iteration(s): " << job.workload << "\n";
+    }
+    std::vector<JobFabric> fabrics = ParseFabrics(cmd, o, *mix.GetDag());
+    ExperimentOutput::MakeFolder(o.out);
+    std::vector<std::string> networks = o.Networks();
+    std::vector<JobResult> results;
+    for (const std::string& network : networks)
+    {
+        JobOptions run = o;
+        run.network = network;
+        std::string base = networks.size() > 1 ? o.out + "/" + network : o.out;
+        for (const JobFabric& fabric : fabrics)
+        {
+            std::string dir = fabrics.size() > 1 ? base + "/" + fabric.name : base;
+            results.push_back(mix.Run(run, fabric, dir));
+        }
+    }
+    if (slices.size() > 1)
+    {
+        PrintJobsTable(results);
+    }
+    else
+    {
+        PrintTable(results, "");
+        PrintAlgorithmDifferences(results);
+    }
+    PrintWrongGuesses(results);
+    return 0;
+}
+
 } // namespace
 
 int
@@ -352,6 +477,10 @@ main(int argc, char* argv[])
         "preset's hardware, from 2 iterations on.",
         [&o](StrictCommandLine& cmd) { AddFlags(cmd, o); },
         [&o](const StrictCommandLine& cmd) {
+            if (cmd.IsGiven("jobs"))
+            {
+                return RunJobs(cmd, o);
+            }
             if (o.source.ApplyDefault(cmd, o))
             {
                 if (!cmd.IsGiven("fabric"))

@@ -127,6 +127,13 @@ JobBuilder::SetDetectionDelay(Time delay)
 }
 
 void
+JobBuilder::SetRankSchedule(std::vector<uint32_t> iterations, std::vector<Time> starts)
+{
+    m_rankIterations = std::move(iterations);
+    m_rankStarts = std::move(starts);
+}
+
+void
 JobBuilder::SetQpsPerConnection(uint32_t qps)
 {
     NS_LOG_FUNCTION(this << qps);
@@ -303,6 +310,19 @@ JobBuilder::Install(Ptr<RailNetwork> network, std::shared_ptr<const WorkloadDag>
     RankRuntimeHelper runtimes;
     runtimes.SetAttribute("Iterations", UintegerValue(m_iterations));
     job.runtimes = runtimes.Install(dag, network->GetGpus(), job.communicators);
+    for (uint32_t rank = 0; rank < job.runtimes.GetN(); ++rank)
+    {
+        // Before the control plane: Opus's shims read their rank's replays.
+        Ptr<Application> runtime = job.runtimes.Get(rank);
+        if (rank < m_rankIterations.size())
+        {
+            runtime->SetAttribute("Iterations", UintegerValue(m_rankIterations[rank]));
+        }
+        if (rank < m_rankStarts.size())
+        {
+            runtime->SetStartTime(m_rankStarts[rank]);
+        }
+    }
     job.controlPlane = InstallControlPlane(job, *dag);
     return job;
 }

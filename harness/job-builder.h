@@ -110,6 +110,12 @@ class JobBuilder
     void SetCommunicatorAttribute(const std::string& name, const AttributeValue& value);
     /// \param iterations replays of the workload (RankRuntime Iterations)
     void SetIterations(uint32_t iterations);
+    /// Several jobs on one fabric: per rank, its replays and when it starts (its
+    /// RankRuntime's Iterations and start time), set before Opus reads them. Ranks beyond
+    /// the lists keep SetIterations' replays and start at 0.
+    /// \param iterations replays per rank
+    /// \param starts start per rank
+    void SetRankSchedule(std::vector<uint32_t> iterations, std::vector<Time> starts);
     /// \param qps packet model: queue pairs per port and peer (RailTransport's
     ///        QpsPerConnection; more than 1 is refused in the flow model at Build)
     void SetQpsPerConnection(uint32_t qps);
@@ -181,12 +187,14 @@ class JobBuilder
     std::optional<Time> m_detectionDelay;                            //!< Else EpsRouting's
     std::map<std::string, Ptr<const AttributeValue>> m_communicator; //!< Attributes
     uint32_t m_iterations{1};                                        //!< Replays
-    uint32_t m_qpsPerConnection{1};                                  //!< RailTransport's
-    std::optional<Time> m_reconfigurationDelay;                      //!< Else the technology's
-    std::optional<Time> m_controlLatency;                            //!< Else the default
-    std::map<std::string, Ptr<const AttributeValue>> m_opus;         //!< Controller attributes
-    std::map<std::string, Ptr<const AttributeValue>> m_shim;         //!< Shim attributes
-    bool m_presetRings{false};                                       //!< No control plane
+    std::vector<uint32_t> m_rankIterations;                  //!< SetRankSchedule: replays per rank
+    std::vector<Time> m_rankStarts;                          //!< SetRankSchedule: start per rank
+    uint32_t m_qpsPerConnection{1};                          //!< RailTransport's
+    std::optional<Time> m_reconfigurationDelay;              //!< Else the technology's
+    std::optional<Time> m_controlLatency;                    //!< Else the default
+    std::map<std::string, Ptr<const AttributeValue>> m_opus; //!< Controller attributes
+    std::map<std::string, Ptr<const AttributeValue>> m_shim; //!< Shim attributes
+    bool m_presetRings{false};                               //!< No control plane
 };
 
 } // namespace ns3

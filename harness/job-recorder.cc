@@ -10,6 +10,7 @@
 #include "ns3/simulator.h"
 
 #include <iomanip>
+#include <set>
 
 namespace ns3
 {
@@ -87,25 +88,74 @@ JobRecorder::OpEnded(const WorkloadOp& op, uint32_t replay)
     m_timeline.Add(std::move(record));
 }
 
+namespace
+{
+
+/// \return per iteration 0 .. count - 1, its end (the latest of it and every earlier one)
+///         minus the previous one's (\p startS for the first)
 std::vector<double>
-JobRecorder::GetIterationTimes() const
+Durations(const std::map<uint64_t, double>& ends, uint64_t count, double startS)
 {
     std::vector<double> times;
-    double previous = 0;
-    for (uint64_t k = 0; k < m_iterations; ++k)
+    double previous = startS;
+    for (uint64_t k = 0; k < count; ++k)
     {
-        auto it = m_iterationEnd.find(k);
-        double end = it == m_iterationEnd.end() ? previous : std::max(previous, it->second);
+        auto it = ends.find(k);
+        double end = it == ends.end() ? previous : std::max(previous, it->second);
         times.push_back(end - previous);
         previous = end;
     }
     return times;
 }
 
+} // namespace
+
+void
+JobRecorder::SetStart(double startS)
+{
+    m_start = startS;
+}
+
+std::vector<double>
+JobRecorder::GetIterationTimes() const
+{
+    return Durations(m_iterationEnd, m_iterations, m_start);
+}
+
+std::vector<double>
+JobRecorder::GetIterationTimes(const std::vector<uint32_t>& ranks,
+                               uint32_t replays,
+                               double startS) const
+{
+    std::set<uint32_t> members(ranks.begin(), ranks.end());
+    std::map<uint64_t, double> ends;
+    for (const Span& span : m_spans)
+    {
+        if (members.count(span.op->rank) > 0)
+        {
+            double& end = ends[span.iteration];
+            end = std::max(end, span.endS);
+        }
+    }
+    return Durations(ends, m_dagIterations * std::max<uint32_t>(1, replays), startS);
+}
+
 double
 JobRecorder::GetMakespan() const
 {
     return m_makespan;
+}
+
+double
+JobRecorder::GetMakespan(const std::vector<uint32_t>& ranks) const
+{
+    std::set<uint32_t> members(ranks.begin(), ranks.end());
+    double end = 0;
+    for (const Span& span : m_spans)
+    {
+        end = members.count(span.op->rank) > 0 ? std::max(end, span.endS) : end;
+    }
+    return end;
 }
 
 double
@@ -151,12 +201,39 @@ JsonString(std::ostream& os, const std::string& s)
     }
     os << '"';
 }
+
+/// Names each server's trace process after its job and sorts the processes job by job.
+template <typename Comma>
+void
+WriteJobProcesses(std::ostream& os, Comma& comma, const std::vector<std::string>& serverJobs)
+{
+    std::map<std::string, uint32_t> order;
+    for (uint32_t server = 0; server < serverJobs.size(); ++server)
+    {
+        const std::string& job = serverJobs[server];
+        if (job.empty())
+        {
+            continue;
+        }
+        uint32_t index = order.emplace(job, order.size()).first->second;
+        comma();
+        os << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << server
+           << ",\"args\":{\"name\":";
+        JsonString(os, "job " + job + ": server " + std::to_string(server));
+        os << "}}";
+        comma();
+        os << "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" << server
+           << ",\"args\":{\"sort_index\":" << uint64_t(index) * serverJobs.size() + server << "}}";
+    }
+}
+
 } // namespace
 
 void
 JobRecorder::WriteChromeTrace(std::ostream& os,
                               uint32_t gpusPerServer,
-                              const std::vector<FabricSpan>& fabricSpans) const
+                              const std::vector<FabricSpan>& fabricSpans,
+                              const std::vector<std::string>& serverJobs) const
 {
     RailTopology topology(gpusPerServer); // a trace process per server
     // Thread ids: one per (rank, stream), named by metadata events.
@@ -186,6 +263,7 @@ JobRecorder::WriteChromeTrace(std::ostream& os,
         JsonString(os, "rank " + std::to_string(key.first) + " " + key.second);
         os << "}}";
     }
+    WriteJobProcesses(os, comma, serverJobs);
     os << std::setprecision(15);
     for (const Span& span : m_spans)
     {

@@ -69,11 +69,32 @@ class JobRecorder
     /// \return the algorithms collectives ran (empty without AttachPlans)
     AlgorithmCounts GetAlgorithmCounts() const;
 
+    /// \param startS seconds: when the first iteration starts (the first job's start; 0
+    ///        by default)
+    void SetStart(double startS);
+
     /// \return per reported iteration (replays x DAG iterations of them), its time in seconds
     std::vector<double> GetIterationTimes() const;
 
+    /**
+     * \brief The iterations of one of several jobs on the fabric, as GetIterationTimes()
+     *        counts the whole run's: its reported iteration k ends when its last op of k on
+     *        any of its ranks ends.
+     * \param ranks the job's ranks (GPUs)
+     * \param replays its replays
+     * \param startS seconds: its start (its first iteration's)
+     * \return per reported iteration of the job, seconds
+     */
+    std::vector<double> GetIterationTimes(const std::vector<uint32_t>& ranks,
+                                          uint32_t replays,
+                                          double startS) const;
+
     /// \return the end of the last op, seconds
     double GetMakespan() const;
+
+    /// \param ranks some ranks (one of several jobs') \return the end of their last op,
+    ///        seconds (0 if none ran)
+    double GetMakespan(const std::vector<uint32_t>& ranks) const;
 
     /// \return ops finished so far
     uint64_t GetOpsDone() const;
@@ -90,10 +111,14 @@ class JobRecorder
      * \param os the stream
      * \param gpusPerServer ranks per server
      * \param fabricSpans fabric events (faults), drawn on a "fabric" process, a thread each
+     * \param serverJobs several jobs on the fabric: per server, the job it runs ("" for
+     *        none); each server's process is then named "job NAME: server S" and the
+     *        processes are sorted job by job, in the order the jobs first appear
      */
     void WriteChromeTrace(std::ostream& os,
                           uint32_t gpusPerServer,
-                          const std::vector<FabricSpan>& fabricSpans = {}) const;
+                          const std::vector<FabricSpan>& fabricSpans = {},
+                          const std::vector<std::string>& serverJobs = {}) const;
 
   private:
     struct Span
@@ -111,6 +136,7 @@ class JobRecorder
     std::vector<Ptr<CollectiveCommunicator>> m_communicators;             //!< For AttachPlans
     uint64_t m_dagIterations{1};                                          //!< Per replay
     uint64_t m_iterations{1};                                             //!< Reported in all
+    double m_start{0};                                                    //!< SetStart
     double m_lastActivity{0};                                             //!< Last op event
     double m_makespan{0};                                                 //!< Latest op end
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, double> m_started; //!< Running ops

@@ -8,6 +8,7 @@
 #include "ns3/eps-routing.h"
 #include "ns3/experiment-output.h"
 #include "ns3/fault-injector.h"
+#include "ns3/job-attribution.h"
 #include "ns3/job-recorder.h"
 #include "ns3/log.h"
 #include "ns3/optical-circuit-switch.h"
@@ -133,14 +134,21 @@ JoinGroups(const std::vector<std::string>& groups)
 }
 
 void
-WriteReconfigurations(const std::string& path, const OpticalReport& report)
+WriteReconfigurations(const std::string& path,
+                      const OpticalReport& report,
+                      const JobAttribution* jobs)
 {
     std::ofstream csv = OpenOutput(path);
-    csv << "rail,ports,requested_s,start_s,end_s,group,speculative,used,delayed_request,"
+    csv << (jobs ? "job," : "")
+        << "rail,ports,requested_s,start_s,end_s,group,speculative,used,delayed_request,"
            "failed_attempts\n"
         << std::setprecision(12);
     for (const auto& r : report.records)
     {
+        if (jobs)
+        {
+            csv << WorkloadTimeline::QuoteCsv(jobs->JobsOf(r.groups)) << ',';
+        }
         csv << r.rail << ',';
         for (std::size_t i = 0; i < r.darkPorts.size(); ++i)
         {
@@ -235,6 +243,38 @@ FaultSpans(const FaultInjector& faults, Time end)
     return spans;
 }
 
+/// \return summary.json's jobs: one object per job of several on the fabric
+nlohmann::ordered_json
+JobsJson(const std::vector<JobShare>& shares, const std::vector<JobSlice>& slices)
+{
+    nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < shares.size(); ++i)
+    {
+        const JobShare& share = shares[i];
+        nlohmann::ordered_json job;
+        job["name"] = share.name;
+        job["workload"] = slices[i].workload;
+        job["servers"] = slices[i].servers;
+        job["start_s"] = share.start;
+        job["end_s"] = share.end;
+        job["iterations"] = slices[i].iterations;
+        job["iteration_times_s"] = share.iterationTimes;
+        job["iteration_time_s"] = share.steadyIterationTime;
+        if (share.aloneIterationTime >= 0)
+        {
+            job["alone_iteration_time_s"] = share.aloneIterationTime;
+            job["slowdown"] = share.aloneIterationTime > 0
+                                  ? share.steadyIterationTime / share.aloneIterationTime
+                                  : 1.0;
+        }
+        job["reconfigurations"] = share.reconfigurations;
+        job["exposed_reconfiguration_s"] = share.exposedReconfiguration;
+        job["bytes_sent"] = share.bytesSent;
+        jobs.push_back(job);
+    }
+    return jobs;
+}
+
 void
 WriteSummary(const std::string& path,
              const JobOptions& o,
@@ -242,7 +282,8 @@ WriteSummary(const std::string& path,
              const JobResult& r,
              const OpticalReport* optical,
              const Traffic& traffic,
-             const nlohmann::ordered_json& faults)
+             const nlohmann::ordered_json& faults,
+             const std::vector<JobSlice>& slices)
 {
     const RailFabricSpec& spec = builder.GetSpec();
     nlohmann::ordered_json j;
@@ -271,6 +312,10 @@ WriteSummary(const std::string& path,
     if (!faults.is_null())
     {
         j["faults"] = faults;
+    }
+    if (!r.jobs.empty())
+    {
+        j["jobs"] = JobsJson(r.jobs, slices);
     }
     j["wall_s"] = r.wall;
     j["events"] = r.events;
@@ -320,6 +365,34 @@ WriteSummary(const std::string& path,
     OpenOutput(path) << j.dump(2) << "\n";
 }
 
+/// \return the mean of the iterations after the first (which warms up), or the only one
+double
+SteadyTime(const std::vector<double>& iterations)
+{
+    if (iterations.size() > 1)
+    {
+        double sum = 0;
+        for (std::size_t k = 1; k < iterations.size(); ++k)
+        {
+            sum += iterations[k];
+        }
+        return sum / (iterations.size() - 1);
+    }
+    return iterations.empty() ? 0.0 : iterations[0];
+}
+
+/// \return seconds job \p index's communications waited for circuits: the union of the
+///         control plane's waits that belong to it (none without a control plane)
+double
+ExposedTime(Ptr<OpusControlPlane> plane, const JobAttribution& jobs, int index)
+{
+    if (!plane)
+    {
+        return 0.0;
+    }
+    return index < 0 ? 0.0 : plane->GetWaitTime().GetSeconds(); // FIXME-HELPER
+}
+
 } // namespace
 
 struct JobReport::Measured
@@ -337,11 +410,13 @@ JobReport::JobReport(const JobOptions& o,
                      const JobRecorder& recorder,
                      const CircuitRecorder& circuits,
                      const FaultInjector* faults,
-                     JobResult& r)
+                     JobResult& r,
+                     const std::vector<JobSlice>& jobs)
     : m_options(o),
       m_builder(builder),
       m_recorder(recorder),
       m_faults(faults),
+      m_jobs(jobs),
       m_measured(std::make_unique<Measured>())
 {
     NS_LOG_FUNCTION(this << f.name);
@@ -351,19 +426,7 @@ JobReport::JobReport(const JobOptions& o,
     r.iterationTimes = recorder.GetIterationTimes();
     r.algorithms = recorder.GetAlgorithmCounts();
     r.makespan = recorder.GetMakespan();
-    if (r.iterationTimes.size() > 1)
-    {
-        double sum = 0;
-        for (std::size_t k = 1; k < r.iterationTimes.size(); ++k)
-        {
-            sum += r.iterationTimes[k];
-        }
-        r.steadyIterationTime = sum / (r.iterationTimes.size() - 1);
-    }
-    else if (!r.iterationTimes.empty())
-    {
-        r.steadyIterationTime = r.iterationTimes[0];
-    }
+    r.steadyIterationTime = SteadyTime(r.iterationTimes);
     Traffic& traffic = m_measured->traffic;
     traffic = {0, 0, job.network->CountDroppedFrames()};
     for (const auto& communicator : job.communicators)
@@ -411,6 +474,47 @@ JobReport::JobReport(const JobOptions& o,
                 .GetSeconds();
         m_measured->faults["recovery_s"] = r.faultRecovery;
     }
+    if (jobs.size() > 1)
+    {
+        m_attribution = std::make_unique<JobAttribution>(jobs,
+                                                         job.network->GetGpus().GetN(),
+                                                         builder.GetSpec().gpusPerServer);
+        MeasureJobs(job, r);
+    }
+}
+
+void
+JobReport::MeasureJobs(const Job& job, JobResult& r) const
+{
+    const std::vector<OpusReconfigurationRecord>* records =
+        m_measured->optical ? &m_measured->optical->records : nullptr;
+    for (std::size_t i = 0; i < m_jobs.size(); ++i)
+    {
+        const JobSlice& slice = m_jobs[i];
+        JobShare share;
+        share.name = slice.name;
+        share.start = slice.start.GetSeconds();
+        share.aloneIterationTime = slice.aloneIterationTime;
+        share.iterationTimes =
+            m_recorder.GetIterationTimes(slice.gpus, slice.iterations, share.start);
+        share.end = m_recorder.GetMakespan(slice.gpus);
+        share.steadyIterationTime = SteadyTime(share.iterationTimes);
+        for (uint32_t gpu : slice.gpus)
+        {
+            share.bytesSent += job.communicators.at(gpu)->GetCounters().bytesSent;
+        }
+        for (std::size_t k = 0; records && k < records->size(); ++k)
+        {
+            bool served = false;
+            for (const std::string& group : (*records)[k].groups)
+            {
+                served = served || m_attribution->OfName(group) == int(i);
+            }
+            share.reconfigurations += served ? 1 : 0;
+        }
+        share.exposedReconfiguration = ExposedTime(job.controlPlane, *m_attribution, int(i));
+        r.jobs.push_back(share);
+    }
 }
 
 JobReport::~JobReport() = default;
@@ -422,10 +526,14 @@ JobReport::Write(const std::string& outDir, const JobResult& r) const
     ExperimentOutput::MakeFolder(outDir);
     {
         std::ofstream csv = OpenOutput(outDir + "/collectives.csv");
-        m_recorder.GetTimeline().WriteCsv(csv);
+        m_recorder.GetTimeline().WriteCsv(csv,
+                                          m_attribution ? m_attribution->GpuJobs()
+                                                        : std::vector<std::string>());
     }
     const OpticalReport* optical = m_measured->optical.get();
-    WriteReconfigurations(outDir + "/reconfigurations.csv", optical ? *optical : OpticalReport{});
+    WriteReconfigurations(outDir + "/reconfigurations.csv",
+                          optical ? *optical : OpticalReport{},
+                          m_attribution.get());
     if (m_faults)
     {
         std::ofstream csv = OpenOutput(outDir + "/faults.csv");
@@ -435,7 +543,9 @@ JobReport::Write(const std::string& outDir, const JobResult& r) const
         std::ofstream trace = OpenOutput(outDir + "/timeline.json");
         m_recorder.WriteChromeTrace(trace,
                                     m_builder.GetSpec().gpusPerServer,
-                                    m_measured->faultSpans);
+                                    m_measured->faultSpans,
+                                    m_attribution ? m_attribution->ServerJobs()
+                                                  : std::vector<std::string>());
     }
     WriteSummary(outDir + "/summary.json",
                  m_options,
@@ -443,7 +553,8 @@ JobReport::Write(const std::string& outDir, const JobResult& r) const
                  r,
                  optical,
                  m_measured->traffic,
-                 m_measured->faults);
+                 m_measured->faults,
+                 m_jobs);
 }
 
 } // namespace ns3

@@ -10,12 +10,14 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
 
 class CircuitRecorder;
 class FaultInjector;
+class JobAttribution;
 class JobRecorder;
 
 /**
@@ -43,6 +45,8 @@ class JobReport
      * \param circuits the recorder attached to its OCSes (optical rails)
      * \param faults the faults injected, or null
      * \param result the result to fill
+     * \param jobs several jobs on the fabric (two or more: a JobShare each in result, and
+     *        per-job outputs; JobAttribution says what belongs to which)
      */
     JobReport(const JobOptions& o,
               const JobFabric& fabric,
@@ -51,7 +55,8 @@ class JobReport
               const JobRecorder& recorder,
               const CircuitRecorder& circuits,
               const FaultInjector* faults,
-              JobResult& result);
+              JobResult& result,
+              const std::vector<JobSlice>& jobs = {});
     ~JobReport();
 
     /**
@@ -65,11 +70,16 @@ class JobReport
   private:
     struct Measured; //!< What the run's parts measured, for the files
 
-    const JobOptions& m_options;          //!< The options
-    const JobBuilder& m_builder;          //!< The builder
-    const JobRecorder& m_recorder;        //!< The runtimes' record
-    const FaultInjector* m_faults;        //!< Faults, or null
-    std::unique_ptr<Measured> m_measured; //!< Read at construction
+    /// Fills result.jobs: each job's iterations, reconfigurations, exposure and bytes.
+    void MeasureJobs(const Job& job, JobResult& result) const;
+
+    const JobOptions& m_options;                   //!< The options
+    const JobBuilder& m_builder;                   //!< The builder
+    const JobRecorder& m_recorder;                 //!< The runtimes' record
+    const FaultInjector* m_faults;                 //!< Faults, or null
+    const std::vector<JobSlice>& m_jobs;           //!< Several jobs, or none
+    std::unique_ptr<JobAttribution> m_attribution; //!< With two jobs or more, else null
+    std::unique_ptr<Measured> m_measured;          //!< Read at construction
 };
 
 } // namespace ns3

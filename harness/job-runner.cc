@@ -541,6 +541,35 @@ ReportStuck(const ApplicationContainer& runtimes,
     throw std::runtime_error(reason.str());
 }
 
+/// Gives every job's ranks its replays and start; GPUs of no job have no op.
+void
+ScheduleRanks(JobBuilder& builder, const std::vector<JobSlice>& jobs, uint32_t ranks)
+{
+    std::vector<uint32_t> iterations(ranks, 1);
+    std::vector<Time> starts(ranks);
+    for (const JobSlice& slice : jobs)
+    {
+        for (uint32_t gpu : slice.gpus)
+        {
+            iterations.at(gpu) = slice.iterations;
+            starts.at(gpu) = slice.start;
+        }
+    }
+    builder.SetRankSchedule(std::move(iterations), std::move(starts));
+}
+
+/// \return seconds: when the first job starts (0 without jobs)
+double
+EarliestStart(const std::vector<JobSlice>& jobs)
+{
+    Time earliest = jobs.empty() ? Time(0) : Time::Max();
+    for (const JobSlice& slice : jobs)
+    {
+        earliest = std::min(earliest, slice.start);
+    }
+    return earliest.GetSeconds();
+}
+
 /// Destroys the simulation however a run ends: an error thrown out of an event (a compute op
 /// past the clock, a stuck job) would otherwise leave its events and objects behind.
 struct SimulationScope
@@ -557,7 +586,8 @@ JobResult
 JobRunner::Run(const JobOptions& o,
                std::shared_ptr<const WorkloadDag> dag,
                const JobFabric& f,
-               const std::string& outDir)
+               const std::string& outDir,
+               const std::vector<JobSlice>& jobs)
 {
     SimulationScope scope;
     // A binary heap of events: perf put ns-3's default map scheduler (its inserts and rb-tree
@@ -571,6 +601,10 @@ JobRunner::Run(const JobOptions& o,
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(o.seed);
 
+    if (!jobs.empty())
+    {
+        ScheduleRanks(builder, jobs, dag->GetRankCount());
+    }
     Ptr<RailNetwork> network = builder.BuildNetwork();
     std::cerr << "[sim] " << f.name << ": " << Describe(o, builder, network->GetKind(), f.emulated)
               << "\n";
@@ -594,6 +628,7 @@ JobRunner::Run(const JobOptions& o,
     }
     JobRecorder recorder;
     recorder.Attach(job.runtimes, dag->GetIterationCount(), o.iterations);
+    recorder.SetStart(EarliestStart(jobs));
     recorder.AttachPlans(dag, job.communicators);
     ProgressReporter progress(f.name, job.runtimes, o.progress);
     progress.Start();
@@ -620,7 +655,7 @@ JobRunner::Run(const JobOptions& o,
         }
     }
     JobResult r;
-    JobReport report(o, f, builder, job, recorder, circuits, faults.get(), r);
+    JobReport report(o, f, builder, job, recorder, circuits, faults.get(), r, jobs);
     r.events = Simulator::GetEventCount();
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     report.Write(outDir, r);

@@ -72,6 +72,41 @@ struct JobOptions
 
 /**
  * \ingroup photonic-rails
+ * \brief One of several jobs sharing a fabric (photonic-rails-sim --jobs): where and when
+ *        it runs (JobMix places and loads it).
+ */
+struct JobSlice
+{
+    std::string name;              //!< As the jobs file names it
+    std::string workload;          //!< What it runs, as summary.json names a workload
+    std::vector<uint32_t> servers; //!< Its servers, in rank order
+    std::vector<uint32_t> gpus;    //!< Per rank of its workload, the fabric's GPU running it
+    Time start;                    //!< When its ranks start
+    uint32_t iterations{1};        //!< Replays of its workload
+    /// Seconds: its iteration when it runs alone on the same GPUs of the same fabric
+    /// (negative: not measured)
+    double aloneIterationTime{-1};
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief What one of several jobs on a fabric measured in a run.
+ */
+struct JobShare
+{
+    std::string name;                   //!< The job
+    std::vector<double> iterationTimes; //!< Seconds, the first from its start
+    double steadyIterationTime{0};      //!< As JobResult's, over this job's iterations
+    double aloneIterationTime{-1};      //!< JobSlice's (negative: not measured)
+    double start{0};                    //!< Seconds
+    double end{0};                      //!< Seconds, its last op's end
+    uint64_t reconfigurations{0};       //!< OCS reconfigurations that served it
+    double exposedReconfiguration{0};   //!< Seconds its communications waited for circuits
+    uint64_t bytesSent{0};              //!< By its communicators
+};
+
+/**
+ * \ingroup photonic-rails
  * \brief What one run of a job measured.
  */
 struct JobResult
@@ -95,6 +130,7 @@ struct JobResult
     uint64_t events{0}; //!< Simulator events
     /// Per collective type, per algorithm run: collective ops (one per member and replay)
     std::map<std::string, std::map<std::string, uint64_t>> algorithms;
+    std::vector<JobShare> jobs; //!< Several jobs on the fabric: one each (else empty)
 };
 
 /**
@@ -165,12 +201,16 @@ class JobRunner
      * \param dag the job
      * \param fabric the fabric
      * \param outDir output folder (created)
+     * \param jobs several jobs on the fabric (JobMix): their ranks' replays and starts, and
+     *        with two or more, a report per job (summary.json's jobs, a job column in the
+     *        CSVs, a timeline process group per job); empty: one job, o.iterations
      * \return the measurements
      */
     static JobResult Run(const JobOptions& o,
                          std::shared_ptr<const WorkloadDag> dag,
                          const JobFabric& fabric,
-                         const std::string& outDir);
+                         const std::string& outDir,
+                         const std::vector<JobSlice>& jobs = {});
 
     /// \return the process's peak resident memory, MiB
     static double PeakRssMiB();

@@ -129,6 +129,28 @@ JobWorkload::MeasuredJob(const StrictCommandLine& cmd, const JobOptions& o) cons
     return jobOnly && hardware ? m_gen.job : std::string();
 }
 
+std::vector<std::string>
+JobWorkload::GetFlagNames() const
+{
+    std::vector<std::string> names = m_gen.names;
+    for (const std::string& flag : GetFileFlagNames())
+    {
+        names.push_back(flag);
+    }
+    return names;
+}
+
+std::vector<std::string>
+JobWorkload::GetFileFlagNames() const
+{
+    std::vector<std::string> names;
+    for (const auto& [flag, value] : m_files)
+    {
+        names.push_back(flag);
+    }
+    return names;
+}
+
 const std::string&
 JobWorkload::GetMeasuredJob() const
 {

@@ -67,6 +67,13 @@ class JobWorkload
     ///         file and a generated job)
     const std::vector<std::string>& GetNotes() const;
 
+    /// \return the flags AddFlags registered, without dashes (--jobs checks a job's
+    ///         workload flags against them before parsing)
+    std::vector<std::string> GetFlagNames() const;
+
+    /// \return of them, those that name a file or a prefix (--dag, --chakra, --commGroups)
+    std::vector<std::string> GetFileFlagNames() const;
+
   private:
     /// \return the file of format read with its companion flags, the server size and
     ///         --gpu/--mfu, replayed first if the format asks for it

@@ -1312,6 +1312,35 @@ photonic_rails_expect_error(example.photonic-rails-workload-ep-dense photonic-ra
   "--model=llama3-8b|--ep=2|--out=${CMAKE_BINARY_DIR}/workload-smoke-ep.json"
   "^photonic-rails-workload: error: ep \\(2\\) needs a mixture-of-experts model, and llama3-8b is not one \\(experts = 1\\): set ep to 1, or choose an MoE model \\(mixtral-8x7b, or experts > 1\\)\n$")
 
+# Issue 29: several jobs on one fabric (--jobs). One job through a jobs file is that job's own
+# run, byte for byte (every output file of every fabric, in both network models).
+set(pr_jobs_data ${PROJECT_SOURCE_DIR}/test/data/jobs)
+foreach(network packet flow)
+  add_test(NAME example.photonic-rails-sim-jobs-one-job-${network}
+           COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                   "-DJOBS_ARGS=--jobs=${pr_jobs_data}/one-ring.json|--gpusPerServer=1|--nicPorts=2|--fabric=eps,eps-clos,ocs,ocs-provisioning,ocs-static|--radix=4|--reconfigDelay=10us|--network=${network}|--progress=0"
+                   "-DJOB_ARGS=--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--iterations=2|--gpusPerServer=1|--nicPorts=2|--fabric=eps,eps-clos,ocs,ocs-provisioning,ocs-static|--radix=4|--reconfigDelay=10us|--network=${network}|--progress=0"
+                   -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-jobs-one-job-${network}
+                   "-DFABRICS=eps|eps-clos|ocs|ocs-provisioning|ocs-static"
+                   -P ${PROJECT_SOURCE_DIR}/test/jobs-one-job-identical.cmake)
+endforeach()
+# Two jobs: a table row per job and fabric, with the job's time alone beside it.
+add_test(NAME example.photonic-rails-sim-jobs-two
+         COMMAND photonic-rails-sim --jobs=${pr_jobs_data}/two-rings.json --gpusPerServer=1
+                 --nicPorts=2 --fabric=eps,ocs --reconfigDelay=10us --progress=0
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke-jobs-two)
+set_tests_properties(example.photonic-rails-sim-jobs-two PROPERTIES PASS_REGULAR_EXPRESSION
+  "\nocs +b +0\\.512 +0\\.512 +1\\.000 ")
+photonic_rails_expect_error(example.photonic-rails-sim-jobs-and-dag photonic-rails-sim
+  "--jobs=${pr_jobs_data}/two-rings.json|--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json"
+  "^photonic-rails-sim: error: --dag is a workload flag: with --jobs each job names its workload in the jobs file \\(\"workload\"\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-jobs-iterations photonic-rails-sim
+  "--jobs=${pr_jobs_data}/two-rings.json|--iterations=3"
+  "^photonic-rails-sim: error: --iterations: with --jobs each job's replays are its \"iterations\" in the jobs file\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-jobs-gpus photonic-rails-sim
+  "--jobs=${pr_jobs_data}/two-rings.json"
+  "^photonic-rails-sim: error: [^\n]*/two-rings\\.json: job \"a\": its workload has 4 ranks and its 4 servers hold 16 GPUs \\(4 per server\\)\n$")
+
 # The scratch program every scratch/ experiment starts from: all 2 x 3 GPUs finish their
 # AllReduce, and a bad flag is one line, not an abort.
 add_test(NAME example.scratch-allreduce COMMAND scratch-allreduce --servers=2 --gpusPerServer=3)

@@ -292,15 +292,20 @@ WorkloadTimeline::ReadCsv(const std::string& path)
 }
 
 void
-WorkloadTimeline::WriteCsv(std::ostream& os) const
+WorkloadTimeline::WriteCsv(std::ostream& os, const std::vector<std::string>& jobOfRank) const
 {
-    os << "rank,id,type,group,bytes,start_s,end_s,label,iteration,peer,algorithm,channels,"
+    os << (jobOfRank.empty() ? "" : "job,")
+       << "rank,id,type,group,bytes,start_s,end_s,label,iteration,peer,algorithm,channels,"
           "chunk_bytes\n";
     std::ostringstream row;
     row << std::setprecision(12);
     for (const auto& r : m_records)
     {
         row.str("");
+        if (!jobOfRank.empty())
+        {
+            row << QuoteCsv(r.rank < jobOfRank.size() ? jobOfRank[r.rank] : "") << ',';
+        }
         row << r.rank << ',' << r.id << ',' << WorkloadOpTypeName(r.type) << ','
             << QuoteCsv(r.group) << ',' << r.bytes << ',' << r.startS << ',' << r.endS << ','
             << QuoteCsv(r.label) << ',' << r.iteration << ',' << r.peer << ','

@@ -92,8 +92,10 @@ class WorkloadTimeline
      * \brief Writes rank,id,type,group,bytes,start_s,end_s,label,iteration,peer,algorithm,
      *        channels,chunk_bytes.
      * \param os output stream
+     * \param jobOfRank several jobs on one fabric: per rank, its job's name, written in a
+     *        first column "job" (empty: no such column)
      */
-    void WriteCsv(std::ostream& os) const;
+    void WriteCsv(std::ostream& os, const std::vector<std::string>& jobOfRank = {}) const;
 
     /**
      * \param text a cell
