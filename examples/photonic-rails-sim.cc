@@ -319,6 +319,12 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
                                         "plans around a failed port): give --fault or --faults");
         }
     }
+    if (cmd.IsGiven("ocsSwitching") && !optical)
+    {
+        throw std::invalid_argument("--ocsSwitching applies to optical rails (what their OCS "
+                                    "darkens to reconfigure): add ocs, ocs-provisioning, "
+                                    "ocs-oracle or ocs-static to --fabric");
+    }
     if (o.qpsPerConnection > 1 && !electrical)
     {
         throw std::invalid_argument("--qpsPerConnection acts on electrical rails (ECMP and DCQCN "

@@ -144,12 +144,12 @@ JobMix::Load(const JobEntry& entry, const JobOptions& o, std::string& descriptio
         // Only workload flags: an attribute or a global would change every job's run.
         if (std::find(names.begin(), names.end(), FlagName(token)) == names.end())
         {
-            throw InputFileError(m_path,
-                                 JobPrefix(entry) + "workload flag " +
-                                     StrictCommandLine::Quote(token) +
-                                     " is not one (a job's workload takes --dag, --chakra "
-                                     "with --commGroups, --job or the generator's flags; "
-                                     "hardware, fabric and attributes go on the command line)");
+            throw InputFileError(
+                m_path,
+                JobPrefix(entry) + StrictCommandLine::Quote(token) +
+                    " is not a workload flag (a job's workload takes --dag, --chakra "
+                    "with --commGroups, --job or the generator's flags; "
+                    "hardware, fabric and attributes go on the command line)");
         }
         tokens.push_back(InFolder(token, workload.GetFileFlagNames(), m_folder));
     }

@@ -743,6 +743,10 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
     cmd.Add("nicPorts", "NIC ports per GPU", nicPorts, NIC_PORTS);
     cmd.Add("nicRate", "Gb/s per NIC port", nicRate, NIC_RATE);
     cmd.Add("ocs", "OCS technology (optical rails): " + OcsTechnologyCatalog::Names(), ocs);
+    cmd.Add("ocsSwitching",
+            "what an OCS darkens to reconfigure (optical rails): technology (the catalogue's "
+            "for --ocs), per-port (only the ports it changes) or whole-switch (every port)",
+            ocsSwitching);
     cmd.Add("reconfigDelay",
             "OCS reconfiguration delay, e.g. 25ms (default: the technology's)",
             reconfigDelay);
@@ -798,6 +802,12 @@ JobOptions::Check()
     StrictCommandLine::CheckRange("channels", channels, CHANNELS);
     StrictCommandLine::CheckRange("chunkKiB", chunkKiB, CHUNK_KIB);
     StrictCommandLine::CheckRange("qpsPerConnection", qpsPerConnection, QPS_PER_CONNECTION);
+    if (ocsSwitching != "technology" && ocsSwitching != "per-port" &&
+        ocsSwitching != "whole-switch")
+    {
+        throw std::invalid_argument("--ocsSwitching: " + StrictCommandLine::Quote(ocsSwitching) +
+                                    " is not technology, per-port or whole-switch");
+    }
     if (!reconfigDelay.empty())
     {
         reconfigDelayTime = StrictCommandLine::ParseTime("reconfigDelay", reconfigDelay);

@@ -30,14 +30,17 @@ struct JobOptions
     static constexpr double MIN_REDUCE_GBPS = 0.001; //!< Slowest reduction, GB/s (1 MB/s)
     static constexpr double MAX_REDUCE_GBPS = 1e6;   //!< Fastest reduction, GB/s
 
-    std::string workload;               //!< What runs, as summary.json names it
-    std::string network{"packet"};      //!< NetworkModelRegistry name (a list in the sim)
-    std::string preset{"perlmutter"};   //!< Server hardware
-    uint32_t servers{0};                //!< 0: as many as the ranks need
-    uint32_t gpusPerServer{0};          //!< 0: the preset's
-    uint32_t nicPorts{0};               //!< 0: the preset's
-    double nicRate{0};                  //!< Gb/s per port, 0: the preset's
-    std::string ocs{"piezo"};           //!< OCS technology
+    std::string workload;             //!< What runs, as summary.json names it
+    std::string network{"packet"};    //!< NetworkModelRegistry name (a list in the sim)
+    std::string preset{"perlmutter"}; //!< Server hardware
+    uint32_t servers{0};              //!< 0: as many as the ranks need
+    uint32_t gpusPerServer{0};        //!< 0: the preset's
+    uint32_t nicPorts{0};             //!< 0: the preset's
+    double nicRate{0};                //!< Gb/s per port, 0: the preset's
+    std::string ocs{"piezo"};         //!< OCS technology
+    /// What an OCS darkens to reconfigure: technology (its catalogue entry's), per-port or
+    /// whole-switch
+    std::string ocsSwitching{"technology"};
     std::string reconfigDelay;          //!< Overrides the technology's delay ("" = no)
     std::string controlLatency;         //!< Opus shim <-> controller, one way ("" = default)
     Time reconfigDelayTime{-1};         //!< reconfigDelay read by Check (negative: none)

@@ -1331,6 +1331,15 @@ add_test(NAME example.photonic-rails-sim-jobs-two
                  --out=${CMAKE_BINARY_DIR}/sim-smoke-jobs-two)
 set_tests_properties(example.photonic-rails-sim-jobs-two PROPERTIES PASS_REGULAR_EXPRESSION
   "\nocs +b +0\\.512 +0\\.512 +1\\.000 ")
+# The experiment program on a small mix: a slowdown per job and variant, the CSV and the
+# CDF's script.
+add_test(NAME example.photonic-rails-jobs
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-jobs>
+                 -DWORKDIR=${CMAKE_BINARY_DIR} -DOUT_DIR=${CMAKE_BINARY_DIR}/jobs-smoke
+                 "-DARGS=--jobs=${pr_jobs_data}/two-rings.json|--gpusPerServer=1|--variants=eps,eps-clos-2:1,ocs-partial,ocs-whole,ocs-static|--reconfigDelay=10us|--network=packet|--progress=0|--plot=0|--out=${CMAKE_BINARY_DIR}/jobs-smoke"
+                 "-DEXPECT_STDOUT=\nb +1\\.000 +[0-9.]+ +1\\.000 +[0-9.]+ +1\\.000\n"
+                 "-DEXISTS=slowdowns.csv|slowdown-cdf.plt|ocs-whole/summary.json|ocs-whole/alone/a/summary.json"
+                 -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
 photonic_rails_expect_error(example.photonic-rails-sim-jobs-and-dag photonic-rails-sim
   "--jobs=${pr_jobs_data}/two-rings.json|--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json"
   "^photonic-rails-sim: error: --dag is a workload flag: with --jobs each job names its workload in the jobs file \\(\"workload\"\\)\n$")

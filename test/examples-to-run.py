@@ -20,6 +20,9 @@ cpp_examples = [
     ("photonic-rails-delay-sweep --dag=../../contrib/photonic-rails/test/data/two-phases.json "
      "--gpusPerServer=1 --nicPorts=1 --nicRate=100 --delays=0,25 --plot=0 "
      "--out=photonic-rails-delay-sweep-smoke", "True", "False"),
+    ("photonic-rails-jobs --jobs=../../contrib/photonic-rails/test/data/jobs/two-rings.json "
+     "--gpusPerServer=1 --variants=eps,ocs-whole --reconfigDelay=10us --plot=0 "
+     "--out=photonic-rails-jobs-smoke", "True", "False"),
     # test.py runs examples in testpy-output/<date>/ below the ns-3 root.
     ("opus-phase-replay --logs=../../contrib/photonic-rails/test/data/opus-replay-stage0.txt,"
      "../../contrib/photonic-rails/test/data/opus-replay-stage1.txt --plot=0 "

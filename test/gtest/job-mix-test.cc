@@ -300,7 +300,7 @@ TEST(JobMix, RefusesWorkloadsThatDoNotFit)
                      "per server)");
     jobs[1].workload = {"--gpusPerServer=2"};
     EXPECT_EQ(Refusal([&] { JobMix(path, jobs, OneGpuPerServer()); }),
-              path + ": job \"b\": workload flag '--gpusPerServer=2' is not one (a job's "
+              path + ": job \"b\": '--gpusPerServer=2' is not a workload flag (a job's "
                      "workload takes --dag, --chakra with --commGroups, --job or the "
                      "generator's flags; hardware, fabric and attributes go on the command "
                      "line)");

@@ -1,0 +1,333 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * photonic-rails-jobs: several training jobs on one fabric, and what sharing it costs each
+ * of them on every kind of rail. Runs a mix of jobs (a --jobs file; by default four jobs on
+ * 16 servers of 4 A100: the paper's b16 job, Llama3-70B with FSDP, Mixtral-8x7B with expert
+ * parallelism and Llama3-8B with data parallelism) on electrical rails (one switch per rail,
+ * a 1:1 and a 2:1 Clos), on optical rails whose OCS switches only the ports it changes and
+ * whose OCS darkens the whole switch to reconfigure, and on a static split of the OCS ports;
+ * each job also runs alone on the same servers of the same fabric, and its slowdown is its
+ * iteration in the mix over its iteration alone.
+ *
+ *   photonic-rails-jobs                                   # the built-in mix, flow model
+ *   photonic-rails-jobs --jobs=data/jobs/mix-16.json      # with a Chakra trace
+ *   photonic-rails-jobs --variants=eps-clos-2:1,ocs-whole --network=packet
+ *
+ * Writes DIR/jobs.json (the mix), DIR/slowdowns.csv, DIR/slowdown-cdf.plt and, with
+ * gnuplot, DIR/slowdown-cdf.png, and every run's outputs in DIR/<variant>/ (the main
+ * program's CONTRACT, with the jobs array and job columns). Errors are one line on stderr
+ * with a non-zero exit status.
+ */
+
+#include "ns3/experiment-output.h"
+#include "ns3/gnuplot.h"
+#include "ns3/job-mix.h"
+#include "ns3/job-runner.h"
+#include "ns3/jobs-file.h"
+#include "ns3/strict-command-line.h"
+#include "ns3/text-table.h"
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+const char* const PROGRAM = "photonic-rails-jobs";
+
+/// The built-in mix: four generated jobs of 4 servers each (written to DIR/jobs.json).
+const char* const DEFAULT_MIX = R"({
+  "placement": "packed",
+  "jobs": [
+    {"name": "b16", "workload": "--job=b16", "servers": 4, "iterations": 3},
+    {"name": "llama70b-fsdp",
+     "workload": "--model=llama3-70b --layers=4 --tp=4 --fsdp=4 --microBatches=2 --seqLen=4096",
+     "servers": 4, "iterations": 3},
+    {"name": "mixtral-ep",
+     "workload": "--model=mixtral-8x7b --layers=4 --tp=2 --fsdp=8 --ep=8 --microBatches=2 --seqLen=4096",
+     "servers": 4, "iterations": 3},
+    {"name": "llama8b-dp",
+     "workload": "--model=llama3-8b --layers=8 --tp=4 --dp=4 --microBatches=2 --seqLen=4096",
+     "servers": 4, "iterations": 3}
+  ]
+}
+)";
+
+/// One way to build the rails the mix runs on.
+struct Variant
+{
+    std::string name;             //!< As printed and as its output folder
+    std::string fabric;           //!< --fabric name
+    double oversubscription{1.0}; //!< Clos leaves' down:up
+    std::string ocsSwitching;     //!< OCS reconfiguration granularity ("" = the technology's)
+    std::string what;             //!< One line for --help
+};
+
+/// Every variant, in the order of the table.
+const std::vector<Variant>&
+Variants()
+{
+    static const std::vector<Variant> all = {
+        {"eps", "eps", 1.0, "", "one packet switch per rail (non-blocking)"},
+        {"eps-clos-1:1", "eps-clos", 1.0, "", "a leaf-spine Clos per rail, 1:1"},
+        {"eps-clos-2:1", "eps-clos", 2.0, "", "a leaf-spine Clos per rail, 2:1 oversubscribed"},
+        {"ocs-partial", "ocs", 1.0, "per-port", "Opus, an OCS that switches only changed ports"},
+        {"ocs-whole", "ocs", 1.0, "whole-switch", "Opus, an OCS that darkens all its ports"},
+        {"ocs-static", "ocs-static", 1.0, "", "the OCS ports split once, never switched"},
+    };
+    return all;
+}
+
+/// Every flag of the program, with its default.
+struct Options : JobOptions
+{
+    std::string jobs; //!< --jobs ("": the built-in mix)
+    std::string variants{"eps,eps-clos-1:1,eps-clos-2:1,ocs-partial,ocs-whole,ocs-static"};
+    std::string out{"photonic-rails-jobs-out"}; //!< Output folder
+    bool plot{true};                            //!< Render the PNG
+};
+
+/// \return the variants --variants names, in its order
+std::vector<Variant>
+ParseVariants(const std::string& text)
+{
+    std::vector<Variant> chosen;
+    for (const std::string& name : StrictCommandLine::SplitList("variants", text))
+    {
+        auto it = std::find_if(Variants().begin(), Variants().end(), [&name](const Variant& v) {
+            return v.name == name;
+        });
+        if (it == Variants().end())
+        {
+            std::string names;
+            for (const Variant& v : Variants())
+            {
+                names += (names.empty() ? "" : ", ") + v.name;
+            }
+            throw std::invalid_argument("--variants: unknown variant " +
+                                        StrictCommandLine::Quote(name) + " (" + names + ")");
+        }
+        if (std::any_of(chosen.begin(), chosen.end(), [&name](const Variant& v) {
+                return v.name == name;
+            }))
+        {
+            throw std::invalid_argument("--variants names " + name + " twice");
+        }
+        chosen.push_back(*it);
+    }
+    return chosen;
+}
+
+/// One job's slowdown on one variant.
+struct Row
+{
+    std::string variant; //!< The variant
+    JobShare share;      //!< The job's measurements, with its time alone
+};
+
+/// \return the job's iteration over its iteration alone
+double
+Slowdown(const JobShare& share)
+{
+    return share.aloneIterationTime > 0 ? share.steadyIterationTime / share.aloneIterationTime
+                                        : 1.0;
+}
+
+/// Prints a job per row, a variant per column: the slowdowns.
+void
+PrintTable(const std::vector<Row>& rows, const std::vector<Variant>& variants)
+{
+    TextTable table;
+    table.AddColumn("job", TextTable::LEFT, 16);
+    for (const Variant& v : variants)
+    {
+        table.AddColumn(v.name, TextTable::RIGHT, std::max<int>(12, v.name.size() + 2));
+    }
+    std::vector<std::string> jobs;
+    for (const Row& row : rows)
+    {
+        if (std::find(jobs.begin(), jobs.end(), row.share.name) == jobs.end())
+        {
+            jobs.push_back(row.share.name);
+        }
+    }
+    for (const std::string& job : jobs)
+    {
+        std::vector<std::string> cells = {job};
+        for (const Variant& v : variants)
+        {
+            for (const Row& row : rows)
+            {
+                if (row.variant == v.name && row.share.name == job)
+                {
+                    cells.push_back(TextTable::Fixed(Slowdown(row.share), 3));
+                }
+            }
+        }
+        table.AddRow(cells);
+    }
+    std::cout << "slowdown (iteration in the mix / iteration alone on the same servers):\n";
+    table.Print(std::cout);
+}
+
+/// Writes one row per variant and job.
+void
+WriteCsv(const std::vector<Row>& rows, const ExperimentOutput& out)
+{
+    std::ofstream csv = out.Open("slowdowns.csv");
+    csv << "variant,job,iteration_s,alone_iteration_s,slowdown,reconfigurations,"
+           "exposed_reconfiguration_s,bytes_sent\n"
+        << std::setprecision(12);
+    for (const Row& row : rows)
+    {
+        const JobShare& s = row.share;
+        csv << row.variant << ',' << s.name << ',' << s.steadyIterationTime << ','
+            << s.aloneIterationTime << ',' << Slowdown(s) << ',' << s.reconfigurations << ','
+            << s.exposedReconfiguration << ',' << s.bytesSent << '\n';
+    }
+}
+
+/// The CDF of the jobs' slowdowns, one step curve per variant.
+void
+Plot(const std::vector<Row>& rows,
+     const std::vector<Variant>& variants,
+     const ExperimentOutput& out,
+     bool render)
+{
+    Gnuplot plot;
+    plot.SetTitle("Slowdown of each job sharing the fabric (CDF over jobs)");
+    plot.SetLegend("slowdown (iteration in the mix / alone)", "fraction of jobs");
+    plot.SetExtra("set grid\nset key bottom right\nset yrange [0:1.05]");
+    for (const Variant& v : variants)
+    {
+        std::vector<double> slowdowns;
+        for (const Row& row : rows)
+        {
+            if (row.variant == v.name)
+            {
+                slowdowns.push_back(Slowdown(row.share));
+            }
+        }
+        std::sort(slowdowns.begin(), slowdowns.end());
+        Gnuplot2dDataset curve(v.name);
+        curve.SetStyle(Gnuplot2dDataset::LINES_POINTS);
+        for (std::size_t i = 0; i < slowdowns.size(); ++i)
+        {
+            // A step: the fraction rises from i / n to (i + 1) / n at each slowdown.
+            curve.Add(slowdowns[i], double(i) / slowdowns.size());
+            curve.Add(slowdowns[i], double(i + 1) / slowdowns.size());
+        }
+        plot.AddDataset(curve);
+    }
+    out.WriteFigure(
+        "slowdown-cdf",
+        900,
+        560,
+        [&plot](std::ostream& os) { plot.GenerateOutput(os); },
+        render);
+}
+
+/// \return the options of \p v's runs of \p mix
+JobOptions
+VariantOptions(const Options& o, const Variant& v, const JobMix& mix)
+{
+    JobOptions run = o;
+    run.servers = mix.GetServers();
+    run.iterations = mix.GetMaxIterations();
+    run.oversubscription = v.oversubscription;
+    if (!v.ocsSwitching.empty())
+    {
+        run.ocsSwitching = v.ocsSwitching;
+    }
+    return run;
+}
+
+void
+AddFlags(StrictCommandLine& cmd, Options& o)
+{
+    std::string variants;
+    for (const Variant& v : Variants())
+    {
+        variants += (variants.empty() ? "" : "; ") + v.name + ": " + v.what;
+    }
+    cmd.Add("jobs",
+            "the jobs: a JSON jobs file as photonic-rails-sim --jobs reads (default: the "
+            "built-in mix, written to the output folder's jobs.json)",
+            o.jobs);
+    cmd.Add("variants", "comma-separated rails to compare (" + variants + ")", o.variants);
+    cmd.Add("out", "output folder", o.out);
+    cmd.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);
+    o.AddFlags(cmd);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Options o;
+    o.network = "flow";
+    o.radix = 8;
+    o.nicPorts = 2; // the paper's two ports per GPU on its rail, 200 Gb/s in all
+    o.nicRate = 100;
+    return RunProgram(
+        argc,
+        argv,
+        PROGRAM,
+        __FILE__,
+        "Runs several training jobs on one fabric and prints each job's slowdown against "
+        "the same job alone, on electrical (one switch, Clos 1:1 and 2:1), optical (per-port "
+        "and whole-switch reconfiguration) and statically split rails, with a CDF plot.\n"
+        "Defaults: the built-in mix of four jobs on 16 servers (perlmutter, with 2 x 100G NIC "
+        "ports per GPU), the flow model, radix 8 for the Clos rails.",
+        [&o](StrictCommandLine& cmd) { AddFlags(cmd, o); },
+        [&o](const StrictCommandLine& cmd) {
+            if (cmd.IsGiven("iterations"))
+            {
+                throw std::invalid_argument("--iterations: each job's replays are its "
+                                            "\"iterations\" in the jobs file");
+            }
+            std::vector<Variant> variants = ParseVariants(o.variants);
+            o.Check();
+            ExperimentOutput out(o.out, "[jobs]");
+            std::string path = o.jobs;
+            if (path.empty())
+            {
+                path = (out.GetDir() / "jobs.json").string();
+                out.Open("jobs.json") << DEFAULT_MIX;
+            }
+            JobMix mix(path, JobsFile::Read(path), o);
+            for (const Variant& v : variants)
+            {
+                // Every variant's fabric before the first run.
+                JobRunner::CheckBeforeRuns(VariantOptions(o, v, mix),
+                                           {JobFabric::Parse(v.fabric)},
+                                           *mix.GetDag());
+            }
+            std::vector<Row> rows;
+            for (const Variant& v : variants)
+            {
+                JobOptions run = VariantOptions(o, v, mix);
+                std::cerr << "[jobs] " << v.name << ": " << v.what << "\n";
+                JobResult result =
+                    mix.Run(run, JobFabric::Parse(v.fabric), (out.GetDir() / v.name).string());
+                for (const JobShare& share : result.jobs)
+                {
+                    rows.push_back({v.name, share});
+                }
+            }
+            PrintTable(rows, variants);
+            WriteCsv(rows, out);
+            Plot(rows, variants, out, o.plot);
+            std::cout << "wrote " << out.GetDir().string() << "/ (slowdowns.csv, "
+                      << "slowdown-cdf.png, a folder per variant)\n";
+            return 0;
+        });
+}
