@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/attribute-default.h"
+#include "ns3/enum.h"
 #include "ns3/eps-channel.h"
 #include "ns3/eps-switch.h"
 #include "ns3/flow-transport.h"
@@ -70,6 +71,10 @@ FlowFabricHelper::Build()
         for (uint32_t rail = 0; rail < m_spec.gpusPerServer; ++rail)
         {
             Ptr<OpticalCircuitSwitch> ocs = m_ocsHelper.CreateSwitch();
+            if (m_spec.ocsSwitching != OcsSwitching::TECHNOLOGY) // else the technology's
+            {
+                ocs->SetAttribute("Switching", EnumValue(static_cast<int>(m_spec.ocsSwitching)));
+            }
             for (uint32_t port = 0; port < m_spec.PortsPerRail(); ++port)
             {
                 ocs->AddPort();

@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/enum.h"
 #include "ns3/eps-net-device.h"
 #include "ns3/eps-routing.h"
 #include "ns3/log.h"
@@ -202,6 +203,10 @@ RailFabricHelper::BuildOpticalRail(Ptr<RailFabric> fabric, uint32_t rail)
 {
     m_ocsHelper.SetTechnology(m_spec.ocsTechnology);
     Ptr<OpticalCircuitSwitch> ocs = m_ocsHelper.CreateSwitch();
+    if (m_spec.ocsSwitching != OcsSwitching::TECHNOLOGY) // else the technology's
+    {
+        ocs->SetAttribute("Switching", EnumValue(static_cast<int>(m_spec.ocsSwitching)));
+    }
     for (const auto& [gpu, port] : RailPorts(rail))
     {
         Ptr<NetDevice> nic = m_ocsHelper.InstallPort(fabric->m_gpus.Get(gpu), ocs);

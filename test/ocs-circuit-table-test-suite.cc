@@ -3,8 +3,8 @@
  *
  * The circuit state of an OCS alone (OcsCircuitTable: no channel, no device, no frame):
  * circuits set and torn down, requests queued per port, dark time accounted, a failed port
- * and a failed reconfiguration. Expected values are computed by hand in each test from the
- * reconfiguration delay and the request times.
+ * and a failed reconfiguration, whole-switch reconfiguration. Expected values are computed by hand
+ * in each test from the reconfiguration delay and the request times.
  */
 
 #include "ns3/ocs-circuit-table.h"
@@ -231,6 +231,133 @@ class OcsTableFailedReconfigurationTestCase : public TestCase
     }
 };
 
+/// Whole-switch: requests on disjoint ports are served one after the other, and each
+/// darkens every port, the unchanged circuit 0 <-> 1 included.
+class OcsTableWholeSwitchTestCase : public TestCase
+{
+  public:
+    OcsTableWholeSwitchTestCase()
+        : TestCase("whole-switch: disjoint requests serialize, unchanged circuits go dark")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TableBed bed;
+        bed.table->SetWholeSwitch(true);
+        bed.table->Preset({{0, 1}, {1, 0}});
+        bed.events.clear();
+        std::vector<OcsReconfiguration> done;
+        std::vector<Time> starts;
+        auto record =
+            MakeCallback(+[](std::vector<OcsReconfiguration>* d, const OcsReconfiguration& r) {
+                d->push_back(r);
+            }).Bind(&done);
+        auto started = MakeCallback(+[](std::vector<Time>* s, const OcsReconfiguration&) {
+                           s->push_back(Simulator::Now());
+                       }).Bind(&starts);
+        // d = 10 us. At 5 us 2 -> 3: every port dark 5..15 us. At 7 us 3 -> 2, on ports
+        // disjoint from the first (per-port it would run 7..17 us): it waits, 15..25 us.
+        Simulator::Schedule(MicroSeconds(5), [&]() {
+            bed.table->Reconfigure({{2, 3}}, record, started);
+        });
+        Simulator::Schedule(MicroSeconds(7), [&]() {
+            bed.table->Reconfigure({{3, 2}}, record, started);
+        });
+        Simulator::Schedule(MicroSeconds(10), [&]() {
+            NS_TEST_EXPECT_MSG_EQ(bed.table->IsCircuitUp(0), false, "unchanged but dark");
+            NS_TEST_EXPECT_MSG_EQ(bed.table->IsCircuitInPlace(0), true, "its mirror stays");
+            NS_TEST_EXPECT_MSG_EQ(bed.table->GetConnection(0), 1, "");
+            NS_TEST_EXPECT_MSG_EQ(bed.table->IsPortDark(3), true, "");
+        });
+        Simulator::Schedule(MicroSeconds(20), [&]() {
+            // Every port: 10 us of the first blackout and 5 of the second so far.
+            for (uint32_t port = 0; port < 4; ++port)
+            {
+                NS_TEST_EXPECT_MSG_EQ(bed.table->GetPortDarkTime(port), MicroSeconds(15), "");
+            }
+            NS_TEST_EXPECT_MSG_EQ(bed.table->IsCircuitUp(2), false, "dark for 3 -> 2");
+        });
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(done.size(), 2, "");
+        NS_TEST_EXPECT_MSG_EQ(done[0].startedAt, MicroSeconds(5), "");
+        NS_TEST_EXPECT_MSG_EQ(done[0].endedAt, MicroSeconds(15), "");
+        NS_TEST_EXPECT_MSG_EQ(done[1].startedAt, MicroSeconds(15), "");
+        NS_TEST_EXPECT_MSG_EQ(done[1].endedAt, MicroSeconds(25), "2d after the first start");
+        NS_TEST_EXPECT_MSG_EQ(done[0].darkPorts.size(), 4, "every port");
+        NS_TEST_EXPECT_MSG_EQ((starts == std::vector<Time>{MicroSeconds(5), MicroSeconds(15)}),
+                              true,
+                              "");
+        // Two blackouts of 10 us on every port.
+        for (uint32_t port = 0; port < 4; ++port)
+        {
+            NS_TEST_EXPECT_MSG_EQ(bed.table->GetPortDarkTime(port), MicroSeconds(20), "");
+        }
+        NS_TEST_EXPECT_MSG_EQ(bed.table->GetCutCount(0), 2, "cut by both blackouts");
+        // At each end the changed circuit comes up, then the darkened ones.
+        std::vector<TableBed::Event> expected{
+            {MicroSeconds(5), false, 0, 1},
+            {MicroSeconds(5), false, 1, 0},
+            {MicroSeconds(15), true, 2, 3},
+            {MicroSeconds(15), true, 0, 1},
+            {MicroSeconds(15), true, 1, 0},
+            {MicroSeconds(15), false, 0, 1},
+            {MicroSeconds(15), false, 1, 0},
+            {MicroSeconds(15), false, 2, 3},
+            {MicroSeconds(25), true, 3, 2},
+            {MicroSeconds(25), true, 0, 1},
+            {MicroSeconds(25), true, 1, 0},
+            {MicroSeconds(25), true, 2, 3},
+        };
+        NS_TEST_ASSERT_MSG_EQ(bed.events.size(), expected.size(), "");
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ((bed.events[i] == expected[i]), true, "event " << i);
+        }
+    }
+};
+
+/// Whole-switch with a failed port: the blackout does not light a circuit through it, and a
+/// repair during the blackout lights it at the blackout's end.
+class OcsTableWholeSwitchFailureTestCase : public TestCase
+{
+  public:
+    OcsTableWholeSwitchFailureTestCase()
+        : TestCase("whole-switch: a port repaired during a blackout comes up at its end")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TableBed bed;
+        bed.table->SetWholeSwitch(true);
+        bed.table->Preset({{0, 1}, {1, 0}});
+        bed.table->SetPortFailed(1, true);
+        bed.events.clear();
+        bed.table->Reconfigure({{2, 3}}); // every port dark 0..10 us
+        Simulator::Schedule(MicroSeconds(5), [&]() {
+            bed.table->SetPortFailed(1, false); // still dark: nothing comes up yet
+            NS_TEST_EXPECT_MSG_EQ(bed.table->IsCircuitUp(0), false, "");
+        });
+        Simulator::Run();
+        std::vector<TableBed::Event> expected{
+            {MicroSeconds(10), true, 2, 3},
+            {MicroSeconds(10), true, 0, 1},
+            {MicroSeconds(10), true, 1, 0},
+        };
+        NS_TEST_ASSERT_MSG_EQ(bed.events.size(), expected.size(), "");
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ((bed.events[i] == expected[i]), true, "event " << i);
+        }
+        NS_TEST_EXPECT_MSG_EQ(bed.table->IsCircuitUp(0), true, "");
+        NS_TEST_EXPECT_MSG_EQ(bed.table->GetPortDarkTime(1), MicroSeconds(10), "");
+    }
+};
+
 /// The OCS circuit-table suite.
 class OcsCircuitTableTestSuite : public TestSuite
 {
@@ -241,6 +368,8 @@ class OcsCircuitTableTestSuite : public TestSuite
         AddTestCase(new OcsTableQueueTestCase, TestCase::QUICK);
         AddTestCase(new OcsTablePortFailureTestCase, TestCase::QUICK);
         AddTestCase(new OcsTableFailedReconfigurationTestCase, TestCase::QUICK);
+        AddTestCase(new OcsTableWholeSwitchTestCase, TestCase::QUICK);
+        AddTestCase(new OcsTableWholeSwitchFailureTestCase, TestCase::QUICK);
     }
 };
 

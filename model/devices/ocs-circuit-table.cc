@@ -54,6 +54,19 @@ OcsCircuitTable::GetReconfigurationDelay() const
     return m_reconfigurationDelay;
 }
 
+void
+OcsCircuitTable::SetWholeSwitch(bool wholeSwitch)
+{
+    NS_LOG_FUNCTION(this << wholeSwitch);
+    m_wholeSwitch = wholeSwitch;
+}
+
+bool
+OcsCircuitTable::IsWholeSwitch() const
+{
+    return m_wholeSwitch;
+}
+
 uint32_t
 OcsCircuitTable::AddPort()
 {
@@ -122,6 +135,16 @@ OcsCircuitTable::Validate(const OcsConnections& changes) const
 std::vector<uint32_t>
 OcsCircuitTable::PortsTouchedBy(const OcsConnections& changes) const
 {
+    if (m_wholeSwitch)
+    {
+        // Every request holds every port: requests are served one at a time.
+        std::vector<uint32_t> all(m_output.size());
+        for (uint32_t port = 0; port < all.size(); ++port)
+        {
+            all[port] = port;
+        }
+        return all;
+    }
     std::set<uint32_t> ports;
     for (const auto& [input, output] : changes)
     {
@@ -192,7 +215,7 @@ OcsCircuitTable::Preset(const OcsConnections& configuration)
 }
 
 OcsRequestResult
-OcsCircuitTable::Reconfigure(const OcsConnections& changes, DoneCallback done)
+OcsCircuitTable::Reconfigure(const OcsConnections& changes, DoneCallback done, DoneCallback started)
 {
     NS_LOG_FUNCTION(this);
     OcsRequestResult result;
@@ -213,6 +236,7 @@ OcsCircuitTable::Reconfigure(const OcsConnections& changes, DoneCallback done)
     request.info.requestedAt = Simulator::Now();
     request.ports = PortsTouchedBy(changes);
     request.done = done;
+    request.onStart = started;
     for (const auto& [input, output] : changes)
     {
         m_target[input] = output;
@@ -304,6 +328,25 @@ OcsCircuitTable::Start(Request& request)
         Simulator::ScheduleNow(&OcsCircuitTable::Finish, this, info.id);
         return;
     }
+    std::vector<bool> wasLit;
+    if (m_wholeSwitch)
+    {
+        // Every port in use goes dark (the others lead to no device); the circuits that stay
+        // keep their mirrors but lose their light (and their frames in flight) until the end.
+        for (uint32_t port = 0; port < m_portsInUse; ++port)
+        {
+            dark.insert(port);
+        }
+        info.darkPorts.assign(dark.begin(), dark.end());
+        for (uint32_t port : info.darkPorts)
+        {
+            if (m_up[port] && info.changed.count(port) == 0)
+            {
+                request.dimmed.push_back(port);
+                wasLit.push_back(IsLit(port));
+            }
+        }
+    }
     for (const auto& [input, output] : info.changed)
     {
         if (m_up[input])
@@ -320,6 +363,18 @@ OcsCircuitTable::Start(Request& request)
             m_darkSince[port] = Simulator::Now();
         }
     }
+    for (std::size_t i = 0; i < request.dimmed.size(); ++i)
+    {
+        uint32_t input = request.dimmed[i];
+        if (wasLit[i])
+        {
+            m_cuts[input].push_back(Simulator::Now());
+            if (m_listener.circuitDown)
+            {
+                m_listener.circuitDown(input, m_output[input]);
+            }
+        }
+    }
     NS_LOG_INFO("OCS request " << info.id << " darkens " << info.darkPorts.size() << " ports for "
                                << m_reconfigurationDelay.As(Time::MS));
     if (m_listener.reconfigurationStart)
@@ -329,6 +384,14 @@ OcsCircuitTable::Start(Request& request)
     for (const auto& [input, output] : info.changed)
     {
         NotifyPort(input);
+    }
+    for (uint32_t input : request.dimmed)
+    {
+        NotifyPort(input);
+    }
+    if (!request.onStart.IsNull())
+    {
+        request.onStart(info);
     }
     Simulator::Schedule(m_reconfigurationDelay, &OcsCircuitTable::Finish, this, info.id);
 }
@@ -366,6 +429,13 @@ OcsCircuitTable::Finish(uint64_t id)
             }
         }
     }
+    for (uint32_t input : request.dimmed)
+    {
+        if (IsLit(input) && m_listener.circuitUp)
+        {
+            m_listener.circuitUp(input, m_output[input]);
+        }
+    }
     for (uint32_t port : request.ports)
     {
         NS_ABORT_MSG_IF(m_lines[port].front() != id, "OCS request order broken on " << port);
@@ -382,6 +452,10 @@ OcsCircuitTable::Finish(uint64_t id)
         }
     }
     for (const auto& [input, output] : info.changed)
+    {
+        NotifyPort(input);
+    }
+    for (uint32_t input : request.dimmed)
     {
         NotifyPort(input);
     }
@@ -435,7 +509,9 @@ OcsCircuitTable::IsCircuitInPlace(uint32_t input) const
 bool
 OcsCircuitTable::IsLit(uint32_t input) const
 {
-    return m_up[input] && !m_failed[input] && !m_failed[m_output[input]];
+    // On a whole-switch OCS a reconfiguration darkens the circuits it does not change too.
+    return m_up[input] && !m_failed[input] && !m_failed[m_output[input]] &&
+           !(m_wholeSwitch && m_darkHolds[input] > 0);
 }
 
 void

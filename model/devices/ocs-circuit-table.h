@@ -60,7 +60,8 @@ struct OcsRequestResult
  * \brief The circuit state of an optical circuit switch, without the frames it carries.
  *
  * It holds which input is joined to which output, the requests that change circuits (each
- * port serves them in arrival order; requests on disjoint ports run concurrently), the
+ * port serves them in arrival order; requests on disjoint ports run concurrently, unless the
+ * switch is whole-switch: SetWholeSwitch), the
  * ports a reconfiguration darkens for ReconfigurationDelay, failed ports and requests made
  * to fail, and the accounting of dark time per port. OpticalCircuitSwitch (the channel that
  * carries frames) owns one and delegates to it; a network model without frames (FlowFabric)
@@ -101,6 +102,17 @@ class OcsCircuitTable : public SimpleRefCount<OcsCircuitTable>
     void SetReconfigurationDelay(Time delay);
     /// \return the time a changed port stays dark
     Time GetReconfigurationDelay() const;
+    /**
+     * \brief Whole-switch reconfiguration (a rotor switch): a request that changes circuits
+     * darkens every port for ReconfigurationDelay, not only the changed ones; unchanged
+     * circuits keep their configuration but carry nothing meanwhile (IsCircuitUp false, their
+     * frames in flight are lost, as on a cut), and requests are served one at a time, in
+     * arrival order, each with its own blackout. Set before requests are made.
+     * \param wholeSwitch true for whole-switch, false (the default) for per-port
+     */
+    void SetWholeSwitch(bool wholeSwitch);
+    /// \return true if a reconfiguration darkens every port (SetWholeSwitch)
+    bool IsWholeSwitch() const;
 
     /**
      * \brief Takes the next free port into use (its state is sized at the first one).
@@ -123,9 +135,13 @@ class OcsCircuitTable : public SimpleRefCount<OcsCircuitTable>
      * \brief Requests a change of some circuits (see OpticalCircuitSwitch::Reconfigure).
      * \param changes the circuits to set
      * \param done called when the request completes (may be null)
+     * \param started called when its ports go dark (never for a request that changes
+     *        nothing; may be null)
      * \return the outcome
      */
-    OcsRequestResult Reconfigure(const OcsConnections& changes, DoneCallback done = DoneCallback());
+    OcsRequestResult Reconfigure(const OcsConnections& changes,
+                                 DoneCallback done = DoneCallback(),
+                                 DoneCallback started = DoneCallback());
 
     /**
      * \brief Requests a whole configuration: named circuits set, every other one removed.
@@ -205,10 +221,12 @@ class OcsCircuitTable : public SimpleRefCount<OcsCircuitTable>
     /// A request between arrival and completion.
     struct Request
     {
-        OcsReconfiguration info;     //!< What is reported
-        std::vector<uint32_t> ports; //!< Ports it waits on (sorted, unique)
-        DoneCallback done;           //!< Completion callback
-        bool started{false};         //!< Its ports went dark (or it proved empty)
+        OcsReconfiguration info;      //!< What is reported
+        std::vector<uint32_t> ports;  //!< Ports it waits on (sorted, unique)
+        DoneCallback done;            //!< Completion callback
+        DoneCallback onStart;         //!< Called when its ports go dark
+        bool started{false};          //!< Its ports went dark (or it proved empty)
+        std::vector<uint32_t> dimmed; //!< Whole-switch: unchanged circuits it darkens
     };
 
     /// Checks \p changes against the projected configuration; empty string when valid.
@@ -233,6 +251,7 @@ class OcsCircuitTable : public SimpleRefCount<OcsCircuitTable>
 
     uint32_t m_radix{64};        //!< Number of ports
     Time m_reconfigurationDelay; //!< Blackout of a changed port
+    bool m_wholeSwitch{false};   //!< A reconfiguration darkens every port
     Listener m_listener;         //!< The owner's hooks
 
     uint32_t m_portsInUse{0};                  //!< Ports taken (AddPort)

@@ -15,6 +15,35 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("OcsTechnology");
 
+std::string
+OcsSwitchingName(OcsSwitching switching)
+{
+    switch (switching)
+    {
+    case OcsSwitching::PER_PORT:
+        return "per-port";
+    case OcsSwitching::WHOLE_SWITCH:
+        return "whole-switch";
+    default:
+        return "technology";
+    }
+}
+
+bool
+ParseOcsSwitching(const std::string& name, OcsSwitching& switching)
+{
+    for (OcsSwitching candidate :
+         {OcsSwitching::TECHNOLOGY, OcsSwitching::PER_PORT, OcsSwitching::WHOLE_SWITCH})
+    {
+        if (OcsSwitchingName(candidate) == name)
+        {
+            switching = candidate;
+            return true;
+        }
+    }
+    return false;
+}
+
 uint64_t
 OcsTechnology::MaxGpus(uint32_t gpusPerScaleUp, uint32_t portsPerNic) const
 {
@@ -26,15 +55,18 @@ const std::vector<OcsTechnology>&
 OcsTechnologyCatalog::All()
 {
     NS_LOG_FUNCTION_NOARGS();
-    // Paper Table 3 (delay, radix); examples as the paper names them.
+    // Paper Table 3 (delay, radix); examples as the paper names them. Only a rotor switch
+    // moves every port at once (to its next fixed matching); the others steer each port's
+    // beam or fiber on its own (sources in the design doc).
+    constexpr OcsSwitching perPort = OcsSwitching::PER_PORT;
     static const std::vector<OcsTechnology> catalogue = {
-        {"plzt", "EpiPhotonics PLZT", NanoSeconds(10), 16},
-        {"sip", "Lightmatter silicon photonics", MicroSeconds(7), 32},
-        {"rotornet", "InFocus RotorNet", MicroSeconds(10), 128},
-        {"3d-mems", "Calient 3D MEMS", MilliSeconds(15), 320},
-        {"piezo", "Polatis piezo", MilliSeconds(25), 576},
-        {"liquid-crystal", "Coherent liquid crystal", MilliSeconds(100), 512},
-        {"robotic", "Telescent robotic patch panel", Seconds(120), 1008},
+        {"plzt", "EpiPhotonics PLZT", NanoSeconds(10), 16, perPort},
+        {"sip", "Lightmatter silicon photonics", MicroSeconds(7), 32, perPort},
+        {"rotornet", "InFocus RotorNet", MicroSeconds(10), 128, OcsSwitching::WHOLE_SWITCH},
+        {"3d-mems", "Calient 3D MEMS", MilliSeconds(15), 320, perPort},
+        {"piezo", "Polatis piezo", MilliSeconds(25), 576, perPort},
+        {"liquid-crystal", "Coherent liquid crystal", MilliSeconds(100), 512, perPort},
+        {"robotic", "Telescent robotic patch panel", Seconds(120), 1008, perPort},
     };
     return catalogue;
 }

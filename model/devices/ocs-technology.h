@@ -16,6 +16,32 @@ namespace ns3
 
 /**
  * \ingroup photonic-rails
+ * \brief What a reconfiguration does to the ports whose circuit does not change.
+ */
+enum class OcsSwitching
+{
+    TECHNOLOGY,  //!< As the OCS technology does (RailFabricSpec's default; not a technology's)
+    PER_PORT,    //!< Only the changed ports go dark; the others carry traffic meanwhile
+    WHOLE_SWITCH //!< Every port goes dark; requests are served one at a time
+};
+
+/**
+ * \ingroup photonic-rails
+ * \param switching a value
+ * \return its name: "technology", "per-port" or "whole-switch"
+ */
+std::string OcsSwitchingName(OcsSwitching switching);
+
+/**
+ * \ingroup photonic-rails
+ * \param name "technology", "per-port" or "whole-switch"
+ * \param[out] switching the value, when \p name is valid
+ * \return true when \p name is valid
+ */
+bool ParseOcsSwitching(const std::string& name, OcsSwitching& switching);
+
+/**
+ * \ingroup photonic-rails
  * \brief Reconfiguration delay and radix of one optical circuit switching technology.
  *
  * The catalogue holds the seven technologies of Table 3 of "Photonic Rails in ML
@@ -27,6 +53,9 @@ struct OcsTechnology
     std::string example;       //!< Representative product or project
     Time reconfigurationDelay; //!< Time a changed port stays dark
     uint32_t radix;            //!< Number of duplex ports of one switch
+    /// PER_PORT or WHOLE_SWITCH, as the switching element works (design doc, "Reconfiguration
+    /// of the other ports", cites the source for each)
+    OcsSwitching switching{OcsSwitching::PER_PORT};
 
     /**
      * \brief GPUs one rail of this technology can serve (the paper's Table 3).

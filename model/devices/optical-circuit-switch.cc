@@ -8,6 +8,7 @@
 #include "ocs-technology.h"
 
 #include "ns3/abort.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -42,6 +43,21 @@ OpticalCircuitSwitch::GetTypeId()
                           MakeTimeAccessor(&OpticalCircuitSwitch::SetReconfigurationDelay,
                                            &OpticalCircuitSwitch::GetReconfigurationDelay),
                           MakeTimeChecker(Time(0), Seconds(1e6)))
+            .AddAttribute("Switching",
+                          "What a reconfiguration does to the other ports: PerPort (only the "
+                          "changed ports go dark), WholeSwitch (every port goes dark, unchanged "
+                          "circuits included, and requests are served one at a time: a rotor "
+                          "switch), or Technology (as the technology ApplyTechnology set; "
+                          "PerPort without one).",
+                          EnumValue(static_cast<int>(OcsSwitching::TECHNOLOGY)),
+                          MakeEnumAccessor(&OpticalCircuitSwitch::SetSwitching,
+                                           &OpticalCircuitSwitch::GetSwitching),
+                          MakeEnumChecker(static_cast<int>(OcsSwitching::TECHNOLOGY),
+                                          "Technology",
+                                          static_cast<int>(OcsSwitching::PER_PORT),
+                                          "PerPort",
+                                          static_cast<int>(OcsSwitching::WHOLE_SWITCH),
+                                          "WholeSwitch"))
             .AddTraceSource("CircuitUp",
                             "A circuit input -> output came up.",
                             MakeTraceSourceAccessor(&OpticalCircuitSwitch::m_circuitUpTrace),
@@ -125,6 +141,8 @@ OpticalCircuitSwitch::ApplyTechnology(const std::string& name)
     m_technology = technology.name;
     m_table->SetRadix(technology.radix);
     m_table->SetReconfigurationDelay(technology.reconfigurationDelay);
+    m_technologySwitching = technology.switching;
+    UpdateSwitching();
 }
 
 void
@@ -151,6 +169,34 @@ OpticalCircuitSwitch::GetReconfigurationDelay() const
 {
     NS_LOG_FUNCTION(this);
     return m_table->GetReconfigurationDelay();
+}
+
+void
+OpticalCircuitSwitch::SetSwitching(int switching)
+{
+    m_switching = static_cast<OcsSwitching>(switching);
+    UpdateSwitching();
+}
+
+int
+OpticalCircuitSwitch::GetSwitching() const
+{
+    return static_cast<int>(m_switching);
+}
+
+void
+OpticalCircuitSwitch::UpdateSwitching()
+{
+    OcsSwitching effective =
+        m_switching == OcsSwitching::TECHNOLOGY ? m_technologySwitching : m_switching;
+    m_table->SetWholeSwitch(effective == OcsSwitching::WHOLE_SWITCH);
+}
+
+bool
+OpticalCircuitSwitch::IsWholeSwitch() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_table->IsWholeSwitch();
 }
 
 uint32_t

@@ -8,6 +8,7 @@
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/ocs-circuit-table.h"
+#include "ns3/ocs-technology.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
@@ -36,7 +37,11 @@ class OcsNetDevice;
  * ReconfigurationDelay; every other circuit keeps carrying traffic. A request that touches a
  * port (as input, or as old or new output) that an earlier request still holds waits until
  * every earlier request touching any of its ports has finished: requests are served in
- * arrival order per port, and requests on disjoint ports proceed concurrently.
+ * arrival order per port, and requests on disjoint ports proceed concurrently. With
+ * Switching = WholeSwitch (a rotor switch's; Technology, the default, takes ApplyTechnology's)
+ * a reconfiguration darkens every port instead, unchanged
+ * circuits included (their devices hold frames as on a changed port), and requests are
+ * served one at a time (OcsCircuitTable::SetWholeSwitch).
  *
  * The circuit state (circuits, requests, dark and failed ports, dark-time accounting) is an
  * OcsCircuitTable the switch owns (GetCircuitTable()); the switch itself carries frames and
@@ -61,7 +66,7 @@ class OpticalCircuitSwitch : public Channel
     ~OpticalCircuitSwitch() override;
 
     /**
-     * \brief Sets ReconfigurationDelay and Radix from a catalogued technology.
+     * \brief Sets ReconfigurationDelay, Radix and WholeSwitch from a catalogued technology.
      * \param name a name from OcsTechnologyCatalog (e.g. "piezo")
      */
     void ApplyTechnology(const std::string& name);
@@ -76,6 +81,9 @@ class OpticalCircuitSwitch : public Channel
     uint32_t GetRadix() const;
     /// \return the time a changed port stays dark
     Time GetReconfigurationDelay() const;
+    /// \return true if a reconfiguration darkens every port (attribute Switching, or the
+    ///         technology's)
+    bool IsWholeSwitch() const;
 
     /**
      * \brief Takes the next free port into use with no device behind it: a network model
@@ -264,6 +272,12 @@ class OpticalCircuitSwitch : public Channel
     void SetRadix(uint32_t radix);
     /// \param delay the blackout of a changed port (attribute ReconfigurationDelay)
     void SetReconfigurationDelay(Time delay);
+    /// \param switching an OcsSwitching (attribute Switching)
+    void SetSwitching(int switching);
+    /// \return attribute Switching, an OcsSwitching
+    int GetSwitching() const;
+    /// Tells the table whether it is whole-switch: Switching, or the technology's.
+    void UpdateSwitching();
     /// Arrival of a frame at the far fiber end; drops it if its circuit was cut in time.
     void Deliver(Ptr<Packet> frame,
                  uint32_t input,
@@ -273,8 +287,10 @@ class OpticalCircuitSwitch : public Channel
     /// Tells the device on \p port that its circuit changed.
     void NotifyDevice(uint32_t port) const;
 
-    Ptr<OcsCircuitTable> m_table; //!< The circuit state
-    std::string m_technology;     //!< Technology name, if one was applied
+    Ptr<OcsCircuitTable> m_table;                               //!< The circuit state
+    OcsSwitching m_switching{OcsSwitching::TECHNOLOGY};         //!< Attribute Switching
+    OcsSwitching m_technologySwitching{OcsSwitching::PER_PORT}; //!< ApplyTechnology's
+    std::string m_technology; //!< Technology name, if one was applied
 
     std::vector<Ptr<OcsNetDevice>> m_devices; //!< Device per port (null: nothing plugged)
     std::vector<uint32_t> m_attachedPorts;    //!< Ports with a device, in attach order

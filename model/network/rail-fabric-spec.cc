@@ -241,6 +241,18 @@ RailFabricSpec::Validate() const
     return ValidateElectrical();
 }
 
+bool
+RailFabricSpec::WholeSwitch() const
+{
+    if (ocsSwitching != OcsSwitching::TECHNOLOGY)
+    {
+        return ocsSwitching == OcsSwitching::WHOLE_SWITCH;
+    }
+    OcsTechnology technology;
+    return OcsTechnologyCatalog::Find(ocsTechnology, technology) &&
+           technology.switching == OcsSwitching::WHOLE_SWITCH;
+}
+
 std::string
 RailFabricSpec::ValidateOptical() const
 {
@@ -344,6 +356,7 @@ RailFabricSpec::Preset(const std::string& name, RailFabricSpec& spec)
     preset.servers = spec.servers;
     preset.kind = spec.kind;
     preset.ocsTechnology = spec.ocsTechnology;
+    preset.ocsSwitching = spec.ocsSwitching;
     preset.switchRadix = spec.switchRadix;
     preset.oversubscription = spec.oversubscription;
     spec = preset;

@@ -5,6 +5,8 @@
 #ifndef RAIL_FABRIC_SPEC_H
 #define RAIL_FABRIC_SPEC_H
 
+#include "ns3/ocs-technology.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -113,11 +115,14 @@ struct RailFabricSpec
     uint64_t scaleUpBps{7200000000000}; //!< Per-GPU scale-up bandwidth (900 GB/s = 7.2 Tb/s)
     RailKind kind{RailKind::EPS};       //!< Rail switching
     std::string ocsTechnology{"piezo"}; //!< OCS technology (kind OCS)
-    uint32_t switchRadix{64};           //!< Electrical switch radix
-    double oversubscription{1.0};       //!< Clos leaf down:up ratio
-    uint32_t railFrameBytes{4096};      //!< Payload per simulated frame on rails (RoCE MTU;
-                                        //!< above it, coalesced real frames)
-    uint32_t scaleUpFrameBytes{4096};   //!< Payload per simulated frame on scale-up links
+    /// What a reconfiguration does to the other ports of an OCS: TECHNOLOGY (the default)
+    /// takes ocsTechnology's OcsTechnology::switching, PER_PORT or WHOLE_SWITCH override it
+    OcsSwitching ocsSwitching{OcsSwitching::TECHNOLOGY};
+    uint32_t switchRadix{64};         //!< Electrical switch radix
+    double oversubscription{1.0};     //!< Clos leaf down:up ratio
+    uint32_t railFrameBytes{4096};    //!< Payload per simulated frame on rails (RoCE MTU;
+                                      //!< above it, coalesced real frames)
+    uint32_t scaleUpFrameBytes{4096}; //!< Payload per simulated frame on scale-up links
 
     /// \return GPUs in the fabric
     uint32_t Gpus() const;
@@ -125,6 +130,11 @@ struct RailFabricSpec
     uint32_t PortsPerRail() const;
     /// \return the rail kind actually built (EPS becomes EPS_CLOS beyond the radix)
     RailKind EffectiveKind() const;
+    /**
+     * \return true if the OCSs darken every port during a reconfiguration: ocsSwitching, or
+     *         when it is TECHNOLOGY, ocsTechnology's switching (false for an unknown one)
+     */
+    bool WholeSwitch() const;
 
     /**
      * \return empty if the fabric can be built, else a one-line reason. Besides sizes and

@@ -67,3 +67,29 @@ TEST(OcsTechnology, LookupIgnoresCaseAndRejectsUnknownNames)
     EXPECT_EQ(OcsTechnologyCatalog::Names(),
               "plzt, sip, rotornet, 3d-mems, piezo, liquid-crystal, robotic");
 }
+
+TEST(OcsTechnology, OnlyTheRotorSwitchDarkensEveryPort)
+{
+    // A rotor switch moves all ports to its next matching at once (RotorNet, SIGCOMM 2017);
+    // the others steer each port on its own (design doc, "Reconfiguration of the other ports").
+    for (const OcsTechnology& technology : OcsTechnologyCatalog::All())
+    {
+        OcsSwitching expected =
+            technology.name == "rotornet" ? OcsSwitching::WHOLE_SWITCH : OcsSwitching::PER_PORT;
+        EXPECT_EQ(technology.switching, expected) << technology.name;
+    }
+}
+
+TEST(OcsTechnology, SwitchingNamesParseBack)
+{
+    for (OcsSwitching switching :
+         {OcsSwitching::TECHNOLOGY, OcsSwitching::PER_PORT, OcsSwitching::WHOLE_SWITCH})
+    {
+        OcsSwitching parsed = OcsSwitching::TECHNOLOGY;
+        ASSERT_TRUE(ParseOcsSwitching(OcsSwitchingName(switching), parsed));
+        EXPECT_EQ(parsed, switching);
+    }
+    EXPECT_EQ(OcsSwitchingName(OcsSwitching::WHOLE_SWITCH), "whole-switch");
+    OcsSwitching parsed;
+    EXPECT_FALSE(ParseOcsSwitching("rotor", parsed));
+}

@@ -6,13 +6,18 @@
  */
 
 #include "ns3/config.h"
+#include "ns3/flow-fabric-helper.h"
+#include "ns3/flow-fabric.h"
 #include "ns3/nstime.h"
+#include "ns3/rail-fabric-helper.h"
 #include "ns3/rail-fabric-spec.h"
 #include "ns3/rail-fabric.h"
+#include "ns3/simulator.h"
 #include "ns3/workload-generator-flags.h"
 #include "ns3/workload-json.h"
 
 #include <gtest/gtest.h>
+#include <tuple>
 
 using namespace ns3;
 
@@ -326,4 +331,48 @@ TEST(RailFabricSpec, TheRetransmitTimeoutIsAboveTheLongestRoundTrip)
     Config::SetDefault("ns3::RailTransport::RetransmitTimeout", TimeValue(NanoSeconds(16000801)));
     EXPECT_EQ(RailFabric::ValidateRetransmitTimeout(one), "");
     Config::Reset();
+}
+
+TEST(RailFabricSpec, OcsSwitchingFollowsTheTechnologyUnlessOverridden)
+{
+    RailFabricSpec spec;
+    EXPECT_EQ(spec.ocsSwitching, OcsSwitching::TECHNOLOGY);
+    EXPECT_FALSE(spec.WholeSwitch()); // piezo
+    spec.ocsTechnology = "rotornet";
+    EXPECT_TRUE(spec.WholeSwitch());
+    spec.ocsSwitching = OcsSwitching::PER_PORT;
+    EXPECT_FALSE(spec.WholeSwitch());
+    spec.ocsTechnology = "piezo";
+    spec.ocsSwitching = OcsSwitching::WHOLE_SWITCH;
+    EXPECT_TRUE(spec.WholeSwitch());
+    ASSERT_TRUE(RailFabricSpec::Preset("dgx-h100", spec));
+    EXPECT_EQ(spec.ocsSwitching, OcsSwitching::WHOLE_SWITCH) << "a preset keeps it";
+}
+
+TEST(RailFabricSpec, BothNetworkModelsBuildTheSwitchingAsked)
+{
+    RailFabricSpec spec;
+    spec.servers = 2;
+    spec.gpusPerServer = 1;
+    spec.kind = RailKind::OCS;
+    const std::vector<std::tuple<std::string, OcsSwitching, bool>> cases{
+        {"piezo", OcsSwitching::TECHNOLOGY, false},
+        {"rotornet", OcsSwitching::TECHNOLOGY, true},
+        {"rotornet", OcsSwitching::PER_PORT, false},
+        {"piezo", OcsSwitching::WHOLE_SWITCH, true},
+    };
+    for (const auto& [technology, switching, whole] : cases)
+    {
+        spec.ocsTechnology = technology;
+        spec.ocsSwitching = switching;
+        RailFabricHelper packet;
+        packet.SetSpec(spec);
+        EXPECT_EQ(packet.Build()->GetOcs(0)->IsWholeSwitch(), whole) << technology;
+        FlowFabricHelper flow;
+        flow.SetSpec(spec);
+        Ptr<FlowFabric> fabric = flow.Build();
+        EXPECT_EQ(fabric->GetOcs(0)->IsWholeSwitch(), whole) << technology;
+        EXPECT_EQ(fabric->GetOcs(0)->GetCircuitTable()->IsWholeSwitch(), whole) << technology;
+        Simulator::Destroy();
+    }
 }
