@@ -334,6 +334,10 @@ WriteSummary(const std::string& path,
     if (spec.kind == RailKind::OCS)
     {
         c["ocs"] = spec.ocsTechnology;
+        if (spec.WholeSwitch())
+        {
+            c["ocs_switching"] = "whole-switch"; // per port otherwise, as before it existed
+        }
     }
     else
     {

@@ -105,6 +105,7 @@ JobRunner::MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks
                                     std::to_string(spec.gpusPerServer) + " GPUs are too few");
     }
     spec.kind = fabric.kind;
+    ParseOcsSwitching(o.ocsSwitching, spec.ocsSwitching); // Check() has checked the name
     spec.ocsTechnology = o.ocs;
     spec.switchRadix = o.radix;
     spec.oversubscription = o.oversubscription;
@@ -347,7 +348,8 @@ Describe(const JobOptions& o, const JobBuilder& builder, RailKind built, bool em
     if (built == RailKind::OCS)
     {
         os << " (" << spec.ocsTechnology << ", reconfiguration delay "
-           << builder.GetReconfigurationDelay().As(Time::MS) << ")";
+           << builder.GetReconfigurationDelay().As(Time::MS)
+           << (spec.WholeSwitch() ? ", darkening the whole switch" : "") << ")";
     }
     if (emulated)
     {
@@ -802,8 +804,8 @@ JobOptions::Check()
     StrictCommandLine::CheckRange("channels", channels, CHANNELS);
     StrictCommandLine::CheckRange("chunkKiB", chunkKiB, CHUNK_KIB);
     StrictCommandLine::CheckRange("qpsPerConnection", qpsPerConnection, QPS_PER_CONNECTION);
-    if (ocsSwitching != "technology" && ocsSwitching != "per-port" &&
-        ocsSwitching != "whole-switch")
+    OcsSwitching switching;
+    if (!ParseOcsSwitching(ocsSwitching, switching))
     {
         throw std::invalid_argument("--ocsSwitching: " + StrictCommandLine::Quote(ocsSwitching) +
                                     " is not technology, per-port or whole-switch");
