@@ -61,6 +61,14 @@ namespace ns3
 class OpusController : public OpusControlPlane
 {
   public:
+    /// How requests of several communications share a whole-switch rail (attribute
+    /// Arbitration); on per-port rails both are the same.
+    enum Arbitration
+    {
+        FCFS, //!< Each request its own reconfiguration, in arrival order (the paper's)
+        BATCH //!< Requests that meet a pending or switching reconfiguration share the next
+    };
+
     /**
      * \brief Get the TypeId
      * \return The TypeId for this class
@@ -192,6 +200,7 @@ class OpusController : public OpusControlPlane
         std::vector<OpusCircuitNeed> needs; //!< Its demand's needs
         uint32_t membersLeft{0};            //!< Members still running it
         uint64_t served{0};                 //!< Its place in the order leases were served
+        bool granted{false};                //!< Its members were granted
     };
 
     /// A speculative setup whose communication has not asked for it yet.
@@ -272,6 +281,15 @@ class OpusController : public OpusControlPlane
     void SetBatchWindow(Time window);
     /// \return attribute BatchWindow
     Time GetBatchWindow() const;
+    /// \param arbitration attribute Arbitration (an OpusController::Arbitration)
+    void SetArbitration(int arbitration);
+    /// \return attribute Arbitration
+    int GetArbitration() const;
+    /**
+     * \brief A reconfiguration darkens \p rail's whole-switch OCS over [\p from, \p to]: every
+     * communication granted and not released with a circuit on the rail waits meanwhile.
+     */
+    void Darkened(uint32_t rail, Time from, Time to);
 
     std::vector<Ptr<OcsCircuitTable>> m_tables; //!< Per rail: the OCS circuit state
     OpusPortAssigner m_ports; //!< Ports, target circuits and ports planned around, per rail
@@ -290,6 +308,7 @@ class OpusController : public OpusControlPlane
     std::map<std::string, SpeculativeSetup>
         m_setups; //!< Speculative setups not yet used, by instance
     TracedCallback<uint32_t, uint32_t, uint32_t, bool> m_relayTrace; //!< Relay
+    std::vector<Time> m_darkUntil; //!< Per rail: end of its whole-switch blackout
 };
 
 } // namespace ns3
