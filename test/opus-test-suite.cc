@@ -1467,6 +1467,65 @@ class OpusWholeSwitchExposureTestCase : public TestCase
     }
 };
 
+/// On a per-port OCS arbitration changes nothing: the DAG of
+/// OpusDisjointReconfigurationsTestCase gives the same reconfigurations and end times with
+/// Fcfs and with Batch (two overlapping reconfigurations, B's at a and D's at b).
+class OpusPerPortArbitrationTestCase : public TestCase
+{
+  public:
+    OpusPerPortArbitrationTestCase()
+        : TestCase("per-port OCS: Batch arbitration changes nothing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t small = 65536;
+        const uint64_t big = 4 << 20;
+        std::vector<WorkloadOp> ops = {
+            Gather(0, 0, "A", small),
+            Gather(0, 1, "B", small, {0}),
+            Gather(1, 0, "A", small),
+            Gather(2, 0, "B", small),
+            Gather(3, 0, "C", big),
+            Gather(3, 1, "D", small, {0}),
+            Gather(4, 0, "C", big),
+            Gather(5, 0, "D", small),
+        };
+        WorkloadDag dag(6, {{"A", {0, 1}}, {"B", {0, 2}}, {"C", {3, 4}}, {"D", {3, 5}}}, ops);
+        std::vector<std::vector<Time>> seen;
+        for (const char* arbitration : {"Fcfs", "Batch"})
+        {
+            OpusBed bed(6,
+                        1,
+                        MilliSeconds(25),
+                        dag,
+                        Mode::ON_DEMAND,
+                        1,
+                        MicroSeconds(10),
+                        Seconds(0),
+                        "packet",
+                        nullptr,
+                        OcsSwitching::TECHNOLOGY,
+                        arbitration);
+            NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+            NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetOcs(0)->IsWholeSwitch(), false, "piezo");
+            std::vector<Time> times;
+            for (const auto& record : bed.controller->GetReconfigurations())
+            {
+                times.push_back(record.started);
+                times.push_back(record.ended);
+            }
+            times.push_back(NanoSeconds(bed.EndNs(0, 1)));
+            times.push_back(NanoSeconds(bed.EndNs(3, 1)));
+            seen.push_back(times);
+        }
+        NS_TEST_ASSERT_MSG_EQ(seen[0].size(), 6, "two reconfigurations, two ends");
+        NS_TEST_ASSERT_MSG_EQ((seen[0] == seen[1]), true, "the same with Batch");
+    }
+};
+
 /// The Opus test suite.
 class OpusTestSuite : public TestSuite
 {
@@ -1504,6 +1563,7 @@ class OpusTestSuite : public TestSuite
             AddTestCase(new OpusWholeSwitchArbitrationTestCase("Batch", network), TestCase::QUICK);
         }
         AddTestCase(new OpusWholeSwitchExposureTestCase, TestCase::QUICK);
+        AddTestCase(new OpusPerPortArbitrationTestCase, TestCase::QUICK);
     }
 };
 
