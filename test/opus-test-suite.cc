@@ -1369,13 +1369,7 @@ class OpusWholeSwitchArbitrationTestCase : public TestCase
                                       1000.0,
                                       "D's waits for B's");
             NS_TEST_ASSERT_MSG_EQ_TOL(records[1].ended.GetNanoSeconds(), a + l + 2 * d, 1000.0, "");
-            if (m_network == "flow")
-            {
-                // The packet model's transport takes about 40 us more to resume a message
-                // granted while its port is dark (its recovery path; not derived here).
-                NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 1), a + l + 2 * d + g, 1000.0, "B ends");
-            }
-            NS_TEST_ASSERT_MSG_GT(bed.EndNs(0, 1), a + l + 2 * d, "B waits for D's blackout");
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 1), a + l + 2 * d + g, 1000.0, "B ends");
             NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(3, 1), a + 2 * l + 2 * d + g, 1000.0, "D ends");
         }
         else
@@ -1399,8 +1393,10 @@ class OpusWholeSwitchArbitrationTestCase : public TestCase
 class OpusWholeSwitchExposureTestCase : public TestCase
 {
   public:
-    OpusWholeSwitchExposureTestCase()
-        : TestCase("whole-switch OCS: a running flow stalls d, recorded as one wait of d")
+    OpusWholeSwitchExposureTestCase(const std::string& network)
+        : TestCase("whole-switch OCS: a running transfer stalls d, recorded as one wait of d (" +
+                   network + ")"),
+          m_network(network)
     {
     }
 
@@ -1438,7 +1434,7 @@ class OpusWholeSwitchExposureTestCase : public TestCase
                         1,
                         Seconds(0),
                         Seconds(0),
-                        "flow",
+                        m_network,
                         nullptr,
                         switching);
             NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
@@ -1461,10 +1457,16 @@ class OpusWholeSwitchExposureTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(waitsOfC.size(), 1, "one blackout while C runs");
             NS_TEST_ASSERT_MSG_EQ(waitsOfC[0].from, records[0].started, "B's blackout");
             NS_TEST_ASSERT_MSG_EQ(waitsOfC[0].to - waitsOfC[0].from, NanoSeconds(d), "d");
-            NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(4, 0) - perPortEnd, d, 1.0, "C stalls d");
+            // The packet model also resends the frames the cut at a lost in flight (under
+            // 10 us of data at 100 Gb/s); the flow model loses nothing.
+            double slack = m_network == "flow" ? 1.0 : 10e3;
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(bed.EndNs(4, 0) - perPortEnd, d - 1.0, "C stalls d");
+            NS_TEST_ASSERT_MSG_LT(bed.EndNs(4, 0) - perPortEnd, d + slack, "C stalls d");
             NS_TEST_ASSERT_MSG_GT(records[1].started, records[0].ended, "D's after C's end");
         }
     }
+
+    std::string m_network; //!< packet or flow
 };
 
 /// On a per-port OCS arbitration changes nothing: the DAG of
@@ -1562,7 +1564,8 @@ class OpusTestSuite : public TestSuite
             AddTestCase(new OpusWholeSwitchArbitrationTestCase("Fcfs", network), TestCase::QUICK);
             AddTestCase(new OpusWholeSwitchArbitrationTestCase("Batch", network), TestCase::QUICK);
         }
-        AddTestCase(new OpusWholeSwitchExposureTestCase, TestCase::QUICK);
+        AddTestCase(new OpusWholeSwitchExposureTestCase("flow"), TestCase::QUICK);
+        AddTestCase(new OpusWholeSwitchExposureTestCase("packet"), TestCase::QUICK);
         AddTestCase(new OpusPerPortArbitrationTestCase, TestCase::QUICK);
     }
 };
