@@ -50,8 +50,11 @@ namespace ns3
  * Requests that become servable on a rail at the same instant (or within BatchWindow of the
  * first) are served by one reconfiguration of that rail: the union of their circuits, each
  * changed port dark once, as a real OCS controller sets a rail's new configuration in one
- * command. Reconfigurations on disjoint ports of a rail run in parallel (the OCS orders only
- * requests that share a port).
+ * command. Reconfigurations on disjoint ports of a rail run in parallel (a per-port OCS orders
+ * only requests that share a port); a whole-switch OCS serves them one at a time, each
+ * darkening every port, and Arbitration decides whether they are batched (see
+ * OpusReconfigurationBatcher), while GetWaits records the blackouts granted communications
+ * suffer.
  * A request whose circuits are in place is granted as soon as its last member asks, at no
  * cost: the shim's profile tells it its demand has not changed. A request that changes
  * circuits pays ControlLatency to reach the controller and ControlLatency for the
