@@ -116,7 +116,9 @@ struct OpusBed
             Time controlLatency = Seconds(0),
             Time batchWindow = Seconds(0),
             const std::string& network = "packet",
-            const std::function<void(Ptr<RailNetwork>)>& beforeRun = nullptr)
+            const std::function<void(Ptr<RailNetwork>)>& beforeRun = nullptr,
+            OcsSwitching switching = OcsSwitching::TECHNOLOGY,
+            const std::string& arbitration = "Fcfs")
     {
         RailFabricSpec spec;
         spec.servers = servers;
@@ -125,6 +127,7 @@ struct OpusBed
         spec.kind = RailKind::OCS;
         spec.nicPortBps = 100000000000;
         spec.scaleUpBps = 800000000000;
+        spec.ocsSwitching = switching;
         const char* fabricName = mode == Mode::STATIC         ? "ocs-static"
                                  : mode == Mode::PROVISIONING ? "ocs-provisioning"
                                  : mode == Mode::ORACLE       ? "ocs-oracle"
@@ -135,6 +138,7 @@ struct OpusBed
         builder.SetReconfigurationDelay(delay);
         builder.SetControlLatency(controlLatency);
         builder.SetOpusAttribute("BatchWindow", TimeValue(batchWindow));
+        builder.SetOpusAttribute("Arbitration", StringValue(arbitration));
         Job job = builder.Build(std::make_shared<const WorkloadDag>(dag));
         fabric = job.network;
         communicators = job.communicators;
@@ -1294,6 +1298,236 @@ class OpusLeasedPairTestCase : public TestCase
     }
 };
 
+/// The pipeline shifts of OpusDisjointReconfigurationsTestCase on a whole-switch OCS, the
+/// second requested e after the first with e < ControlLatency L: first come, first served
+/// gives each its own blackout, one after the other; batching joins them into one.
+class OpusWholeSwitchArbitrationTestCase : public TestCase
+{
+  public:
+    OpusWholeSwitchArbitrationTestCase(const std::string& arbitration, const std::string& network)
+        : TestCase("whole-switch OCS, arbitration " + arbitration +
+                   (arbitration == "Fcfs" ? ": two requests, two blackouts in a row"
+                                          : ": two requests share one blackout") +
+                   " (" + network + ")"),
+          m_arbitration(arbitration),
+          m_network(network)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // As OpusDisjointReconfigurationsTestCase with C = 128 KiB: A ends at a = g(64 KiB),
+        // C at b = g(128 KiB), e = b - a (about 5.4 us) < L = 10 us. B's reconfiguration is
+        // ordered at a, handed to the OCS at a + L; D's is ordered at b.
+        // Fcfs: D's is handed over at b + L but the OCS serves one request at a time:
+        // [a + L, a + L + d] and [a + L + d, a + L + 2d]. B is granted at a + 2L + d, inside
+        // D's blackout, so its data moves at a + L + 2d: it ends at a + L + 2d + g; D ends at
+        // a + 2L + 2d + g.
+        // Batch: D's change joins B's reconfiguration (not handed over yet): one blackout
+        // [a + L, a + L + d] of the six ports; both end at a + 2L + d + g.
+        const uint64_t small = 65536;
+        const uint64_t c = 131072;
+        std::vector<WorkloadOp> ops = {
+            Gather(0, 0, "A", small),
+            Gather(0, 1, "B", small, {0}),
+            Gather(1, 0, "A", small),
+            Gather(2, 0, "B", small),
+            Gather(3, 0, "C", c),
+            Gather(3, 1, "D", small, {0}),
+            Gather(4, 0, "C", c),
+            Gather(5, 0, "D", small),
+        };
+        WorkloadDag dag(6, {{"A", {0, 1}}, {"B", {0, 2}}, {"C", {3, 4}}, {"D", {3, 5}}}, ops);
+        const double d = 25e6;
+        const double l = 10e3;
+        OpusBed bed(6,
+                    1,
+                    NanoSeconds(d),
+                    dag,
+                    Mode::ON_DEMAND,
+                    1,
+                    NanoSeconds(l),
+                    Seconds(0),
+                    m_network,
+                    nullptr,
+                    OcsSwitching::WHOLE_SWITCH,
+                    m_arbitration);
+        NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetOcs(0)->IsWholeSwitch(), true, "");
+        double g = WireNs(small) + 2 * LINK_NS;
+        double a = g;
+        double b = WireNs(c) + 2 * LINK_NS;
+        NS_TEST_ASSERT_MSG_LT(b - a, l, "D asks before B's reconfiguration is handed over");
+        const auto& records = bed.controller->GetReconfigurations();
+        if (m_arbitration == "Fcfs")
+        {
+            NS_TEST_ASSERT_MSG_EQ(records.size(), 2, "two reconfigurations");
+            NS_TEST_ASSERT_MSG_EQ_TOL(records[0].started.GetNanoSeconds(), a + l, 1000.0, "");
+            NS_TEST_ASSERT_MSG_EQ_TOL(records[1].started.GetNanoSeconds(),
+                                      a + l + d,
+                                      1000.0,
+                                      "D's waits for B's");
+            NS_TEST_ASSERT_MSG_EQ_TOL(records[1].ended.GetNanoSeconds(), a + l + 2 * d, 1000.0, "");
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 1), a + l + 2 * d + g, 1000.0, "B ends");
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(3, 1), a + 2 * l + 2 * d + g, 1000.0, "D ends");
+        }
+        else
+        {
+            NS_TEST_ASSERT_MSG_EQ(records.size(), 1, "one reconfiguration");
+            std::vector<std::string> groups = {"g:B", "g:D"};
+            NS_TEST_ASSERT_MSG_EQ((records[0].groups == groups), true, "it served B and D");
+            NS_TEST_ASSERT_MSG_EQ(records[0].darkPorts.size(), 6, "every port dark once");
+            NS_TEST_ASSERT_MSG_EQ_TOL(records[0].started.GetNanoSeconds(), a + l, 1000.0, "");
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(0, 1), a + 2 * l + d + g, 1000.0, "B ends");
+            NS_TEST_ASSERT_MSG_EQ_TOL(bed.EndNs(3, 1), a + 2 * l + d + g, 1000.0, "D ends");
+        }
+    }
+
+    std::string m_arbitration; //!< Fcfs or Batch
+    std::string m_network;     //!< packet or flow
+};
+
+/// A granted communication whose circuits another request's reconfiguration darkens on a
+/// whole-switch OCS stalls for exactly the blackout, and Opus records that as its wait.
+class OpusWholeSwitchExposureTestCase : public TestCase
+{
+  public:
+    OpusWholeSwitchExposureTestCase(const std::string& network)
+        : TestCase("whole-switch OCS: a running transfer stalls d, recorded as one wait of d (" +
+                   network + ")"),
+          m_network(network)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // The DAG of OpusDisjointReconfigurationsTestCase in the flow model, L = 0. C (4 MiB,
+        // granted at once on its preset circuit) runs when B's reconfiguration darkens the
+        // switch over [a, a + d]: C's flow moves nothing meanwhile, so it ends exactly d
+        // later than on a per-port OCS, and C gets one wait [a, a + d] (B, which the
+        // reconfiguration serves, waits for its grant anyway). D's reconfiguration starts
+        // after C's end, when no communication on the rail holds a grant.
+        const uint64_t small = 65536;
+        const uint64_t big = 4 << 20;
+        std::vector<WorkloadOp> ops = {
+            Gather(0, 0, "A", small),
+            Gather(0, 1, "B", small, {0}),
+            Gather(1, 0, "A", small),
+            Gather(2, 0, "B", small),
+            Gather(3, 0, "C", big),
+            Gather(3, 1, "D", small, {0}),
+            Gather(4, 0, "C", big),
+            Gather(5, 0, "D", small),
+        };
+        WorkloadDag dag(6, {{"A", {0, 1}}, {"B", {0, 2}}, {"C", {3, 4}}, {"D", {3, 5}}}, ops);
+        const double d = 25e6;
+        double perPortEnd = 0;
+        for (OcsSwitching switching : {OcsSwitching::PER_PORT, OcsSwitching::WHOLE_SWITCH})
+        {
+            OpusBed bed(6,
+                        1,
+                        NanoSeconds(d),
+                        dag,
+                        Mode::ON_DEMAND,
+                        1,
+                        Seconds(0),
+                        Seconds(0),
+                        m_network,
+                        nullptr,
+                        switching);
+            NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+            std::vector<OpusWait> waitsOfC;
+            for (const OpusWait& wait : bed.controller->GetWaits())
+            {
+                if (wait.instance.rfind("g:C#", 0) == 0)
+                {
+                    waitsOfC.push_back(wait);
+                }
+            }
+            if (switching == OcsSwitching::PER_PORT)
+            {
+                perPortEnd = bed.EndNs(4, 0);
+                NS_TEST_ASSERT_MSG_EQ(waitsOfC.empty(), true, "per-port: C never waits");
+                continue;
+            }
+            const auto& records = bed.controller->GetReconfigurations();
+            NS_TEST_ASSERT_MSG_EQ(records.size(), 2, "B's and D's");
+            NS_TEST_ASSERT_MSG_EQ(waitsOfC.size(), 1, "one blackout while C runs");
+            NS_TEST_ASSERT_MSG_EQ(waitsOfC[0].from, records[0].started, "B's blackout");
+            NS_TEST_ASSERT_MSG_EQ(waitsOfC[0].to - waitsOfC[0].from, NanoSeconds(d), "d");
+            // The packet model also resends the frames the cut at a lost in flight (under
+            // 10 us of data at 100 Gb/s); the flow model loses nothing.
+            double slack = m_network == "flow" ? 1.0 : 10e3;
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(bed.EndNs(4, 0) - perPortEnd, d - 1.0, "C stalls d");
+            NS_TEST_ASSERT_MSG_LT(bed.EndNs(4, 0) - perPortEnd, d + slack, "C stalls d");
+            NS_TEST_ASSERT_MSG_GT(records[1].started, records[0].ended, "D's after C's end");
+        }
+    }
+
+    std::string m_network; //!< packet or flow
+};
+
+/// On a per-port OCS arbitration changes nothing: the DAG of
+/// OpusDisjointReconfigurationsTestCase gives the same reconfigurations and end times with
+/// Fcfs and with Batch (two overlapping reconfigurations, B's at a and D's at b).
+class OpusPerPortArbitrationTestCase : public TestCase
+{
+  public:
+    OpusPerPortArbitrationTestCase()
+        : TestCase("per-port OCS: Batch arbitration changes nothing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t small = 65536;
+        const uint64_t big = 4 << 20;
+        std::vector<WorkloadOp> ops = {
+            Gather(0, 0, "A", small),
+            Gather(0, 1, "B", small, {0}),
+            Gather(1, 0, "A", small),
+            Gather(2, 0, "B", small),
+            Gather(3, 0, "C", big),
+            Gather(3, 1, "D", small, {0}),
+            Gather(4, 0, "C", big),
+            Gather(5, 0, "D", small),
+        };
+        WorkloadDag dag(6, {{"A", {0, 1}}, {"B", {0, 2}}, {"C", {3, 4}}, {"D", {3, 5}}}, ops);
+        std::vector<std::vector<Time>> seen;
+        for (const char* arbitration : {"Fcfs", "Batch"})
+        {
+            OpusBed bed(6,
+                        1,
+                        MilliSeconds(25),
+                        dag,
+                        Mode::ON_DEMAND,
+                        1,
+                        MicroSeconds(10),
+                        Seconds(0),
+                        "packet",
+                        nullptr,
+                        OcsSwitching::TECHNOLOGY,
+                        arbitration);
+            NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+            NS_TEST_ASSERT_MSG_EQ(bed.fabric->GetOcs(0)->IsWholeSwitch(), false, "piezo");
+            std::vector<Time> times;
+            for (const auto& record : bed.controller->GetReconfigurations())
+            {
+                times.push_back(record.started);
+                times.push_back(record.ended);
+            }
+            times.push_back(NanoSeconds(bed.EndNs(0, 1)));
+            times.push_back(NanoSeconds(bed.EndNs(3, 1)));
+            seen.push_back(times);
+        }
+        NS_TEST_ASSERT_MSG_EQ(seen[0].size(), 6, "two reconfigurations, two ends");
+        NS_TEST_ASSERT_MSG_EQ((seen[0] == seen[1]), true, "the same with Batch");
+    }
+};
+
 /// The Opus test suite.
 class OpusTestSuite : public TestSuite
 {
@@ -1325,6 +1559,14 @@ class OpusTestSuite : public TestSuite
         AddTestCase(new OpusOneReconfigurationPerInstantTestCase, TestCase::QUICK);
         AddTestCase(new OpusDisjointReconfigurationsTestCase(Seconds(0)), TestCase::QUICK);
         AddTestCase(new OpusDisjointReconfigurationsTestCase(MilliSeconds(1)), TestCase::QUICK);
+        for (const char* network : {"packet", "flow"})
+        {
+            AddTestCase(new OpusWholeSwitchArbitrationTestCase("Fcfs", network), TestCase::QUICK);
+            AddTestCase(new OpusWholeSwitchArbitrationTestCase("Batch", network), TestCase::QUICK);
+        }
+        AddTestCase(new OpusWholeSwitchExposureTestCase("flow"), TestCase::QUICK);
+        AddTestCase(new OpusWholeSwitchExposureTestCase("packet"), TestCase::QUICK);
+        AddTestCase(new OpusPerPortArbitrationTestCase, TestCase::QUICK);
     }
 };
 

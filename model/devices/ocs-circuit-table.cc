@@ -503,7 +503,9 @@ OcsCircuitTable::IsCircuitUp(uint32_t input) const
 bool
 OcsCircuitTable::IsCircuitInPlace(uint32_t input) const
 {
-    return input < m_up.size() && m_up[input];
+    // A whole-switch blackout moves every mirror (a rotor steps to its next matching): no
+    // circuit is in place until it ends, as for a changed port.
+    return input < m_up.size() && m_up[input] && !(m_wholeSwitch && m_darkHolds[input] > 0);
 }
 
 bool

@@ -107,7 +107,9 @@ class OcsCircuitTable : public SimpleRefCount<OcsCircuitTable>
      * darkens every port for ReconfigurationDelay, not only the changed ones; unchanged
      * circuits keep their configuration but carry nothing meanwhile (IsCircuitUp false, their
      * frames in flight are lost, as on a cut), and requests are served one at a time, in
-     * arrival order, each with its own blackout. Set before requests are made.
+     * arrival order, each with its own blackout. Meanwhile no circuit is in place
+     * (IsCircuitInPlace: every mirror moves), so transports wait as for a changed port. Set
+     * before requests are made.
      * \param wholeSwitch true for whole-switch, false (the default) for per-port
      */
     void SetWholeSwitch(bool wholeSwitch);
@@ -165,7 +167,8 @@ class OcsCircuitTable : public SimpleRefCount<OcsCircuitTable>
     /**
      * \param input an input port
      * \return true if a circuit from \p input is set and not switching, lit or darkened
-     *         by a failed port (the mirrors keep their position)
+     *         by a failed port (the mirrors keep their position); false during a
+     *         whole-switch blackout, which moves every mirror
      */
     bool IsCircuitInPlace(uint32_t input) const;
     /**

@@ -127,7 +127,7 @@ OpusControlPlane::Grant(const std::string& instance,
     Time waited = Simulator::Now() - ready;
     if (waited.IsStrictlyPositive())
     {
-        m_waits.emplace_back(ready, Simulator::Now());
+        AddWait(instance, ready, Simulator::Now());
     }
     NS_LOG_INFO("grant " << instance << " after " << waited.As(Time::MS));
     m_grantTrace(instance, waited);
@@ -135,6 +135,19 @@ OpusControlPlane::Grant(const std::string& instance,
     {
         grant();
     }
+}
+
+void
+OpusControlPlane::AddWait(const std::string& instance, Time from, Time to)
+{
+    m_waits.push_back(OpusWait{instance, from, to});
+}
+
+const std::vector<OpusWait>&
+OpusControlPlane::GetWaits() const
+{
+    NS_LOG_FUNCTION(this);
+    return m_waits;
 }
 
 const std::vector<OpusReconfigurationRecord>&
@@ -148,7 +161,11 @@ Time
 OpusControlPlane::GetWaitTime() const
 {
     NS_LOG_FUNCTION(this);
-    std::vector<std::pair<Time, Time>> waits = m_waits;
+    std::vector<std::pair<Time, Time>> waits;
+    for (const OpusWait& wait : m_waits)
+    {
+        waits.emplace_back(wait.from, wait.to);
+    }
     std::sort(waits.begin(), waits.end());
     Time total;
     Time coveredUntil;

@@ -50,6 +50,20 @@ struct OpusReconfigurationRecord
 
 /**
  * \ingroup photonic-rails
+ * \brief An interval in which a communication could not move its data for want of circuits.
+ *
+ * Either from its last member's request to its grant, or (whole-switch OCS) a blackout that
+ * another request's reconfiguration caused while it was granted and not released.
+ */
+struct OpusWait
+{
+    std::string instance; //!< The communication: "g:<group>#k" or "p:<from>><to>:<tag>#k"
+    Time from;            //!< Start
+    Time to;              //!< End
+};
+
+/**
+ * \ingroup photonic-rails
  * \brief What Opus's shims talk to (one per job): the circuits of communications.
  *
  * A shim asks for a communication's circuits (Request), is granted when it may run, and
@@ -114,9 +128,17 @@ class OpusControlPlane : public Object
 
     /**
      * \return the time communications waited for circuits: the length of the union of the
-     * intervals from a request's last member asking to its grant
+     * intervals from a request's last member asking to its grant (and of the blackouts of a
+     * whole-switch OCS that granted communications suffered: GetWaits)
      */
     Time GetWaitTime() const;
+
+    /**
+     * \return every wait, in the order recorded: each communication's wait for its grant
+     *         and, on a whole-switch OCS, each blackout it suffered while granted (per job:
+     *         select by the instance's group prefix)
+     */
+    const std::vector<OpusWait>& GetWaits() const;
 
     /**
      * TracedCallback signature for grants.
@@ -146,6 +168,14 @@ class OpusControlPlane : public Object
      */
     void Grant(const std::string& instance, Time ready, const std::vector<GrantCallback>& grants);
 
+    /**
+     * \brief Records that \p instance could not move data over [\p from, \p to].
+     * \param instance the communication
+     * \param from start
+     * \param to end
+     */
+    void AddWait(const std::string& instance, Time from, Time to);
+
     /// \return the GPUs (rail, gpu) that \p demand's circuits join
     static std::set<std::pair<uint32_t, uint32_t>> GpusOf(const OpusDemand& demand);
 
@@ -158,7 +188,7 @@ class OpusControlPlane : public Object
 
     std::vector<Ptr<CollectiveCommunicator>> m_communicators;                     //!< Per rank
     std::unordered_map<std::string, std::shared_ptr<const OpusDemand>> m_demands; //!< Per shape
-    std::vector<std::pair<Time, Time>> m_waits;            //!< [ready, grant) intervals
+    std::vector<OpusWait> m_waits;                         //!< Waits, in recording order
     TracedCallback<const std::string&, Time> m_grantTrace; //!< Grants
 };
 

@@ -4,6 +4,7 @@
 
 #include "opus-controller.h"
 
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/rail-topology.h"
 #include "ns3/simulator.h"
@@ -42,6 +43,16 @@ OpusController::GetTypeId()
                 TimeValue(Seconds(0)),
                 MakeTimeAccessor(&OpusController::SetBatchWindow, &OpusController::GetBatchWindow),
                 MakeTimeChecker(Seconds(0), Seconds(1e6)))
+            .AddAttribute(
+                "Arbitration",
+                "How requests share a whole-switch OCS (every port dark during a "
+                "reconfiguration): Fcfs, each request its own reconfiguration in arrival "
+                "order (the paper's); Batch, a change joins the rail's reconfiguration not yet "
+                "handed to the OCS, and one due while another switches waits for its end, so "
+                "the shifts that meet share one blackout. No effect on per-port rails.",
+                EnumValue(OpusController::FCFS),
+                MakeEnumAccessor(&OpusController::SetArbitration, &OpusController::GetArbitration),
+                MakeEnumChecker(OpusController::FCFS, "Fcfs", OpusController::BATCH, "Batch"))
             .AddAttribute("FailureHoldDown",
                           "How long a port must have failed before the controller plans "
                           "around it (shares live ports, reconnects, has pairs relay): a "
@@ -63,6 +74,8 @@ OpusController::OpusController()
     : m_batcher(m_records, m_ports)
 {
     NS_LOG_FUNCTION(this);
+    m_batcher.SetBlackoutListener(
+        [this](uint32_t rail, Time from, Time to) { Darkened(rail, from, to); });
 }
 
 OpusController::~OpusController()
@@ -106,6 +119,7 @@ OpusController::Setup(std::vector<Ptr<OcsCircuitTable>> tables,
     }
     m_ports = OpusPortAssigner(radixes, std::move(ocsPorts), gpusPerServer);
     m_batcher.SetTables(m_tables);
+    m_darkUntil.assign(m_tables.size(), Time(0));
 }
 
 void
@@ -130,6 +144,36 @@ Time
 OpusController::GetBatchWindow() const
 {
     return m_batcher.GetBatchWindow();
+}
+
+void
+OpusController::SetArbitration(int arbitration)
+{
+    m_batcher.SetBatching(arbitration == BATCH);
+}
+
+int
+OpusController::GetArbitration() const
+{
+    return m_batcher.GetBatching() ? BATCH : FCFS;
+}
+
+void
+OpusController::Darkened(uint32_t rail, Time from, Time to)
+{
+    NS_LOG_FUNCTION(this << rail << from << to);
+    m_darkUntil[rail] = std::max(m_darkUntil[rail], to);
+    // The communications this reconfiguration serves are not granted yet: they wait already.
+    for (const auto& [instance, lease] : m_leases)
+    {
+        bool onRail = std::any_of(lease.needs.begin(), lease.needs.end(), [rail](auto& need) {
+            return need.rail == rail;
+        });
+        if (lease.granted && onRail)
+        {
+            AddWait(instance, from, to);
+        }
+    }
 }
 
 OpusController::IncompleteRequest&
@@ -736,6 +780,22 @@ OpusController::Grant(const CircuitRequest& request)
 {
     if (!request.speculative)
     {
+        // Granted during a whole-switch blackout (its circuits were in place, or came up
+        // just before another request's blackout): it waits for the blackout's end.
+        Lease& lease = m_leases.at(request.instance);
+        lease.granted = true;
+        std::set<uint32_t> rails;
+        for (const OpusCircuitNeed& need : lease.needs)
+        {
+            rails.insert(need.rail);
+        }
+        for (uint32_t rail : rails)
+        {
+            if (m_darkUntil[rail] > Simulator::Now())
+            {
+                AddWait(request.instance, Simulator::Now(), m_darkUntil[rail]);
+            }
+        }
         OpusControlPlane::Grant(request.instance, request.ready, request.grants);
     }
 }

@@ -50,8 +50,11 @@ namespace ns3
  * Requests that become servable on a rail at the same instant (or within BatchWindow of the
  * first) are served by one reconfiguration of that rail: the union of their circuits, each
  * changed port dark once, as a real OCS controller sets a rail's new configuration in one
- * command. Reconfigurations on disjoint ports of a rail run in parallel (the OCS orders only
- * requests that share a port).
+ * command. Reconfigurations on disjoint ports of a rail run in parallel (a per-port OCS orders
+ * only requests that share a port); a whole-switch OCS serves them one at a time, each
+ * darkening every port, and Arbitration decides whether they are batched (see
+ * OpusReconfigurationBatcher), while GetWaits records the blackouts granted communications
+ * suffer.
  * A request whose circuits are in place is granted as soon as its last member asks, at no
  * cost: the shim's profile tells it its demand has not changed. A request that changes
  * circuits pays ControlLatency to reach the controller and ControlLatency for the
@@ -61,6 +64,14 @@ namespace ns3
 class OpusController : public OpusControlPlane
 {
   public:
+    /// How requests of several communications share a whole-switch rail (attribute
+    /// Arbitration); on per-port rails both are the same.
+    enum Arbitration
+    {
+        FCFS, //!< Each request its own reconfiguration, in arrival order (the paper's)
+        BATCH //!< Requests that meet a pending or switching reconfiguration share the next
+    };
+
     /**
      * \brief Get the TypeId
      * \return The TypeId for this class
@@ -192,6 +203,7 @@ class OpusController : public OpusControlPlane
         std::vector<OpusCircuitNeed> needs; //!< Its demand's needs
         uint32_t membersLeft{0};            //!< Members still running it
         uint64_t served{0};                 //!< Its place in the order leases were served
+        bool granted{false};                //!< Its members were granted
     };
 
     /// A speculative setup whose communication has not asked for it yet.
@@ -272,6 +284,15 @@ class OpusController : public OpusControlPlane
     void SetBatchWindow(Time window);
     /// \return attribute BatchWindow
     Time GetBatchWindow() const;
+    /// \param arbitration attribute Arbitration (an OpusController::Arbitration)
+    void SetArbitration(int arbitration);
+    /// \return attribute Arbitration
+    int GetArbitration() const;
+    /**
+     * \brief A reconfiguration darkens \p rail's whole-switch OCS over [\p from, \p to]: every
+     * communication granted and not released with a circuit on the rail waits meanwhile.
+     */
+    void Darkened(uint32_t rail, Time from, Time to);
 
     std::vector<Ptr<OcsCircuitTable>> m_tables; //!< Per rail: the OCS circuit state
     OpusPortAssigner m_ports; //!< Ports, target circuits and ports planned around, per rail
@@ -290,6 +311,7 @@ class OpusController : public OpusControlPlane
     std::map<std::string, SpeculativeSetup>
         m_setups; //!< Speculative setups not yet used, by instance
     TracedCallback<uint32_t, uint32_t, uint32_t, bool> m_relayTrace; //!< Relay
+    std::vector<Time> m_darkUntil; //!< Per rail: end of its whole-switch blackout
 };
 
 } // namespace ns3

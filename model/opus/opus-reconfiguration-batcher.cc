@@ -53,6 +53,30 @@ OpusReconfigurationBatcher::GetBatchWindow() const
     return m_batchWindow;
 }
 
+void
+OpusReconfigurationBatcher::SetBatching(bool batching)
+{
+    m_batching = batching;
+}
+
+bool
+OpusReconfigurationBatcher::GetBatching() const
+{
+    return m_batching;
+}
+
+void
+OpusReconfigurationBatcher::SetBlackoutListener(BlackoutListener listener)
+{
+    m_blackoutListener = std::move(listener);
+}
+
+bool
+OpusReconfigurationBatcher::Batches(uint32_t rail) const
+{
+    return m_batching && rail < m_tables.size() && m_tables[rail]->IsWholeSwitch();
+}
+
 uint64_t
 OpusReconfigurationBatcher::Joinable(uint32_t rail) const
 {
@@ -61,8 +85,9 @@ OpusReconfigurationBatcher::Joinable(uint32_t rail) const
     {
         if (it->second.rail == rail)
         {
-            bool open =
-                !it->second.issued && Simulator::Now() - it->second.ordered <= m_batchWindow;
+            // Batching: open until it is handed to the OCS, however late the change comes.
+            bool inWindow = Batches(rail) || Simulator::Now() - it->second.ordered <= m_batchWindow;
+            bool open = !it->second.issued && inWindow;
             return open ? it->first : NONE;
         }
     }
@@ -150,14 +175,67 @@ OpusReconfigurationBatcher::MarkSpeculativeInTheWay(uint32_t rail,
     }
 }
 
+bool
+OpusReconfigurationBatcher::Switching(uint32_t rail, uint64_t id) const
+{
+    return std::any_of(m_inFlight.begin(), m_inFlight.end(), [&](const auto& entry) {
+        return entry.first != id && entry.second.rail == rail && entry.second.issued &&
+               entry.second.attempts < 2;
+    });
+}
+
+void
+OpusReconfigurationBatcher::IssueHeld(uint32_t rail)
+{
+    for (auto& [id, reconfiguration] : m_inFlight)
+    {
+        if (reconfiguration.rail == rail && reconfiguration.held)
+        {
+            reconfiguration.held = false;
+            Issue(id);
+            return;
+        }
+    }
+}
+
+OcsRequestResult
+OpusReconfigurationBatcher::Send(uint64_t id, uint32_t rail, const OcsConnections& connections)
+{
+    Ptr<OcsCircuitTable> table = m_tables[rail];
+    OcsCircuitTable::DoneCallback started;
+    if (table->IsWholeSwitch())
+    {
+        started = MakeCallback(&OpusReconfigurationBatcher::Darkened, this).Bind(rail);
+    }
+    return table->Reconfigure(connections,
+                              MakeCallback(&OpusReconfigurationBatcher::Switched, this).Bind(id),
+                              started);
+}
+
+void
+OpusReconfigurationBatcher::Darkened(uint32_t rail, const OcsReconfiguration& info)
+{
+    if (m_blackoutListener)
+    {
+        m_blackoutListener(rail,
+                           info.startedAt,
+                           info.startedAt + m_tables[rail]->GetReconfigurationDelay());
+    }
+}
+
 void
 OpusReconfigurationBatcher::Issue(uint64_t id)
 {
     InFlight& reconfiguration = m_inFlight.at(id);
+    if (Batches(reconfiguration.rail) && Switching(reconfiguration.rail, id))
+    {
+        // The OCS would queue it behind the one switching: hold it here instead, where
+        // the changes ordered meanwhile can still join it (one blackout for all of them).
+        reconfiguration.held = true;
+        return;
+    }
     reconfiguration.issued = true;
-    OcsRequestResult result = m_tables[reconfiguration.rail]->Reconfigure(
-        reconfiguration.connections,
-        MakeCallback(&OpusReconfigurationBatcher::Switched, this).Bind(id));
+    OcsRequestResult result = Send(id, reconfiguration.rail, reconfiguration.connections);
     NS_ABORT_MSG_UNLESS(result.accepted,
                         "OpusController: rail " << reconfiguration.rail
                                                 << " refused a reconfiguration: " << result.error);
@@ -198,6 +276,7 @@ OpusReconfigurationBatcher::Switched(uint64_t id, const OcsReconfiguration& done
                        " for " + groups +
                        ": the reconfiguration failed twice; its circuits "
                        "stay dark");
+        IssueHeld(reconfiguration.rail);
         return;
     }
     record.darkPorts = done.darkPorts;
@@ -207,12 +286,14 @@ OpusReconfigurationBatcher::Switched(uint64_t id, const OcsReconfiguration& done
     }
     record.ended = done.endedAt;
     auto waiters = std::move(reconfiguration.waiters);
+    uint32_t rail = reconfiguration.rail;
     m_inFlight.erase(id);
     // The acknowledgement travels back to the shims.
     for (auto& waiter : waiters)
     {
         Simulator::Schedule(m_controlLatency, waiter);
     }
+    IssueHeld(rail);
 }
 
 void
@@ -232,9 +313,7 @@ OpusReconfigurationBatcher::Retry(uint64_t id)
             again[input] = output;
         }
     }
-    OcsRequestResult result = m_tables[reconfiguration.rail]->Reconfigure(
-        again,
-        MakeCallback(&OpusReconfigurationBatcher::Switched, this).Bind(id));
+    OcsRequestResult result = Send(id, reconfiguration.rail, again);
     NS_ABORT_MSG_UNLESS(result.accepted,
                         "OpusController: rail " << reconfiguration.rail
                                                 << " refused a retry: " << result.error);

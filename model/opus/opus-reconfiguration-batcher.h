@@ -29,6 +29,12 @@ namespace ns3
  * changed port goes dark once. A reconfiguration the OCS fails is retried once, with what
  * the target circuits still want of it; one that fails twice stays dark and is reported.
  * Every reconfiguration has its OpusReconfigurationRecord, indexed by its id.
+ *
+ * On a whole-switch OCS (OcsCircuitTable::IsWholeSwitch) with batching on (SetBatching: the
+ * controller's Arbitration = batch), a change joins the rail's reconfiguration not yet handed
+ * to the OCS whenever it comes, and a reconfiguration due while another of the rail is
+ * switching is held until that one ends: the changes that meet share one blackout. The
+ * blackout listener hears of every blackout of a whole-switch OCS.
  */
 class OpusReconfigurationBatcher
 {
@@ -53,6 +59,14 @@ class OpusReconfigurationBatcher
     void SetBatchWindow(Time window);
     /// \return BatchWindow
     Time GetBatchWindow() const;
+    /// \param batching true to batch on whole-switch rails (Arbitration = batch)
+    void SetBatching(bool batching);
+    /// \return true if batching on whole-switch rails
+    bool GetBatching() const;
+    /// Called when a reconfiguration darkens a whole-switch OCS: rail, start, end.
+    using BlackoutListener = std::function<void(uint32_t, Time, Time)>;
+    /// \param listener told of every blackout of a whole-switch rail
+    void SetBlackoutListener(BlackoutListener listener);
 
     /**
      * \param rail a rail
@@ -106,12 +120,13 @@ class OpusReconfigurationBatcher
     /// A reconfiguration between its order and its end.
     struct InFlight
     {
-        uint32_t rail{0};                           //!< Its rail
-        std::set<uint32_t> ports;                   //!< Ports it sets or clears
-        OcsConnections connections;                 //!< What it asks of the OCS
-        Time ordered;                               //!< When its first change was ordered
-        bool issued{false};                         //!< Handed to the OCS
-        uint32_t attempts{0};                       //!< Times the OCS failed it
+        uint32_t rail{0};           //!< Its rail
+        std::set<uint32_t> ports;   //!< Ports it sets or clears
+        OcsConnections connections; //!< What it asks of the OCS
+        Time ordered;               //!< When its first change was ordered
+        bool issued{false};         //!< Handed to the OCS
+        bool held{false};           //!< Due, but held behind a switching reconfiguration (batching)
+        uint32_t attempts{0};       //!< Times the OCS failed it
         std::vector<std::function<void()>> waiters; //!< Called when it ends
     };
 
@@ -121,12 +136,25 @@ class OpusReconfigurationBatcher
     void Switched(uint64_t id, const OcsReconfiguration& done);
     /// Hands a failed reconfiguration to the OCS again: what the target still wants of it.
     void Retry(uint64_t id);
+    /// \return true if \p rail's OCS is whole-switch and batching is on
+    bool Batches(uint32_t rail) const;
+    /// \return true if a reconfiguration of \p rail other than \p id is at the OCS (issued,
+    ///         not stuck)
+    bool Switching(uint32_t rail, uint64_t id) const;
+    /// Hands \p rail's held reconfiguration (if any) to the OCS.
+    void IssueHeld(uint32_t rail);
+    /// Hands \p connections to \p rail's OCS for reconfiguration \p id.
+    OcsRequestResult Send(uint64_t id, uint32_t rail, const OcsConnections& connections);
+    /// A whole-switch OCS started reconfiguration \p info (BlackoutListener).
+    void Darkened(uint32_t rail, const OcsReconfiguration& info);
 
     std::vector<OpusReconfigurationRecord>& m_records; //!< The controller's records, by id
     const OpusPortAssigner& m_targets;                 //!< Target circuits per rail
     std::vector<Ptr<OcsCircuitTable>> m_tables;        //!< Per rail
     Time m_controlLatency;                             //!< See SetControlLatency
     Time m_batchWindow;                                //!< See SetBatchWindow
+    bool m_batching{false};                            //!< See SetBatching
+    BlackoutListener m_blackoutListener;               //!< See SetBlackoutListener
     std::map<uint64_t, InFlight> m_inFlight;           //!< By record index
     std::set<std::string> m_stuck;                     //!< Reconfigurations that failed twice
 };
