@@ -6,9 +6,10 @@
  * 16 servers of 4 A100: the paper's b16 job, Llama3-70B with FSDP, Mixtral-8x7B with expert
  * parallelism and Llama3-8B with data parallelism) on electrical rails (one switch per rail,
  * a 1:1 and a 2:1 Clos), on optical rails whose OCS switches only the ports it changes and
- * whose OCS darkens the whole switch to reconfigure, and on a static split of the OCS ports;
+ * whose OCS darkens the whole switch to reconfigure (Opus serving requests in order, or
+ * batching the shifts that meet), and on a static split of the OCS ports;
  * each job also runs alone on the same servers of the same fabric, and its slowdown is its
- * iteration in the mix over its iteration alone.
+ * time from start to end in the mix over that time alone.
  *
  *   photonic-rails-jobs                                   # the built-in mix, flow model
  *   photonic-rails-jobs --jobs=data/jobs/mix-16.json      # with a Chakra trace
@@ -20,12 +21,15 @@
  * with a non-zero exit status.
  */
 
+#include "ns3/config.h"
 #include "ns3/experiment-output.h"
 #include "ns3/gnuplot.h"
 #include "ns3/job-mix.h"
 #include "ns3/job-runner.h"
 #include "ns3/jobs-file.h"
+#include "ns3/rail-fabric-spec.h"
 #include "ns3/strict-command-line.h"
+#include "ns3/string.h"
 #include "ns3/text-table.h"
 
 #include <algorithm>
@@ -42,9 +46,10 @@ namespace
 
 const char* const PROGRAM = "photonic-rails-jobs";
 
-/// The built-in mix: four generated jobs of 4 servers each (written to DIR/jobs.json).
+/// The built-in mix: four generated jobs of 4 servers each, spread over the 16 (so that
+/// every job has a server under every leaf of the Clos variants), written to DIR/jobs.json.
 const char* const DEFAULT_MIX = R"({
-  "placement": "packed",
+  "placement": "spread",
   "jobs": [
     {"name": "b16", "workload": "--job=b16", "servers": 4, "iterations": 3},
     {"name": "llama70b-fsdp",
@@ -67,6 +72,7 @@ struct Variant
     std::string fabric;           //!< --fabric name
     double oversubscription{1.0}; //!< Clos leaves' down:up
     std::string ocsSwitching;     //!< OCS reconfiguration granularity ("" = the technology's)
+    std::string arbitration;      //!< Opus's OpusController::Arbitration
     std::string what;             //!< One line for --help
 };
 
@@ -75,12 +81,33 @@ const std::vector<Variant>&
 Variants()
 {
     static const std::vector<Variant> all = {
-        {"eps", "eps", 1.0, "", "one packet switch per rail (non-blocking)"},
-        {"eps-clos-1:1", "eps-clos", 1.0, "", "a leaf-spine Clos per rail, 1:1"},
-        {"eps-clos-2:1", "eps-clos", 2.0, "", "a leaf-spine Clos per rail, 2:1 oversubscribed"},
-        {"ocs-partial", "ocs", 1.0, "per-port", "Opus, an OCS that switches only changed ports"},
-        {"ocs-whole", "ocs", 1.0, "whole-switch", "Opus, an OCS that darkens all its ports"},
-        {"ocs-static", "ocs-static", 1.0, "", "the OCS ports split once, never switched"},
+        {"eps", "eps", 1.0, "", "Fcfs", "one packet switch per rail (non-blocking)"},
+        {"eps-clos-1:1", "eps-clos", 1.0, "", "Fcfs", "a leaf-spine Clos per rail, 1:1"},
+        {"eps-clos-2:1",
+         "eps-clos",
+         2.0,
+         "",
+         "Fcfs",
+         "a leaf-spine Clos per rail, 2:1 oversubscribed"},
+        {"ocs-partial",
+         "ocs",
+         1.0,
+         "per-port",
+         "Fcfs",
+         "Opus, an OCS that switches only the ports it changes"},
+        {"ocs-whole",
+         "ocs",
+         1.0,
+         "whole-switch",
+         "Fcfs",
+         "Opus, an OCS that darkens all its ports to reconfigure, requests served in order"},
+        {"ocs-whole-batch",
+         "ocs",
+         1.0,
+         "whole-switch",
+         "Batch",
+         "the same OCS, Opus batching the shifts that meet into one blackout"},
+        {"ocs-static", "ocs-static", 1.0, "", "Fcfs", "the OCS ports split once, never switched"},
     };
     return all;
 }
@@ -89,7 +116,8 @@ Variants()
 struct Options : JobOptions
 {
     std::string jobs; //!< --jobs ("": the built-in mix)
-    std::string variants{"eps,eps-clos-1:1,eps-clos-2:1,ocs-partial,ocs-whole,ocs-static"};
+    std::string variants{
+        "eps,eps-clos-1:1,eps-clos-2:1,ocs-partial,ocs-whole,ocs-whole-batch,ocs-static"};
     std::string out{"photonic-rails-jobs-out"}; //!< Output folder
     bool plot{true};                            //!< Render the PNG
 };
@@ -132,14 +160,6 @@ struct Row
     JobShare share;      //!< The job's measurements, with its time alone
 };
 
-/// \return the job's iteration over its iteration alone
-double
-Slowdown(const JobShare& share)
-{
-    return share.aloneIterationTime > 0 ? share.steadyIterationTime / share.aloneIterationTime
-                                        : 1.0;
-}
-
 /// Prints a job per row, a variant per column: the slowdowns.
 void
 PrintTable(const std::vector<Row>& rows, const std::vector<Variant>& variants)
@@ -167,13 +187,14 @@ PrintTable(const std::vector<Row>& rows, const std::vector<Variant>& variants)
             {
                 if (row.variant == v.name && row.share.name == job)
                 {
-                    cells.push_back(TextTable::Fixed(Slowdown(row.share), 3));
+                    cells.push_back(TextTable::Fixed(row.share.Slowdown(), 3));
                 }
             }
         }
         table.AddRow(cells);
     }
-    std::cout << "slowdown (iteration in the mix / iteration alone on the same servers):\n";
+    std::cout << "slowdown (the job's time from start to end in the mix / alone on the same "
+                 "servers):\n";
     table.Print(std::cout);
 }
 
@@ -182,15 +203,16 @@ void
 WriteCsv(const std::vector<Row>& rows, const ExperimentOutput& out)
 {
     std::ofstream csv = out.Open("slowdowns.csv");
-    csv << "variant,job,iteration_s,alone_iteration_s,slowdown,reconfigurations,"
-           "exposed_reconfiguration_s,bytes_sent\n"
+    csv << "variant,job,duration_s,alone_duration_s,slowdown,iteration_s,alone_iteration_s,"
+           "reconfigurations,exposed_reconfiguration_s,bytes_sent\n"
         << std::setprecision(12);
     for (const Row& row : rows)
     {
         const JobShare& s = row.share;
-        csv << row.variant << ',' << s.name << ',' << s.steadyIterationTime << ','
-            << s.aloneIterationTime << ',' << Slowdown(s) << ',' << s.reconfigurations << ','
-            << s.exposedReconfiguration << ',' << s.bytesSent << '\n';
+        csv << row.variant << ',' << s.name << ',' << s.end - s.start << ',' << s.aloneDuration
+            << ',' << s.Slowdown() << ',' << s.steadyIterationTime << ',' << s.aloneIterationTime
+            << ',' << s.reconfigurations << ',' << s.exposedReconfiguration << ',' << s.bytesSent
+            << '\n';
     }
 }
 
@@ -203,7 +225,7 @@ Plot(const std::vector<Row>& rows,
 {
     Gnuplot plot;
     plot.SetTitle("Slowdown of each job sharing the fabric (CDF over jobs)");
-    plot.SetLegend("slowdown (iteration in the mix / alone)", "fraction of jobs");
+    plot.SetLegend("slowdown (job time in the mix / alone)", "fraction of jobs");
     plot.SetExtra("set grid\nset key bottom right\nset yrange [0:1.05]");
     for (const Variant& v : variants)
     {
@@ -212,7 +234,7 @@ Plot(const std::vector<Row>& rows,
         {
             if (row.variant == v.name)
             {
-                slowdowns.push_back(Slowdown(row.share));
+                slowdowns.push_back(row.share.Slowdown());
             }
         }
         std::sort(slowdowns.begin(), slowdowns.end());
@@ -234,7 +256,8 @@ Plot(const std::vector<Row>& rows,
         render);
 }
 
-/// \return the options of \p v's runs of \p mix
+/// \return the options of \p v's runs of \p mix: on eps, one switch with a port for every
+///         NIC port of its rail, whatever --radix (which sizes the Clos variants' switches)
 JobOptions
 VariantOptions(const Options& o, const Variant& v, const JobMix& mix)
 {
@@ -246,7 +269,55 @@ VariantOptions(const Options& o, const Variant& v, const JobMix& mix)
     {
         run.ocsSwitching = v.ocsSwitching;
     }
+    if (v.fabric == "eps")
+    {
+        RailFabricSpec spec =
+            JobRunner::MakeSpec(run, JobFabric::Parse(v.fabric), mix.GetDag()->GetRankCount());
+        run.radix = std::max(run.radix, spec.PortsPerRail());
+    }
     return run;
+}
+
+/**
+ * \return one line saying what \p v's rails are
+ * \throws std::invalid_argument when a Clos variant's leaves would not have its ratio of
+ *         down to up ports at --radix (an odd radix rounds), or have no spine
+ */
+std::string
+DescribeRails(const JobOptions& run, const Variant& v, uint32_t ranks)
+{
+    RailFabricSpec spec = JobRunner::MakeSpec(run, JobFabric::Parse(v.fabric), ranks);
+    if (v.fabric == "eps")
+    {
+        return "one switch of " + std::to_string(spec.PortsPerRail()) + " ports per rail";
+    }
+    if (v.fabric != "eps-clos")
+    {
+        return "an OCS of " + std::to_string(spec.PortsPerRail()) + " ports in use per rail";
+    }
+    ClosPlan plan;
+    std::string why =
+        ClosPlan::Make(spec.PortsPerRail(), spec.switchRadix, spec.oversubscription, plan);
+    std::string ports = "a rail's " + std::to_string(spec.PortsPerRail()) + " NIC ports";
+    if (!why.empty() || plan.spines == 0)
+    {
+        throw std::invalid_argument(v.name + ": at --radix=" + std::to_string(spec.switchRadix) +
+                                    " " + ports +
+                                    (why.empty() ? " fit on one leaf, with no spine (a smaller "
+                                                   "--radix makes a Clos)"
+                                                 : ": " + why));
+    }
+    if (plan.downPerLeaf != v.oversubscription * plan.upPerLeaf)
+    {
+        throw std::invalid_argument(
+            v.name + ": at --radix=" + std::to_string(spec.switchRadix) + " its leaves have " +
+            std::to_string(plan.downPerLeaf) + " ports down and " + std::to_string(plan.upPerLeaf) +
+            " up, not its ratio (give a --radix that " +
+            (v.oversubscription == 1.0 ? "is even)" : "divides into it, e.g. a multiple of 3)"));
+    }
+    return std::to_string(plan.leaves) + " leaves (" + std::to_string(plan.downPerLeaf) +
+           " down, " + std::to_string(plan.upPerLeaf) + " up) and " + std::to_string(plan.spines) +
+           " spines per rail, radix " + std::to_string(spec.switchRadix);
 }
 
 void
@@ -265,6 +336,8 @@ AddFlags(StrictCommandLine& cmd, Options& o)
     cmd.Add("out", "output folder", o.out);
     cmd.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);
     o.AddFlags(cmd);
+    cmd.Reserve("ns3::OpusController::Arbitration",
+                "the variant (ocs-whole: Fcfs, ocs-whole-batch: Batch)");
 }
 
 } // namespace
@@ -274,7 +347,7 @@ main(int argc, char* argv[])
 {
     Options o;
     o.network = "flow";
-    o.radix = 8;
+    o.radix = 12;   // leaves of 6 down, 6 up (1:1) or 8 down, 4 up (2:1)
     o.nicPorts = 2; // the paper's two ports per GPU on its rail, 200 Gb/s in all
     o.nicRate = 100;
     return RunProgram(
@@ -286,13 +359,21 @@ main(int argc, char* argv[])
         "the same job alone, on electrical (one switch, Clos 1:1 and 2:1), optical (per-port "
         "and whole-switch reconfiguration) and statically split rails, with a CDF plot.\n"
         "Defaults: the built-in mix of four jobs on 16 servers (perlmutter, with 2 x 100G NIC "
-        "ports per GPU), the flow model, radix 8 for the Clos rails.",
+        "ports per GPU), the flow model, radix 12 for the Clos rails.",
         [&o](StrictCommandLine& cmd) { AddFlags(cmd, o); },
         [&o](const StrictCommandLine& cmd) {
             if (cmd.IsGiven("iterations"))
             {
                 throw std::invalid_argument("--iterations: each job's replays are its "
                                             "\"iterations\" in the jobs file");
+            }
+            for (const char* flag : {"oversubscription", "ocsSwitching"})
+            {
+                if (cmd.IsGiven(flag))
+                {
+                    throw std::invalid_argument(std::string("--") + flag +
+                                                " is the variants' (see --variants)");
+                }
             }
             std::vector<Variant> variants = ParseVariants(o.variants);
             o.Check();
@@ -304,18 +385,26 @@ main(int argc, char* argv[])
                 out.Open("jobs.json") << DEFAULT_MIX;
             }
             JobMix mix(path, JobsFile::Read(path), o);
+            if (mix.GetJobs().size() < 2)
+            {
+                throw std::invalid_argument(path + " holds one job: a slowdown needs jobs "
+                                                   "sharing the fabric (run one job with "
+                                                   "photonic-rails-sim --jobs)");
+            }
+            std::map<std::string, std::string> rails;
             for (const Variant& v : variants)
             {
                 // Every variant's fabric before the first run.
-                JobRunner::CheckBeforeRuns(VariantOptions(o, v, mix),
-                                           {JobFabric::Parse(v.fabric)},
-                                           *mix.GetDag());
+                JobOptions run = VariantOptions(o, v, mix);
+                rails[v.name] = DescribeRails(run, v, mix.GetDag()->GetRankCount());
+                JobRunner::CheckBeforeRuns(run, {JobFabric::Parse(v.fabric)}, *mix.GetDag());
             }
             std::vector<Row> rows;
             for (const Variant& v : variants)
             {
                 JobOptions run = VariantOptions(o, v, mix);
-                std::cerr << "[jobs] " << v.name << ": " << v.what << "\n";
+                Config::SetDefault("ns3::OpusController::Arbitration", StringValue(v.arbitration));
+                std::cerr << "[jobs] " << v.name << ": " << v.what << ": " << rails[v.name] << "\n";
                 JobResult result =
                     mix.Run(run, JobFabric::Parse(v.fabric), (out.GetDir() / v.name).string());
                 for (const JobShare& share : result.jobs)
@@ -326,8 +415,8 @@ main(int argc, char* argv[])
             PrintTable(rows, variants);
             WriteCsv(rows, out);
             Plot(rows, variants, out, o.plot);
-            std::cout << "wrote " << out.GetDir().string() << "/ (slowdowns.csv, "
-                      << "slowdown-cdf.png, a folder per variant)\n";
+            std::cout << "wrote " << out.GetDir().string()
+                      << "/ (slowdowns.csv, slowdown-cdf.plt, a folder per variant)\n";
             return 0;
         });
 }

@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -346,7 +347,32 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
     return fabrics;
 }
 
-/// Prints each job's iteration beside its time alone on the same fabric, per fabric.
+/// Runs \p run on every network model and fabric, each into its folder of --out (a
+/// subfolder per model and per fabric when there are several), made before the first run.
+std::vector<JobResult>
+RunEverywhere(
+    const Options& o,
+    const std::vector<JobFabric>& fabrics,
+    const std::function<JobResult(const JobOptions&, const JobFabric&, const std::string&)>& run)
+{
+    ExperimentOutput::MakeFolder(o.out);
+    std::vector<std::string> networks = o.Networks();
+    std::vector<JobResult> results;
+    for (const std::string& network : networks)
+    {
+        JobOptions options = o;
+        options.network = network;
+        std::string base = networks.size() > 1 ? o.out + "/" + network : o.out;
+        for (const JobFabric& fabric : fabrics)
+        {
+            std::string dir = fabrics.size() > 1 ? base + "/" + fabric.name : base;
+            results.push_back(run(options, fabric, dir));
+        }
+    }
+    return results;
+}
+
+/// Prints each job's time beside its time alone on the same fabric, per fabric.
 void
 PrintJobsTable(const std::vector<JobResult>& results)
 {
@@ -358,9 +384,10 @@ PrintJobsTable(const std::vector<JobResult>& results)
     }
     table.AddColumn("fabric", TextTable::LEFT, 18);
     table.AddColumn("job", TextTable::LEFT, 12);
-    table.AddColumn("iteration (ms)", TextTable::RIGHT, 16);
+    table.AddColumn("time (ms)", TextTable::RIGHT, 12);
     table.AddColumn("alone (ms)", TextTable::RIGHT, 12);
     table.AddColumn("slowdown", TextTable::RIGHT, 10);
+    table.AddColumn("iteration (ms)", TextTable::RIGHT, 16);
     table.AddColumn("reconfigurations", TextTable::RIGHT, 18);
     table.AddColumn("exposed (ms)", TextTable::RIGHT, 14);
     for (const JobResult& r : results)
@@ -372,15 +399,13 @@ PrintJobsTable(const std::vector<JobResult>& results)
             {
                 row.push_back(r.network);
             }
-            double slowdown = share.aloneIterationTime > 0
-                                  ? share.steadyIterationTime / share.aloneIterationTime
-                                  : 1.0;
             std::vector<std::string> cells = {
                 r.fabric,
                 share.name,
+                TextTable::Fixed((share.end - share.start) * 1e3, 3),
+                TextTable::Fixed(share.aloneDuration * 1e3, 3),
+                TextTable::Fixed(share.Slowdown(), 3),
                 TextTable::Fixed(share.steadyIterationTime * 1e3, 3),
-                TextTable::Fixed(share.aloneIterationTime * 1e3, 3),
-                TextTable::Fixed(slowdown, 3),
                 std::to_string(share.reconfigurations),
                 TextTable::Fixed(share.exposedReconfiguration * 1e3, 3)};
             row.insert(row.end(), cells.begin(), cells.end());
@@ -388,9 +413,9 @@ PrintJobsTable(const std::vector<JobResult>& results)
         }
     }
     table.Print(std::cout);
-    std::cout << "slowdown: the job's iteration (after its first, or its only one) over the "
-                 "same job's alone on the same servers of the same fabric (in alone/ of each "
-                 "fabric's output)\n";
+    std::cout << "time: from the job's start to its last op's end; slowdown: over the same job "
+                 "alone on the same servers of the same fabric (in alone/ of each fabric's "
+                 "output); iteration: its mean after its first, or its only one\n";
 }
 
 /// Refuses what --jobs takes from each job instead: workload flags and --iterations.
@@ -430,24 +455,16 @@ RunJobs(const StrictCommandLine& cmd, Options& o)
         {
             std::cerr << (i ? "," : "") << job.servers[i];
         }
-        std::cerr << " from " << job.start.As(Time::MS) << ", " << job.iterations
+        std::cerr << " from " << job.start.GetSeconds() << " s, " << job.iterations
                   << " iteration(s): " << job.workload << "\n";
     }
     std::vector<JobFabric> fabrics = ParseFabrics(cmd, o, *mix.GetDag());
-    ExperimentOutput::MakeFolder(o.out);
-    std::vector<std::string> networks = o.Networks();
-    std::vector<JobResult> results;
-    for (const std::string& network : networks)
-    {
-        JobOptions run = o;
-        run.network = network;
-        std::string base = networks.size() > 1 ? o.out + "/" + network : o.out;
-        for (const JobFabric& fabric : fabrics)
-        {
-            std::string dir = fabrics.size() > 1 ? base + "/" + fabric.name : base;
-            results.push_back(mix.Run(run, fabric, dir));
-        }
-    }
+    std::vector<JobResult> results = RunEverywhere(
+        o,
+        fabrics,
+        [&mix](const JobOptions& run, const JobFabric& fabric, const std::string& dir) {
+            return mix.Run(run, fabric, dir);
+        });
     if (slices.size() > 1)
     {
         PrintJobsTable(results);
@@ -509,20 +526,12 @@ main(int argc, char* argv[])
             std::cerr << "[sim] workload: " << dag->GetRankCount() << " ranks, "
                       << dag->GetOpCount() << " ops, " << o.iterations << " iteration(s)\n";
             std::vector<JobFabric> fabrics = ParseFabrics(cmd, o, *dag);
-            ExperimentOutput::MakeFolder(o.out); // before the runs, not after the first
-            std::vector<std::string> networks = o.Networks();
-            std::vector<JobResult> results;
-            for (const std::string& network : networks)
-            {
-                JobOptions run = o;
-                run.network = network;
-                std::string base = networks.size() > 1 ? o.out + "/" + network : o.out;
-                for (const JobFabric& fabric : fabrics)
-                {
-                    std::string dir = fabrics.size() > 1 ? base + "/" + fabric.name : base;
-                    results.push_back(JobRunner::Run(run, dag, fabric, dir));
-                }
-            }
+            std::vector<JobResult> results = RunEverywhere(
+                o,
+                fabrics,
+                [&dag](const JobOptions& run, const JobFabric& fabric, const std::string& dir) {
+                    return JobRunner::Run(run, dag, fabric, dir);
+                });
             PrintTable(results, o.iterations >= 2 ? o.source.GetMeasuredJob() : "");
             if (o.iterations < 2 && !o.source.GetMeasuredJob().empty())
             {

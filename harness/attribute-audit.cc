@@ -58,7 +58,8 @@ AttributeAudit::Refusal(const std::string& attribute)
          "a port's queue holds what its transport gives it, at most "
          "ns3::RailTransport::DeviceQueueFrames frames and their acknowledgements; a "
          "switch's buffer is ns3::EpsSwitch::BufferSize"},
-        {"ns3::Application::StartTime", "every rank starts at 0, the job's time origin"},
+        {"ns3::Application::StartTime",
+         "every rank starts at 0, the job's time origin (with --jobs, at its job's start)"},
         {"ns3::Application::StopTime",
          "a rank runs until its workload is done (stopped before, it would leave the job "
          "stuck)"},

@@ -259,6 +259,11 @@ JobBuilder::WhyInert(const std::string& attribute) const
     {
         return "only Opus on optical rails (ocs, ocs-provisioning, ocs-oracle) takes requests";
     }
+    if (is({"ns3::OpusController::Arbitration"}) && !m_spec.WholeSwitch())
+    {
+        return "it arbitrates OCSes that darken every port to reconfigure, and these switch "
+               "per port (--ocsSwitching=whole-switch, or --ocs=rotornet)";
+    }
     if (is({"ns3::OpusShim::Ignore"}) && !m_fabric.emulated)
     {
         return "it is for the testbed emulation on electrical rails (emulated, "

@@ -102,16 +102,17 @@ JobMix::JobMix(const std::string& path, const std::vector<JobEntry>& entries, co
                                      " servers hold " + std::to_string(ranks) + " GPUs (" +
                                      std::to_string(m_gpusPerServer) + " per server)");
         }
-        if (m_dags.back()->GetIterationCount() != m_dags.front()->GetIterationCount())
+        uint32_t held = std::max(1u, m_dags.back()->GetIterationCount());
+        uint32_t first = std::max(1u, m_dags.front()->GetIterationCount());
+        if (held != first)
         {
             // Opus's shims and the reports count a job's iterations as replay x the DAG's
             // iterations over the one merged DAG.
             throw InputFileError(
                 path,
-                JobPrefix(entries[j]) + "its workload holds " +
-                    std::to_string(m_dags.back()->GetIterationCount()) +
+                JobPrefix(entries[j]) + "its workload holds " + std::to_string(held) +
                     " iterations (op iteration labels) and job \"" + entries.front().name +
-                    "\"'s holds " + std::to_string(m_dags.front()->GetIterationCount()) +
+                    "\"'s holds " + std::to_string(first) +
                     ": the jobs of one file must hold the same number (replays are each "
                     "job's \"iterations\")");
         }
@@ -215,9 +216,17 @@ JobMix::Merge(const std::vector<std::size_t>& which) const
             ops.push_back(std::move(moved));
         }
     }
-    return std::make_shared<const WorkloadDag>(m_servers * m_gpusPerServer,
-                                               std::move(groups),
-                                               std::move(ops));
+    // Ranks up to the highest GPU a job runs on: the GPUs past it have no runtime, as in a
+    // job's own run on more servers than it needs.
+    uint32_t ranks = 0;
+    for (const JobSlice& job : m_jobs)
+    {
+        for (uint32_t gpu : job.gpus)
+        {
+            ranks = std::max(ranks, gpu + 1);
+        }
+    }
+    return std::make_shared<const WorkloadDag>(ranks, std::move(groups), std::move(ops));
 }
 
 uint32_t
@@ -269,14 +278,32 @@ JobMix::Run(const JobOptions& o, const JobFabric& fabric, const std::string& dir
         JobOptions alone = all;
         alone.iterations = slices[j].iterations;
         alone.workload = slices[j].workload;
-        slices[j].aloneIterationTime = JobRunner::Run(alone,
-                                                      GetAloneDag(j),
-                                                      fabric,
-                                                      dir + "/alone/" + slices[j].name,
-                                                      {slices[j]})
-                                           .steadyIterationTime;
+        try
+        {
+            JobResult result = JobRunner::Run(alone,
+                                              GetAloneDag(j),
+                                              fabric,
+                                              dir + "/alone/" + slices[j].name,
+                                              {slices[j]});
+            slices[j].aloneIterationTime = result.steadyIterationTime;
+            slices[j].aloneDuration = result.makespan - slices[j].start.GetSeconds();
+        }
+        catch (const std::runtime_error& e)
+        {
+            // Its ranks in the messages above are the fabric's GPUs (JobSlice::gpus).
+            throw std::runtime_error("job \"" + slices[j].name + "\" alone on " + fabric.name +
+                                     ": " + e.what());
+        }
     }
-    return JobRunner::Run(all, m_merged, fabric, dir, slices);
+    try
+    {
+        return JobRunner::Run(all, m_merged, fabric, dir, slices);
+    }
+    catch (const std::runtime_error& e)
+    {
+        throw std::runtime_error((slices.size() > 1 ? "the jobs together on " : "the job on ") +
+                                 fabric.name + ": " + e.what());
+    }
 }
 
 } // namespace ns3

@@ -260,12 +260,12 @@ JobsJson(const std::vector<JobShare>& shares, const std::vector<JobSlice>& slice
         job["iterations"] = slices[i].iterations;
         job["iteration_times_s"] = share.iterationTimes;
         job["iteration_time_s"] = share.steadyIterationTime;
-        if (share.aloneIterationTime >= 0)
+        job["duration_s"] = share.end - share.start;
+        if (share.aloneDuration >= 0)
         {
             job["alone_iteration_time_s"] = share.aloneIterationTime;
-            job["slowdown"] = share.aloneIterationTime > 0
-                                  ? share.steadyIterationTime / share.aloneIterationTime
-                                  : 1.0;
+            job["alone_duration_s"] = share.aloneDuration;
+            job["slowdown"] = share.Slowdown();
         }
         job["reconfigurations"] = share.reconfigurations;
         job["exposed_reconfiguration_s"] = share.exposedReconfiguration;
@@ -394,7 +394,10 @@ ExposedTime(Ptr<OpusControlPlane> plane, const JobAttribution& jobs, int index)
     {
         return 0.0;
     }
-    return index < 0 ? 0.0 : plane->GetWaitTime().GetSeconds(); // FIXME-HELPER
+    return plane
+        ->GetWaitTime(
+            [&jobs, index](const OpusWait& wait) { return jobs.OfName(wait.instance) == index; })
+        .GetSeconds();
 }
 
 } // namespace
@@ -499,6 +502,7 @@ JobReport::MeasureJobs(const Job& job, JobResult& r) const
         share.name = slice.name;
         share.start = slice.start.GetSeconds();
         share.aloneIterationTime = slice.aloneIterationTime;
+        share.aloneDuration = slice.aloneDuration;
         share.iterationTimes =
             m_recorder.GetIterationTimes(slice.gpus, slice.iterations, share.start);
         share.end = m_recorder.GetMakespan(slice.gpus);

@@ -670,6 +670,14 @@ JobRunner::Run(const JobOptions& o,
     return r;
 }
 
+double
+JobShare::Slowdown() const
+{
+    // The whole job, not its steady iterations: another job can delay the end of its first
+    // iteration, which makes the next one, counted from that end, look shorter.
+    return aloneDuration > 0 ? (end - start) / aloneDuration : 1.0;
+}
+
 std::vector<std::string>
 JobOptions::Networks() const
 {
@@ -714,6 +722,7 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
     cmd.Reserve("ns3::RailNetDevice::DataRate", "--preset, --nicRate and the scale-up rate");
     cmd.Reserve("ns3::OpticalCircuitSwitch::ReconfigurationDelay", "--ocs and --reconfigDelay");
     cmd.Reserve("ns3::OpticalCircuitSwitch::Radix", "--ocs (the technology's radix)");
+    cmd.Reserve("ns3::OpticalCircuitSwitch::Switching", "--ocsSwitching");
     cmd.Reserve("ns3::OpusTestbedEmulator::ReconfigurationDelay", "--ocs and --reconfigDelay");
     cmd.Reserve("ns3::OpusController::ControlLatency", "--controlLatency");
     cmd.Reserve("ns3::OpusTestbedEmulator::ControlLatency", "--controlLatency");

@@ -89,6 +89,9 @@ struct JobSlice
     /// Seconds: its iteration when it runs alone on the same GPUs of the same fabric
     /// (negative: not measured)
     double aloneIterationTime{-1};
+    /// Seconds from its start to its last op's end when it runs alone there (negative: not
+    /// measured)
+    double aloneDuration{-1};
 };
 
 /**
@@ -101,11 +104,16 @@ struct JobShare
     std::vector<double> iterationTimes; //!< Seconds, the first from its start
     double steadyIterationTime{0};      //!< As JobResult's, over this job's iterations
     double aloneIterationTime{-1};      //!< JobSlice's (negative: not measured)
+    double aloneDuration{-1};           //!< JobSlice's (negative: not measured)
     double start{0};                    //!< Seconds
     double end{0};                      //!< Seconds, its last op's end
     uint64_t reconfigurations{0};       //!< OCS reconfigurations that served it
     double exposedReconfiguration{0};   //!< Seconds its communications waited for circuits
     uint64_t bytesSent{0};              //!< By its communicators
+
+    /// \return what sharing the fabric cost it: its time from start to end over that time
+    ///         alone (1 when not measured or alone took no time)
+    double Slowdown() const;
 };
 
 /**

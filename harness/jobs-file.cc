@@ -79,11 +79,12 @@ class EntryReader
     {
         const Json& name = Required("name");
         // The name prefixes the job's groups ("a/tp0") and names its output rows.
-        static const std::regex form("[A-Za-z0-9_.-]{1,64}");
+        // A letter or digit first: "." and ".." would name folders that are not the job's.
+        static const std::regex form("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
         if (!name.is_string() || !std::regex_match(name.get<std::string>(), form))
         {
             throw std::invalid_argument("\"name\" must be 1 to 64 letters, digits, '_', '.' "
-                                        "or '-'");
+                                        "or '-', the first a letter or digit");
         }
         m_entry.name = name.get<std::string>();
     }

@@ -1185,7 +1185,7 @@ photonic_rails_expect_error(example.photonic-rails-sim-attribute-object photonic
   "photonic-rails-sim: error: --ns3::Node::DeviceList takes ns3::Ptr< ns3::NetDevice > \\(ns3::ObjectPtrContainerValue\\), which a command line cannot give\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-attribute-refused photonic-rails-sim
   "--ns3::Application::StartTime=100us"
-  "photonic-rails-sim: error: --ns3::Application::StartTime is not taken from the command line: every rank starts at 0, the job's time origin\n$")
+  "photonic-rails-sim: error: --ns3::Application::StartTime is not taken from the command line: every rank starts at 0, the job's time origin \\(with --jobs, at its job's start\\)\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-attribute-radix photonic-rails-sim
   "--ns3::OpticalCircuitSwitch::Radix=1"
   "photonic-rails-sim: error: --ns3::OpticalCircuitSwitch::Radix: this program sets it from --ocs \\(the technology's radix\\) \\(give that instead\\)\n$")
@@ -1330,7 +1330,7 @@ add_test(NAME example.photonic-rails-sim-jobs-two
                  --nicPorts=2 --fabric=eps,ocs --reconfigDelay=10us --progress=0
                  --out=${CMAKE_BINARY_DIR}/sim-smoke-jobs-two)
 set_tests_properties(example.photonic-rails-sim-jobs-two PROPERTIES PASS_REGULAR_EXPRESSION
-  "\nocs +b +0\\.512 +0\\.512 +1\\.000 ")
+  "\nocs +b +1\\.023 +1\\.023 +1\\.000 +0\\.512 ")
 # The experiment program on a small mix: a slowdown per job and variant, the CSV and the
 # CDF's script.
 add_test(NAME example.photonic-rails-jobs

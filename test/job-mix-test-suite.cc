@@ -3,8 +3,9 @@
  *
  * Several jobs on one fabric (photonic-rails-sim --jobs): jobs on disjoint servers do not
  * see each other where nothing is shared (optical rails that switch per port, one
- * non-blocking packet switch per rail), and two transfers forced through one uplink of a
- * 2:1 Clos share it at half rate each (closed form).
+ * non-blocking packet switch per rail), two transfers forced through one uplink of a 2:1
+ * Clos share it at half rate each (closed form), and on an OCS that darkens the whole switch
+ * one job's shift stalls another's transfer for exactly the blackout.
  */
 
 #include "ns3/core-module.h"
@@ -12,6 +13,7 @@
 #include "ns3/test.h"
 
 #include <cmath>
+#include <map>
 
 using namespace ns3;
 
@@ -51,8 +53,8 @@ RunMix(const std::string& file, JobOptions o, const std::string& fabric, const s
 /**
  * Two copies of a 4-GPU ring allreduce (16 MiB, 2 iterations) on servers 0-3 and 4-7: on
  * optical rails whose OCS switches only the ports it changes, and on one non-blocking packet
- * switch per rail, each job shares no port or queue with the other, so its iterations last
- * what they last alone, to the nanosecond.
+ * switch per rail, each job shares no port or queue with the other, so its iterations and
+ * its whole run last what they last alone, to the nanosecond (slowdown 1).
  */
 class IsolationTestCase : public TestCase
 {
@@ -79,6 +81,11 @@ class IsolationTestCase : public TestCase
                                           share.aloneIterationTime,
                                           1e-9,
                                           fabric << ": job " << share.name);
+                NS_TEST_EXPECT_MSG_EQ_TOL(share.end - share.start,
+                                          share.aloneDuration,
+                                          1e-9,
+                                          fabric << ": job " << share.name);
+                NS_TEST_EXPECT_MSG_EQ_TOL(share.Slowdown(), 1.0, 1e-9, fabric);
                 // Each of the 4 ranks sends 2 (n - 1) / n = 3/2 of the 16 MiB buffer per
                 // iteration, in each of the 2 iterations.
                 NS_TEST_EXPECT_MSG_EQ(share.bytesSent, 2ULL * 4 * 3 * (16 << 20) / 2, fabric);
@@ -122,14 +129,83 @@ class HalfRateTestCase : public TestCase
             Config::Reset();
             for (const JobShare& share : shares)
             {
-                double latency = share.aloneIterationTime - wireS;
+                // One iteration: the job's time is its iteration.
+                double latency = share.aloneDuration - wireS;
                 NS_TEST_ASSERT_MSG_GT(latency, 0, network);
                 double expected = 2 * wireS + latency;
                 double tolerance = std::string(network) == "flow" ? 20e-9 : 0.1 * expected;
-                NS_TEST_EXPECT_MSG_EQ_TOL(share.steadyIterationTime,
+                NS_TEST_EXPECT_MSG_EQ_TOL(share.end - share.start,
                                           expected,
                                           tolerance,
                                           network << ": job " << share.name);
+            }
+        }
+    }
+};
+
+/**
+ * Job a (test/data/two-phases.json on servers 0-2: an allgather of GPUs 0 and 1, 10 ms of
+ * compute, an allgather of GPUs 0 and 2) shifts GPU 0's circuit at about 10 ms; job b (a
+ * 64 MiB send, servers 3 and 4, from 9 ms) is then sending over its own circuit, set up
+ * before it started. Reconfiguration delay d = 100 us, one NIC port per GPU, one rail. On
+ * an OCS that switches per port, b never waits (exposed 0) and lasts what it lasts alone;
+ * on one that darkens the whole switch, a's shift stalls b's transfer for exactly d: b's
+ * exposed time is d (Opus records the blackout against every granted communication on the
+ * rail), its time alone + d (the flow model to the ns; packets also resend what the cut
+ * lost in flight, within 10 us). Job a's own wait is d on both.
+ */
+class WholeSwitchTestCase : public TestCase
+{
+  public:
+    WholeSwitchTestCase()
+        : TestCase("one job's shift on a whole-switch OCS stalls another job's transfer for "
+                   "exactly the blackout")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double d = 100e-6;
+        for (const char* network : {"flow", "packet"})
+        {
+            std::map<std::string, std::vector<JobShare>> runs;
+            for (const char* switching : {"per-port", "whole-switch"})
+            {
+                JobOptions o = Options(1, network);
+                o.reconfigDelay = "100us";
+                o.ocsSwitching = switching;
+                o.Check();
+                runs[switching] = RunMix("shift-during-transfer.json",
+                                         o,
+                                         "ocs",
+                                         CreateTempDirFilename(std::string(network) + switching));
+            }
+            for (const char* switching : {"per-port", "whole-switch"})
+            {
+                const JobShare& a = runs[switching].at(0);
+                NS_TEST_EXPECT_MSG_EQ(a.reconfigurations, 1, switching);
+                NS_TEST_EXPECT_MSG_EQ_TOL(a.exposedReconfiguration, d, 1e-9, switching);
+                NS_TEST_EXPECT_MSG_EQ_TOL(a.end - a.start, a.aloneDuration, 1e-9, switching);
+                NS_TEST_EXPECT_MSG_EQ(runs[switching].at(1).reconfigurations, 0, switching);
+            }
+            const JobShare& partial = runs["per-port"].at(1);
+            const JobShare& whole = runs["whole-switch"].at(1);
+            NS_TEST_EXPECT_MSG_EQ_TOL(partial.exposedReconfiguration, 0, 1e-12, network);
+            NS_TEST_EXPECT_MSG_EQ_TOL(partial.end - partial.start,
+                                      partial.aloneDuration,
+                                      1e-9,
+                                      network);
+            NS_TEST_EXPECT_MSG_EQ_TOL(whole.exposedReconfiguration, d, 1e-9, network);
+            double stall = (whole.end - whole.start) - whole.aloneDuration;
+            if (std::string(network) == "flow")
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL(stall, d, 1e-9, network);
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(stall, d - 1e-9, network);
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(stall, d + 10e-6, network);
             }
         }
     }
@@ -144,6 +220,7 @@ class JobMixTestSuite : public TestSuite
     {
         AddTestCase(new IsolationTestCase, TestCase::QUICK);
         AddTestCase(new HalfRateTestCase, TestCase::QUICK);
+        AddTestCase(new WholeSwitchTestCase, TestCase::QUICK);
     }
 };
 

@@ -161,10 +161,20 @@ Time
 OpusControlPlane::GetWaitTime() const
 {
     NS_LOG_FUNCTION(this);
+    return GetWaitTime([](const OpusWait&) { return true; });
+}
+
+Time
+OpusControlPlane::GetWaitTime(const std::function<bool(const OpusWait&)>& select) const
+{
+    NS_LOG_FUNCTION(this);
     std::vector<std::pair<Time, Time>> waits;
     for (const OpusWait& wait : m_waits)
     {
-        waits.emplace_back(wait.from, wait.to);
+        if (select(wait))
+        {
+            waits.emplace_back(wait.from, wait.to);
+        }
     }
     std::sort(waits.begin(), waits.end());
     Time total;

@@ -11,6 +11,7 @@
 #include "ns3/opus-demand.h"
 #include "ns3/traced-callback.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -132,6 +133,12 @@ class OpusControlPlane : public Object
      * whole-switch OCS that granted communications suffered: GetWaits)
      */
     Time GetWaitTime() const;
+
+    /**
+     * \param select the waits to count (e.g. one job's communications)
+     * \return the length of the union of the selected waits
+     */
+    Time GetWaitTime(const std::function<bool(const OpusWait&)>& select) const;
 
     /**
      * \return every wait, in the order recorded: each communication's wait for its grant

@@ -122,7 +122,11 @@ TEST(JobsFile, RefusesInOneLine)
     EXPECT_EQ(FileRefusal(R"({"jobs": [{"name": "a", "servers": 1}]})"),
               "jobs[0] (\"a\"): \"workload\" is missing");
     EXPECT_EQ(FileRefusal(R"({"jobs": [{"name": "a/b", "workload": "--tp=2", "servers": 1}]})"),
-              "jobs[0] (\"a/b\"): \"name\" must be 1 to 64 letters, digits, '_', '.' or '-'");
+              "jobs[0] (\"a/b\"): \"name\" must be 1 to 64 letters, digits, '_', '.' or '-', "
+              "the first a letter or digit");
+    EXPECT_EQ(FileRefusal(R"({"jobs": [{"name": "..", "workload": "--tp=2", "servers": 1}]})"),
+              "jobs[0] (\"..\"): \"name\" must be 1 to 64 letters, digits, '_', '.' or '-', "
+              "the first a letter or digit");
     EXPECT_EQ(FileRefusal(R"({"jobs": [{"name": "a", "workload": " ", "servers": 1}]})"),
               "jobs[0] (\"a\"): \"workload\" is empty (e.g. \"--job=b16\", \"--dag=job.json\")");
     EXPECT_EQ(FileRefusal(R"({"jobs": [{"name": "a", "workload": "--tp=2", "servers": 0}]})"),
