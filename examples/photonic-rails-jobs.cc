@@ -106,7 +106,7 @@ Variants()
          1.0,
          "whole-switch",
          "Batch",
-         "the same OCS, Opus batching the shifts that meet into one blackout"},
+         "the same OCS, Opus joining the shifts that come during a blackout into the next"},
         {"ocs-static", "ocs-static", 1.0, "", "Fcfs", "the OCS ports split once, never switched"},
     };
     return all;
@@ -271,8 +271,9 @@ VariantOptions(const Options& o, const Variant& v, const JobMix& mix)
     }
     if (v.fabric == "eps")
     {
+        // Ports per rail from a spec that checks no radix (an OCS's).
         RailFabricSpec spec =
-            JobRunner::MakeSpec(run, JobFabric::Parse(v.fabric), mix.GetDag()->GetRankCount());
+            JobRunner::MakeSpec(run, JobFabric::Parse("ocs"), mix.GetDag()->GetRankCount());
         run.radix = std::max(run.radix, spec.PortsPerRail());
     }
     return run;
@@ -317,7 +318,8 @@ DescribeRails(const JobOptions& run, const Variant& v, uint32_t ranks)
     }
     return std::to_string(plan.leaves) + " leaves (" + std::to_string(plan.downPerLeaf) +
            " down, " + std::to_string(plan.upPerLeaf) + " up) and " + std::to_string(plan.spines) +
-           " spines per rail, radix " + std::to_string(spec.switchRadix);
+           (plan.spines == 1 ? " spine" : " spines") + " per rail, radix " +
+           std::to_string(spec.switchRadix);
 }
 
 void
@@ -376,7 +378,20 @@ main(int argc, char* argv[])
                 }
             }
             std::vector<Variant> variants = ParseVariants(o.variants);
+            bool clos = std::any_of(variants.begin(), variants.end(), [](const Variant& v) {
+                return v.fabric == "eps-clos";
+            });
+            if (cmd.IsGiven("radix") && !clos)
+            {
+                throw std::invalid_argument("--radix sizes the Clos variants' switches: add "
+                                            "eps-clos-1:1 or eps-clos-2:1 to --variants");
+            }
             o.Check();
+            if (o.Networks().size() > 1)
+            {
+                throw std::invalid_argument("--network: one model per run of the variants (" +
+                                            o.network + " names several)");
+            }
             ExperimentOutput out(o.out, "[jobs]");
             std::string path = o.jobs;
             if (path.empty())
@@ -405,8 +420,16 @@ main(int argc, char* argv[])
                 JobOptions run = VariantOptions(o, v, mix);
                 Config::SetDefault("ns3::OpusController::Arbitration", StringValue(v.arbitration));
                 std::cerr << "[jobs] " << v.name << ": " << v.what << ": " << rails[v.name] << "\n";
-                JobResult result =
-                    mix.Run(run, JobFabric::Parse(v.fabric), (out.GetDir() / v.name).string());
+                JobResult result;
+                try
+                {
+                    result =
+                        mix.Run(run, JobFabric::Parse(v.fabric), (out.GetDir() / v.name).string());
+                }
+                catch (const std::runtime_error& e)
+                {
+                    throw std::runtime_error("variant " + v.name + ": " + e.what());
+                }
                 for (const JobShare& share : result.jobs)
                 {
                     rows.push_back({v.name, share});

@@ -320,11 +320,14 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
                                         "plans around a failed port): give --fault or --faults");
         }
     }
-    if (cmd.IsGiven("ocsSwitching") && !optical)
+    bool switched = std::any_of(fabrics.begin(), fabrics.end(), [](const JobFabric& f) {
+        return f.kind == RailKind::OCS && f.IsOpus(); // ocs-static never reconfigures
+    });
+    if (cmd.IsGiven("ocsSwitching") && !switched)
     {
-        throw std::invalid_argument("--ocsSwitching applies to optical rails (what their OCS "
-                                    "darkens to reconfigure): add ocs, ocs-provisioning, "
-                                    "ocs-oracle or ocs-static to --fabric");
+        throw std::invalid_argument("--ocsSwitching applies to optical rails that Opus "
+                                    "reconfigures (what their OCS darkens to do it): add ocs, "
+                                    "ocs-provisioning or ocs-oracle to --fabric");
     }
     if (o.qpsPerConnection > 1 && !electrical)
     {

@@ -217,7 +217,8 @@ JobBuilder::WhyInert(const std::string& attribute) const
                         "ns3::OcsNetDevice::FiberDelay"});
     bool dcqcn = type == "ns3::RailTransport" && (attribute.find("::Dcqcn") != std::string::npos ||
                                                   is({"ns3::RailTransport::CnpInterval"}));
-    if (!packet && !hopDelay)
+    // Opus runs on the flow model's OCSes as on the packet model's.
+    if (!packet && !hopDelay && type != "ns3::OpusController")
     {
         return "the flow model has no frames, queues, switches or transport (of the fabric's "
                "attributes it takes the hop delays only)";

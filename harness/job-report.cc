@@ -5,6 +5,7 @@
 #include "job-report.h"
 
 #include "ns3/circuit-recorder.h"
+#include "ns3/enum.h"
 #include "ns3/eps-routing.h"
 #include "ns3/experiment-output.h"
 #include "ns3/fault-injector.h"
@@ -12,6 +13,7 @@
 #include "ns3/job-recorder.h"
 #include "ns3/log.h"
 #include "ns3/optical-circuit-switch.h"
+#include "ns3/opus-controller.h"
 #include "ns3/rail-fabric.h"
 #include "ns3/workload-timeline.h"
 
@@ -52,6 +54,7 @@ struct OpticalReport
     std::vector<double> uptimePerRail;              //!< Mean fraction of the makespan up
     double uptime{0};                               //!< Mean over every rail NIC port
     std::vector<OpusReconfigurationRecord> records; //!< Every reconfiguration ordered
+    std::string arbitration; //!< Opus's OpusController::Arbitration ("" without a controller)
 };
 
 /// Counts the control plane's records into \p report.
@@ -118,6 +121,12 @@ ReportOptical(Ptr<RailNetwork> fabric,
     }
     report.uptime = uptimeSum / (double(spec.gpusPerServer) * spec.servers * spec.nicPorts);
     CountRecords(controller, report);
+    if (Ptr<OpusController> opus = DynamicCast<OpusController>(controller))
+    {
+        EnumValue arbitration;
+        opus->GetAttribute("Arbitration", arbitration);
+        report.arbitration = arbitration.Get() == OpusController::BATCH ? "batch" : "fcfs";
+    }
     return report;
 }
 
@@ -337,6 +346,10 @@ WriteSummary(const std::string& path,
         if (spec.WholeSwitch())
         {
             c["ocs_switching"] = "whole-switch"; // per port otherwise, as before it existed
+            if (optical && !optical->arbitration.empty())
+            {
+                c["opus_arbitration"] = optical->arbitration; // no effect on per-port OCSes
+            }
         }
     }
     else

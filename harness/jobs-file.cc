@@ -9,6 +9,8 @@
 #include "ns3/log.h"
 #include "ns3/strict-command-line.h"
 
+#include <algorithm>
+#include <cctype>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -280,9 +282,16 @@ JobsFile::Read(const std::string& path)
         {
             throw InputFileError(path, where + ": " + e.what());
         }
-        if (!names.insert(entries.back().name).second)
+        // Names become folders (alone/NAME): "a" and "A" would be one on some file systems.
+        std::string folded = entries.back().name;
+        std::transform(folded.begin(), folded.end(), folded.begin(), [](unsigned char c) {
+            return std::tolower(c);
+        });
+        if (!names.insert(folded).second)
         {
-            throw InputFileError(path, where + ": the name is given to another job too");
+            throw InputFileError(path,
+                                 where + ": the name is given to another job too (names "
+                                         "differ in more than case)");
         }
     }
     return entries;

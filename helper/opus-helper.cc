@@ -191,7 +191,14 @@ OpusHelper::InstallShims(Ptr<OpusControlPlane> plane,
             auto demand = DemandOf(plane, dag, op); // every op checked before the run
             if (!found && !demand->IsEmpty())
             {
-                first.push_back(demand);
+                // Circuits in place before the run for a rank that starts with it; a rank
+                // that starts later (a job arriving, --jobs) asks for its first ones then.
+                TimeValue start;
+                runtime->GetAttribute("StartTime", start);
+                if (start.Get().IsZero())
+                {
+                    first.push_back(demand);
+                }
                 found = true;
             }
             schedule.push_back({RankRuntime::CallOf(dag, op), op.iteration});

@@ -150,7 +150,12 @@ TEST(JobsFile, RefusesInOneLine)
               "jobs[0] (\"a\"): \"iterations\" must be an integer from 1 to 1000000");
     EXPECT_EQ(FileRefusal(R"({"jobs": [{"name": "a", "workload": "--tp=2", "servers": 1},
                                        {"name": "a", "workload": "--tp=2", "servers": 1}]})"),
-              "jobs[1] (\"a\"): the name is given to another job too");
+              "jobs[1] (\"a\"): the name is given to another job too (names differ in more "
+              "than case)");
+    EXPECT_EQ(FileRefusal(R"({"jobs": [{"name": "a", "workload": "--tp=2", "servers": 1},
+                                       {"name": "A", "workload": "--tp=2", "servers": 1}]})"),
+              "jobs[1] (\"A\"): the name is given to another job too (names differ in more "
+              "than case)");
     EXPECT_EQ(FileRefusal(R"({"jobs": [{"name": "a", "workload": "--tp=2", "servers": 1,
                                         "gpus": 8}]})"),
               "jobs[0] (\"a\"): unknown field \"gpus\" (name, workload, servers, placement, "
