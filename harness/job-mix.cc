@@ -75,6 +75,15 @@ JobMix::JobMix(const std::string& path, const std::vector<JobEntry>& entries, co
     }
     m_gpusPerServer = o.gpusPerServer > 0 ? o.gpusPerServer : hardware.gpusPerServer;
     m_servers = o.servers > 0 ? o.servers : JobPlacement::ServersNeeded(entries);
+    if (uint64_t(m_servers) * m_gpusPerServer > RailFabricSpec::MAX_GPUS)
+    {
+        // Before placement, which keeps a name per server.
+        throw InputFileError(path,
+                             "the jobs need " + std::to_string(m_servers) + " servers of " +
+                                 std::to_string(m_gpusPerServer) + " GPUs, beyond the " +
+                                 std::to_string(RailFabricSpec::MAX_GPUS) +
+                                 " GPUs a fabric may have");
+    }
     std::vector<std::vector<uint32_t>> placed;
     try
     {

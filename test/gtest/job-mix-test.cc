@@ -307,6 +307,12 @@ TEST(JobMix, RefusesWorkloadsThatDoNotFit)
     EXPECT_EQ(Refusal([&] { JobMix(path, jobs, OneGpuPerServer()); }),
               path + ": job \"b\": its workload has 4 ranks and its 2 servers hold 2 GPUs (1 "
                      "per server)");
+    jobs[0].serverCount = jobs[1].serverCount = 600000; // 1,200,000 GPUs: beyond 2^20
+    EXPECT_EQ(Refusal([&] { JobMix(path, jobs, OneGpuPerServer()); }),
+              path + ": the jobs need 1200000 servers of 1 GPUs, beyond the 1048576 GPUs a "
+                     "fabric may have");
+    jobs[0].serverCount = 4;
+    jobs[1].serverCount = 2;
     jobs[1].workload = {"--gpusPerServer=2"};
     EXPECT_EQ(Refusal([&] { JobMix(path, jobs, OneGpuPerServer()); }),
               path + ": job \"b\": '--gpusPerServer=2' is not a workload flag (a job's "
