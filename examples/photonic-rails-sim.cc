@@ -346,6 +346,15 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
                                         "ocs-provisioning, ocs-oracle, ocs-static, emulated or "
                                         "emulated-provisioning to --fabric");
         }
+        // The static split sets its circuits once, before the run: no delay, no control.
+        if (std::string(flag) != "ocs" && cmd.IsGiven(flag) && !opus)
+        {
+            throw std::invalid_argument(std::string("--") + flag +
+                                        " applies to rails that Opus or its emulation "
+                                        "reconfigures, and ocs-static never does: add ocs, "
+                                        "ocs-provisioning, ocs-oracle, emulated or "
+                                        "emulated-provisioning to --fabric");
+        }
     }
     return fabrics;
 }

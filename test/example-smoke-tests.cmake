@@ -1340,6 +1340,17 @@ add_test(NAME example.photonic-rails-jobs
                  "-DEXPECT_STDOUT=\nb +1\\.000 +[0-9.]+ +1\\.000 +[0-9.]+ +1\\.000\n"
                  "-DEXISTS=slowdowns.csv|slowdown-cdf.plt|ocs-whole/summary.json|ocs-whole/alone/a/summary.json"
                  -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
+# Flags that would do nothing: a delay or a switching mode on a split that never switches, an
+# arbitration of a per-port OCS.
+photonic_rails_expect_error(example.photonic-rails-sim-static-delay photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--nicPorts=2|--fabric=ocs-static|--reconfigDelay=1ms"
+  "\nphotonic-rails-sim: error: --reconfigDelay applies to rails that Opus or its emulation reconfigures, and ocs-static never does: add ocs, ocs-provisioning, ocs-oracle, emulated or emulated-provisioning to --fabric\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-static-switching photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--nicPorts=2|--fabric=ocs-static|--ocsSwitching=whole-switch"
+  "\nphotonic-rails-sim: error: --ocsSwitching applies to optical rails that Opus reconfigures \\(what their OCS darkens to do it\\): add ocs, ocs-provisioning or ocs-oracle to --fabric\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-arbitration-per-port photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--fabric=ocs|--ns3::OpusController::Arbitration=Batch"
+  "\nphotonic-rails-sim: error: --ns3::OpusController::Arbitration[^\n]*per port[^\n]*\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-jobs-and-dag photonic-rails-sim
   "--jobs=${pr_jobs_data}/two-rings.json|--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json"
   "^photonic-rails-sim: error: --dag is a workload flag: with --jobs each job names its workload in the jobs file \\(\"workload\"\\)\n$")
