@@ -1324,6 +1324,14 @@ foreach(network packet flow)
                    "-DFABRICS=eps|eps-clos|ocs|ocs-provisioning|ocs-static"
                    -P ${PROJECT_SOURCE_DIR}/test/jobs-one-job-identical.cmake)
 endforeach()
+# And with idle servers (--servers=6 for a 4-GPU job): the job keeps its own rank count.
+add_test(NAME example.photonic-rails-sim-jobs-one-job-idle
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DJOBS_ARGS=--jobs=${pr_jobs_data}/one-ring.json|--gpusPerServer=1|--nicPorts=2|--servers=6|--fabric=eps,ocs|--reconfigDelay=10us|--network=flow|--progress=0"
+                 "-DJOB_ARGS=--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--iterations=2|--gpusPerServer=1|--nicPorts=2|--servers=6|--fabric=eps,ocs|--reconfigDelay=10us|--network=flow|--progress=0"
+                 -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-jobs-one-job-idle
+                 "-DFABRICS=eps|ocs"
+                 -P ${PROJECT_SOURCE_DIR}/test/jobs-one-job-identical.cmake)
 # Two jobs: a table row per job and fabric, with the job's time alone beside it.
 add_test(NAME example.photonic-rails-sim-jobs-two
          COMMAND photonic-rails-sim --jobs=${pr_jobs_data}/two-rings.json --gpusPerServer=1
