@@ -58,6 +58,27 @@ Gather(uint32_t rank,
     return op;
 }
 
+/**
+ * Six one-GPU servers, one communication pair at a time: rank 0 gathers with 1 (A), then with
+ * 2 (B); rank 3 with 4 (C), then with 5 (D). A, B and D move \p small bytes, C \p cBytes.
+ * B and D each need a reconfiguration (their GPU's port is taken by A's or C's circuit).
+ */
+WorkloadDag
+TwoShifts(uint64_t small, uint64_t cBytes)
+{
+    std::vector<WorkloadOp> ops = {
+        Gather(0, 0, "A", small),
+        Gather(0, 1, "B", small, {0}),
+        Gather(1, 0, "A", small),
+        Gather(2, 0, "B", small),
+        Gather(3, 0, "C", cBytes),
+        Gather(3, 1, "D", small, {0}),
+        Gather(4, 0, "C", cBytes),
+        Gather(5, 0, "D", small),
+    };
+    return WorkloadDag(6, {{"A", {0, 1}}, {"B", {0, 2}}, {"C", {3, 4}}, {"D", {3, 5}}}, ops);
+}
+
 WorkloadOp
 Compute(uint32_t rank,
         uint32_t id,
@@ -1202,17 +1223,7 @@ class OpusDisjointReconfigurationsTestCase : public TestCase
         // a + W + d + g, one reconfiguration of 6 ports.
         const uint64_t small = 65536;
         const uint64_t big = 4 << 20;
-        std::vector<WorkloadOp> ops = {
-            Gather(0, 0, "A", small),
-            Gather(0, 1, "B", small, {0}),
-            Gather(1, 0, "A", small),
-            Gather(2, 0, "B", small),
-            Gather(3, 0, "C", big),
-            Gather(3, 1, "D", small, {0}),
-            Gather(4, 0, "C", big),
-            Gather(5, 0, "D", small),
-        };
-        WorkloadDag dag(6, {{"A", {0, 1}}, {"B", {0, 2}}, {"C", {3, 4}}, {"D", {3, 5}}}, ops);
+        WorkloadDag dag = TwoShifts(small, big);
         const double d = 25e6;
         OpusBed bed(6, 1, NanoSeconds(d), dag, Mode::ON_DEMAND, 1, Seconds(0), m_window);
         NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
@@ -1328,17 +1339,7 @@ class OpusWholeSwitchArbitrationTestCase : public TestCase
         // [a + L, a + L + d] of the six ports; both end at a + 2L + d + g.
         const uint64_t small = 65536;
         const uint64_t c = 131072;
-        std::vector<WorkloadOp> ops = {
-            Gather(0, 0, "A", small),
-            Gather(0, 1, "B", small, {0}),
-            Gather(1, 0, "A", small),
-            Gather(2, 0, "B", small),
-            Gather(3, 0, "C", c),
-            Gather(3, 1, "D", small, {0}),
-            Gather(4, 0, "C", c),
-            Gather(5, 0, "D", small),
-        };
-        WorkloadDag dag(6, {{"A", {0, 1}}, {"B", {0, 2}}, {"C", {3, 4}}, {"D", {3, 5}}}, ops);
+        WorkloadDag dag = TwoShifts(small, c);
         const double d = 25e6;
         const double l = 10e3;
         OpusBed bed(6,
@@ -1411,17 +1412,7 @@ class OpusWholeSwitchExposureTestCase : public TestCase
         // after C's end, when no communication on the rail holds a grant.
         const uint64_t small = 65536;
         const uint64_t big = 4 << 20;
-        std::vector<WorkloadOp> ops = {
-            Gather(0, 0, "A", small),
-            Gather(0, 1, "B", small, {0}),
-            Gather(1, 0, "A", small),
-            Gather(2, 0, "B", small),
-            Gather(3, 0, "C", big),
-            Gather(3, 1, "D", small, {0}),
-            Gather(4, 0, "C", big),
-            Gather(5, 0, "D", small),
-        };
-        WorkloadDag dag(6, {{"A", {0, 1}}, {"B", {0, 2}}, {"C", {3, 4}}, {"D", {3, 5}}}, ops);
+        WorkloadDag dag = TwoShifts(small, big);
         const double d = 25e6;
         double perPortEnd = 0;
         for (OcsSwitching switching : {OcsSwitching::PER_PORT, OcsSwitching::WHOLE_SWITCH})
@@ -1485,17 +1476,7 @@ class OpusPerPortArbitrationTestCase : public TestCase
     {
         const uint64_t small = 65536;
         const uint64_t big = 4 << 20;
-        std::vector<WorkloadOp> ops = {
-            Gather(0, 0, "A", small),
-            Gather(0, 1, "B", small, {0}),
-            Gather(1, 0, "A", small),
-            Gather(2, 0, "B", small),
-            Gather(3, 0, "C", big),
-            Gather(3, 1, "D", small, {0}),
-            Gather(4, 0, "C", big),
-            Gather(5, 0, "D", small),
-        };
-        WorkloadDag dag(6, {{"A", {0, 1}}, {"B", {0, 2}}, {"C", {3, 4}}, {"D", {3, 5}}}, ops);
+        WorkloadDag dag = TwoShifts(small, big);
         std::vector<std::vector<Time>> seen;
         for (const char* arbitration : {"Fcfs", "Batch"})
         {
