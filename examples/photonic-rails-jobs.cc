@@ -7,9 +7,9 @@
  * parallelism and Llama3-8B with data parallelism) on electrical rails (one switch per rail,
  * a 1:1 and a 2:1 Clos), on optical rails whose OCS switches only the ports it changes and
  * whose OCS darkens the whole switch to reconfigure (Opus serving requests in order, or
- * batching the shifts that meet), and on a static split of the OCS ports;
- * each job also runs alone on the same servers of the same fabric, and its slowdown is its
- * time from start to end in the mix over that time alone.
+ * joining the shifts that come during a blackout into the next one), and on a static split
+ * of the OCS ports. Each job also runs alone on the same servers of the same fabric, and its
+ * slowdown is its time from start to end in the mix over that time alone.
  *
  *   photonic-rails-jobs                                   # the built-in mix, flow model
  *   photonic-rails-jobs --jobs=data/jobs/mix-16.json      # with a Chakra trace
@@ -46,8 +46,8 @@ namespace
 
 const char* const PROGRAM = "photonic-rails-jobs";
 
-/// The built-in mix: four generated jobs of 4 servers each, spread over the 16 (so that
-/// every job has a server under every leaf of the Clos variants), written to DIR/jobs.json.
+/// The built-in mix: four generated jobs of 4 servers each, spread over the 16 (so that the
+/// jobs share the Clos variants' leaves), written to DIR/jobs.json.
 const char* const DEFAULT_MIX = R"({
   "placement": "spread",
   "jobs": [
