@@ -34,7 +34,6 @@
 
 #include <algorithm>
 #include <iostream>
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -406,25 +405,29 @@ main(int argc, char* argv[])
                                                    "sharing the fabric (run one job with "
                                                    "photonic-rails-sim --jobs)");
             }
-            std::map<std::string, std::string> rails;
+            // Every variant's options and fabric, checked before the first run.
+            std::vector<JobOptions> runs;
+            std::vector<std::string> rails;
             for (const Variant& v : variants)
             {
-                // Every variant's fabric before the first run.
-                JobOptions run = VariantOptions(o, v, mix);
-                rails[v.name] = DescribeRails(run, v, mix.GetDag()->GetRankCount());
-                JobRunner::CheckBeforeRuns(run, {JobFabric::Parse(v.fabric)}, *mix.GetDag());
+                runs.push_back(VariantOptions(o, v, mix));
+                rails.push_back(DescribeRails(runs.back(), v, mix.GetDag()->GetRankCount()));
+                JobRunner::CheckBeforeRuns(runs.back(),
+                                           {JobFabric::Parse(v.fabric)},
+                                           *mix.GetDag());
             }
             std::vector<Row> rows;
-            for (const Variant& v : variants)
+            for (std::size_t i = 0; i < variants.size(); ++i)
             {
-                JobOptions run = VariantOptions(o, v, mix);
+                const Variant& v = variants[i];
                 Config::SetDefault("ns3::OpusController::Arbitration", StringValue(v.arbitration));
-                std::cerr << "[jobs] " << v.name << ": " << v.what << ": " << rails[v.name] << "\n";
+                std::cerr << "[jobs] " << v.name << ": " << v.what << ": " << rails[i] << "\n";
                 JobResult result;
                 try
                 {
-                    result =
-                        mix.Run(run, JobFabric::Parse(v.fabric), (out.GetDir() / v.name).string());
+                    result = mix.Run(runs[i],
+                                     JobFabric::Parse(v.fabric),
+                                     (out.GetDir() / v.name).string());
                 }
                 catch (const std::runtime_error& e)
                 {

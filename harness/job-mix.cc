@@ -67,13 +67,7 @@ JobMix::JobMix(const std::string& path, const std::vector<JobEntry>& entries, co
                    : path.substr(0, std::max<std::size_t>(1, path.rfind('/'))))
 {
     NS_LOG_FUNCTION(path << entries.size());
-    RailFabricSpec hardware;
-    if (!RailFabricSpec::Preset(o.preset, hardware))
-    {
-        throw std::invalid_argument("unknown --preset " + StrictCommandLine::Quote(o.preset) +
-                                    " (" + RailFabricSpec::PresetNames() + ")");
-    }
-    m_gpusPerServer = o.gpusPerServer > 0 ? o.gpusPerServer : hardware.gpusPerServer;
+    m_gpusPerServer = o.GpusPerServer();
     m_servers = o.servers > 0 ? o.servers : JobPlacement::ServersNeeded(entries);
     if (uint64_t(m_servers) * m_gpusPerServer > RailFabricSpec::MAX_GPUS)
     {

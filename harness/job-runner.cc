@@ -76,16 +76,8 @@ JobRunner::MakeBuilder(const JobOptions& o, const JobFabric& fabric, uint32_t ra
 RailFabricSpec
 JobRunner::MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks)
 {
-    RailFabricSpec spec;
-    if (!RailFabricSpec::Preset(o.preset, spec))
-    {
-        throw std::invalid_argument("unknown --preset " + StrictCommandLine::Quote(o.preset) +
-                                    " (" + RailFabricSpec::PresetNames() + ")");
-    }
-    if (o.gpusPerServer > 0)
-    {
-        spec.gpusPerServer = o.gpusPerServer;
-    }
+    RailFabricSpec spec = o.PresetHardware();
+    spec.gpusPerServer = o.GpusPerServer();
     // Check() bounded both: set them as given (a "PxRG" string would quote what nobody typed).
     if (o.nicPorts > 0)
     {
@@ -682,6 +674,24 @@ std::vector<std::string>
 JobOptions::Networks() const
 {
     return StrictCommandLine::SplitList("network", network);
+}
+
+RailFabricSpec
+JobOptions::PresetHardware() const
+{
+    RailFabricSpec spec;
+    if (!RailFabricSpec::Preset(preset, spec))
+    {
+        throw std::invalid_argument("unknown --preset " + StrictCommandLine::Quote(preset) + " (" +
+                                    RailFabricSpec::PresetNames() + ")");
+    }
+    return spec;
+}
+
+uint32_t
+JobOptions::GpusPerServer() const
+{
+    return gpusPerServer > 0 ? gpusPerServer : PresetHardware().gpusPerServer;
 }
 
 namespace

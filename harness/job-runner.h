@@ -68,6 +68,10 @@ struct JobOptions
     void AddFlags(StrictCommandLine& cmd);
     /// \return the network models --network lists (Check() has checked them)
     std::vector<std::string> Networks() const;
+    /// \return the hardware of --preset (std::invalid_argument, one line, for an unknown one)
+    RailFabricSpec PresetHardware() const;
+    /// \return GPUs per server: --gpusPerServer, or the preset's
+    uint32_t GpusPerServer() const;
 
     /// Checks the values and reads the durations (std::invalid_argument, one line).
     void Check();

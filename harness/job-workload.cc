@@ -199,14 +199,8 @@ JobWorkload::Load(const StrictCommandLine& cmd, JobOptions& o) const
             }
         }
     }
-    RailFabricSpec hardware;
-    if (!RailFabricSpec::Preset(o.preset, hardware))
-    {
-        throw std::invalid_argument("unknown --preset " + StrictCommandLine::Quote(o.preset) +
-                                    " (" + RailFabricSpec::PresetNames() + ")");
-    }
     std::shared_ptr<const WorkloadDag> dag;
-    uint32_t gpusPerServer = o.gpusPerServer > 0 ? o.gpusPerServer : hardware.gpusPerServer;
+    uint32_t gpusPerServer = o.GpusPerServer();
     if (!files.empty())
     {
         dag = LoadFile(*files.front(), cmd, o, gpusPerServer);

@@ -7,6 +7,7 @@
 #include "ns3/input-text.h"
 #include "ns3/json-input.h"
 #include "ns3/log.h"
+#include "ns3/rail-fabric-spec.h"
 #include "ns3/strict-command-line.h"
 
 #include <algorithm>
@@ -126,11 +127,12 @@ class EntryReader
         }
     }
 
+    /// Counts and indices are bounded by a fabric's GPUs (every server holds one at least).
     void ReadServers()
     {
         const Json& servers = Required("servers");
         if (servers.is_number_unsigned() && servers.get<uint64_t>() >= 1 &&
-            servers.get<uint64_t>() <= RailFabricLimit())
+            servers.get<uint64_t>() <= RailFabricSpec::MAX_GPUS)
         {
             m_entry.serverCount = servers.get<uint32_t>();
             return;
@@ -138,17 +140,17 @@ class EntryReader
         if (!servers.is_array() || servers.empty())
         {
             throw std::invalid_argument("\"servers\" must be a count (1 to " +
-                                        std::to_string(RailFabricLimit()) +
+                                        std::to_string(RailFabricSpec::MAX_GPUS) +
                                         ") or a non-empty list of server indices");
         }
         std::set<uint32_t> seen;
         for (const Json& server : servers)
         {
-            if (!server.is_number_unsigned() || server.get<uint64_t>() >= RailFabricLimit())
+            if (!server.is_number_unsigned() || server.get<uint64_t>() >= RailFabricSpec::MAX_GPUS)
             {
                 throw std::invalid_argument("\"servers\" lists " + server.dump() +
                                             ": a server index is an integer from 0 to " +
-                                            std::to_string(RailFabricLimit() - 1));
+                                            std::to_string(RailFabricSpec::MAX_GPUS - 1));
             }
             uint32_t index = server.get<uint32_t>();
             if (!seen.insert(index).second)
@@ -203,12 +205,6 @@ class EntryReader
             }
             m_entry.iterations = iterations.get<uint32_t>();
         }
-    }
-
-    /// \return one more than the highest server index a file may name
-    static uint64_t RailFabricLimit()
-    {
-        return 1u << 20; // far beyond any fabric the module builds (8,192 GPUs tested)
     }
 
     const Json& m_json; //!< The job's object

@@ -1332,13 +1332,14 @@ add_test(NAME example.photonic-rails-sim-jobs-one-job-idle
                  -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-jobs-one-job-idle
                  "-DFABRICS=eps|ocs"
                  -P ${PROJECT_SOURCE_DIR}/test/jobs-one-job-identical.cmake)
-# Two jobs: a table row per job and fabric, with the job's time alone beside it.
+# Two jobs: a table row per job and fabric, with the job's time alone beside it (disjoint
+# jobs on a per-port OCS: slowdown 1, which the job-mix suite asserts to the ns).
 add_test(NAME example.photonic-rails-sim-jobs-two
          COMMAND photonic-rails-sim --jobs=${pr_jobs_data}/two-rings.json --gpusPerServer=1
                  --nicPorts=2 --fabric=eps,ocs --reconfigDelay=10us --progress=0
                  --out=${CMAKE_BINARY_DIR}/sim-smoke-jobs-two)
 set_tests_properties(example.photonic-rails-sim-jobs-two PROPERTIES PASS_REGULAR_EXPRESSION
-  "\nocs +b +1\\.023 +1\\.023 +1\\.000 +0\\.512 ")
+  "\nocs +b +[0-9.]+ +[0-9.]+ +1\\.000 ")
 # The experiment program on a small mix: a slowdown per job and variant, the CSV and the
 # CDF's script.
 add_test(NAME example.photonic-rails-jobs
