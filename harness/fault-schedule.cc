@@ -122,6 +122,22 @@ ReadPart(Fault& fault, const std::string& part)
         }
         fault.rail = Index(m[1], e);
         return true;
+    case Fault::GPU:
+        if (!std::regex_match(part, m, std::regex("gpu([0-9]+)")))
+        {
+            return false;
+        }
+        fault.gpu = Index(m[1], e);
+        return true;
+    case Fault::SERVER:
+        if (!std::regex_match(part, m, std::regex("[0-9]+")))
+        {
+            return false;
+        }
+        fault.server = Index(m[0], e);
+        return true;
+    case Fault::CONTROLLER:
+        return part.empty();
     }
     return false;
 }
@@ -143,6 +159,12 @@ PartForm(Fault::Kind kind)
     case Fault::OCS:
     case Fault::OCS_RECONFIG:
         return "railR";
+    case Fault::GPU:
+        return "gpuG";
+    case Fault::SERVER:
+        return "a server number";
+    case Fault::CONTROLLER:
+        return "empty (write controller@TIME)";
     }
     return "";
 }
@@ -154,6 +176,9 @@ const std::vector<std::pair<std::string, Fault::Kind>> KINDS = {
     {"ocs-port", Fault::OCS_PORT},
     {"ocs", Fault::OCS},
     {"ocs-reconfig", Fault::OCS_RECONFIG},
+    {"gpu", Fault::GPU},
+    {"server", Fault::SERVER},
+    {"controller", Fault::CONTROLLER},
 };
 
 /// Turns one element of a --faults file into the inline form.
@@ -233,6 +258,12 @@ Fault::IsRepaired() const
     return up != Time::Max();
 }
 
+bool
+Fault::StopsJob() const
+{
+    return kind == GPU || kind == SERVER;
+}
+
 std::string
 Fault::KindName(Kind kind)
 {
@@ -252,11 +283,11 @@ Fault::Parse(const std::string& text)
     Fault fault;
     fault.entry = text;
     std::smatch m;
-    if (!std::regex_match(text, m, std::regex("([a-z-]+):([^@]*)@(.+)")))
+    if (!std::regex_match(text, m, std::regex("([a-z-]+)(:([^@]*))?@(.+)")))
     {
         throw std::invalid_argument("fault \"" + text +
                                     "\": expected KIND:PART@TIME or KIND:PART@DOWN-UP "
-                                    "(e.g. nic:gpu5.port1@1.2s)");
+                                    "(e.g. nic:gpu5.port1@1.2s, or controller@1s)");
     }
     auto kind = std::find_if(KINDS.begin(), KINDS.end(), [&m](const auto& k) {
         return k.first == m[1].str();
@@ -264,16 +295,18 @@ Fault::Parse(const std::string& text)
     if (kind == KINDS.end())
     {
         throw std::invalid_argument("fault \"" + text + "\": unknown kind \"" + m[1].str() +
-                                    "\" (nic, link, switch, ocs-port, ocs, ocs-reconfig)");
+                                    "\" (nic, link, switch, ocs-port, ocs, ocs-reconfig, gpu, "
+                                    "server, controller)");
     }
     fault.kind = kind->second;
-    if (!ReadPart(fault, m[2]))
+    bool partless = fault.kind == CONTROLLER;
+    if (m[2].matched == partless || !ReadPart(fault, m[3]))
     {
         throw std::invalid_argument("fault \"" + text + "\": " + kind->first + " part \"" +
-                                    m[2].str() + "\" is not " + PartForm(fault.kind));
+                                    m[3].str() + "\" is not " + PartForm(fault.kind));
     }
-    fault.part = kind->first + ":" + m[2].str();
-    std::string times = m[3].str();
+    fault.part = partless ? kind->first : kind->first + ":" + m[3].str();
+    std::string times = m[4].str();
     std::size_t split = TimeSplit(times);
     fault.down = ReadTime(times.substr(0, split), text);
     if (split != std::string::npos)
@@ -308,6 +341,14 @@ Fault::CheckAgainst(const RailFabricSpec& spec) const
     {
         std::string error = range("GPU", gpu, spec.Gpus());
         return error.empty() ? range("NIC port", port, spec.nicPorts) : error;
+    }
+    if (kind == GPU || kind == SERVER)
+    {
+        return kind == GPU ? range("GPU", gpu, spec.Gpus()) : range("server", server, spec.servers);
+    }
+    if (kind == CONTROLLER)
+    {
+        return optical ? "" : head + "electrical rails have no Opus controller";
     }
     std::string error = range("rail", rail, rails);
     if (!error.empty())

@@ -28,6 +28,9 @@ namespace ns3
  *   - ocs:railR             every port of rail R's OCS
  *   - ocs-reconfig:railR    the first reconfiguration of rail R's OCS that changes circuits
  *                           after DOWN fails (no UP: the controller retries)
+ *   - gpu:gpuG              GPU G: its job stops and restarts from a checkpoint
+ *   - server:S              server S: the same (--onServerFailure says on which server)
+ *   - controller            the Opus controller, written without a part: controller@DOWN[-UP]
  */
 struct Fault
 {
@@ -40,13 +43,17 @@ struct Fault
         OCS_PORT,     //!< An OCS port
         OCS,          //!< A whole OCS
         OCS_RECONFIG, //!< An OCS reconfiguration
+        GPU,          //!< A GPU: its server's job restarts (harness handles it, not the network)
+        SERVER,       //!< A server: its job restarts (harness handles it, not the network)
+        CONTROLLER,   //!< The Opus controller (the data plane keeps its circuits)
     };
 
     Kind kind{NIC};       //!< What fails
     std::string entry;    //!< As written (inline form), for messages
     std::string part;     //!< Canonical KIND:PART, e.g. "nic:gpu5.port1"
     uint32_t rail{0};     //!< Rail (all but NIC)
-    uint32_t gpu{0};      //!< NIC: the GPU
+    uint32_t gpu{0};      //!< NIC, GPU: the GPU
+    uint32_t server{0};   //!< SERVER: the server
     uint32_t port{0};     //!< NIC: port index at the GPU; OCS_PORT: OCS port
     uint32_t leaf{0};     //!< LINK, SWITCH (leaf): the leaf
     uint32_t spine{0};    //!< LINK, SWITCH (spine): the spine
@@ -58,6 +65,9 @@ struct Fault
 
     /// \return true if it is repaired during the run
     bool IsRepaired() const;
+    /// \return true for a GPU or server failure: the job stops and restarts, the network
+    ///         does not change
+    bool StopsJob() const;
     /// \return the kind's name as written ("nic", "link", ...)
     static std::string KindName(Kind kind);
 

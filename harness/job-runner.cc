@@ -215,6 +215,23 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
                 throw std::invalid_argument("fault \"" + fault.entry +
                                             "\": fabric ocs-static never reconfigures");
             }
+            if (fault.kind == Fault::CONTROLLER && !fabric.IsOpus())
+            {
+                throw std::invalid_argument("fault \"" + fault.entry + "\": fabric " + fabric.name +
+                                            " has no Opus controller");
+            }
+            if (fault.kind == Fault::CONTROLLER)
+            {
+                // Parsed but not modelled yet (issue 30, in progress): refuse, never ignore.
+                throw std::invalid_argument("fault \"" + fault.entry +
+                                            "\": controller failures are not modelled yet");
+            }
+            if (fault.StopsJob())
+            {
+                // Parsed but not modelled yet (issue 30, in progress): refuse, never ignore.
+                throw std::invalid_argument("fault \"" + fault.entry +
+                                            "\": GPU and server failures are not modelled yet");
+            }
         }
     }
     if (opus)
