@@ -84,6 +84,19 @@ TEST(FaultSchedule, ReadsEveryKindInline)
     EXPECT_EQ(Fault::Parse("ocs-port:rail3.port7@5ms").port, 7u);
     EXPECT_EQ(Fault::Parse("ocs:rail3@5ms").kind, Fault::OCS);
     EXPECT_EQ(Fault::Parse("ocs-reconfig:rail0@0").kind, Fault::OCS_RECONFIG);
+    Fault gpu = Fault::Parse("gpu:gpu7@1s");
+    EXPECT_EQ(gpu.kind, Fault::GPU);
+    EXPECT_EQ(gpu.gpu, 7u);
+    EXPECT_TRUE(gpu.StopsJob());
+    Fault server = Fault::Parse("server:3@1s-2s");
+    EXPECT_EQ(server.kind, Fault::SERVER);
+    EXPECT_EQ(server.server, 3u);
+    EXPECT_EQ(server.part, "server:3");
+    Fault controller = Fault::Parse("controller@50ms-100ms");
+    EXPECT_EQ(controller.kind, Fault::CONTROLLER);
+    EXPECT_EQ(controller.part, "controller");
+    EXPECT_EQ(controller.up, MilliSeconds(100));
+    EXPECT_FALSE(controller.StopsJob());
 }
 
 TEST(FaultSchedule, RefusesMalformedEntriesInOneLine)
@@ -91,10 +104,15 @@ TEST(FaultSchedule, RefusesMalformedEntriesInOneLine)
     auto parse = [](const std::string& text) { return Refusal([&] { Fault::Parse(text); }); };
     EXPECT_EQ(parse("nic:gpu5.port1"),
               "fault \"nic:gpu5.port1\": expected KIND:PART@TIME or KIND:PART@DOWN-UP (e.g. "
-              "nic:gpu5.port1@1.2s)");
+              "nic:gpu5.port1@1.2s, or controller@1s)");
     EXPECT_EQ(parse("fan:gpu5@1s"),
               "fault \"fan:gpu5@1s\": unknown kind \"fan\" (nic, link, switch, ocs-port, ocs, "
-              "ocs-reconfig)");
+              "ocs-reconfig, gpu, server, controller)");
+    EXPECT_EQ(parse("controller:rail0@1s"),
+              "fault \"controller:rail0@1s\": controller part \"rail0\" is not empty (write "
+              "controller@TIME)");
+    EXPECT_EQ(parse("server@1s"), "fault \"server@1s\": server part \"\" is not a server number");
+    EXPECT_EQ(parse("gpu:3@1s"), "fault \"gpu:3@1s\": gpu part \"3\" is not gpuG");
     EXPECT_EQ(parse("nic:gpu5@1s"), "fault \"nic:gpu5@1s\": nic part \"gpu5\" is not gpuG.portK");
     EXPECT_EQ(parse("nic:gpu5.port0@soon"),
               "fault \"nic:gpu5.port0@soon\": 'soon' is not a duration (e.g. 25ms, 1.5s, 100us)");
