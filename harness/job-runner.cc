@@ -828,6 +828,7 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
             "electrical rails: time from a link failure (or repair) to routes that avoid (or "
             "use) it",
             detectionDelay);
+    restart.AddFlags(cmd);
 }
 
 void
@@ -855,6 +856,7 @@ JobOptions::Check()
         controlLatencyTime = StrictCommandLine::ParseTime("controlLatency", controlLatency);
     }
     detectionDelayTime = StrictCommandLine::ParseTime("detectionDelay", detectionDelay);
+    restart.Check();
     faultSchedule = FaultSchedule::Read(faults, fault);
     std::vector<std::string> models = Networks();
     for (const std::string& model : models)

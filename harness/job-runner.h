@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 #include "ns3/opus-shim.h"
 #include "ns3/rail-fabric-spec.h"
+#include "ns3/restart-policy.h"
 #include "ns3/strict-command-line.h"
 #include "ns3/workload-dag.h"
 
@@ -63,6 +64,7 @@ struct JobOptions
     std::string detectionDelay{"10ms"}; //!< Electrical rails: failure to rerouting
     FaultSchedule faultSchedule;        //!< faults and fault read by Check
     Time detectionDelayTime;            //!< detectionDelay read by Check
+    RestartPolicy restart;              //!< GPU and server failures: how the job restarts
 
     /// \param cmd the program's flags: every field above but workload gets its flag
     void AddFlags(StrictCommandLine& cmd);

@@ -521,7 +521,7 @@ StrictCommandLine::ParseTime(const std::string& name, const std::string& text)
 {
     // A leading + as ns-3 prints times (--PrintAttributes shows "+50ns").
     static const std::regex format(
-        "\\+?(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?)(s|ms|us|ns)?");
+        "\\+?(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?)(s|ms|us|ns|min|h)?");
     std::smatch match;
     if (!std::regex_match(text, match, format))
     {
@@ -542,7 +542,12 @@ StrictCommandLine::ParseTime(const std::string& name, const std::string& text)
     // std::out_of_range's "stod".
     double value = std::strtod(match[1].str().c_str(), nullptr);
     // In ns, the clock's unit: 1ns is exactly 1 (1e-9 s x 1e9 need not be).
-    double perUnit = unit == "ms" ? 1e6 : unit == "us" ? 1e3 : unit == "ns" ? 1.0 : 1e9;
+    double perUnit = unit == "ms"    ? 1e6
+                     : unit == "us"  ? 1e3
+                     : unit == "ns"  ? 1.0
+                     : unit == "min" ? 60e9
+                     : unit == "h"   ? 3600e9
+                                     : 1e9;
     double ns = value * perUnit;
     if (!(ns <= 1e15))
     {

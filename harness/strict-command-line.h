@@ -197,7 +197,7 @@ class StrictCommandLine
      * \brief Reads a non-negative duration such as "25ms", "1.5s", "100us" or "0".
      * \param name the flag (for the error)
      * \param text its value: a number (with a + if need be, as ns-3 prints times) and one
-     *        of s, ms, us, ns; only 0 may go without a unit (a bare 25 read as seconds was
+     *        of s, ms, us, ns, min, h; only 0 may go without a unit (a bare 25 read as seconds was
      *        taken for ms)
      * \return the duration (std::invalid_argument with a one-line reason if malformed,
      *         without a unit, positive but below 1 ns, not a whole number of ns, or longer

@@ -119,8 +119,9 @@ TEST(AttributeValueText, DurationsFollowTheFlagsRules)
     EXPECT_EQ(Error("0.4ns", delay),
               "--ns3::T::A: '0.4ns' is below the simulator's resolution of 1 ns (use 0 for none)");
     EXPECT_EQ(Error("5", delay), "--ns3::T::A: '5' has no unit (e.g. 25ms, 1.5s, 100us)");
-    EXPECT_EQ(Error("5min", delay),
-              "--ns3::T::A: '5min' is not a duration (e.g. 25ms, 1.5s, 100us)");
+    EXPECT_EQ(Error("5min", delay), "");
+    EXPECT_EQ(Error("5days", delay),
+              "--ns3::T::A: '5days' is not a duration (e.g. 25ms, 1.5s, 100us)");
     // RailTransport::RetransmitTimeout: at least 1 ns.
     EXPECT_EQ(Error("0", MakeTimeChecker(NanoSeconds(1))), Bad("0", "a duration of at least 1ns"));
 }

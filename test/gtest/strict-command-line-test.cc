@@ -150,6 +150,8 @@ TEST(StrictCommandLine, DurationsInEveryUnit)
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "100us"), MicroSeconds(100));
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "7ns"), NanoSeconds(7));
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "2s"), Seconds(2));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "10min"), Seconds(600));
+    EXPECT_EQ(StrictCommandLine::ParseTime("d", "1.5h"), Seconds(5400));
     // The largest accepted: 10^6 s = 10^15 ns.
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "1e6s"), NanoSeconds(1000000000000000));
     EXPECT_EQ(StrictCommandLine::ParseTime("d", "0"), Seconds(0));
