@@ -199,25 +199,7 @@ JobMix::Merge(const std::vector<std::size_t>& which) const
     for (std::size_t j : which)
     {
         const JobSlice& job = m_jobs[j];
-        const WorkloadDag& dag = *m_dags[j];
-        std::string tag = prefix ? job.name + "/" : "";
-        for (const auto& [name, members] : dag.GetGroups())
-        {
-            std::vector<uint32_t>& gpus = groups[tag + name];
-            for (uint32_t member : members)
-            {
-                gpus.push_back(job.gpus.at(member));
-            }
-        }
-        for (const WorkloadOp& op : dag.GetAllOps())
-        {
-            WorkloadOp moved = op;
-            moved.rank = job.gpus.at(op.rank);
-            moved.peer = op.peer >= 0 ? job.gpus.at(op.peer) : op.peer;
-            moved.root = op.root >= 0 ? job.gpus.at(op.root) : op.root;
-            moved.group = op.group.empty() ? op.group : tag + op.group;
-            ops.push_back(std::move(moved));
-        }
+        JobPlacement::Relocate(*m_dags[j], job.gpus, prefix ? job.name + "/" : "", groups, ops);
     }
     // Ranks up to the highest GPU a job runs on: the GPUs past it have no runtime, as in a
     // job's own run on more servers than it needs.

@@ -142,4 +142,30 @@ JobPlacement::Place(const std::vector<JobEntry>& jobs, uint32_t servers, uint32_
     return placed;
 }
 
+void
+JobPlacement::Relocate(const WorkloadDag& dag,
+                       const std::vector<uint32_t>& gpus,
+                       const std::string& tag,
+                       WorkloadDag::GroupMap& groups,
+                       std::vector<WorkloadOp>& ops)
+{
+    for (const auto& [name, members] : dag.GetGroups())
+    {
+        std::vector<uint32_t>& moved = groups[tag + name];
+        for (uint32_t member : members)
+        {
+            moved.push_back(gpus.at(member));
+        }
+    }
+    for (const WorkloadOp& op : dag.GetAllOps())
+    {
+        WorkloadOp moved = op;
+        moved.rank = gpus.at(op.rank);
+        moved.peer = op.peer >= 0 ? gpus.at(op.peer) : op.peer;
+        moved.root = op.root >= 0 ? gpus.at(op.root) : op.root;
+        moved.group = op.group.empty() ? op.group : tag + op.group;
+        ops.push_back(std::move(moved));
+    }
+}
+
 } // namespace ns3

@@ -6,6 +6,7 @@
 #define JOB_PLACEMENT_H
 
 #include "ns3/jobs-file.h"
+#include "ns3/workload-dag.h"
 
 #include <cstdint>
 #include <vector>
@@ -48,6 +49,20 @@ class JobPlacement
      *         highest server they name
      */
     static uint32_t ServersNeeded(const std::vector<JobEntry>& jobs);
+
+    /**
+     * \brief Moves a job's ranks onto the fabric's GPUs.
+     * \param dag the job's DAG, its own ranks
+     * \param gpus per rank of \p dag, the fabric's GPU running it
+     * \param tag prepended to its group names ("" keeps them)
+     * \param groups receives its groups, over the fabric's GPUs
+     * \param ops receives its ops, over the fabric's GPUs
+     */
+    static void Relocate(const WorkloadDag& dag,
+                         const std::vector<uint32_t>& gpus,
+                         const std::string& tag,
+                         WorkloadDag::GroupMap& groups,
+                         std::vector<WorkloadOp>& ops);
 };
 
 } // namespace ns3
