@@ -18,6 +18,7 @@
 #include "ns3/core-module.h"
 #include "ns3/experiment-output.h"
 #include "ns3/job-mix.h"
+#include "ns3/job-restarts.h"
 #include "ns3/job-runner.h"
 #include "ns3/job-workload.h"
 #include "ns3/jobs-file.h"
@@ -167,6 +168,52 @@ PrintTable(const std::vector<JobResult>& results, const std::string& job)
                      "delay where it would switch, which the emulated rows reproduce; the ocs "
                      "rows are what a real OCS would need (every shift, blackouts, leases).\n";
     }
+}
+
+/// Prints, for runs with GPU or server failures, what the restarts cost each fabric.
+void
+PrintRestarts(const std::vector<JobResult>& results)
+{
+    if (results.front().restarts.attempts == 0)
+    {
+        return;
+    }
+    bool models = std::any_of(results.begin(), results.end(), [&results](const JobResult& r) {
+        return r.network != results.front().network;
+    });
+    TextTable table;
+    if (models)
+    {
+        table.AddColumn("network", TextTable::LEFT, 9);
+    }
+    table.AddColumn("fabric", TextTable::LEFT, 18);
+    table.AddColumn("restarts", TextTable::RIGHT, 10);
+    table.AddColumn("lost work (s)", TextTable::RIGHT, 15);
+    table.AddColumn("down (s)", TextTable::RIGHT, 12);
+    table.AddColumn("end (s)", TextTable::RIGHT, 14);
+    table.AddColumn("no failure (s)", TextTable::RIGHT, 16);
+    table.AddColumn("longer", TextTable::RIGHT, 10);
+    for (const JobResult& r : results)
+    {
+        std::vector<std::string> row;
+        if (models)
+        {
+            row.push_back(r.network);
+        }
+        const RestartOutcome& out = r.restarts;
+        std::vector<std::string> cells = {r.fabric,
+                                          std::to_string(out.restarts.size()),
+                                          TextTable::Fixed(out.lostWorkS, 6),
+                                          TextTable::Fixed(out.downS, 6),
+                                          TextTable::Fixed(out.endS, 6),
+                                          TextTable::Fixed(out.noFailureS, 6),
+                                          TextTable::Percent(out.endS, out.noFailureS)};
+        row.insert(row.end(), cells.begin(), cells.end());
+        table.AddRow(row);
+    }
+    std::cout << "GPU and server failures (each restarts the job from its last checkpoint; "
+                 "faults.csv and summary.json's restarts list them):\n";
+    table.Print(std::cout);
 }
 
 /// \return "ring x 12, tree x 4": the algorithms one collective type ran
@@ -456,6 +503,11 @@ RunJobs(const StrictCommandLine& cmd, Options& o)
 {
     CheckJobsFlags(cmd, o);
     o.Check();
+    if (JobRestarts::Applies(o))
+    {
+        throw std::invalid_argument("GPU and server failures (gpu:, server:) run with one job: "
+                                    "--jobs does not take them");
+    }
     JobMix mix(o.jobs, JobsFile::Read(o.jobs), o);
     const std::vector<JobSlice>& slices = mix.GetJobs();
     o.servers = mix.GetServers();
@@ -471,6 +523,7 @@ RunJobs(const StrictCommandLine& cmd, Options& o)
                   << " iteration(s): " << job.workload << "\n";
     }
     std::vector<JobFabric> fabrics = ParseFabrics(cmd, o, *mix.GetDag());
+    JobRestarts::Check(cmd, o, *mix.GetDag()); // refuses the restart flags
     std::vector<JobResult> results = RunEverywhere(
         o,
         fabrics,
@@ -538,13 +591,16 @@ main(int argc, char* argv[])
             std::cerr << "[sim] workload: " << dag->GetRankCount() << " ranks, "
                       << dag->GetOpCount() << " ops, " << o.iterations << " iteration(s)\n";
             std::vector<JobFabric> fabrics = ParseFabrics(cmd, o, *dag);
+            JobRestarts::Check(cmd, o, *dag);
             std::vector<JobResult> results = RunEverywhere(
                 o,
                 fabrics,
                 [&dag](const JobOptions& run, const JobFabric& fabric, const std::string& dir) {
-                    return JobRunner::Run(run, dag, fabric, dir);
+                    return JobRestarts::Applies(run) ? JobRestarts::Run(run, dag, fabric, dir)
+                                                     : JobRunner::Run(run, dag, fabric, dir);
                 });
             PrintTable(results, o.iterations >= 2 ? o.source.GetMeasuredJob() : "");
+            PrintRestarts(results);
             if (o.iterations < 2 && !o.source.GetMeasuredJob().empty())
             {
                 std::cout << "note: the testbed's measured steps are steady ones; with one "

@@ -89,7 +89,9 @@ JobRunner::MakeSpec(const JobOptions& o, const JobFabric& fabric, uint32_t ranks
     }
     // In 64 bits: ranks + gpusPerServer - 1 wraps a 32-bit count (to 0 servers).
     uint64_t needed = (uint64_t(ranks) + spec.gpusPerServer - 1) / spec.gpusPerServer;
-    spec.servers = o.servers > 0 ? o.servers : static_cast<uint32_t>(needed);
+    // Spares idle on every rail until a failure restarts the job on one (JobRestarts).
+    spec.servers =
+        (o.servers > 0 ? o.servers : static_cast<uint32_t>(needed)) + o.restart.spareServers;
     if (uint64_t(spec.servers) * spec.gpusPerServer < ranks)
     {
         throw std::invalid_argument("the workload has " + std::to_string(ranks) + " ranks; " +
@@ -225,12 +227,6 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
                 // Parsed but not modelled yet (issue 30, in progress): refuse, never ignore.
                 throw std::invalid_argument("fault \"" + fault.entry +
                                             "\": controller failures are not modelled yet");
-            }
-            if (fault.StopsJob())
-            {
-                // Parsed but not modelled yet (issue 30, in progress): refuse, never ignore.
-                throw std::invalid_argument("fault \"" + fault.entry +
-                                            "\": GPU and server failures are not modelled yet");
             }
         }
     }
@@ -632,6 +628,15 @@ JobRunner::Run(const JobOptions& o,
     Job job = builder.Install(network, dag);
     CheckPlans(*dag, job.communicators);
     std::unique_ptr<FaultInjector> faults;
+    for (const Fault& fault : o.faultSchedule.GetFaults())
+    {
+        if (fault.StopsJob()) // they stop the job, not the network: JobRestarts plays them
+        {
+            throw std::invalid_argument("fault \"" + fault.entry +
+                                        "\": this program does not run GPU or server failures "
+                                        "(photonic-rails-sim does)");
+        }
+    }
     if (!o.faultSchedule.IsEmpty())
     {
         faults = std::make_unique<FaultInjector>(DynamicCast<RailFabric>(network), o.faultSchedule);
@@ -894,7 +899,11 @@ JobOptions::Check()
         throw std::invalid_argument("--qpsPerConnection runs on the packet network only "
                                     "(--network=packet): the flow model has no queue pairs");
     }
-    if (!faultSchedule.IsEmpty() && anyLacks(&NetworkModelEntry::faults))
+    // GPU and server failures stop the job, not the network: every model runs them.
+    const auto& all = faultSchedule.GetFaults();
+    bool networkFaults =
+        std::any_of(all.begin(), all.end(), [](const Fault& f) { return !f.StopsJob(); });
+    if (networkFaults && anyLacks(&NetworkModelEntry::faults))
     {
         throw std::invalid_argument("faults run on the packet network only (--network=packet): "
                                     "the flow model has no ports to fail");

@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 #include "ns3/opus-shim.h"
 #include "ns3/rail-fabric-spec.h"
+#include "ns3/restart-planner.h"
 #include "ns3/restart-policy.h"
 #include "ns3/strict-command-line.h"
 #include "ns3/workload-dag.h"
@@ -148,6 +149,9 @@ struct JobResult
     /// Per collective type, per algorithm run: collective ops (one per member and replay)
     std::map<std::string, std::map<std::string, uint64_t>> algorithms;
     std::vector<JobShare> jobs; //!< Several jobs on the fabric: one each (else empty)
+    /// GPU and server failures: the restarts they caused (attempts 0 without any); the
+    /// other fields are then those of the last attempt, from its restart
+    RestartOutcome restarts;
 };
 
 /**
