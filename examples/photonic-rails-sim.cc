@@ -305,6 +305,7 @@ AddFlags(StrictCommandLine& cmd, Options& o)
             o.fabric);
     cmd.Add("out", "output directory", o.out);
     o.AddFlags(cmd);
+    o.restart.AddFlags(cmd);
 }
 
 /// \return true if \p spec builds Clos rails with spines (eps beyond one switch's radix

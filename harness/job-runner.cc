@@ -823,17 +823,17 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
     cmd.Add("progress", "wall seconds between progress lines on stderr (0: none)", progress);
     cmd.Add("faults",
             "JSON fault schedule: an array of \"KIND:PART@DOWN[-UP]\" or {part, at, until} "
-            "(packet network only)",
+            "(the network's parts: packet network only)",
             faults);
     cmd.Add("fault",
             "inline faults, comma-separated: KIND:PART@DOWN[-UP], e.g. nic:gpu5.port1@1.2s; "
-            "kinds nic, link, switch, ocs-port, ocs, ocs-reconfig",
+            "kinds nic, link, switch, ocs-port, ocs, ocs-reconfig (the network's parts), gpu, "
+            "server (photonic-rails-sim: the job restarts), controller",
             fault);
     cmd.Add("detectionDelay",
             "electrical rails: time from a link failure (or repair) to routes that avoid (or "
             "use) it",
             detectionDelay);
-    restart.AddFlags(cmd);
 }
 
 void

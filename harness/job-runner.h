@@ -65,7 +65,9 @@ struct JobOptions
     std::string detectionDelay{"10ms"}; //!< Electrical rails: failure to rerouting
     FaultSchedule faultSchedule;        //!< faults and fault read by Check
     Time detectionDelayTime;            //!< detectionDelay read by Check
-    RestartPolicy restart;              //!< GPU and server failures: how the job restarts
+    /// GPU and server failures: how the job restarts (its flags are added by the programs
+    /// that run such failures, not by AddFlags)
+    RestartPolicy restart;
 
     /// \param cmd the program's flags: every field above but workload gets its flag
     void AddFlags(StrictCommandLine& cmd);

@@ -1024,6 +1024,34 @@ add_test(NAME example.photonic-rails-sim-fault-reconnect
                  "-DARGS=--model=llama3-8b|--layers=1|--tp=1|--fsdp=8|--preset=perlmutter|--frameBytes=61440|--fabric=ocs|--nicPorts=2|--fault=nic:gpu0.port0@2ms,nic:gpu4.port1@2500us|--progress=0"
                  "-DFABRICS=." -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-fault-reconnect
                  -DEVENTS=2 -P ${PROJECT_SOURCE_DIR}/test/fault-runs-agree.cmake)
+# Issue 30: server 1 of job b16 fails at 7 s (in iteration 2, flow model); a spare takes its
+# ranks and the job restarts from iteration 1's checkpoint. Down = detection 30 s + restore
+# 60 s, and on optical rails one piezo reconfiguration (25 ms) more. Every attempt's folder,
+# faults.csv and summary.json are written.
+add_test(NAME example.photonic-rails-sim-server-swap
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--job=b16|--fabric=eps,ocs|--network=flow|--iterations=3|--fault=server:1@7s|--spareServers=1|--onServerFailure=swap|--checkpointInterval=1|--failureDetection=30s|--restoreTime=1min|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-server-swap"
+                 -DWORKDIR=${CMAKE_BINARY_DIR}
+                 -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-server-swap
+                 "-DEXISTS=eps/faults.csv|eps/attempt-1/summary.json|ocs/faults.csv|ocs/summary.json|ocs/attempt-1/summary.json"
+                 "-DEXPECT_STDOUT=\neps +1 +[0-9.]+ +90\\.000000 [^\n]*\nocs +1 +[0-9.]+ +90\\.025000 "
+                 -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
+# A server that never comes back, without a spare: the job cannot go on.
+photonic_rails_expect_error(example.photonic-rails-sim-server-never-back photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--gpusPerServer=1|--fabric=eps|--fault=server:1@100us|--failureDetection=1ms|--restoreTime=1ms|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-server-never-back"
+  "photonic-rails-sim: error: server 1 \\(server:1\\) fails at 0.0001 s and is never repaired: give it a repair time \\(server:1@DOWN-UP\\) or spares \\(--onServerFailure=swap --spareServers=N\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-spares-without-failures photonic-rails-sim
+  "--spareServers=1"
+  "photonic-rails-sim: error: --spareServers acts on GPU and server failures: give gpu:gpuG or server:S in --fault or --faults\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-server-and-nic photonic-rails-sim
+  "--fault=server:1@1ms,nic:gpu0.port0@1ms"
+  "photonic-rails-sim: error: fault \"nic:gpu0.port0@1ms\": GPU and server failures run without other fault kinds \\(each restart runs the job again from a fresh start\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sim-swap-without-spares photonic-rails-sim
+  "--fault=server:1@1ms|--onServerFailure=swap"
+  "photonic-rails-sim: error: --onServerFailure=swap needs spare servers \\(--spareServers\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-jobs-server-failure photonic-rails-jobs
+  "--fault=server:1@1ms"
+  "photonic-rails-jobs: error: fault \"server:1@1ms\": this program does not run GPU or server failures \\(photonic-rails-sim does\\)\n$")
 # GPU 5's only NIC port dies for good: what it sends and receives on rail 1 detours through
 # its server's other GPUs, rails 0, 2 and 3 and the peer's server, on every fabric.
 add_test(NAME example.photonic-rails-sim-fault-detour
