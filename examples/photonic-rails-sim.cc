@@ -97,6 +97,34 @@ SameFabric(const std::vector<JobResult>& results,
     });
 }
 
+/// \return true if \p results come from several network models
+bool
+SeveralModels(const std::vector<JobResult>& results)
+{
+    return std::any_of(results.begin(), results.end(), [&results](const JobResult& r) {
+        return r.network != results.front().network;
+    });
+}
+
+/// Adds the columns that name a run: its network model (with several) and its fabric.
+void
+AddRunColumns(TextTable& table, bool models)
+{
+    if (models)
+    {
+        table.AddColumn("network", TextTable::LEFT, 9);
+    }
+    table.AddColumn("fabric", TextTable::LEFT, 18);
+}
+
+/// \return the cells of the columns AddRunColumns added, for \p r
+std::vector<std::string>
+RunCells(const JobResult& r, bool models)
+{
+    return models ? std::vector<std::string>{r.network, r.fabric}
+                  : std::vector<std::string>{r.fabric};
+}
+
 /// Prints the comparison of the fabrics (TextTable: cells of adjacent columns never touch),
 /// with the measured step beside each run that has one (\p job on the testbed preset), and
 /// with several network models, each run beside the same fabric in the first model.
@@ -107,15 +135,9 @@ PrintTable(const std::vector<JobResult>& results, const std::string& job)
     bool measured = std::any_of(results.begin(), results.end(), [&job](const JobResult& r) {
         return Measured(job, r).has_value();
     });
-    bool models = std::any_of(results.begin(), results.end(), [&base](const JobResult& r) {
-        return r.network != base.network;
-    });
+    bool models = SeveralModels(results);
     TextTable table;
-    if (models)
-    {
-        table.AddColumn("network", TextTable::LEFT, 9);
-    }
-    table.AddColumn("fabric", TextTable::LEFT, 18);
+    AddRunColumns(table, models);
     table.AddColumn("iteration (ms)", TextTable::RIGHT, 16);
     table.AddColumn("vs " + base.fabric, TextTable::RIGHT, 14);
     table.AddColumn("reconfigurations", TextTable::RIGHT, 18);
@@ -132,14 +154,9 @@ PrintTable(const std::vector<JobResult>& results, const std::string& job)
     }
     for (const JobResult& r : results)
     {
-        std::vector<std::string> row;
-        if (models)
-        {
-            row.push_back(r.network);
-        }
+        std::vector<std::string> row = RunCells(r, models);
         const JobResult& first = FirstOfModel(results, r.network);
         std::vector<std::string> cells = {
-            r.fabric,
             TextTable::Fixed(r.steadyIterationTime * 1e3, 3),
             TextTable::Percent(r.steadyIterationTime, first.steadyIterationTime),
             std::to_string(r.reconfigurations),
@@ -178,15 +195,9 @@ PrintRestarts(const std::vector<JobResult>& results)
     {
         return;
     }
-    bool models = std::any_of(results.begin(), results.end(), [&results](const JobResult& r) {
-        return r.network != results.front().network;
-    });
+    bool models = SeveralModels(results);
     TextTable table;
-    if (models)
-    {
-        table.AddColumn("network", TextTable::LEFT, 9);
-    }
-    table.AddColumn("fabric", TextTable::LEFT, 18);
+    AddRunColumns(table, models);
     table.AddColumn("restarts", TextTable::RIGHT, 10);
     table.AddColumn("lost work (s)", TextTable::RIGHT, 15);
     table.AddColumn("down (s)", TextTable::RIGHT, 12);
@@ -195,14 +206,9 @@ PrintRestarts(const std::vector<JobResult>& results)
     table.AddColumn("longer", TextTable::RIGHT, 10);
     for (const JobResult& r : results)
     {
-        std::vector<std::string> row;
-        if (models)
-        {
-            row.push_back(r.network);
-        }
+        std::vector<std::string> row = RunCells(r, models);
         const RestartOutcome& out = r.restarts;
-        std::vector<std::string> cells = {r.fabric,
-                                          std::to_string(out.restarts.size()),
+        std::vector<std::string> cells = {std::to_string(out.restarts.size()),
                                           TextTable::Fixed(out.lostWorkS, 6),
                                           TextTable::Fixed(out.downS, 6),
                                           TextTable::Fixed(out.endS, 6),
@@ -436,13 +442,9 @@ RunEverywhere(
 void
 PrintJobsTable(const std::vector<JobResult>& results)
 {
-    bool models = results.front().network != results.back().network;
+    bool models = SeveralModels(results);
     TextTable table;
-    if (models)
-    {
-        table.AddColumn("network", TextTable::LEFT, 9);
-    }
-    table.AddColumn("fabric", TextTable::LEFT, 18);
+    AddRunColumns(table, models);
     table.AddColumn("job", TextTable::LEFT, 12);
     table.AddColumn("time (ms)", TextTable::RIGHT, 12);
     table.AddColumn("alone (ms)", TextTable::RIGHT, 12);
@@ -454,13 +456,8 @@ PrintJobsTable(const std::vector<JobResult>& results)
     {
         for (const JobShare& share : r.jobs)
         {
-            std::vector<std::string> row;
-            if (models)
-            {
-                row.push_back(r.network);
-            }
+            std::vector<std::string> row = RunCells(r, models);
             std::vector<std::string> cells = {
-                r.fabric,
                 share.name,
                 TextTable::Fixed((share.end - share.start) * 1e3, 3),
                 TextTable::Fixed(share.aloneDuration * 1e3, 3),
