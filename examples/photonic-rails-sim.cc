@@ -198,6 +198,7 @@ PrintRestarts(const std::vector<JobResult>& results)
     bool models = SeveralModels(results);
     TextTable table;
     AddRunColumns(table, models);
+    table.AddColumn("failures", TextTable::RIGHT, 10);
     table.AddColumn("restarts", TextTable::RIGHT, 10);
     table.AddColumn("lost work (s)", TextTable::RIGHT, 15);
     table.AddColumn("down (s)", TextTable::RIGHT, 12);
@@ -209,6 +210,7 @@ PrintRestarts(const std::vector<JobResult>& results)
         std::vector<std::string> row = RunCells(r, models);
         const RestartOutcome& out = r.restarts;
         std::vector<std::string> cells = {std::to_string(out.restarts.size()),
+                                          std::to_string(out.Restarts()),
                                           TextTable::Fixed(out.lostWorkS, 6),
                                           TextTable::Fixed(out.downS, 6),
                                           TextTable::Fixed(out.endS, 6),
@@ -217,8 +219,9 @@ PrintRestarts(const std::vector<JobResult>& results)
         row.insert(row.end(), cells.begin(), cells.end());
         table.AddRow(row);
     }
-    std::cout << "GPU and server failures (each restarts the job from its last checkpoint; "
-                 "faults.csv and summary.json's restarts list them):\n";
+    std::cout << "GPU and server failures: the table above shows each fabric's last attempt "
+                 "(from its restart); failures while the job is down share its restart "
+                 "(faults.csv and summary.json's restarts list them):\n";
     table.Print(std::cout);
 }
 
@@ -400,12 +403,16 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
                                         "ocs-provisioning, ocs-oracle, ocs-static, emulated or "
                                         "emulated-provisioning to --fabric");
         }
-        // The static split sets its circuits once, before the run: no delay, no control.
-        if (std::string(flag) != "ocs" && cmd.IsGiven(flag) && !opus)
+        // The static split sets its circuits once, before the run: no delay, no control;
+        // only a swap onto a spare server re-points them (JobRestarts).
+        bool swaps = optical && JobRestarts::Applies(o) && o.restart.action == RestartPolicy::SWAP;
+        bool used = std::string(flag) == "ocs" || (std::string(flag) == "reconfigDelay" && swaps);
+        if (!used && cmd.IsGiven(flag) && !opus)
         {
             throw std::invalid_argument(std::string("--") + flag +
                                         " applies to rails that Opus or its emulation "
-                                        "reconfigures, and ocs-static never does: add ocs, "
+                                        "reconfigures, and ocs-static never does (but to swap "
+                                        "a spare server in): add ocs, "
                                         "ocs-provisioning, ocs-oracle, emulated or "
                                         "emulated-provisioning to --fabric");
         }

@@ -10,9 +10,12 @@
 #include "ns3/ocs-technology.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <iostream>
 #include <numeric>
+#include <set>
 #include <stdexcept>
 
 namespace ns3
@@ -30,28 +33,27 @@ const std::vector<std::string> RESTART_FLAGS = {"onServerFailure",
                                                 "failureDetection",
                                                 "restoreTime"};
 
-/// \return the servers the job itself runs on: --servers, or as many as its ranks need
+/// \return the servers the job's ranks fill
 uint32_t
 JobServers(const JobOptions& o, uint32_t ranks)
 {
     uint32_t perServer = o.GpusPerServer();
-    return o.servers > 0 ? o.servers : (ranks + perServer - 1) / perServer;
+    return (ranks + perServer - 1) / perServer;
 }
 
-/// \return the schedule's GPU and server failures, each naming its server
-std::vector<Fault>
-ServerFailures(const JobOptions& o)
+/// \return the fabric's servers without the spares: --servers, or those the job fills
+uint32_t
+FabricServers(const JobOptions& o, uint32_t ranks)
 {
-    std::vector<Fault> failures;
-    for (Fault fault : o.faultSchedule.GetFaults())
-    {
-        if (fault.kind == Fault::GPU)
-        {
-            fault.server = fault.gpu / o.GpusPerServer();
-        }
-        failures.push_back(fault);
-    }
-    return failures;
+    return o.servers > 0 ? o.servers : JobServers(o, ranks);
+}
+
+/// \return \p seconds rounded to the clock's nanosecond (sums of times in seconds carry
+///         binary noise: 180.00119999999998)
+double
+Ns(double seconds)
+{
+    return std::round(seconds * 1e9) / 1e9;
 }
 
 /// \return how long a swap keeps the job waiting for circuits: one reconfiguration of every
@@ -112,13 +114,13 @@ RestartsJson(const JobOptions& o, const RestartOutcome& out)
         failures.push_back({{"part", r.part},
                             {"server", r.server},
                             {"restarted_on_server", r.replacement},
-                            {"at_s", r.failedS},
-                            {"detected_s", r.detectedS},
-                            {"restart_ordered_s", r.orderedS},
-                            {"training_again_s", r.resumedS},
+                            {"at_s", Ns(r.failedS)},
+                            {"detected_s", Ns(r.detectedS)},
+                            {"restart_ordered_s", Ns(r.orderedS)},
+                            {"training_again_s", Ns(r.resumedS)},
                             {"checkpoint_iteration", r.checkpoint},
                             {"lost_iterations", r.lostIterations},
-                            {"lost_work_s", r.lostWorkS},
+                            {"lost_work_s", Ns(r.lostWorkS)},
                             {"reconfigurations", r.reconfigurations}});
     }
     return {{"on_server_failure", o.restart.onServerFailure},
@@ -127,35 +129,47 @@ RestartsJson(const JobOptions& o, const RestartOutcome& out)
             {"failure_detection_s", o.restart.failureDetectionTime.GetSeconds()},
             {"restore_s", o.restart.restoreTimeTime.GetSeconds()},
             {"attempts", out.attempts},
-            {"end_s", out.endS},
-            {"end_without_failures_s", out.noFailureS},
-            {"lost_work_s", out.lostWorkS},
-            {"down_s", out.downS},
+            {"restarts", out.Restarts()},
+            {"end_s", Ns(out.endS)},
+            {"end_without_failures_s", Ns(out.noFailureS)},
+            {"lost_work_s", Ns(out.lostWorkS)},
+            {"down_s", Ns(out.downS)},
             {"failures", failures},
-            {"failures_of_idle_servers", out.idle}};
+            {"failures_striking_no_rank", out.idle},
+            {"failures_after_the_end", out.afterEnd}};
 }
 
-/// Writes faults.csv: time_s, part, event, for every failure and restart step.
+/// Writes faults.csv: time_s, part, event, for every failure and restart step, in time order.
 void
 WriteFaults(const std::string& path, const RestartOutcome& out)
 {
+    std::vector<std::pair<double, std::string>> rows; // (time, "part,event")
+    for (const RestartRecord& r : out.restarts)
+    {
+        bool swapped = r.replacement != r.server;
+        rows.emplace_back(r.failedS, r.part + ",down");
+        rows.emplace_back(r.detectedS, r.part + ",detected");
+        rows.emplace_back(
+            r.orderedS,
+            r.part + "," +
+                (swapped ? "restart ordered on spare server " + std::to_string(r.replacement)
+                         : std::string("restart ordered on the repaired server")));
+        rows.emplace_back(r.resumedS,
+                          r.part + ",training again after " + std::to_string(r.checkpoint) +
+                              " checkpointed iterations");
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+        return a.first < b.first;
+    });
     std::ofstream csv(path);
     if (!csv)
     {
         throw std::runtime_error("cannot write " + path);
     }
     csv << "time_s,part,event\n" << std::fixed << std::setprecision(9); // times are whole ns
-    for (const RestartRecord& r : out.restarts)
+    for (const auto& [time, row] : rows)
     {
-        bool swapped = r.replacement != r.server;
-        csv << r.failedS << "," << r.part << ",down\n";
-        csv << r.detectedS << "," << r.part << ",detected\n";
-        csv << r.orderedS << "," << r.part << ","
-            << (swapped ? "restart ordered on spare server " + std::to_string(r.replacement)
-                        : "restart ordered on the repaired server")
-            << "\n";
-        csv << r.resumedS << "," << r.part << ",training again from iteration " << r.checkpoint
-            << "\n";
+        csv << time << "," << row << "\n";
     }
 }
 
@@ -194,6 +208,22 @@ JobRestarts::Check(const StrictCommandLine& cmd, const JobOptions& o, const Work
                 "runs the job again from a fresh start)");
         }
     }
+    if (o.restart.action == RestartPolicy::WAIT && o.restart.spareServers > 0)
+    {
+        throw std::invalid_argument(
+            "--spareServers: spares are taken by "
+            "--onServerFailure=swap (wait restarts on the repaired server)");
+    }
+    std::set<std::string> seen;
+    for (const Fault& fault : o.faultSchedule.GetFaults())
+    {
+        std::string key = fault.part + "@" + std::to_string(fault.down.GetTimeStep()) + "-" +
+                          std::to_string(fault.up.GetTimeStep());
+        if (!seen.insert(key).second)
+        {
+            throw std::invalid_argument("fault \"" + fault.entry + "\" is given twice");
+        }
+    }
     uint32_t perReplay = dag.GetIterationCount();
     if (o.restart.checkpointInterval % perReplay != 0)
     {
@@ -214,17 +244,19 @@ JobRestarts::Run(const JobOptions& o,
     uint32_t perServer = o.GpusPerServer();
     uint32_t jobServers = JobServers(o, dag->GetRankCount());
     uint32_t perReplay = dag->GetIterationCount();
+    uint32_t fabricServers = FabricServers(o, dag->GetRankCount());
     RestartPlanner planner(o.restart,
                            jobServers,
-                           jobServers + o.restart.spareServers,
+                           fabricServers + o.restart.spareServers,
                            uint64_t(perReplay) * o.iterations,
                            SwapReconfiguration(o, fabric),
-                           perServer);
+                           perServer,
+                           dag->GetRankCount());
     JobResult last;
     std::vector<std::string> folders;
     auto attempt = [&](const std::vector<uint32_t>& placement, uint64_t iterations) {
         JobOptions run = o;
-        run.servers = jobServers; // the spares come on top (JobRunner::MakeSpec)
+        run.servers = fabricServers; // the spares come on top (JobRunner::MakeSpec)
         run.iterations = static_cast<uint32_t>(iterations / perReplay);
         run.faultSchedule = FaultSchedule(); // what they do, the planner plays
         folders.push_back(outDir + "/attempt-" + std::to_string(folders.size() + 1));
@@ -234,8 +266,10 @@ JobRestarts::Run(const JobOptions& o,
         std::partial_sum(last.iterationTimes.begin(), last.iterationTimes.end(), ends.begin());
         return ends;
     };
-    RestartOutcome outcome = planner.Run(ServerFailures(o), attempt);
+    RestartOutcome outcome = planner.Run(o.faultSchedule.GetFaults(), attempt);
     MoveUp(folders.back(), outDir);
+    std::cerr << "[sim] " << fabric.name << ": " << outcome.Restarts() << " restart(s); attempt "
+              << folders.size() << " is the last: its files are in " << outDir << "/\n";
     Json summary = JsonInput::ReadFile(outDir + "/summary.json", "summary");
     summary["restarts"] = RestartsJson(o, outcome);
     std::ofstream(outDir + "/summary.json") << summary.dump(2) << "\n";

@@ -7,6 +7,8 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
@@ -42,14 +44,22 @@ RestartPlanner::RestartPlanner(const RestartPolicy& policy,
                                uint32_t fabricServers,
                                uint64_t iterations,
                                Time swapReconfiguration,
-                               uint32_t rails)
+                               uint32_t rails,
+                               uint32_t ranks)
     : m_policy(policy),
       m_jobServers(jobServers),
       m_fabricServers(fabricServers),
       m_iterations(iterations),
       m_swapS(swapReconfiguration.GetSeconds()),
-      m_rails(rails)
+      m_rails(rails),
+      m_ranks(ranks)
 {
+}
+
+uint32_t
+RestartOutcome::Restarts() const
+{
+    return attempts > 0 ? attempts - 1 : 0;
 }
 
 bool
@@ -61,10 +71,47 @@ RestartPlanner::IsUp(uint32_t server, double when, const std::vector<Fault>& fai
     });
 }
 
+double
+RestartPlanner::UpAgain(uint32_t server, double when, const std::vector<Fault>& failures)
+{
+    // Overlapping failures of one server: up once the last that covers the time is repaired.
+    for (bool moved = true; moved;)
+    {
+        moved = false;
+        for (const Fault& f : failures)
+        {
+            bool covers = f.server == server && f.down.GetSeconds() <= when &&
+                          (!f.IsRepaired() || when < f.up.GetSeconds());
+            if (covers && !f.IsRepaired())
+            {
+                return std::numeric_limits<double>::infinity();
+            }
+            if (covers)
+            {
+                when = f.up.GetSeconds();
+                moved = true;
+            }
+        }
+    }
+    return when;
+}
+
+bool
+RestartPlanner::StrikesJob(const Fault& fault, const Placement& placement) const
+{
+    std::size_t slot = Slot(placement.servers, fault.server);
+    if (slot == placement.servers.size() || fault.down.GetSeconds() < placement.since[slot])
+    {
+        return false; // a server running none of its ranks then
+    }
+    // A GPU past the job's last rank runs nothing.
+    return fault.kind != Fault::GPU || slot * m_rails + fault.gpu % m_rails < m_ranks;
+}
+
 void
 RestartPlanner::Recover(const Fault& fault,
                         const std::vector<Fault>& failures,
-                        std::vector<uint32_t>& placement,
+                        Placement& placement,
                         double earliestOrder,
                         RestartRecord& record) const
 {
@@ -75,23 +122,26 @@ RestartPlanner::Recover(const Fault& fault,
     uint32_t spare = m_fabricServers;
     for (uint32_t s = 0; m_policy.action == RestartPolicy::SWAP && s < m_fabricServers; ++s)
     {
-        if (s != fault.server && Slot(placement, s) == placement.size() &&
+        if (s != fault.server && Slot(placement.servers, s) == placement.servers.size() &&
             IsUp(s, record.detectedS, failures))
         {
             spare = s;
             break;
         }
     }
+    std::size_t slot = Slot(placement.servers, fault.server);
     if (spare < m_fabricServers)
     {
         record.replacement = spare;
         record.orderedS = std::max(earliestOrder, record.detectedS + m_swapS);
         record.reconfigurations = m_swapS > 0 ? m_rails : 0;
-        placement[Slot(placement, fault.server)] = spare;
+        placement.servers[slot] = spare;
+        placement.since[slot] = record.detectedS; // it was up then: earlier failures are over
     }
     else
     {
-        if (!fault.IsRepaired())
+        double up = UpAgain(fault.server, record.detectedS, failures);
+        if (std::isinf(up))
         {
             throw std::runtime_error(
                 "server " + std::to_string(fault.server) + " (" + fault.part + ") fails at " +
@@ -102,7 +152,7 @@ RestartPlanner::Recover(const Fault& fault,
                 "(--onServerFailure=swap --spareServers=N)");
         }
         record.replacement = fault.server;
-        record.orderedS = std::max({earliestOrder, record.detectedS, fault.up.GetSeconds()});
+        record.orderedS = std::max(earliestOrder, up);
     }
     record.resumedS = record.orderedS + m_policy.restoreTimeTime.GetSeconds();
     NS_LOG_INFO(fault.part << " at " << record.failedS << " s: ranks restart on server "
@@ -110,24 +160,31 @@ RestartPlanner::Recover(const Fault& fault,
 }
 
 RestartOutcome
-RestartPlanner::Run(const std::vector<Fault>& failures, const Attempt& attempt) const
+RestartPlanner::Run(const std::vector<Fault>& schedule, const Attempt& attempt) const
 {
+    std::vector<Fault> failures = schedule;
+    for (Fault& fault : failures)
+    {
+        fault.server = fault.kind == Fault::GPU ? fault.gpu / m_rails : fault.server;
+    }
     RestartOutcome out;
-    std::vector<uint32_t> placement(m_jobServers);
-    std::iota(placement.begin(), placement.end(), 0);
+    Placement placement;
+    placement.servers.resize(m_jobServers);
+    std::iota(placement.servers.begin(), placement.servers.end(), 0);
+    placement.since.assign(m_jobServers, 0.0);
     double start = 0;  // the attempt's, seconds
     uint64_t done = 0; // iterations kept by the last checkpoint
     std::size_t next = 0;
     while (true)
     {
-        std::vector<double> ends = attempt(placement, m_iterations - done);
+        std::vector<double> ends = attempt(placement.servers, m_iterations - done);
         ++out.attempts;
         double finish = start + (ends.empty() ? 0.0 : ends.back());
         out.noFailureS = out.attempts == 1 ? finish : out.noFailureS;
         const Fault* strike = nullptr;
         for (; next < failures.size() && failures[next].down.GetSeconds() < finish; ++next)
         {
-            if (Slot(placement, failures[next].server) < placement.size())
+            if (StrikesJob(failures[next], placement))
             {
                 strike = &failures[next++];
                 break;
@@ -137,6 +194,10 @@ RestartPlanner::Run(const std::vector<Fault>& failures, const Attempt& attempt) 
         if (strike == nullptr)
         {
             out.endS = finish;
+            for (; next < failures.size(); ++next)
+            {
+                out.afterEnd.push_back(failures[next].part);
+            }
             return out;
         }
         // The job ran from start to the failure: what its last checkpoint kept, it keeps.
@@ -157,7 +218,7 @@ RestartPlanner::Run(const std::vector<Fault>& failures, const Attempt& attempt) 
         double resumed = first.resumedS;
         for (; next < failures.size() && failures[next].down.GetSeconds() < resumed; ++next)
         {
-            if (Slot(placement, failures[next].server) == placement.size())
+            if (!StrikesJob(failures[next], placement))
             {
                 out.idle.push_back(failures[next].part);
                 continue;

@@ -44,12 +44,16 @@ struct RestartRecord
 struct RestartOutcome
 {
     std::vector<RestartRecord> restarts; //!< One per failure that struck the job
-    std::vector<std::string> idle;       //!< Failures of servers running none of its ranks
-    uint32_t attempts{0};                //!< Runs of the job (1 + restarts that re-ran work)
-    double endS{0};                      //!< When its last iteration ended
-    double noFailureS{0};                //!< Its end without failures (the first attempt's)
-    double lostWorkS{0};                 //!< Training time lost to failures and run again
-    double downS{0};                     //!< From each failure to training again
+    /// Failures that struck no rank: of servers (or GPUs) running none while they failed
+    std::vector<std::string> idle;
+    std::vector<std::string> afterEnd; //!< Failures at or after the job's end
+    /// \return restarts of the job: failures while it was down share its restart
+    uint32_t Restarts() const;
+    uint32_t attempts{0}; //!< Runs of the job (1 + restarts that re-ran work)
+    double endS{0};       //!< When its last iteration ended
+    double noFailureS{0}; //!< Its end without failures (the first attempt's)
+    double lostWorkS{0};  //!< Training time lost to failures and run again
+    double downS{0};      //!< From each failure to training again
 };
 
 /**
@@ -90,35 +94,52 @@ class RestartPlanner
      * \param iterations the job's iterations
      * \param swapReconfiguration an OCS reconfiguration's delay on optical rails (zero on
      *        electrical rails: a swap changes nothing in the network)
-     * \param rails rails of the fabric (an OCS each on optical rails)
+     * \param rails rails of the fabric (an OCS each on optical rails), its GPUs per server
+     * \param ranks ranks of the job (server i of the job runs ranks i x rails to
+     *        i x rails + rails - 1, those below \p ranks)
      */
     RestartPlanner(const RestartPolicy& policy,
                    uint32_t jobServers,
                    uint32_t fabricServers,
                    uint64_t iterations,
                    Time swapReconfiguration,
-                   uint32_t rails);
+                   uint32_t rails,
+                   uint32_t ranks);
 
     /**
-     * \param failures server failures (kind SERVER, or GPU turned into its server by the
-     *        caller), in failure time order
+     * \param schedule GPU and server failures, in failure time order
      * \param attempt runs the remaining iterations
      * \return what the failures did (std::runtime_error, one line, for a failure the job
      *         cannot get past: a server never repaired and no spare)
      */
-    RestartOutcome Run(const std::vector<Fault>& failures, const Attempt& attempt) const;
+    RestartOutcome Run(const std::vector<Fault>& schedule, const Attempt& attempt) const;
 
   private:
+    /// Where the job runs: per server of the job, the fabric's server, and since when (a
+    /// spare's failures before it took the ranks are not the job's).
+    struct Placement
+    {
+        std::vector<uint32_t> servers; //!< Per server of the job, the fabric's server
+        std::vector<double> since;     //!< When each took the ranks, seconds
+    };
+
+    /// \return true if \p fault strikes a rank of the job placed as \p placement
+    bool StrikesJob(const Fault& fault, const Placement& placement) const;
+
     /// Restarts the ranks of failed \p fault's server: fills \p record's times after
     /// \p earliestOrder and moves them in \p placement.
     void Recover(const Fault& fault,
                  const std::vector<Fault>& failures,
-                 std::vector<uint32_t>& placement,
+                 Placement& placement,
                  double earliestOrder,
                  RestartRecord& record) const;
 
     /// \return true if \p server is up at \p when by \p failures
     static bool IsUp(uint32_t server, double when, const std::vector<Fault>& failures);
+
+    /// \return the first time from \p when on that \p server is up by \p failures
+    ///         (infinity if a failure that covers it is never repaired)
+    static double UpAgain(uint32_t server, double when, const std::vector<Fault>& failures);
 
     RestartPolicy m_policy;   //!< The policy
     uint32_t m_jobServers;    //!< Servers of the job
@@ -126,6 +147,7 @@ class RestartPlanner
     uint64_t m_iterations;    //!< The job's iterations
     double m_swapS;           //!< Reconfiguration for a swap, seconds
     uint32_t m_rails;         //!< Rails
+    uint32_t m_ranks;         //!< Ranks of the job
 };
 
 } // namespace ns3

@@ -1034,7 +1034,7 @@ add_test(NAME example.photonic-rails-sim-server-swap
                  -DWORKDIR=${CMAKE_BINARY_DIR}
                  -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-server-swap
                  "-DEXISTS=eps/faults.csv|eps/attempt-1/summary.json|ocs/faults.csv|ocs/summary.json|ocs/attempt-1/summary.json"
-                 "-DEXPECT_STDOUT=\neps +1 +[0-9.]+ +90\\.000000 [^\n]*\nocs +1 +[0-9.]+ +90\\.025000 "
+                 "-DEXPECT_STDOUT=\neps +1 +1 +[0-9.]+ +90\\.000000 [^\n]*\nocs +1 +1 +[0-9.]+ +90\\.025000 "
                  -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
 # A server that never comes back, without a spare: the job cannot go on.
 photonic_rails_expect_error(example.photonic-rails-sim-server-never-back photonic-rails-sim

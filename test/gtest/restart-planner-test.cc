@@ -58,7 +58,7 @@ struct SteadyJob
 TEST(RestartPlanner, WithoutFailuresTheJobRunsOnce)
 {
     SteadyJob job;
-    RestartPlanner planner(Policy("wait", 0, 3), 4, 4, 10, Seconds(0), 8);
+    RestartPlanner planner(Policy("wait", 0, 3), 4, 4, 10, Seconds(0), 8, 32);
     RestartOutcome out = planner.Run({}, job.Attempt());
     EXPECT_EQ(out.attempts, 1u);
     EXPECT_DOUBLE_EQ(out.endS, 10.0);
@@ -72,7 +72,7 @@ TEST(RestartPlanner, SwapOnOpticalRailsCostsOneReconfiguration)
     // 1.5 s. Training again at 4.5 + 2 + 0.025 + 5 = 11.525 s on spare server 4, then 7
     // iterations: 18.525 s = 10 + 2 + 0.025 + 5 + 1.5.
     SteadyJob job;
-    RestartPlanner planner(Policy("swap", 1, 3), 4, 5, 10, MilliSeconds(25), 8);
+    RestartPlanner planner(Policy("swap", 1, 3), 4, 5, 10, MilliSeconds(25), 8, 32);
     RestartOutcome out = planner.Run(Failures("server:2@4.5s"), job.Attempt());
     ASSERT_EQ(out.restarts.size(), 1u);
     const RestartRecord& r = out.restarts[0];
@@ -94,7 +94,7 @@ TEST(RestartPlanner, SwapOnOpticalRailsCostsOneReconfiguration)
 TEST(RestartPlanner, SwapOnElectricalRailsChangesNoCircuit)
 {
     SteadyJob job;
-    RestartPlanner planner(Policy("swap", 1, 3), 4, 5, 10, Seconds(0), 8);
+    RestartPlanner planner(Policy("swap", 1, 3), 4, 5, 10, Seconds(0), 8, 32);
     RestartOutcome out = planner.Run(Failures("gpu:gpu9@4.5s"), job.Attempt());
     ASSERT_EQ(out.restarts.size(), 1u);
     EXPECT_EQ(out.restarts[0].reconfigurations, 0u);
@@ -106,7 +106,7 @@ TEST(RestartPlanner, WaitRestartsOnTheRepairedServer)
     // Repaired at 20 s, after the detection at 6.5 s: training again at 25 s, from iteration
     // 3, and 7 iterations: 32 s.
     SteadyJob job;
-    RestartPlanner planner(Policy("wait", 0, 3), 4, 4, 10, MilliSeconds(25), 8);
+    RestartPlanner planner(Policy("wait", 0, 3), 4, 4, 10, MilliSeconds(25), 8, 32);
     RestartOutcome out = planner.Run(Failures("server:1@4.5s-20s"), job.Attempt());
     ASSERT_EQ(out.restarts.size(), 1u);
     EXPECT_EQ(out.restarts[0].replacement, 1u);
@@ -119,7 +119,7 @@ TEST(RestartPlanner, WaitRestartsOnTheRepairedServer)
 TEST(RestartPlanner, WithoutCheckpointsEverythingIsLost)
 {
     SteadyJob job;
-    RestartPlanner planner(Policy("swap", 1, 0), 4, 5, 10, Seconds(0), 8);
+    RestartPlanner planner(Policy("swap", 1, 0), 4, 5, 10, Seconds(0), 8, 32);
     RestartOutcome out = planner.Run(Failures("server:0@4.5s"), job.Attempt());
     EXPECT_EQ(out.restarts[0].checkpoint, 0u);
     EXPECT_EQ(out.restarts[0].lostIterations, 4u);
@@ -129,7 +129,7 @@ TEST(RestartPlanner, WithoutCheckpointsEverythingIsLost)
 TEST(RestartPlanner, AFailureAtACheckpointLosesNothing)
 {
     SteadyJob job;
-    RestartPlanner planner(Policy("swap", 1, 3), 4, 5, 10, Seconds(0), 8);
+    RestartPlanner planner(Policy("swap", 1, 3), 4, 5, 10, Seconds(0), 8, 32);
     RestartOutcome out = planner.Run(Failures("server:0@6s"), job.Attempt());
     EXPECT_EQ(out.restarts[0].checkpoint, 6u);
     EXPECT_DOUBLE_EQ(out.restarts[0].lostWorkS, 0.0);
@@ -141,7 +141,7 @@ TEST(RestartPlanner, ASecondFailureWhileDownDelaysTheRestart)
     // Server 2 fails at 4.5 s, server 3 at 8 s (during the restore): detected at 10 s, it
     // takes the second spare; training again at 15 s from iteration 3: 22 s.
     SteadyJob job;
-    RestartPlanner planner(Policy("swap", 2, 3), 4, 6, 10, Seconds(0), 8);
+    RestartPlanner planner(Policy("swap", 2, 3), 4, 6, 10, Seconds(0), 8, 32);
     RestartOutcome out = planner.Run(Failures("server:2@4.5s,server:3@8s"), job.Attempt());
     ASSERT_EQ(out.restarts.size(), 2u);
     EXPECT_EQ(out.restarts[1].replacement, 5u);
@@ -157,7 +157,7 @@ TEST(RestartPlanner, AFailedSpareIsSkippedAndARepairedServerIsASpare)
     // Spare 4 is down from 1 s to 30 s: the failure of server 0 at 4.5 s takes spare 5.
     // Server 0, repaired at 12 s, is the spare for server 1's failure at 20 s.
     SteadyJob job;
-    RestartPlanner planner(Policy("swap", 2, 0), 4, 6, 10, Seconds(0), 8);
+    RestartPlanner planner(Policy("swap", 2, 0), 4, 6, 10, Seconds(0), 8, 32);
     RestartOutcome out =
         planner.Run(Failures("server:4@1s-30s,server:0@4.5s-12s,server:1@20s"), job.Attempt());
     ASSERT_EQ(out.restarts.size(), 2u);
@@ -170,7 +170,7 @@ TEST(RestartPlanner, AFailedSpareIsSkippedAndARepairedServerIsASpare)
 TEST(RestartPlanner, RefusesAServerThatNeverComesBack)
 {
     SteadyJob job;
-    RestartPlanner planner(Policy("wait", 0, 3), 4, 4, 10, Seconds(0), 8);
+    RestartPlanner planner(Policy("wait", 0, 3), 4, 4, 10, Seconds(0), 8, 32);
     try
     {
         planner.Run(Failures("server:1@4.5s"), job.Attempt());
@@ -188,8 +188,57 @@ TEST(RestartPlanner, RefusesAServerThatNeverComesBack)
 TEST(RestartPlanner, AFailureAfterTheEndChangesNothing)
 {
     SteadyJob job;
-    RestartPlanner planner(Policy("wait", 0, 3), 4, 4, 10, Seconds(0), 8);
+    RestartPlanner planner(Policy("wait", 0, 3), 4, 4, 10, Seconds(0), 8, 32);
     RestartOutcome out = planner.Run(Failures("server:1@10s"), job.Attempt());
     EXPECT_TRUE(out.restarts.empty());
     EXPECT_DOUBLE_EQ(out.endS, 10.0);
+}
+
+TEST(RestartPlanner, ASpareFailedAndRepairedBeforeItIsTakenIsNotTheJobs)
+{
+    // Spare 4 is down from 20 s to 21 s, before server 1's failure at 1 ms is detected (at
+    // 30.001 s): it is up again when taken, and its failure was not the job's.
+    RestartPolicy policy = Policy("swap", 2, 0);
+    policy.failureDetection = "30s";
+    policy.Check();
+    SteadyJob job;
+    RestartPlanner planner(policy, 4, 6, 10, Seconds(0), 8, 32);
+    RestartOutcome out = planner.Run(Failures("server:1@1ms,server:4@20s-21s"), job.Attempt());
+    ASSERT_EQ(out.restarts.size(), 1u);
+    EXPECT_EQ(out.restarts[0].replacement, 4u);
+    EXPECT_EQ(out.idle, (std::vector<std::string>{"server:4"}));
+    EXPECT_DOUBLE_EQ(out.endS, 0.001 + 30 + 5 + 10);
+    EXPECT_EQ(out.Restarts(), 1u);
+}
+
+TEST(RestartPlanner, ServersAndGpusThatRunNoRankAreIdle)
+{
+    // The job: 3 ranks on 2 servers of 2 GPUs (rank 3's GPU, gpu3, runs nothing), on a
+    // fabric of 3 servers (server 2 runs nothing).
+    SteadyJob job;
+    RestartPlanner planner(Policy("wait", 0, 0), 2, 3, 10, Seconds(0), 2, 3);
+    RestartOutcome out = planner.Run(Failures("gpu:gpu3@1s,server:2@2s"), job.Attempt());
+    EXPECT_TRUE(out.restarts.empty());
+    EXPECT_EQ(out.idle, (std::vector<std::string>{"gpu:gpu3", "server:2"}));
+    EXPECT_DOUBLE_EQ(out.endS, 10.0);
+}
+
+TEST(RestartPlanner, WaitIsForTheLastOfOverlappingFailures)
+{
+    // Server 1 down from 4.5 s to 40 s and from 5 s to 50 s: the restart is ordered at 50 s.
+    SteadyJob job;
+    RestartPlanner planner(Policy("wait", 0, 0), 4, 4, 10, Seconds(0), 8, 32);
+    RestartOutcome out = planner.Run(Failures("server:1@4.5s-40s,server:1@5s-50s"), job.Attempt());
+    ASSERT_FALSE(out.restarts.empty());
+    EXPECT_DOUBLE_EQ(out.restarts[0].orderedS, 50.0);
+    EXPECT_DOUBLE_EQ(out.endS, 50 + 5 + 10);
+    EXPECT_EQ(out.Restarts(), 1u);
+}
+
+TEST(RestartPlanner, AFailureAtTheEndIsListedAfterIt)
+{
+    SteadyJob job;
+    RestartPlanner planner(Policy("wait", 0, 0), 4, 4, 10, Seconds(0), 8, 32);
+    RestartOutcome out = planner.Run(Failures("server:1@10s-11s"), job.Attempt());
+    EXPECT_EQ(out.afterEnd, (std::vector<std::string>{"server:1"}));
 }
