@@ -411,8 +411,8 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
         {
             throw std::invalid_argument(std::string("--") + flag +
                                         " applies to rails that Opus or its emulation "
-                                        "reconfigures, and ocs-static never does (but to swap "
-                                        "a spare server in): add ocs, "
+                                        "reconfigures, and ocs-static never does (but for "
+                                        "--onServerFailure=swap): add ocs, "
                                         "ocs-provisioning, ocs-oracle, emulated or "
                                         "emulated-provisioning to --fabric");
         }

@@ -1381,7 +1381,7 @@ add_test(NAME example.photonic-rails-jobs
 # arbitration of a per-port OCS.
 photonic_rails_expect_error(example.photonic-rails-sim-static-delay photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--nicPorts=2|--fabric=ocs-static|--reconfigDelay=1ms"
-  "\nphotonic-rails-sim: error: --reconfigDelay applies to rails that Opus or its emulation reconfigures, and ocs-static never does: add ocs, ocs-provisioning, ocs-oracle, emulated or emulated-provisioning to --fabric\n$")
+  "\nphotonic-rails-sim: error: --reconfigDelay applies to rails that Opus or its emulation reconfigures, and ocs-static never does \\(but for --onServerFailure=swap\\): add ocs, ocs-provisioning, ocs-oracle, emulated or emulated-provisioning to --fabric\n$")
 photonic_rails_expect_error(example.photonic-rails-sim-static-switching photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--nicPorts=2|--fabric=ocs-static|--ocsSwitching=whole-switch"
   "\nphotonic-rails-sim: error: --ocsSwitching applies to optical rails that Opus reconfigures \\(what their OCS darkens to do it\\): add ocs, ocs-provisioning or ocs-oracle to --fabric\n$")
