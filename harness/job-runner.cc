@@ -10,6 +10,7 @@
 #include "ns3/boolean.h"
 #include "ns3/circuit-recorder.h"
 #include "ns3/collective-algorithm-registry.h"
+#include "ns3/controller-failover.h"
 #include "ns3/core-module.h"
 #include "ns3/fault-injector.h"
 #include "ns3/job-recorder.h"
@@ -219,12 +220,6 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
             {
                 throw std::invalid_argument("fault \"" + fault.entry + "\": fabric " + fabric.name +
                                             " has no Opus controller");
-            }
-            if (fault.kind == Fault::CONTROLLER)
-            {
-                // Parsed but not modelled yet (issue 30, in progress): refuse, never ignore.
-                throw std::invalid_argument("fault \"" + fault.entry +
-                                            "\": controller failures are not modelled yet");
             }
             if (fault.StopsJob())
             {
@@ -631,12 +626,17 @@ JobRunner::Run(const JobOptions& o,
     }
     Job job = builder.Install(network, dag);
     CheckPlans(*dag, job.communicators);
+    // Controller faults act on Opus's controller, on every network model; the others on
+    // the packet fabric's parts.
+    ControllerFailover failover(o.faultSchedule, o.controllerFailoverTime);
     std::unique_ptr<FaultInjector> faults;
-    if (!o.faultSchedule.IsEmpty())
+    if (!failover.GetOtherFaults().IsEmpty())
     {
-        faults = std::make_unique<FaultInjector>(DynamicCast<RailFabric>(network), o.faultSchedule);
+        faults = std::make_unique<FaultInjector>(DynamicCast<RailFabric>(network),
+                                                 failover.GetOtherFaults());
         faults->Schedule();
     }
+    failover.Schedule(DynamicCast<OpusController>(job.controlPlane));
     JobRecorder recorder;
     recorder.Attach(job.runtimes, dag->GetIterationCount(), o.iterations);
     recorder.SetStart(EarliestStart(jobs));
@@ -667,6 +667,7 @@ JobRunner::Run(const JobOptions& o,
     }
     JobResult r;
     JobReport report(o, f, builder, job, recorder, circuits, faults.get(), r, jobs);
+    report.SetControllerFailover(&failover);
     r.events = Simulator::GetEventCount();
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     report.Write(outDir, r);
@@ -828,6 +829,10 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
             "electrical rails: time from a link failure (or repair) to routes that avoid (or "
             "use) it",
             detectionDelay);
+    cmd.Add("controllerFailover",
+            "Opus: time from a controller fault to its standby's takeover (default: 500ms, "
+            "an ONOS cluster's measured failover)",
+            controllerFailover);
 }
 
 void
@@ -855,6 +860,10 @@ JobOptions::Check()
         controlLatencyTime = StrictCommandLine::ParseTime("controlLatency", controlLatency);
     }
     detectionDelayTime = StrictCommandLine::ParseTime("detectionDelay", detectionDelay);
+    controllerFailoverTime =
+        controllerFailover.empty()
+            ? Seconds(ControllerFailover::DEFAULT_FAILOVER_S)
+            : StrictCommandLine::ParseTime("controllerFailover", controllerFailover);
     faultSchedule = FaultSchedule::Read(faults, fault);
     std::vector<std::string> models = Networks();
     for (const std::string& model : models)
@@ -892,7 +901,12 @@ JobOptions::Check()
         throw std::invalid_argument("--qpsPerConnection runs on the packet network only "
                                     "(--network=packet): the flow model has no queue pairs");
     }
-    if (!faultSchedule.IsEmpty() && anyLacks(&NetworkModelEntry::faults))
+    // GPU, server and controller faults touch no network part: every model runs them.
+    const std::vector<Fault>& scheduled = faultSchedule.GetFaults();
+    bool networkFaults = std::any_of(scheduled.begin(), scheduled.end(), [](const Fault& f) {
+        return !f.StopsJob() && f.kind != Fault::CONTROLLER;
+    });
+    if (networkFaults && anyLacks(&NetworkModelEntry::faults))
     {
         throw std::invalid_argument("faults run on the packet network only (--network=packet): "
                                     "the flow model has no ports to fail");

@@ -63,6 +63,10 @@ struct JobOptions
     std::string detectionDelay{"10ms"}; //!< Electrical rails: failure to rerouting
     FaultSchedule faultSchedule;        //!< faults and fault read by Check
     Time detectionDelayTime;            //!< detectionDelay read by Check
+    /// --controllerFailover: a controller fault's standby takes over this long after it
+    /// ("" = ControllerFailover::DEFAULT_FAILOVER_S, a published SDN controller failover)
+    std::string controllerFailover;
+    Time controllerFailoverTime; //!< controllerFailover read by Check
 
     /// \param cmd the program's flags: every field above but workload gets its flag
     void AddFlags(StrictCommandLine& cmd);
