@@ -668,6 +668,15 @@ JobRunner::Run(const JobOptions& o,
     JobResult r;
     JobReport report(o, f, builder, job, recorder, circuits, faults.get(), r, jobs);
     report.SetControllerFailover(&failover);
+    if (!failover.IsEmpty())
+    {
+        std::ostringstream line; // its precision, not stderr's
+        line << "[sim] " << f.name << ": controller down in " << failover.GetOutages().size()
+             << " outage(s), " << failover.GetHeldMessages()
+             << " message(s) held; controller stall " << std::setprecision(9)
+             << failover.GetStall().GetSeconds() << " s\n";
+        std::cerr << line.str();
+    }
     r.events = Simulator::GetEventCount();
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     report.Write(outDir, r);
