@@ -95,6 +95,7 @@ OpusController::DoDispose()
     m_tables.clear();
     m_incomplete.clear();
     m_queue.clear();
+    m_held.clear();
     m_batcher.Clear();
     OpusControlPlane::DoDispose();
 }
@@ -294,7 +295,10 @@ OpusController::ProvisionIfAnnounced(IncompleteRequest& incomplete)
     // zero-time steps (a zero-length compute op, a chain of callbacks) lead to it, and its
     // circuits are then kept (PairsToKeep, MemberAskedElsewhere). Events already due now
     // would not be enough: a request made by a later event of the same instant lost.
-    Simulator::Schedule(NanoSeconds(1), &OpusController::Enqueue, this, std::move(request));
+    Simulator::Schedule(NanoSeconds(1),
+                        &OpusController::WhenServing,
+                        this,
+                        std::function<void()>([this, request]() { Enqueue(request); }));
 }
 
 void
@@ -424,9 +428,15 @@ OpusController::DoNotifyPortFailure(uint32_t rail, uint32_t port, bool failed)
     if (m_ports.Revive(rail, port))
     {
         // Relayed pairs of running communications may get a circuit again.
-        Simulator::ScheduleNow(&OpusController::Reconnect, this, rail);
-        Simulator::ScheduleNow(&OpusController::ServeQueue, this);
-        Simulator::ScheduleNow(&OpusController::JoinWanted, this, rail);
+        Simulator::ScheduleNow(&OpusController::WhenServing,
+                               this,
+                               std::function<void()>([this, rail]() { Reconnect(rail); }));
+        Simulator::ScheduleNow(&OpusController::WhenServing, this, std::function<void()>([this]() {
+            ServeQueue();
+        }));
+        Simulator::ScheduleNow(&OpusController::WhenServing,
+                               this,
+                               std::function<void()>([this, rail]() { JoinWanted(rail); }));
     }
 }
 
@@ -883,6 +893,17 @@ bool
 OpusController::IsHolding() const
 {
     return m_down || m_replaying;
+}
+
+void
+OpusController::WhenServing(std::function<void()> action)
+{
+    if (IsHolding())
+    {
+        m_held.push_back(std::move(action)); // a continuation, not a message: not counted
+        return;
+    }
+    action();
 }
 
 void

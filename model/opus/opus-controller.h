@@ -222,6 +222,9 @@ class OpusController : public OpusControlPlane
     bool IsHolding() const;
     /// Holds \p message (run at the takeover, in arrival order).
     void Hold(std::function<void()> message);
+    /// Runs \p action, the rest of processing a message (scheduled a little later), now if a
+    /// controller serves, else at the takeover: nothing is decided while down.
+    void WhenServing(std::function<void()> action);
     /// Request, from a member whose request reached the controller at \p arrived.
     void DoRequest(const CollectiveCall& call, uint32_t rank, GrantCallback granted, Time arrived);
     /// Release, processed.
