@@ -279,6 +279,7 @@ struct OutageRun
     int64_t stallNs{0};                //!< OpusController::GetStall
     uint64_t held{0};                  //!< Messages held
     std::size_t outages{0};            //!< Merged outages
+    std::string traced;                //!< The Outage trace: "d" per failure, "uN" per takeover
     std::map<uint32_t, int64_t> ends0; //!< Rank 0's op end times, ns
 };
 
@@ -312,9 +313,14 @@ RunUnderOutages(const WorkloadDag& dag,
     ends.Attach(job.runtimes);
     ControllerFailover outages(FaultSchedule::Read("", faults), failover);
     outages.Schedule(DynamicCast<OpusController>(job.controlPlane));
+    OutageRun run;
+    job.controlPlane->TraceConnectWithoutContext(
+        "Outage",
+        Callback<void, bool, uint32_t>([&run](bool down, uint32_t held) {
+            run.traced += down ? "d" : "u" + std::to_string(held);
+        }));
     Simulator::Stop(HORIZON);
     Simulator::Run();
-    OutageRun run;
     run.finished = AllRanksFinished(job.runtimes);
     run.makespanNs = std::llround(recorder.GetMakespan() * 1e9);
     run.exposedNs = job.controlPlane->GetWaitTime().GetNanoSeconds();
@@ -1073,7 +1079,8 @@ class PermanentFailureDetourTestCase : public TestCase
  * the fault-free run granted at t_B + 25.2 ms. A request that reaches a down controller is
  * held and served at the takeover U as if it arrived then, so its grant, the job's end and the
  * union of the waits move by U - t_B exactly, and the stall is that overlap of the outage with
- * its wait, to the ns, on the packet and the flow model:
+ * its wait, to the ns, on the packet and the flow model (the Outage trace says down, then up
+ * with the messages held):
  * - down from 5 ms to 55 ms (50 ms, repaired before the 500-ms failover): U = 55 ms;
  * - the same as two overlapping faults (5-30 ms, 20-55 ms): one merged outage, the same;
  * - down at 5 ms for good: the standby takes over at U = 5 ms + 500 ms (the default);
@@ -1114,6 +1121,7 @@ class ControllerFailoverTestCase : public TestCase
                 NS_TEST_ASSERT_MSG_EQ(run.finished, true, network << " " << faults);
                 NS_TEST_ASSERT_MSG_EQ(run.outages, 1, faults);
                 NS_TEST_ASSERT_MSG_EQ(run.held, 1, "rank 0's request for phase B");
+                NS_TEST_ASSERT_MSG_EQ(run.traced, "du1", "down once, up with one message");
                 NS_TEST_ASSERT_MSG_EQ(run.stallNs, 55 * ms - tB, network << " " << faults);
                 NS_TEST_ASSERT_MSG_EQ(run.makespanNs, base.makespanNs + 55 * ms - tB, faults);
                 NS_TEST_ASSERT_MSG_EQ(run.exposedNs, base.exposedNs + 55 * ms - tB, faults);
@@ -1127,6 +1135,7 @@ class ControllerFailoverTestCase : public TestCase
 
             OutageRun idle = RunUnderOutages(two, network, "controller@1ms-9ms");
             NS_TEST_ASSERT_MSG_EQ(idle.held, 0, network);
+            NS_TEST_ASSERT_MSG_EQ(idle.traced, "du0", network);
             NS_TEST_ASSERT_MSG_EQ(idle.stallNs, 0, network);
             NS_TEST_ASSERT_MSG_EQ((idle.ends0 == base.ends0), true, network << ": same times");
             NS_TEST_ASSERT_MSG_EQ(idle.makespanNs, base.makespanNs, network);
@@ -1141,6 +1150,7 @@ class ControllerFailoverTestCase : public TestCase
             OutageRun shifts = RunUnderOutages(three, network, both);
             int64_t stall2 = down2 + 50 * ms - tA2;
             NS_TEST_ASSERT_MSG_EQ(shifts.outages, 2, both);
+            NS_TEST_ASSERT_MSG_EQ(shifts.traced, "du1du1", both);
             NS_TEST_ASSERT_MSG_EQ(shifts.stallNs, stall1 + stall2, network << " " << both);
             NS_TEST_ASSERT_MSG_EQ(shifts.makespanNs, base3.makespanNs + stall1 + stall2, both);
 
