@@ -998,6 +998,8 @@ foreach(model_stall packet:0.044994458 flow:0.044994467)
                        example.photonic-rails-sim-controller-failover-${model}-csv PROPERTIES
                        DEPENDS example.photonic-rails-sim-controller-failover)
 endforeach()
+photonic_rails_expect_error(example.photonic-rails-sim-controller-failover-alone photonic-rails-sim
+  "--fabric=ocs|--controllerFailover=1s" "--controllerFailover applies to controller faults: give controller@TIME in --fault or --faults")
 photonic_rails_expect_error(example.photonic-rails-sim-controller-static photonic-rails-sim
   "--fabric=ocs-static|--fault=controller@1ms" "fault \"controller@1ms\": fabric ocs-static has no Opus controller")
 photonic_rails_expect_error(example.photonic-rails-sim-controller-eps photonic-rails-sim
