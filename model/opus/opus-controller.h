@@ -60,6 +60,9 @@ namespace ns3
  * circuits pays ControlLatency to reach the controller and ControlLatency for the
  * acknowledgement, on top of the OCS's reconfiguration delay. Demands are computed once
  * per communication shape and cached (the per-group configuration cache of the paper).
+ * The controller itself may fail (Fail): the messages that reach it are held until a standby,
+ * its state replicated, or the repaired primary takes over (TakeOver), while lit circuits and
+ * reconfigurations already ordered carry on; GetStall says what the outages cost requests.
  */
 class OpusController : public OpusControlPlane
 {
