@@ -122,6 +122,7 @@ def build(bld):
         # harness
         'harness/attribute-audit.cc',
         'harness/attribute-value-text.cc',
+        'harness/controller-failover.cc',
         'harness/delay-ms-list.cc',
         'harness/experiment-output.cc',
         'harness/fault-injector.cc',
@@ -186,6 +187,7 @@ def build(bld):
         'test/gtest/attribute-value-text-test.cc',
         'test/gtest/chakra-test.cc',
         'test/gtest/collective-plan-test.cc',
+        'test/gtest/controller-failover-test.cc',
         'test/gtest/dcqcn-rate-controller-test.cc',
         'test/gtest/eps-switch-buffer-test.cc',
         'test/gtest/delay-ms-list-test.cc',
@@ -327,6 +329,7 @@ def build(bld):
         # harness
         'harness/attribute-audit.h',
         'harness/attribute-value-text.h',
+        'harness/controller-failover.h',
         'harness/delay-ms-list.h',
         'harness/experiment-output.h',
         'harness/fault-injector.h',

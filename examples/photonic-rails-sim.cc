@@ -377,6 +377,14 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
                                         "plans around a failed port): give --fault or --faults");
         }
     }
+    bool controllerFaults = std::any_of(faults.begin(), faults.end(), [](const Fault& fault) {
+        return fault.kind == Fault::CONTROLLER;
+    });
+    if (cmd.IsGiven("controllerFailover") && !controllerFaults)
+    {
+        throw std::invalid_argument("--controllerFailover applies to controller faults: give "
+                                    "controller@TIME in --fault or --faults");
+    }
     bool switched = std::any_of(fabrics.begin(), fabrics.end(), [](const JobFabric& f) {
         return f.kind == RailKind::OCS && f.IsOpus(); // ocs-static never reconfigures
     });

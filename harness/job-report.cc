@@ -5,6 +5,7 @@
 #include "job-report.h"
 
 #include "ns3/circuit-recorder.h"
+#include "ns3/controller-failover.h"
 #include "ns3/enum.h"
 #include "ns3/eps-routing.h"
 #include "ns3/experiment-output.h"
@@ -252,6 +253,30 @@ FaultSpans(const FaultInjector& faults, Time end)
     return spans;
 }
 
+/// \return summary.json's controller_failover: the failover time, the outages (merged), their
+/// total, the messages held, and the stall (OpusController::GetStall)
+nlohmann::ordered_json
+ControllerJson(const ControllerFailover& failover)
+{
+    nlohmann::ordered_json report;
+    report["failover_s"] = failover.GetFailover().GetSeconds();
+    nlohmann::ordered_json outages = nlohmann::ordered_json::array();
+    Time total;
+    for (const auto& [down, up] : failover.GetOutages())
+    {
+        nlohmann::ordered_json outage;
+        outage["down_s"] = down.GetSeconds();
+        outage["up_s"] = up.GetSeconds();
+        outages.push_back(outage);
+        total += up - down;
+    }
+    report["outages"] = outages;
+    report["outage_s"] = total.GetSeconds();
+    report["held_messages"] = failover.GetHeldMessages();
+    report["controller_stall_s"] = failover.GetStall().GetSeconds();
+    return report;
+}
+
 /// \return summary.json's jobs: one object per job of several on the fabric
 nlohmann::ordered_json
 JobsJson(const std::vector<JobShare>& shares, const std::vector<JobSlice>& slices)
@@ -292,7 +317,8 @@ WriteSummary(const std::string& path,
              const OpticalReport* optical,
              const Traffic& traffic,
              const nlohmann::ordered_json& faults,
-             const std::vector<JobSlice>& slices)
+             const std::vector<JobSlice>& slices,
+             const nlohmann::ordered_json& controller)
 {
     const RailFabricSpec& spec = builder.GetSpec();
     nlohmann::ordered_json j;
@@ -321,6 +347,10 @@ WriteSummary(const std::string& path,
     if (!faults.is_null())
     {
         j["faults"] = faults;
+    }
+    if (!controller.is_null())
+    {
+        j["controller_failover"] = controller;
     }
     if (!r.jobs.empty())
     {
@@ -555,7 +585,12 @@ JobReport::Write(const std::string& outDir, const JobResult& r) const
     WriteReconfigurations(outDir + "/reconfigurations.csv",
                           optical ? *optical : OpticalReport{},
                           m_attribution.get());
-    if (m_faults)
+    if (m_failover)
+    {
+        std::ofstream csv = OpenOutput(outDir + "/faults.csv");
+        ControllerFailover::WriteCsv(csv, m_faults, *m_failover);
+    }
+    else if (m_faults)
     {
         std::ofstream csv = OpenOutput(outDir + "/faults.csv");
         m_faults->WriteCsv(csv);
@@ -575,7 +610,27 @@ JobReport::Write(const std::string& outDir, const JobResult& r) const
                  optical,
                  m_measured->traffic,
                  m_measured->faults,
-                 m_jobs);
+                 m_jobs,
+                 m_failover ? ControllerJson(*m_failover) : nlohmann::ordered_json());
+}
+
+void
+JobReport::SetControllerFailover(const ControllerFailover* failover)
+{
+    if (!failover || failover->IsEmpty())
+    {
+        return;
+    }
+    m_failover = failover;
+    Time end = Seconds(m_recorder.GetMakespan());
+    for (const auto& [down, up] : failover->GetOutages())
+    {
+        if (down <= end)
+        {
+            m_measured->faultSpans.push_back(
+                {"controller down", down.GetSeconds(), std::min(up, end).GetSeconds()});
+        }
+    }
 }
 
 } // namespace ns3

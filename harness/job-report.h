@@ -16,6 +16,7 @@ namespace ns3
 {
 
 class CircuitRecorder;
+class ControllerFailover;
 class FaultInjector;
 class JobAttribution;
 class JobRecorder;
@@ -67,6 +68,13 @@ class JobReport
      */
     void Write(const std::string& outDir, const JobResult& result) const;
 
+    /**
+     * \brief Reports controller faults too: their events in faults.csv, their outages on
+     *        the timeline, summary.json's controller_failover (stall, outages, messages held).
+     * \param failover the run's controller faults (none: nothing changes); must outlive it
+     */
+    void SetControllerFailover(const ControllerFailover* failover);
+
   private:
     struct Measured; //!< What the run's parts measured, for the files
 
@@ -80,6 +88,7 @@ class JobReport
     const std::vector<JobSlice>& m_jobs;           //!< Several jobs, or none
     std::unique_ptr<JobAttribution> m_attribution; //!< With two jobs or more, else null
     std::unique_ptr<Measured> m_measured;          //!< Read at construction
+    const ControllerFailover* m_failover{nullptr}; //!< Controller faults, or null
 };
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 #include "ns3/boolean.h"
 #include "ns3/circuit-recorder.h"
 #include "ns3/collective-algorithm-registry.h"
+#include "ns3/controller-failover.h"
 #include "ns3/core-module.h"
 #include "ns3/fault-injector.h"
 #include "ns3/job-recorder.h"
@@ -221,12 +222,6 @@ JobRunner::CheckBeforeRuns(const JobOptions& o,
             {
                 throw std::invalid_argument("fault \"" + fault.entry + "\": fabric " + fabric.name +
                                             " has no Opus controller");
-            }
-            if (fault.kind == Fault::CONTROLLER)
-            {
-                // Parsed but not modelled yet (issue 30, in progress): refuse, never ignore.
-                throw std::invalid_argument("fault \"" + fault.entry +
-                                            "\": controller failures are not modelled yet");
             }
         }
     }
@@ -627,6 +622,9 @@ JobRunner::Run(const JobOptions& o,
     }
     Job job = builder.Install(network, dag);
     CheckPlans(*dag, job.communicators);
+    // Controller faults act on Opus's controller, on every network model; the others on
+    // the packet fabric's parts.
+    ControllerFailover failover(o.faultSchedule, o.controllerFailoverTime);
     std::unique_ptr<FaultInjector> faults;
     for (const Fault& fault : o.faultSchedule.GetFaults())
     {
@@ -637,11 +635,13 @@ JobRunner::Run(const JobOptions& o,
                                         "(photonic-rails-sim does)");
         }
     }
-    if (!o.faultSchedule.IsEmpty())
+    if (!failover.GetOtherFaults().IsEmpty())
     {
-        faults = std::make_unique<FaultInjector>(DynamicCast<RailFabric>(network), o.faultSchedule);
+        faults = std::make_unique<FaultInjector>(DynamicCast<RailFabric>(network),
+                                                 failover.GetOtherFaults());
         faults->Schedule();
     }
+    failover.Schedule(DynamicCast<OpusController>(job.controlPlane));
     JobRecorder recorder;
     recorder.Attach(job.runtimes, dag->GetIterationCount(), o.iterations);
     recorder.SetStart(EarliestStart(jobs));
@@ -672,6 +672,16 @@ JobRunner::Run(const JobOptions& o,
     }
     JobResult r;
     JobReport report(o, f, builder, job, recorder, circuits, faults.get(), r, jobs);
+    report.SetControllerFailover(&failover);
+    if (!failover.IsEmpty())
+    {
+        std::ostringstream line; // its precision, not stderr's
+        line << "[sim] " << f.name << ": controller down in " << failover.GetOutages().size()
+             << " outage(s), " << failover.GetHeldMessages()
+             << " message(s) held; controller stall " << std::setprecision(9)
+             << failover.GetStall().GetSeconds() << " s\n";
+        std::cerr << line.str();
+    }
     r.events = Simulator::GetEventCount();
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     report.Write(outDir, r);
@@ -834,6 +844,10 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
             "electrical rails: time from a link failure (or repair) to routes that avoid (or "
             "use) it",
             detectionDelay);
+    cmd.Add("controllerFailover",
+            "Opus: time from a controller fault to its standby's takeover (default: 500ms, "
+            "an ONOS cluster's measured failover)",
+            controllerFailover);
 }
 
 void
@@ -862,6 +876,10 @@ JobOptions::Check()
     }
     detectionDelayTime = StrictCommandLine::ParseTime("detectionDelay", detectionDelay);
     restart.Check();
+    controllerFailoverTime =
+        controllerFailover.empty()
+            ? Seconds(ControllerFailover::DEFAULT_FAILOVER_S)
+            : StrictCommandLine::ParseTime("controllerFailover", controllerFailover);
     faultSchedule = FaultSchedule::Read(faults, fault);
     std::vector<std::string> models = Networks();
     for (const std::string& model : models)
@@ -899,10 +917,11 @@ JobOptions::Check()
         throw std::invalid_argument("--qpsPerConnection runs on the packet network only "
                                     "(--network=packet): the flow model has no queue pairs");
     }
-    // GPU and server failures stop the job, not the network: every model runs them.
-    const auto& all = faultSchedule.GetFaults();
-    bool networkFaults =
-        std::any_of(all.begin(), all.end(), [](const Fault& f) { return !f.StopsJob(); });
+    // GPU, server and controller faults touch no network part: every model runs them.
+    const std::vector<Fault>& scheduled = faultSchedule.GetFaults();
+    bool networkFaults = std::any_of(scheduled.begin(), scheduled.end(), [](const Fault& f) {
+        return !f.StopsJob() && f.kind != Fault::CONTROLLER;
+    });
     if (networkFaults && anyLacks(&NetworkModelEntry::faults))
     {
         throw std::invalid_argument("faults run on the packet network only (--network=packet): "

@@ -5,6 +5,7 @@
 #ifndef JOB_RUNNER_H
 #define JOB_RUNNER_H
 
+#include "ns3/controller-failover.h"
 #include "ns3/fault-schedule.h"
 #include "ns3/job-builder.h"
 #include "ns3/nstime.h"
@@ -68,6 +69,11 @@ struct JobOptions
     /// GPU and server failures: how the job restarts (its flags are added by the programs
     /// that run such failures, not by AddFlags)
     RestartPolicy restart;
+    /// --controllerFailover: a controller fault's standby takes over this long after it
+    /// ("" = ControllerFailover::DEFAULT_FAILOVER_S, a published SDN controller failover)
+    std::string controllerFailover;
+    /// controllerFailover read by Check
+    Time controllerFailoverTime{Seconds(ControllerFailover::DEFAULT_FAILOVER_S)};
 
     /// \param cmd the program's flags: every field above but workload gets its flag
     void AddFlags(StrictCommandLine& cmd);

@@ -970,6 +970,42 @@ photonic_rails_expect_error(example.photonic-rails-sim-network-twice photonic-ra
 photonic_rails_expect_error(example.photonic-rails-delay-sweep-network-list
   photonic-rails-delay-sweep "--network=packet,flow"
   "the sweep runs one --network at a time \\(packet or flow\\); photonic-rails-sim takes a list")
+# Controller failover (issue 30): the controller is down from 5 to 55 ms, over two-phases.json's
+# phase shift; rank 0 asks for phase B at t_B = 10.005542 ms (packet; 10.005533 ms flow), which
+# waits until 55 ms: the stall is 55 ms - t_B, on both network models.
+add_test(NAME example.photonic-rails-sim-controller-failover
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--nicPorts=2|--nicRate=50|--reconfigDelay=25ms|--controlLatency=100us|--fabric=ocs|--network=packet,flow|--fault=controller@5ms-55ms|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-controller"
+                 -DWORKDIR=${CMAKE_BINARY_DIR} -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-controller
+                 "-DEXISTS=packet/faults.csv|flow/faults.csv"
+                 "-DEXPECT_STDERR=ocs: controller down in 1 outage\\(s\\), 1 message\\(s\\) held; controller stall 0.044994458 s\n.*controller stall 0.044994467 s\n"
+                 -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
+foreach(model_stall packet:0.044994458 flow:0.044994467)
+  string(REPLACE ":" ";" model_stall ${model_stall})
+  list(GET model_stall 0 model)
+  list(GET model_stall 1 stall)
+  add_test(NAME example.photonic-rails-sim-controller-failover-${model}
+           COMMAND ${CMAKE_COMMAND}
+                   -DFILE=${CMAKE_BINARY_DIR}/sim-smoke-controller/${model}/summary.json
+                   "-DPATTERN=\"held_messages\": 1,\n *\"controller_stall_s\": ${stall}\n"
+                   -P ${PROJECT_SOURCE_DIR}/test/file-matches.cmake)
+  add_test(NAME example.photonic-rails-sim-controller-failover-${model}-csv
+           COMMAND ${CMAKE_COMMAND}
+                   -DFILE=${CMAKE_BINARY_DIR}/sim-smoke-controller/${model}/faults.csv
+                   "-DPATTERN=^time_s,part,event\n0.005,controller,down\n0.055,controller,up\n$"
+                   -P ${PROJECT_SOURCE_DIR}/test/file-matches.cmake)
+  set_tests_properties(example.photonic-rails-sim-controller-failover-${model}
+                       example.photonic-rails-sim-controller-failover-${model}-csv PROPERTIES
+                       DEPENDS example.photonic-rails-sim-controller-failover)
+endforeach()
+photonic_rails_expect_error(example.photonic-rails-sim-controller-failover-alone photonic-rails-sim
+  "--fabric=ocs|--controllerFailover=1s" "--controllerFailover applies to controller faults: give controller@TIME in --fault or --faults")
+photonic_rails_expect_error(example.photonic-rails-sim-controller-static photonic-rails-sim
+  "--fabric=ocs-static|--fault=controller@1ms" "fault \"controller@1ms\": fabric ocs-static has no Opus controller")
+photonic_rails_expect_error(example.photonic-rails-sim-controller-eps photonic-rails-sim
+  "--fabric=eps|--fault=controller@1ms" "electrical rails have no Opus controller")
+photonic_rails_expect_error(example.photonic-rails-sim-controller-flow-nic photonic-rails-sim
+  "--fabric=ocs|--network=flow|--fault=controller@1ms,nic:gpu0.port0@1ms" "faults run on the packet network only")
 # Merged ring steps (issue 14): the flow model runs with them on both kinds of rails, the
 # summary says so, and the combinations that cannot work are one-line errors.
 add_test(NAME example.photonic-rails-sim-ring-steps-merged

@@ -12,6 +12,8 @@
 #include "job-test-bed.h"
 #include "rail-transport-test-bed.h"
 
+#include "ns3/controller-failover.h"
+#include "ns3/opus-controller.h"
 #include "ns3/test.h"
 
 #include <random>
@@ -244,6 +246,93 @@ SendUnderFaults(Ptr<RailFabric> fabric,
     fabric->GetTransport(from)->Send(to, bytes);
     Simulator::Run();
     return arrival;
+}
+
+/// Phases of a 64-KiB all-gather, each followed by 10 ms of compute on rank 0, as
+/// test/data/two-phases.json: phase "A" joins ranks 0 and 1, phase "B" ranks 0 and 2.
+WorkloadDag
+PhaseShifts(const std::string& phases)
+{
+    std::vector<WorkloadOp> ops;
+    std::map<uint32_t, uint32_t> next; // per rank: its next op id
+    for (char phase : phases)
+    {
+        std::string group(1, phase);
+        uint32_t peer = phase == 'A' ? 1 : 2;
+        for (uint32_t rank : {0U, peer})
+        {
+            ops.push_back(JobOp(rank, next[rank]++, WorkloadOpType::ALLGATHER, 65536, group));
+        }
+        WorkloadOp window = JobOp(0, next[0]++, WorkloadOpType::COMPUTE, 0, "");
+        window.durationUs = 10000;
+        ops.push_back(window);
+    }
+    return WorkloadDag(3, {{"A", {0, 1}}, {"B", {0, 2}}}, ops);
+}
+
+/// What a run under controller faults did.
+struct OutageRun
+{
+    bool finished{false};              //!< Every rank ran every op
+    int64_t makespanNs{0};             //!< The job's end
+    int64_t exposedNs{0};              //!< Union of the waits for circuits
+    int64_t stallNs{0};                //!< OpusController::GetStall
+    uint64_t held{0};                  //!< Messages held
+    std::size_t outages{0};            //!< Merged outages
+    std::string traced;                //!< The Outage trace: "d" per failure, "uN" per takeover
+    std::map<uint32_t, int64_t> ends0; //!< Rank 0's op end times, ns
+};
+
+/**
+ * Runs \p dag on three one-GPU servers with two 100 G NIC ports on an OCS rail (Opus
+ * reconfigures in 25 ms, 100 us each way between shims and controller), on \p network, under
+ * the controller faults \p faults (standby after \p failover).
+ */
+OutageRun
+RunUnderOutages(const WorkloadDag& dag,
+                const std::string& network,
+                const std::string& faults,
+                Time failover = Seconds(ControllerFailover::DEFAULT_FAILOVER_S),
+                const std::string& fabric = "ocs",
+                const std::string& arbitration = "")
+{
+    RailFabricSpec spec = tests::Spec(3, RailKind::OCS, 1, 2);
+    spec.ocsSwitching = arbitration.empty() ? OcsSwitching::TECHNOLOGY : OcsSwitching::WHOLE_SWITCH;
+    JobBuilder builder = JobBed::Builder(spec, fabric);
+    builder.SetNetworkModel(network);
+    builder.SetReconfigurationDelay(MilliSeconds(25));
+    builder.SetControlLatency(MicroSeconds(100));
+    if (!arbitration.empty())
+    {
+        builder.SetOpusAttribute("Arbitration", StringValue(arbitration));
+    }
+    Job job = builder.Build(std::make_shared<const WorkloadDag>(dag));
+    JobRecorder recorder;
+    recorder.Attach(job.runtimes, dag.GetIterationCount(), 1);
+    tests::OpEndLog ends;
+    ends.Attach(job.runtimes);
+    ControllerFailover outages(FaultSchedule::Read("", faults), failover);
+    outages.Schedule(DynamicCast<OpusController>(job.controlPlane));
+    OutageRun run;
+    job.controlPlane->TraceConnectWithoutContext(
+        "Outage",
+        Callback<void, bool, uint32_t>([&run](bool down, uint32_t held) {
+            run.traced += down ? "d" : "u" + std::to_string(held);
+        }));
+    Simulator::Stop(HORIZON);
+    Simulator::Run();
+    run.finished = AllRanksFinished(job.runtimes);
+    run.makespanNs = std::llround(recorder.GetMakespan() * 1e9);
+    run.exposedNs = job.controlPlane->GetWaitTime().GetNanoSeconds();
+    run.stallNs = outages.GetStall().GetNanoSeconds();
+    run.held = outages.GetHeldMessages();
+    run.outages = outages.GetOutages().size();
+    for (uint32_t id = 0; ends.EndNs(0, id) >= 0; ++id)
+    {
+        run.ends0[id] = std::llround(ends.EndNs(0, id));
+    }
+    Simulator::Destroy();
+    return run;
 }
 } // namespace
 
@@ -982,6 +1071,117 @@ class PermanentFailureDetourTestCase : public TestCase
 };
 
 /// The fault test suite.
+/**
+ * The Opus controller fails during a phase shift (test/data/two-phases.json: an all-gather of
+ * ranks 0 and 1, 10 ms of compute on rank 0, an all-gather of ranks 0 and 2; the first phase's
+ * circuits are preset, the second needs a 25-ms reconfiguration, 100 us of control latency
+ * each way). Rank 0 asks for phase B at t_B = end of phase A + 10 ms (rank 2 asked at 0), in
+ * the fault-free run granted at t_B + 25.2 ms. A request that reaches a down controller is
+ * held and served at the takeover U as if it arrived then, so its grant, the job's end and the
+ * union of the waits move by U - t_B exactly, and the stall is that overlap of the outage with
+ * its wait, to the ns, on the packet and the flow model (the Outage trace says down, then up
+ * with the messages held):
+ * - down from 5 ms to 55 ms (50 ms, repaired before the 500-ms failover): U = 55 ms;
+ * - the same as two overlapping faults (5-30 ms, 20-55 ms): one merged outage, the same;
+ * - down at 5 ms for good: the standby takes over at U = 5 ms + 500 ms (the default);
+ * - down from 1 ms to 9 ms, after phase A's releases (5.5 us) and before t_B: nothing is held
+ *   and every op ends at the same ns;
+ * - three phases (A, B, A) and an outage over each shift: 5-55 ms, then 50 ms from 5 ms
+ *   before the second shift's request t_A2 (fault-free t_A2 shifted by the first stall): the
+ *   stalls add up, 55 ms - t_B + the second outage's end - t_A2;
+ * - whole-switch OCSes, Fcfs and Batch: the 5-55 ms outage moves the end by 55 ms - t_B too.
+ * Provisioning and the oracle set phase B's circuits up before the outage: those runs finish.
+ */
+class ControllerFailoverTestCase : public TestCase
+{
+  public:
+    ControllerFailoverTestCase()
+        : TestCase("controller down for 50 ms during a phase shift: the stall is the overlap of "
+                   "the outage with the request's wait, to the ns, packet and flow")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const int64_t ms = 1000000;
+        const WorkloadDag two = PhaseShifts("AB");
+        const WorkloadDag three = PhaseShifts("ABA");
+        for (const char* network : {"packet", "flow"})
+        {
+            OutageRun base = RunUnderOutages(two, network, "");
+            NS_TEST_ASSERT_MSG_EQ(base.finished, true, network);
+            int64_t tB = base.ends0.at(0) + 10 * ms; // rank 0's request for phase B
+            NS_TEST_ASSERT_MSG_EQ(base.exposedNs, 25200000, network << ": one 25.2-ms wait");
+
+            for (const char* faults :
+                 {"controller@5ms-55ms", "controller@5ms-30ms,controller@20ms-55ms"})
+            {
+                OutageRun run = RunUnderOutages(two, network, faults);
+                NS_TEST_ASSERT_MSG_EQ(run.finished, true, network << " " << faults);
+                NS_TEST_ASSERT_MSG_EQ(run.outages, 1, faults);
+                NS_TEST_ASSERT_MSG_EQ(run.held, 1, "rank 0's request for phase B");
+                NS_TEST_ASSERT_MSG_EQ(run.traced, "du1", "down once, up with one message");
+                NS_TEST_ASSERT_MSG_EQ(run.stallNs, 55 * ms - tB, network << " " << faults);
+                NS_TEST_ASSERT_MSG_EQ(run.makespanNs, base.makespanNs + 55 * ms - tB, faults);
+                NS_TEST_ASSERT_MSG_EQ(run.exposedNs, base.exposedNs + 55 * ms - tB, faults);
+            }
+
+            OutageRun forGood = RunUnderOutages(two, network, "controller@5ms");
+            NS_TEST_ASSERT_MSG_EQ(forGood.stallNs, 505 * ms - tB, network << ": the standby");
+            NS_TEST_ASSERT_MSG_EQ(forGood.makespanNs, base.makespanNs + 505 * ms - tB, network);
+            OutageRun quick = RunUnderOutages(two, network, "controller@5ms", MilliSeconds(30));
+            NS_TEST_ASSERT_MSG_EQ(quick.stallNs, 35 * ms - tB, network << ": --controllerFailover");
+
+            OutageRun idle = RunUnderOutages(two, network, "controller@1ms-9ms");
+            NS_TEST_ASSERT_MSG_EQ(idle.held, 0, network);
+            NS_TEST_ASSERT_MSG_EQ(idle.traced, "du0", network);
+            NS_TEST_ASSERT_MSG_EQ(idle.stallNs, 0, network);
+            NS_TEST_ASSERT_MSG_EQ((idle.ends0 == base.ends0), true, network << ": same times");
+            NS_TEST_ASSERT_MSG_EQ(idle.makespanNs, base.makespanNs, network);
+
+            OutageRun base3 = RunUnderOutages(three, network, "");
+            int64_t tB3 = base3.ends0.at(0) + 10 * ms;
+            int64_t stall1 = 55 * ms - tB3;
+            int64_t tA2 = base3.ends0.at(2) + 10 * ms + stall1; // the second shift, moved
+            int64_t down2 = tA2 - 5 * ms;
+            std::string both = "controller@5ms-55ms,controller@" + std::to_string(down2) + "ns-" +
+                               std::to_string(down2 + 50 * ms) + "ns";
+            OutageRun shifts = RunUnderOutages(three, network, both);
+            int64_t stall2 = down2 + 50 * ms - tA2;
+            NS_TEST_ASSERT_MSG_EQ(shifts.outages, 2, both);
+            NS_TEST_ASSERT_MSG_EQ(shifts.traced, "du1du1", both);
+            NS_TEST_ASSERT_MSG_EQ(shifts.stallNs, stall1 + stall2, network << " " << both);
+            NS_TEST_ASSERT_MSG_EQ(shifts.makespanNs, base3.makespanNs + stall1 + stall2, both);
+
+            for (const char* arbitration : {"Fcfs", "Batch"})
+            {
+                OutageRun dark =
+                    RunUnderOutages(two, network, "", Seconds(0.5), "ocs", arbitration);
+                int64_t tBdark = dark.ends0.at(0) + 10 * ms;
+                OutageRun down = RunUnderOutages(two,
+                                                 network,
+                                                 "controller@5ms-55ms",
+                                                 Seconds(0.5),
+                                                 "ocs",
+                                                 arbitration);
+                NS_TEST_ASSERT_MSG_EQ(down.stallNs, 55 * ms - tBdark, arbitration);
+                NS_TEST_ASSERT_MSG_EQ(down.makespanNs,
+                                      dark.makespanNs + 55 * ms - tBdark,
+                                      arbitration);
+            }
+            for (const char* fabric : {"ocs-provisioning", "ocs-oracle"})
+            {
+                OutageRun run = RunUnderOutages(three, network, both, Seconds(0.5), fabric);
+                NS_TEST_ASSERT_MSG_EQ(run.finished, true, fabric);
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(run.stallNs,
+                                            100 * ms,
+                                            fabric << ": within the outages");
+            }
+        }
+    }
+};
+
 class FaultsTestSuite : public TestSuite
 {
   public:
@@ -1002,6 +1202,7 @@ class FaultsTestSuite : public TestSuite
         AddTestCase(new HostilePassTestCase, TestCase::QUICK);
         AddTestCase(new RepairedRelayTestCase, TestCase::QUICK);
         AddTestCase(new PermanentFailureDetourTestCase, TestCase::QUICK);
+        AddTestCase(new ControllerFailoverTestCase, TestCase::QUICK);
     }
 };
 

@@ -66,7 +66,12 @@ OpusController::GetTypeId()
                             "circuit is to relay its traffic through other GPUs (true), or has "
                             "a circuit again (false).",
                             MakeTraceSourceAccessor(&OpusController::m_relayTrace),
-                            "ns3::OpusController::RelayTracedCallback");
+                            "ns3::OpusController::RelayTracedCallback")
+            .AddTraceSource("Outage",
+                            "The controller failed (true), or a controller (the standby or "
+                            "the repaired primary) took over with the messages held (false).",
+                            MakeTraceSourceAccessor(&OpusController::m_outageTrace),
+                            "ns3::OpusController::OutageTracedCallback");
     return tid;
 }
 
@@ -90,6 +95,7 @@ OpusController::DoDispose()
     m_tables.clear();
     m_incomplete.clear();
     m_queue.clear();
+    m_held.clear();
     m_batcher.Clear();
     OpusControlPlane::DoDispose();
 }
@@ -206,6 +212,22 @@ void
 OpusController::Request(const CollectiveCall& call, uint32_t rank, GrantCallback granted)
 {
     NS_LOG_FUNCTION(this << call.instance << rank);
+    if (IsHolding())
+    {
+        Hold([this, call, rank, granted, arrived = Simulator::Now()]() {
+            DoRequest(call, rank, granted, arrived);
+        });
+        return;
+    }
+    DoRequest(call, rank, granted, Simulator::Now());
+}
+
+void
+OpusController::DoRequest(const CollectiveCall& call,
+                          uint32_t rank,
+                          GrantCallback granted,
+                          Time arrived)
+{
     IncompleteRequest& incomplete = IncompleteRequestOf(call, rank);
     if (incomplete.request.grants.empty())
     {
@@ -224,7 +246,7 @@ OpusController::Request(const CollectiveCall& call, uint32_t rank, GrantCallback
     CircuitRequest request = std::move(incomplete.request);
     m_incomplete.erase(call.instance);
     m_served.insert(call.instance);
-    request.ready = Simulator::Now();
+    request.ready = arrived;
     Enqueue(std::move(request));
 }
 
@@ -232,6 +254,17 @@ void
 OpusController::Provision(const CollectiveCall& call, uint32_t rank)
 {
     NS_LOG_FUNCTION(this << call.instance << rank);
+    if (IsHolding())
+    {
+        Hold([this, call, rank]() { DoProvision(call, rank); });
+        return;
+    }
+    DoProvision(call, rank);
+}
+
+void
+OpusController::DoProvision(const CollectiveCall& call, uint32_t rank)
+{
     if (m_served.count(call.instance) > 0 || GetDemand(call, rank)->IsEmpty())
     {
         return; // too late, or nothing to set up
@@ -262,7 +295,10 @@ OpusController::ProvisionIfAnnounced(IncompleteRequest& incomplete)
     // zero-time steps (a zero-length compute op, a chain of callbacks) lead to it, and its
     // circuits are then kept (PairsToKeep, MemberAskedElsewhere). Events already due now
     // would not be enough: a request made by a later event of the same instant lost.
-    Simulator::Schedule(NanoSeconds(1), &OpusController::Enqueue, this, std::move(request));
+    Simulator::Schedule(NanoSeconds(1),
+                        &OpusController::WhenServing,
+                        this,
+                        std::function<void()>([this, request]() { Enqueue(request); }));
 }
 
 void
@@ -276,6 +312,17 @@ void
 OpusController::Release(const std::string& instance)
 {
     NS_LOG_FUNCTION(this << instance);
+    if (IsHolding())
+    {
+        Hold([this, instance]() { DoRelease(instance); });
+        return;
+    }
+    DoRelease(instance);
+}
+
+void
+OpusController::DoRelease(const std::string& instance)
+{
     auto found = m_leases.find(instance);
     NS_ABORT_MSG_IF(found == m_leases.end(), "OpusController: no lease for " << instance);
     if (--found->second.membersLeft > 0)
@@ -353,6 +400,17 @@ OpusController::ServeQueue()
 void
 OpusController::NotifyPortFailure(uint32_t rail, uint32_t port, bool failed)
 {
+    if (IsHolding())
+    {
+        Hold([this, rail, port, failed]() { DoNotifyPortFailure(rail, port, failed); });
+        return;
+    }
+    DoNotifyPortFailure(rail, port, failed);
+}
+
+void
+OpusController::DoNotifyPortFailure(uint32_t rail, uint32_t port, bool failed)
+{
     NS_LOG_INFO("rail " << rail << " OCS port " << port << (failed ? " failed" : " repaired"));
     // Not from inside the OCS's call: planning orders reconfigurations of it.
     if (failed)
@@ -370,15 +428,27 @@ OpusController::NotifyPortFailure(uint32_t rail, uint32_t port, bool failed)
     if (m_ports.Revive(rail, port))
     {
         // Relayed pairs of running communications may get a circuit again.
-        Simulator::ScheduleNow(&OpusController::Reconnect, this, rail);
-        Simulator::ScheduleNow(&OpusController::ServeQueue, this);
-        Simulator::ScheduleNow(&OpusController::JoinWanted, this, rail);
+        Simulator::ScheduleNow(&OpusController::WhenServing,
+                               this,
+                               std::function<void()>([this, rail]() { Reconnect(rail); }));
+        Simulator::ScheduleNow(&OpusController::WhenServing, this, std::function<void()>([this]() {
+            ServeQueue();
+        }));
+        Simulator::ScheduleNow(&OpusController::WhenServing,
+                               this,
+                               std::function<void()>([this, rail]() { JoinWanted(rail); }));
     }
 }
 
 void
 OpusController::ConfirmFailure(uint32_t rail, uint32_t port, Time since)
 {
+    if (IsHolding())
+    {
+        // The hold-down expired while no controller ran: the standby acts on it at takeover.
+        Hold([this, rail, port, since]() { ConfirmFailure(rail, port, since); });
+        return;
+    }
     auto failed = m_failedSince[rail].find(port);
     if (failed != m_failedSince[rail].end() && failed->second == since)
     {
@@ -513,6 +583,17 @@ void
 OpusController::WantCircuit(uint32_t rail, uint32_t a, uint32_t b)
 {
     NS_LOG_FUNCTION(this << rail << a << b);
+    if (IsHolding())
+    {
+        Hold([this, rail, a, b]() { DoWantCircuit(rail, a, b); });
+        return;
+    }
+    DoWantCircuit(rail, a, b);
+}
+
+void
+OpusController::DoWantCircuit(uint32_t rail, uint32_t a, uint32_t b)
+{
     OpusDemand::Link pair{rail, std::min(a, b), std::max(a, b)};
     // A communication's own pair is planned with it (first come, first served).
     if (m_static || m_pairLeases.count(pair) > 0 || m_ports.IsJoined(pair))
@@ -678,6 +759,14 @@ OpusController::Serve(CircuitRequest request, std::map<uint32_t, OpusRailChange>
     else
     {
         SettleSpeculativeSetup(request.instance, changes);
+        // Its wait until now, as far as no controller ran, is the outage's doing.
+        Time stalled = OutageOverlap(request.ready, Simulator::Now());
+        if (stalled.IsStrictlyPositive())
+        {
+            NS_LOG_INFO(request.instance << " stalled " << stalled.As(Time::MS)
+                                         << " by the controller's outages");
+            m_stall += stalled;
+        }
     }
     auto shared = std::make_shared<CircuitRequest>(std::move(request));
     auto left = std::make_shared<uint32_t>(1); // released below, after every wait is known
@@ -798,6 +887,101 @@ OpusController::Grant(const CircuitRequest& request)
         }
         OpusControlPlane::Grant(request.instance, request.ready, request.grants);
     }
+}
+
+bool
+OpusController::IsHolding() const
+{
+    return m_down || m_replaying;
+}
+
+void
+OpusController::WhenServing(std::function<void()> action)
+{
+    if (IsHolding())
+    {
+        m_held.push_back(std::move(action)); // a continuation, not a message: not counted
+        return;
+    }
+    action();
+}
+
+void
+OpusController::Hold(std::function<void()> message)
+{
+    m_heldMessages += m_down ? 1 : 0; // not those that only queue behind held ones
+    m_held.push_back(std::move(message));
+}
+
+void
+OpusController::Fail()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_down)
+    {
+        return;
+    }
+    NS_LOG_INFO("controller down: messages are held until a controller takes over");
+    m_down = true;
+    m_outages.emplace_back(Simulator::Now(), Time::Max());
+    m_outageTrace(true, 0);
+}
+
+void
+OpusController::TakeOver()
+{
+    NS_LOG_FUNCTION(this);
+    if (!m_down)
+    {
+        return;
+    }
+    m_down = false;
+    m_outages.back().second = Simulator::Now();
+    NS_LOG_INFO("controller up: processing " << m_held.size() << " held messages");
+    m_outageTrace(false, m_held.size());
+    // In arrival order; what processing them causes (a grant's next request) is held behind.
+    m_replaying = true;
+    while (!m_held.empty())
+    {
+        std::function<void()> message = std::move(m_held.front());
+        m_held.pop_front();
+        message();
+    }
+    m_replaying = false;
+}
+
+bool
+OpusController::IsDown() const
+{
+    return m_down;
+}
+
+Time
+OpusController::GetStall() const
+{
+    return m_stall;
+}
+
+uint64_t
+OpusController::GetHeldMessages() const
+{
+    return m_heldMessages;
+}
+
+Time
+OpusController::OutageOverlap(Time from, Time to) const
+{
+    Time overlap;
+    for (const auto& [down, up] : m_outages)
+    {
+        Time start = std::max(from, down);
+        Time end = std::min(to, up);
+        if (end > start)
+        {
+            overlap += end - start;
+        }
+    }
+    return overlap;
 }
 
 uint32_t

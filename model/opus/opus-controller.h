@@ -60,6 +60,9 @@ namespace ns3
  * circuits pays ControlLatency to reach the controller and ControlLatency for the
  * acknowledgement, on top of the OCS's reconfiguration delay. Demands are computed once
  * per communication shape and cached (the per-group configuration cache of the paper).
+ * The controller itself may fail (Fail): the messages that reach it are held until a standby,
+ * its state replicated, or the repaired primary takes over (TakeOver), while lit circuits and
+ * reconfigurations already ordered carry on; GetStall says what the outages cost requests.
  */
 class OpusController : public OpusControlPlane
 {
@@ -162,6 +165,49 @@ class OpusController : public OpusControlPlane
     std::vector<std::string> DescribePending() const override;
 
     /**
+     * \brief The controller fails (a controller fault): from now on every message that
+     * reaches it (a request, release, provisioning announcement, wanted circuit, port failure
+     * or hold-down expiry) is held in arrival order, not lost.
+     *
+     * The data plane survives the control plane: lit circuits keep carrying traffic, and a
+     * reconfiguration already ordered (handed to the batcher, its content decided) completes
+     * and grants its communication. Nothing new is decided until TakeOver. Failing a
+     * controller that is down changes nothing.
+     */
+    void Fail();
+
+    /**
+     * \brief A controller serves again: a standby whose state was replicated from the
+     * primary (leases, queue, circuits planned: nothing is rebuilt, the failover time is the
+     * replication's cost), or the repaired primary. The held messages are processed now, in
+     * arrival order, exactly as if they had arrived now (messages that processing causes come
+     * after them); a request still counts its wait from its last member's arrival. Does
+     * nothing while the controller is up.
+     */
+    void TakeOver();
+
+    /// \return true while the controller is down (Fail without TakeOver)
+    bool IsDown() const;
+
+    /**
+     * \return the controller stall: over every request served, the overlap of the
+     * controller's outages with its wait before it was served (from its last member's request
+     * to the controller ordering its circuits, or granting it if they are in place). A
+     * request whose reconfiguration was ordered before an outage is not stalled by it.
+     */
+    Time GetStall() const;
+
+    /// \return how many messages the controller held while down
+    uint64_t GetHeldMessages() const;
+
+    /**
+     * TracedCallback signature for controller outages.
+     * \param down true when the controller fails, false when a controller takes over
+     * \param held at a takeover, the messages held (to be processed now); else 0
+     */
+    typedef void (*OutageTracedCallback)(bool down, uint32_t held);
+
+    /**
      * TracedCallback signature for relayed pairs.
      * \param rail the rail
      * \param a one GPU
@@ -174,6 +220,27 @@ class OpusController : public OpusControlPlane
     void DoDispose() override;
 
   private:
+    /// \return true if messages are held: the controller is down, or processing what it held
+    ///         (a message arriving meanwhile comes after those)
+    bool IsHolding() const;
+    /// Holds \p message (run at the takeover, in arrival order).
+    void Hold(std::function<void()> message);
+    /// Runs \p action, the rest of processing a message (scheduled a little later), now if a
+    /// controller serves, else at the takeover: nothing is decided while down.
+    void WhenServing(std::function<void()> action);
+    /// Request, from a member whose request reached the controller at \p arrived.
+    void DoRequest(const CollectiveCall& call, uint32_t rank, GrantCallback granted, Time arrived);
+    /// Release, processed.
+    void DoRelease(const std::string& instance);
+    /// Provision, processed.
+    void DoProvision(const CollectiveCall& call, uint32_t rank);
+    /// WantCircuit, processed.
+    void DoWantCircuit(uint32_t rail, uint32_t a, uint32_t b);
+    /// NotifyPortFailure, processed.
+    void DoNotifyPortFailure(uint32_t rail, uint32_t port, bool failed);
+    /// \return the overlap of [\p from, \p to] with the controller's outages
+    Time OutageOverlap(Time from, Time to) const;
+
     /// A request whose members have all asked (or a speculative one).
     struct CircuitRequest
     {
@@ -311,7 +378,15 @@ class OpusController : public OpusControlPlane
     std::map<std::string, SpeculativeSetup>
         m_setups; //!< Speculative setups not yet used, by instance
     TracedCallback<uint32_t, uint32_t, uint32_t, bool> m_relayTrace; //!< Relay
-    std::vector<Time> m_darkUntil; //!< Per rail: end of its whole-switch blackout
+    std::vector<Time> m_darkUntil;            //!< Per rail: end of its whole-switch blackout
+    bool m_down{false};                       //!< See Fail
+    bool m_replaying{false};                  //!< TakeOver is processing held messages
+    std::deque<std::function<void()>> m_held; //!< Messages held, in arrival order
+    /// Outages [down, takeover]; the last one ends at Time::Max while down
+    std::vector<std::pair<Time, Time>> m_outages;
+    Time m_stall;                                 //!< See GetStall
+    uint64_t m_heldMessages{0};                   //!< See GetHeldMessages
+    TracedCallback<bool, uint32_t> m_outageTrace; //!< Outage
 };
 
 } // namespace ns3
