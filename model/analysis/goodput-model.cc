@@ -90,36 +90,31 @@ GoodputModel::GetClasses() const
 std::vector<GoodputFailure>
 GoodputModel::Draw(double wallS, uint64_t seed) const
 {
-    // The superposition of the classes' Poisson processes is one Poisson process of the
-    // summed rate; each arrival's class is drawn in proportion to the classes' rates.
-    std::vector<double> cumulative;
-    double total = 0;
-    for (const FailureClass& c : m_classes)
-    {
-        total += c.RatePerSecond();
-        cumulative.push_back(total);
-    }
+    // Each class draws its arrivals from its own stream, seeded by the seed and its index:
+    // two models with the same class at the same index and rate (the GPUs of two fabrics)
+    // see the same failures of it, so their difference is the other classes' (common
+    // random numbers), not noise.
     std::vector<GoodputFailure> failures;
-    if (total <= 0)
+    for (uint32_t c = 0; c < m_classes.size(); ++c)
     {
-        return failures;
-    }
-    std::mt19937_64 rng(seed);
-    double t = 0;
-    while (true)
-    {
-        t += -std::log(Uniform(rng)) / total;
-        if (t >= wallS)
+        double rate = m_classes[c].RatePerSecond();
+        if (!(rate > 0))
         {
-            return failures;
+            continue;
         }
-        double pick = Uniform(rng) * total;
-        // pick > 0, so a class of rate 0 (its bound equal to the one before) is never found
-        auto it = std::lower_bound(cumulative.begin(), cumulative.end(), pick);
-        uint32_t cause =
-            static_cast<uint32_t>(std::min<size_t>(it - cumulative.begin(), m_classes.size() - 1));
-        failures.push_back({t, cause});
+        std::seed_seq seq{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32), c};
+        std::mt19937_64 rng(seq);
+        for (double t = -std::log(Uniform(rng)) / rate; t < wallS;
+             t += -std::log(Uniform(rng)) / rate)
+        {
+            failures.push_back({t, c});
+        }
     }
+    std::stable_sort(
+        failures.begin(),
+        failures.end(),
+        [](const GoodputFailure& a, const GoodputFailure& b) { return a.atS < b.atS; });
+    return failures;
 }
 
 double

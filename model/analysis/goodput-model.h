@@ -134,7 +134,8 @@ class GoodputModel
     /**
      * \brief Draws the failures of one campaign.
      * \param wallS the campaign's length
-     * \param seed the seed (each seed its own failures)
+     * \param seed the seed (each seed its own failures; each class its own stream of it, so
+     *        a class at the same index and rate in another model fails at the same times)
      * \return the failures, in time order
      */
     std::vector<GoodputFailure> Draw(double wallS, uint64_t seed) const;

@@ -9,6 +9,7 @@
 #include "ns3/goodput-model.h"
 #include "ns3/opus-cost-model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
 
@@ -210,6 +211,34 @@ TEST(GoodputModel, SeedsAreReproducibleAndDistinct)
         EXPECT_EQ(a[i].atS, b[i].atS);
     }
     EXPECT_TRUE(c.empty() || c.front().atS != a.front().atS);
+}
+
+// Common random numbers: a class at the same index and rate fails at the same times in
+// two models whatever the other classes (the GPUs of two fabrics with different networks).
+TEST(GoodputModel, SameClassSameFailures)
+{
+    std::vector<FailureClass> eps{{"gpu", 0.11, 16384, FailureClass::SERVER},
+                                  {"switch", 0.13, 640, FailureClass::IN_PLACE}};
+    std::vector<FailureClass> ocs{{"gpu", 0.11, 16384, FailureClass::SERVER},
+                                  {"switch", 0.13, 4, FailureClass::IN_PLACE}};
+    auto gpuFailures = [](const std::vector<GoodputFailure>& all) {
+        std::vector<double> at;
+        for (const GoodputFailure& f : all)
+        {
+            if (f.cause == 0)
+            {
+                at.push_back(f.atS);
+            }
+        }
+        return at;
+    };
+    auto a = GoodputModel(eps, Job()).Draw(4 * WEEK, 5);
+    auto b = GoodputModel(ocs, Job()).Draw(4 * WEEK, 5);
+    EXPECT_EQ(gpuFailures(a), gpuFailures(b));
+    EXPECT_GT(a.size(), b.size());
+    EXPECT_TRUE(std::is_sorted(a.begin(), a.end(), [](const auto& x, const auto& y) {
+        return x.atS < y.atS;
+    }));
 }
 
 // Several classes, spares and failures while down: the time still adds up exactly.
