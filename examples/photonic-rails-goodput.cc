@@ -457,6 +457,12 @@ main(int argc, char* argv[])
             {
                 throw std::invalid_argument("--gpus: " + error);
             }
+            if (!o.iterationTime.empty() && !cmd.GetAttributes().empty())
+            {
+                throw std::invalid_argument("--" + cmd.GetAttributes().front() +
+                                            " would change nothing: --iterationTime skips the "
+                                            "simulation");
+            }
             if (o.iterationTime.empty())
             {
                 JobRunner::CheckAttributesApply(cmd.GetAttributes(),

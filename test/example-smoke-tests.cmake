@@ -1408,3 +1408,6 @@ photonic_rails_expect_error(example.photonic-rails-goodput-rate photonic-rails-g
 photonic_rails_expect_error(example.photonic-rails-goodput-gpus photonic-rails-goodput
   "--gpus=1001|--iterationTime=1s|--out=${CMAKE_BINARY_DIR}/goodput-smoke-bad"
   "^photonic-rails-goodput: error: --gpus: ")
+photonic_rails_expect_error(example.photonic-rails-goodput-attribute photonic-rails-goodput
+  "--ns3::RailTransport::Window=4|--iterationTime=1s|--out=${CMAKE_BINARY_DIR}/goodput-smoke-bad"
+  "^photonic-rails-goodput: error: --ns3::RailTransport::Window would change nothing: --iterationTime skips the simulation\n$")
