@@ -107,6 +107,7 @@ def build(bld):
         'model/opus/opus-shim.cc',
         'model/opus/opus-testbed-emulator.cc',
         # model/analysis
+        'model/analysis/goodput-model.cc',
         'model/analysis/opus-cost-model.cc',
         'model/analysis/opus-phase-replay.cc',
         'model/analysis/testbed-measurements.cc',
@@ -193,6 +194,7 @@ def build(bld):
         'test/gtest/delay-ms-list-test.cc',
         'test/gtest/fault-schedule-test.cc',
         'test/gtest/flow-rate-solver-test.cc',
+        'test/gtest/goodput-model-test.cc',
         'test/gtest/input-text-test.cc',
         'test/gtest/job-mix-test.cc',
         'test/gtest/json-input-test.cc',
@@ -313,6 +315,7 @@ def build(bld):
         'model/opus/opus-shim.h',
         'model/opus/opus-testbed-emulator.h',
         # model/analysis
+        'model/analysis/goodput-model.h',
         'model/analysis/opus-cost-model.h',
         'model/analysis/opus-phase-replay.h',
         'model/analysis/testbed-measurements.h',

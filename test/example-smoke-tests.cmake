@@ -1441,3 +1441,37 @@ set_tests_properties(example.scratch-allreduce PROPERTIES PASS_REGULAR_EXPRESSIO
   "ring AllReduce of 1 MiB on 6 GPUs: 6 finished, the last at ")
 photonic_rails_expect_error(example.scratch-allreduce-no-servers scratch-allreduce
   "--servers=0" "scratch-allreduce: error: --servers=0 is out of range: servers in \\[1, 64\\]\n$")
+
+# photonic-rails-goodput: the default study (b16 simulated once per fabric on the flow model),
+# few campaigns; then a given iteration time, one policy, and one-line errors for bad flags.
+add_test(NAME example.photonic-rails-goodput
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-goodput>
+                 -DWORKDIR=${CMAKE_BINARY_DIR} -DOUT_DIR=${CMAKE_BINARY_DIR}/goodput-smoke
+                 "-DARGS=--seeds=3|--weeks=1|--progress=0|--out=${CMAKE_BINARY_DIR}/goodput-smoke"
+                 "-DEXPECT_STDOUT=Goodput over 1 weeks, 3 campaigns each\n.*ocs +swap +10\\.923715 .*Interruptions by cause"
+                 "-DEXISTS=goodput.csv|interruptions.csv|goodput.plt|runs/eps/summary.json|runs/ocs/summary.json"
+                 -DIF_GNUPLOT=goodput.png -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
+add_test(NAME example.photonic-rails-goodput-given
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-goodput>
+                 -DWORKDIR=${CMAKE_BINARY_DIR} -DOUT_DIR=${CMAKE_BINARY_DIR}/goodput-smoke-given
+                 "-DARGS=--iterationTime=20s|--gpus=1024|--onServerFailure=swap|--fabrics=eps,ocs|--seeds=2|--plot=0|--out=${CMAKE_BINARY_DIR}/goodput-smoke-given"
+                 "-DEXPECT_STDOUT=eps +swap +20\\.000000 .*ocs +swap +20\\.000000 "
+                 "-DEXISTS=goodput.csv|interruptions.csv" -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
+photonic_rails_expect_error(example.photonic-rails-goodput-weeks photonic-rails-goodput
+  "--weeks=0|--iterationTime=1s|--out=${CMAKE_BINARY_DIR}/goodput-smoke-bad"
+  "^photonic-rails-goodput: error: --weeks=0 is out of range: weeks in \\[0.001, 520\\]\n$")
+photonic_rails_expect_error(example.photonic-rails-goodput-fault photonic-rails-goodput
+  "--fault=gpu:gpu1@1s|--out=${CMAKE_BINARY_DIR}/goodput-smoke-bad"
+  "^photonic-rails-goodput: error: --fault is not for the goodput study: it draws its failures from the per-part rates\n$")
+photonic_rails_expect_error(example.photonic-rails-goodput-fabric photonic-rails-goodput
+  "--fabrics=eps,emulated|--iterationTime=1s|--out=${CMAKE_BINARY_DIR}/goodput-smoke-bad"
+  "^photonic-rails-goodput: error: --fabrics: emulated is not compared")
+photonic_rails_expect_error(example.photonic-rails-goodput-rate photonic-rails-goodput
+  "--gpuFailures=-1|--iterationTime=1s|--out=${CMAKE_BINARY_DIR}/goodput-smoke-bad"
+  "^photonic-rails-goodput: error: --gpuFailures=-1 is out of range")
+photonic_rails_expect_error(example.photonic-rails-goodput-gpus photonic-rails-goodput
+  "--gpus=1001|--iterationTime=1s|--out=${CMAKE_BINARY_DIR}/goodput-smoke-bad"
+  "^photonic-rails-goodput: error: --gpus: ")
+photonic_rails_expect_error(example.photonic-rails-goodput-attribute photonic-rails-goodput
+  "--ns3::RailTransport::Window=4|--iterationTime=1s|--out=${CMAKE_BINARY_DIR}/goodput-smoke-bad"
+  "^photonic-rails-goodput: error: --ns3::RailTransport::Window would change nothing: --iterationTime skips the simulation\n$")
