@@ -387,6 +387,7 @@ main(int argc, char* argv[])
         [&o](StrictCommandLine& cmd) {
             o.source.AddFlags(cmd);
             o.AddFlags(cmd);
+            o.restart.AddFlags(cmd);
             cmd.Add("fabrics", "fabrics compared: eps, eps-clos, ocs (comma-separated)", o.fabrics);
             cmd.Add("weeks", "length of each training campaign", o.weeks, WEEKS);
             cmd.Add("seeds", "campaigns per fabric and policy (seeded)", o.seeds, SEEDS);
