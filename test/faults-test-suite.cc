@@ -1005,7 +1005,8 @@ class PermanentFailureDetourTestCase : public TestCase
  *   no circuit, so Opus lights 0-2 for the detour once it has confirmed the failure (after
  *   its hold-down, d), and the rest goes then: t_f + max(timeout, hold-down + d) + R f,
  *   within 10 us.
- * Every byte is delivered once and nothing is left relaying, on demand and with provisioning.
+ * Every byte is delivered once and nothing is left relaying, on demand, with provisioning and
+ * with the oracle (they share the controller).
  */
 class DetourCircuitTestCase : public TestCase
 {
@@ -1042,7 +1043,7 @@ class DetourCircuitTestCase : public TestCase
         WorkloadDag alone(6,
                           {{"dp1", {1, 3}}},
                           {exchange(1, 0, 64 << 20, "dp1"), exchange(3, 0, 64 << 20, "dp1")});
-        for (const char* fabric : {"ocs", "ocs-provisioning"})
+        for (const char* fabric : {"ocs", "ocs-provisioning", "ocs-oracle"})
         {
             FaultRun port =
                 RunUnderFaults(spec, fabric, job, "nic:gpu1.port0@300us", NanoSeconds(dNs));
