@@ -1201,6 +1201,19 @@ add_test(NAME example.photonic-rails-sim-fault-pxn-around
                  --progress=0 --out=${CMAKE_BINARY_DIR}/sim-smoke-fault-pxn-around)
 set_tests_properties(example.photonic-rails-sim-fault-pxn-around PROPERTIES
   PASS_REGULAR_EXPRESSION "\nocs +[0-9]+\\.[0-9]+ +\\+0\\.00% ")
+# Issue 30, detour circuits: GPU 5's only NIC port dies at 2 s under the paper's b16 job on
+# optical rails. Its pairs relay, and their detours rode circuits of rail 0 and rail 2 that
+# other communications held; once later requests took them, the detoured data waited for
+# good ("stuck after 5.76588 s", GPUs 5 and 13 relaying). Now Opus holds, for each relayed
+# pair, the circuit of another rail that joins the GPUs of its two servers (here rail 0's
+# GPUs 4 and 12, lit for their own data-parallel group) until the pair's communication
+# ends: 4785.209 ms, 38 reconfigurations.
+add_test(NAME example.photonic-rails-sim-fault-b16-only-port
+         COMMAND photonic-rails-sim --job=b16 --fabric=ocs-provisioning
+                 --fault=nic:gpu5.port0@2s --progress=0
+                 --out=${CMAKE_BINARY_DIR}/sim-smoke-fault-b16-only-port)
+set_tests_properties(example.photonic-rails-sim-fault-b16-only-port PROPERTIES
+  PASS_REGULAR_EXPRESSION "\nocs-provisioning +4785\\.209 +\\+0\\.00% +38 ")
 photonic_rails_expect_error(example.photonic-rails-sim-detour-no-fault photonic-rails-sim
   "--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--gpusPerServer=1|--fabric=eps|--ns3::RailTransport::Detour=false"
   "error: --ns3::RailTransport::Detour acts on failures \\(detours, Opus's wait before it plans around a failed port\\): give --fault or --faults")

@@ -16,6 +16,7 @@
 #include "ns3/opus-controller.h"
 #include "ns3/test.h"
 
+#include <cmath>
 #include <random>
 #include <sstream>
 
@@ -1070,6 +1071,83 @@ class PermanentFailureDetourTestCase : public TestCase
     }
 };
 
+/**
+ * Opus holds a circuit of another rail for the detour of a pair that a failure left without
+ * a port (issue 30): the pair's traffic goes PXN through its server's scale-up domain to the
+ * GPU of that rail, over that rail's circuit, and PXN to the peer. Three servers of two
+ * GPUs, one 100-G port per GPU, on-demand Opus reconfiguring in d = 100 us (f: a frame's
+ * time; the circuits of the first requests are set up before the job starts):
+ * - GPUs 1 and 3 exchange 32 MiB each way (8,192 frames) on rail 1 while GPUs 0 and 2
+ *   exchange 16 MiB each way (4,096 frames) on rail 0; GPU 2 then exchanges 64 KiB with
+ *   GPU 4, which needs GPU 2's only rail-0 port. GPU 1's only port dies at t_f = 300 us,
+ *   when 901 of its frames have gone (floor(t_f / f)). Opus confirms it after its 1-ms
+ *   hold-down, has the pair relay and holds rail 0's circuit 0-2 (lit for GPUs 0 and 2: no
+ *   reconfiguration) until the pair's exchange ends; the QPs stop one timeout (1 ms + an
+ *   ACK interval) after the failure and the rest R = 8,192 - 901 frames goes around, sharing
+ *   GPU 0's port (and GPU 2's, the other way) with rail 0's own exchange. The port never
+ *   idles, so the pair's exchange ends at (4,096 + R) f; GPU 2's exchange with GPU 4, asked
+ *   for when rail 0's ended (about 1.4 ms), waits for it (first come, first served) instead
+ *   of taking the circuit under the detour (as a later request did on the paper's b16 job,
+ *   whose detour then waited for good), then rail 0 reconfigures (d) and its 16 frames go:
+ *   (4,096 + R) f + d + 16 f, within the scale-up hops (10 us).
+ * - The whole OCS of rail 1 dies at t_f under the exchange of GPUs 1 and 3 alone: rail 0 has
+ *   no circuit, so Opus lights 0-2 for the detour once it has confirmed the failure (after
+ *   its hold-down, d), and the rest goes then: t_f + max(timeout, hold-down + d) + R f,
+ *   within 10 us.
+ * Every byte is delivered once and nothing is left relaying, on demand, with provisioning and
+ * with the oracle (they share the controller).
+ */
+class DetourCircuitTestCase : public TestCase
+{
+  public:
+    DetourCircuitTestCase()
+        : TestCase("Opus holds a circuit of another rail for a relayed pair's detour")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double frameNs = tests::FrameNs(100e9);
+        const double timeoutNs = 1e6 + ACK_INTERVAL * frameNs;
+        const double holdDownNs = 1e6;
+        const double dNs = 100e3;
+        const double tfNs = 300e3;
+        const double rest = (32 << 20) / 4096 - std::floor(tfNs / frameNs);
+        const double hopsNs = 10e3;
+        RailFabricSpec spec = tests::Spec(3, RailKind::OCS, 2, 1);
+        auto exchange = [](uint32_t rank, uint32_t id, uint64_t bytes, const std::string& group) {
+            WorkloadOp op = JobOp(rank, id, WorkloadOpType::ALLTOALL, bytes, group);
+            op.algorithm = WorkloadAlgorithm::UNSPECIFIED;
+            return op;
+        };
+        WorkloadDag job(6,
+                        {{"dp0", {0, 2}}, {"dp1", {1, 3}}, {"pp", {2, 4}}},
+                        {exchange(0, 0, 32 << 20, "dp0"),
+                         exchange(2, 0, 32 << 20, "dp0"),
+                         exchange(2, 1, 128 << 10, "pp"),
+                         exchange(4, 0, 128 << 10, "pp"),
+                         exchange(1, 0, 64 << 20, "dp1"),
+                         exchange(3, 0, 64 << 20, "dp1")});
+        WorkloadDag alone(6,
+                          {{"dp1", {1, 3}}},
+                          {exchange(1, 0, 64 << 20, "dp1"), exchange(3, 0, 64 << 20, "dp1")});
+        for (const char* fabric : {"ocs", "ocs-provisioning", "ocs-oracle"})
+        {
+            FaultRun port =
+                RunUnderFaults(spec, fabric, job, "nic:gpu1.port0@300us", NanoSeconds(dNs));
+            NS_TEST_ASSERT_MSG_EQ(Undone(port), "", fabric << ": a GPU's only port");
+            double expectedNs = (4096 + rest) * frameNs + dNs + ACK_INTERVAL * frameNs;
+            NS_TEST_ASSERT_MSG_EQ_TOL(port.makespanNs, expectedNs, hopsNs, fabric);
+
+            FaultRun ocs = RunUnderFaults(spec, fabric, alone, "ocs:rail1@300us", NanoSeconds(dNs));
+            NS_TEST_ASSERT_MSG_EQ(Undone(ocs), "", fabric << ": a whole OCS");
+            expectedNs = tfNs + std::max(timeoutNs, holdDownNs + dNs) + rest * frameNs;
+            NS_TEST_ASSERT_MSG_EQ_TOL(ocs.makespanNs, expectedNs, hopsNs, fabric);
+        }
+    }
+};
+
 /// The fault test suite.
 /**
  * The Opus controller fails during a phase shift (test/data/two-phases.json: an all-gather of
@@ -1203,6 +1281,7 @@ class FaultsTestSuite : public TestSuite
         AddTestCase(new RepairedRelayTestCase, TestCase::QUICK);
         AddTestCase(new PermanentFailureDetourTestCase, TestCase::QUICK);
         AddTestCase(new ControllerFailoverTestCase, TestCase::QUICK);
+        AddTestCase(new DetourCircuitTestCase, TestCase::QUICK);
     }
 };
 

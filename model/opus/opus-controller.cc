@@ -353,6 +353,7 @@ OpusController::DoRelease(const std::string& instance)
             Reconnect(rail);
         }
     }
+    PlanDetours(); // before later requests take the ports (first come, first served)
     ServeQueue();
     // What the queue left free may carry detoured data.
     for (uint32_t rail : rails)
@@ -498,6 +499,7 @@ OpusController::Reconnect(uint32_t rail)
             }
         }
     }
+    PlanDetours();
 }
 
 void
@@ -537,6 +539,13 @@ OpusController::RejoinLease(uint32_t rail,
             {
                 others.emplace(rail, need.a, need.b);
             }
+        }
+    }
+    for (const auto& [relayed, detour] : m_detours)
+    {
+        if (std::get<0>(detour) == rail)
+        {
+            others.insert(detour); // held for a detour since before this re-plan
         }
     }
     OpusRailChange change;
@@ -673,6 +682,96 @@ OpusController::SetRelayed(const OpusDemand::Link& pair, bool relayed)
     NS_LOG_INFO("rail " << rail << ": GPUs " << a << " and " << b
                         << (relayed ? " relay through other GPUs" : " have a circuit again"));
     m_relayTrace(rail, a, b, relayed);
+    if (!relayed)
+    {
+        m_detoursWanted.erase(pair);
+        DropDetour(pair);
+    }
+    else if (!m_static)
+    {
+        // Its detour gets a circuit of its own once the current planning is done (the
+        // communication being served may still add its own pairs to the leases).
+        m_detoursWanted.insert(pair);
+    }
+}
+
+void
+OpusController::PlanDetours()
+{
+    if (m_detoursWanted.empty())
+    {
+        return;
+    }
+    for (auto it = m_detoursWanted.begin(); it != m_detoursWanted.end();)
+    {
+        it = HoldDetour(*it) ? m_detoursWanted.erase(it) : std::next(it);
+    }
+}
+
+bool
+OpusController::HoldDetour(const OpusDemand::Link& pair)
+{
+    // Without it the detour rides circuits that other communications hold, and waits for
+    // good once later requests take them (a GPU's only NIC port dead under on-demand Opus).
+    auto [rail, a, b] = pair;
+    RailTopology topology(m_tables.size());
+    std::vector<OpusDemand::Link> candidates;
+    for (uint32_t other = 0; other < m_tables.size(); ++other)
+    {
+        uint32_t near = topology.RankOf(topology.ServerOf(a), other);
+        uint32_t far = topology.RankOf(topology.ServerOf(b), other);
+        if (other != rail && m_ports.HasLivePort(other, near) && m_ports.HasLivePort(other, far))
+        {
+            candidates.emplace_back(other, std::min(near, far), std::max(near, far));
+        }
+    }
+    auto hold = [this, &pair](const OpusDemand::Link& detour) {
+        NS_LOG_INFO("rail " << std::get<0>(pair) << ": GPUs " << std::get<1>(pair) << " and "
+                            << std::get<2>(pair) << " detour over rail " << std::get<0>(detour)
+                            << "'s circuit of GPUs " << std::get<1>(detour) << " and "
+                            << std::get<2>(detour));
+        ++m_pairLeases[detour];
+        m_detours[pair] = detour;
+        return true;
+    };
+    for (const OpusDemand::Link& detour : candidates)
+    {
+        if (m_ports.IsJoined(detour))
+        {
+            return hold(detour);
+        }
+    }
+    std::set<OpusDemand::Link> keep = LeasedPairs();
+    for (const OpusDemand::Link& detour : candidates)
+    {
+        auto [other, near, far] = detour;
+        OpusRailChange change;
+        change.config = m_ports.GetConfig(other);
+        if (m_ports.AssignRailPorts(other, {OpusCircuitNeed{other, near, far, 1}}, change, keep))
+        {
+            CircuitRequest request;
+            request.group = "detour:" + std::to_string(near) + "-" + std::to_string(far);
+            Order(other, change, request);
+            m_ports.SetConfig(other, std::move(change.config));
+            return hold(detour);
+        }
+    }
+    return false;
+}
+
+void
+OpusController::DropDetour(const OpusDemand::Link& pair)
+{
+    auto found = m_detours.find(pair);
+    if (found == m_detours.end())
+    {
+        return;
+    }
+    if (--m_pairLeases[found->second] == 0)
+    {
+        m_pairLeases.erase(found->second);
+    }
+    m_detours.erase(found);
 }
 
 bool
@@ -818,6 +917,7 @@ OpusController::Serve(CircuitRequest request, std::map<uint32_t, OpusRailChange>
         }
         lease.served = ++m_leasesServed;
         m_leases[shared->instance] = std::move(lease);
+        PlanDetours();
     }
     if (--*left == 0)
     {
@@ -1048,6 +1148,12 @@ OpusController::DescribePending() const
                         " and " + std::to_string(b) +
                         " have no live port for a circuit; their traffic relays through other "
                         "GPUs where lit circuits and live ports make a path");
+    }
+    for (const auto& [rail, a, b] : m_detoursWanted)
+    {
+        lines.push_back("Opus: rail " + std::to_string(rail) + ": GPUs " + std::to_string(a) +
+                        " and " + std::to_string(b) +
+                        " wait for free live ports of another rail for their detour's circuit");
     }
     for (const CircuitRequest& request : m_queue)
     {

@@ -317,8 +317,24 @@ class OpusController : public OpusControlPlane
     /// Orders up to \p need's circuits on free live ports, circuits of \p keep untouched.
     /// \return false if not even one fits
     bool Rejoin(OpusCircuitNeed need, const std::set<OpusDemand::Link>& keep);
-    /// Marks \p pair relayed or not, and fires the Relay trace if that changes.
+    /// Marks \p pair relayed or not, and fires the Relay trace if that changes. A relayed
+    /// pair gets a detour circuit (PlanDetours); one with a circuit again gives it back.
     void SetRelayed(const OpusDemand::Link& pair, bool relayed);
+    /// Holds a detour circuit for every relayed pair that has none yet, where ports allow
+    /// (HoldDetour), once a request, a re-plan or a release is planned; the others try
+    /// again at the next.
+    void PlanDetours();
+    /**
+     * \brief Holds, for relayed \p pair, the circuit of another rail that joins the GPUs of
+     * its two servers on that rail (PXN at both ends), as an active communication holds its
+     * circuits: one already lit (no reconfiguration) on the lowest such rail, else one on
+     * free live ports of the lowest rail where it fits (a reconfiguration of its own, group
+     * ``detour:a-b``). \return false if no rail has one
+     */
+    bool HoldDetour(const OpusDemand::Link& pair);
+    /// Gives back the detour circuit of \p pair (it has a circuit again, or its
+    /// communication ended): later requests may take its ports.
+    void DropDetour(const OpusDemand::Link& pair);
     /// Assigns the ports of \p request's circuits on every rail (OpusPortAssigner), keeping
     /// PairsToKeep; false if a needed port is leased.
     bool AssignPorts(const CircuitRequest& request,
@@ -384,9 +400,11 @@ class OpusController : public OpusControlPlane
     std::deque<std::function<void()>> m_held; //!< Messages held, in arrival order
     /// Outages [down, takeover]; the last one ends at Time::Max while down
     std::vector<std::pair<Time, Time>> m_outages;
-    Time m_stall;                                 //!< See GetStall
-    uint64_t m_heldMessages{0};                   //!< See GetHeldMessages
-    TracedCallback<bool, uint32_t> m_outageTrace; //!< Outage
+    Time m_stall;                                           //!< See GetStall
+    uint64_t m_heldMessages{0};                             //!< See GetHeldMessages
+    TracedCallback<bool, uint32_t> m_outageTrace;           //!< Outage
+    std::map<OpusDemand::Link, OpusDemand::Link> m_detours; //!< Relayed pair -> held circuit
+    std::set<OpusDemand::Link> m_detoursWanted; //!< Relayed pairs without a held circuit yet
 };
 
 } // namespace ns3

@@ -84,6 +84,15 @@ OpusPortAssigner::IsJoined(const OpusDemand::Link& pair) const
     });
 }
 
+bool
+OpusPortAssigner::HasLivePort(uint32_t rail, uint32_t gpu) const
+{
+    return gpu < m_ocsPorts.size() &&
+           std::any_of(m_ocsPorts[gpu].begin(), m_ocsPorts[gpu].end(), [&](uint32_t port) {
+               return !IsDead(rail, port);
+           });
+}
+
 void
 OpusPortAssigner::LiveNeeds(uint32_t rail,
                             const std::vector<OpusCircuitNeed>& needs,

@@ -111,6 +111,9 @@ class OpusPortAssigner
 
     /// \param pair a GPU pair on a rail \return true if a target circuit joins it on live ports
     bool IsJoined(const OpusDemand::Link& pair) const;
+    /// \param rail the rail of \p gpu \param gpu a GPU (rank)
+    /// \return true if \p gpu exists and a NIC port of it on \p rail is not planned around
+    bool HasLivePort(uint32_t rail, uint32_t gpu) const;
     /// \param demand a demand \return true if the target circuits hold all of its circuits
     bool IsSetUp(const OpusDemand& demand) const;
 
