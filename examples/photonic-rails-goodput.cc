@@ -37,6 +37,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -198,6 +199,28 @@ std::string
 PolicyName(const Variant& v)
 {
     return v.swap ? "swap" : "wait";
+}
+
+/// Refuses rates and a campaign that would draw more failures than memory holds (each
+/// campaign's failures are drawn before they are played).
+void
+CheckFailureCount(const Variant& v, double wallS)
+{
+    const double most = 2e7; // about 320 MB of drawn failures, tens of seconds per campaign
+    double years = wallS / (365.25 * 86400);
+    double expected = 0;
+    for (const FailureClass& k : v.classes)
+    {
+        expected += k.perPartYear * k.parts * years;
+    }
+    if (expected > most)
+    {
+        std::ostringstream text;
+        text << "the failure rates and --weeks draw about " << std::setprecision(3) << expected
+             << " failures per campaign on " << v.fabric->fabric.name
+             << " (at most 2e+07): lower the rates, --weeks or --gpus";
+        throw std::invalid_argument(text.str());
+    }
 }
 
 /// Prints the tables and writes goodput.csv and interruptions.csv.
@@ -417,6 +440,15 @@ main(int argc, char* argv[])
                                                 "failures from the per-part rates");
                 }
             }
+            for (const char* flag : {"controllerFailover", "detectionDelay"})
+            {
+                if (cmd.IsGiven(flag))
+                {
+                    throw std::invalid_argument(std::string("--") + flag +
+                                                " acts on simulated faults, and the goodput "
+                                                "study simulates none");
+                }
+            }
             o.source.ApplyDefault(cmd, o);
             o.Check();
             StrictCommandLine::ParseTime("repairTime", o.repairTime);
@@ -500,6 +532,10 @@ main(int argc, char* argv[])
                 }
             }
             double wallS = o.weeks * 7 * 86400;
+            for (const Variant& v : variants)
+            {
+                CheckFailureCount(v, wallS);
+            }
             for (Variant& v : variants)
             {
                 Play(o, wallS, v);

@@ -998,6 +998,16 @@ foreach(model_stall packet:0.044994458 flow:0.044994467)
                        example.photonic-rails-sim-controller-failover-${model}-csv PROPERTIES
                        DEPENDS example.photonic-rails-sim-controller-failover)
 endforeach()
+# The hostile pass's hang: GPU 0's port 1 dies at 0, and Opus's confirmation (after its 1-ms
+# hold-down) reaches the controller while it is down (1 to 2 ms): the standby acts on it once
+# at the takeover (it re-held itself for ever), and no request waited: stall 0.
+add_test(NAME example.photonic-rails-sim-controller-held-port-failure
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1|--nicPorts=2|--nicRate=50|--reconfigDelay=25ms|--controlLatency=100us|--fabric=ocs|--fault=nic:gpu0.port1@0,controller@1ms-2ms|--progress=0|--out=${CMAKE_BINARY_DIR}/sim-smoke-controller-held"
+                 -DWORKDIR=${CMAKE_BINARY_DIR} -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-controller-held
+                 "-DEXPECT_STDERR=controller down in 1 outage\\(s\\), 3 message\\(s\\) held; controller stall 0 s\n"
+                 -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
+set_tests_properties(example.photonic-rails-sim-controller-held-port-failure PROPERTIES TIMEOUT 60)
 photonic_rails_expect_error(example.photonic-rails-sim-controller-failover-alone photonic-rails-sim
   "--fabric=ocs|--controllerFailover=1s" "--controllerFailover applies to controller faults: give controller@TIME in --fault or --faults")
 photonic_rails_expect_error(example.photonic-rails-sim-controller-static photonic-rails-sim
@@ -1470,6 +1480,12 @@ add_test(NAME example.photonic-rails-goodput-given
                  "-DARGS=--iterationTime=20s|--gpus=1024|--onServerFailure=swap|--fabrics=eps,ocs|--seeds=2|--plot=0|--out=${CMAKE_BINARY_DIR}/goodput-smoke-given"
                  "-DEXPECT_STDOUT=eps +swap +20\\.000000 .*ocs +swap +20\\.000000 "
                  "-DEXISTS=goodput.csv|interruptions.csv" -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
+photonic_rails_expect_error(example.photonic-rails-goodput-too-many-failures photonic-rails-goodput
+  "--iterationTime=10s|--weeks=520|--gpuFailures=1000|--plot=false"
+  "photonic-rails-goodput: error: the failure rates and --weeks draw about [0-9.e+]+ failures per campaign on eps \\(at most 2e\\+07\\): lower the rates, --weeks or --gpus\n$")
+photonic_rails_expect_error(example.photonic-rails-goodput-detection-delay photonic-rails-goodput
+  "--iterationTime=10s|--detectionDelay=1ms"
+  "photonic-rails-goodput: error: --detectionDelay acts on simulated faults, and the goodput study simulates none\n$")
 photonic_rails_expect_error(example.photonic-rails-goodput-weeks photonic-rails-goodput
   "--weeks=0|--iterationTime=1s|--out=${CMAKE_BINARY_DIR}/goodput-smoke-bad"
   "^photonic-rails-goodput: error: --weeks=0 is out of range: weeks in \\[0.001, 520\\]\n$")

@@ -447,9 +447,15 @@ OpusController::ConfirmFailure(uint32_t rail, uint32_t port, Time since)
     if (IsHolding())
     {
         // The hold-down expired while no controller ran: the standby acts on it at takeover.
-        Hold([this, rail, port, since]() { ConfirmFailure(rail, port, since); });
+        Hold([this, rail, port, since]() { DoConfirmFailure(rail, port, since); });
         return;
     }
+    DoConfirmFailure(rail, port, since);
+}
+
+void
+OpusController::DoConfirmFailure(uint32_t rail, uint32_t port, Time since)
+{
     auto failed = m_failedSince[rail].find(port);
     if (failed != m_failedSince[rail].end() && failed->second == since)
     {

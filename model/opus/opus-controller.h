@@ -294,6 +294,8 @@ class OpusController : public OpusControlPlane
     void ServeQueue();
     /// Port \p port of \p rail, failed at \p since, is still down: plans around it.
     void ConfirmFailure(uint32_t rail, uint32_t port, Time since);
+    /// ConfirmFailure's body, once a controller serves
+    void DoConfirmFailure(uint32_t rail, uint32_t port, Time since);
     /// Gives each active pair of \p rail that a failure left without a live circuit its
     /// share of the live ports (LiveNeeds), or as many circuits as free live ports allow;
     /// without any the pair relays.
