@@ -62,6 +62,7 @@ def build(bld):
         'model/packet/rail-relay.cc',
         # model/flow
         'model/flow/flow-fabric.cc',
+        'model/flow/flow-fault-state.cc',
         'model/flow/flow-network.cc',
         'model/flow/flow-rate-solver.cc',
         'model/flow/flow-transport.cc',
@@ -174,6 +175,7 @@ def build(bld):
         'test/collective-test-suite.cc',
         'test/chakra-test-suite.cc',
         'test/faults-test-suite.cc',
+        'test/flow-faults-test-suite.cc',
         'test/job-mix-test-suite.cc',
         'test/restarts-test-suite.cc',
         'test/flow-model-test-suite.cc',
@@ -270,6 +272,7 @@ def build(bld):
         'model/packet/rail-relay.h',
         # model/flow
         'model/flow/flow-fabric.h',
+        'model/flow/flow-fault-state.h',
         'model/flow/flow-network.h',
         'model/flow/flow-rate-solver.h',
         'model/flow/flow-transport.h',

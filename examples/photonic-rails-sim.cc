@@ -369,6 +369,7 @@ ParseFabrics(const StrictCommandLine& cmd, const Options& o, const WorkloadDag& 
     for (const std::string& attribute : cmd.GetAttributes())
     {
         bool onFailures = attribute == "ns3::RailTransport::Detour" ||
+                          attribute == "ns3::FlowTransport::RetransmitTimeout" ||
                           attribute == "ns3::OpusController::FailureHoldDown";
         if (onFailures && faults.empty())
         {

@@ -10,6 +10,8 @@
 #include "ns3/eps-routing.h"
 #include "ns3/eps-switch.h"
 #include "ns3/ethernet-header.h"
+#include "ns3/flow-fabric.h"
+#include "ns3/flow-transport.h"
 #include "ns3/log.h"
 #include "ns3/ocs-net-device.h"
 #include "ns3/optical-circuit-switch.h"
@@ -25,38 +27,50 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FaultInjector");
 
-FaultInjector::FaultInjector(Ptr<RailFabric> fabric, const FaultSchedule& schedule)
-    : m_fabric(fabric),
+FaultInjector::FaultInjector(Ptr<RailNetwork> network, const FaultSchedule& schedule)
+    : m_network(network),
+      m_fabric(DynamicCast<RailFabric>(network)),
+      m_flow(DynamicCast<FlowFabric>(network)),
       m_faults(schedule.GetFaults())
 {
-    schedule.CheckAgainst(fabric->GetSpec(), "in use");
+    NS_ABORT_MSG_UNLESS(m_fabric || m_flow, "FaultInjector: an unknown network model");
+    schedule.CheckAgainst(network->GetSpec(), "in use");
 }
 
 void
 FaultInjector::Schedule()
 {
+    const RailFabricSpec& spec = m_network->GetSpec();
     // faults.csv says when a reconfiguration really failed, not only when one was set to.
-    for (uint32_t rail = 0;
-         m_fabric->GetKind() == RailKind::OCS && rail < m_fabric->GetSpec().gpusPerServer;
+    for (uint32_t rail = 0; m_network->GetKind() == RailKind::OCS && rail < spec.gpusPerServer;
          ++rail)
     {
-        m_fabric->GetOcs(rail)->TraceConnectWithoutContext(
+        m_network->GetOcs(rail)->TraceConnectWithoutContext(
             "ReconfigurationEnd",
             MakeCallback(&FaultInjector::OnReconfigurationEnd, this).Bind(rail));
     }
-    // Transports retry paths they gave up on once routing has moved around a failure.
-    for (uint32_t rail = 0;
-         m_fabric->GetKind() != RailKind::OCS && rail < m_fabric->GetSpec().gpusPerServer;
-         ++rail)
+    for (uint32_t gpu = 0; !m_faults.empty() && gpu < spec.Gpus(); ++gpu)
     {
-        m_fabric->GetRailRouting(rail)->TraceConnectWithoutContext(
-            "Rerouted",
-            MakeCallback(&FaultInjector::NotifyTransports, this).Bind(true));
+        if (m_flow)
+        {
+            m_flow->GetFlowTransport(gpu)->CatchFrom(m_faults.front().down);
+        }
+        else
+        {
+            m_fabric->GetTransport(gpu)->CatchFrom(m_faults.front().down);
+        }
     }
-    WatchLostFrames();
-    for (uint32_t gpu = 0; !m_faults.empty() && gpu < m_fabric->GetSpec().Gpus(); ++gpu)
+    if (m_fabric)
     {
-        m_fabric->GetTransport(gpu)->CatchFrom(m_faults.front().down);
+        // Transports retry paths they gave up on once routing has moved around a failure.
+        for (uint32_t rail = 0; m_fabric->GetKind() != RailKind::OCS && rail < spec.gpusPerServer;
+             ++rail)
+        {
+            m_fabric->GetRailRouting(rail)->TraceConnectWithoutContext(
+                "Rerouted",
+                MakeCallback(&FaultInjector::NotifyTransports, this).Bind(true));
+        }
+        WatchLostFrames();
     }
     for (const Fault& fault : m_faults)
     {
@@ -86,9 +100,11 @@ FaultInjector::GetRecovery(Time end, const std::vector<OpusReconfigurationRecord
     const Fault& first = m_faults.front();
     Time failure = first.down;
     Time moved = first.down;
-    for (uint32_t gpu = 0; gpu < m_fabric->GetSpec().Gpus(); ++gpu)
+    for (uint32_t gpu = 0; gpu < m_network->GetSpec().Gpus(); ++gpu)
     {
-        moved = std::max(moved, m_fabric->GetTransport(gpu)->GetLastRecovery());
+        moved = std::max(moved,
+                         m_flow ? m_flow->GetFlowTransport(gpu)->GetLastRecovery()
+                                : m_fabric->GetTransport(gpu)->GetLastRecovery());
     }
     for (const auto& record : records)
     {
@@ -119,7 +135,7 @@ FaultInjector::Apply(const Fault& fault, bool down)
     NS_LOG_INFO(fault.part << (down ? " down" : " up"));
     if (fault.kind == Fault::OCS_RECONFIG)
     {
-        m_fabric->GetOcs(fault.rail)->FailNextReconfiguration();
+        m_network->GetOcs(fault.rail)->FailNextReconfiguration();
         m_events.push_back({Simulator::Now(), fault.part, "next reconfiguration fails"});
         return;
     }
@@ -135,6 +151,17 @@ FaultInjector::Apply(const Fault& fault, bool down)
         uint32_t& holds = m_portFaults[key];
         holds = down ? holds + 1 : holds - 1;
         key.first->SetPortFailed(key.second, holds > 0);
+    }
+    if (m_flow)
+    {
+        std::vector<FlowNetwork::LinkId> links = LinksOf(fault);
+        if (!links.empty())
+        {
+            m_flow->SetLinksDown(links, down); // tells the transports
+            return;
+        }
+        m_flow->NotifyFaultChange(down);
+        return;
     }
     NotifyTransports(!down);
 }
@@ -236,10 +263,33 @@ FaultInjector::NotifyTransports(bool restored)
     }
 }
 
+std::vector<FlowNetwork::LinkId>
+FaultInjector::LinksOf(const Fault& fault) const
+{
+    if (m_flow->GetKind() == RailKind::OCS)
+    {
+        return {};
+    }
+    switch (fault.kind)
+    {
+    case Fault::NIC:
+        return m_flow->GetNicLinks(fault.gpu, fault.port);
+    case Fault::LINK:
+        return m_flow->GetCableLinks(fault.rail, fault.leaf, fault.spine, fault.cable);
+    case Fault::SWITCH:
+        return m_flow->GetSwitchLinks(fault.rail,
+                                      fault.isRail,
+                                      fault.isSpine,
+                                      fault.isSpine ? fault.spine : fault.leaf);
+    default:
+        return {};
+    }
+}
+
 std::vector<Ptr<EpsChannel>>
 FaultInjector::CablesOf(const Fault& fault) const
 {
-    if (m_fabric->GetKind() == RailKind::OCS)
+    if (!m_fabric || m_fabric->GetKind() == RailKind::OCS)
     {
         return {};
     }
@@ -278,22 +328,23 @@ FaultInjector::CablesOf(const Fault& fault) const
 std::vector<std::pair<Ptr<OpticalCircuitSwitch>, uint32_t>>
 FaultInjector::OcsPortsOf(const Fault& fault) const
 {
-    if (m_fabric->GetKind() != RailKind::OCS)
+    if (m_network->GetKind() != RailKind::OCS)
     {
         return {};
     }
     switch (fault.kind)
     {
     case Fault::NIC: {
-        auto nic = DynamicCast<OcsNetDevice>(m_fabric->GetNicPorts(fault.gpu)[fault.port]);
-        return {{nic->GetSwitch(), nic->GetPort()}};
+        // A GPU's NIC ports are plugged into its rail's OCS (RailNetwork's numbering).
+        uint32_t rail = fault.gpu % m_network->GetSpec().gpusPerServer;
+        return {{m_network->GetOcs(rail), m_network->GetOcsPort(fault.gpu, fault.port)}};
     }
     case Fault::OCS_PORT:
-        return {{m_fabric->GetOcs(fault.rail), fault.port}};
+        return {{m_network->GetOcs(fault.rail), fault.port}};
     case Fault::OCS: {
-        Ptr<OpticalCircuitSwitch> ocs = m_fabric->GetOcs(fault.rail);
+        Ptr<OpticalCircuitSwitch> ocs = m_network->GetOcs(fault.rail);
         std::vector<std::pair<Ptr<OpticalCircuitSwitch>, uint32_t>> ports;
-        for (uint32_t port = 0; port < m_fabric->GetSpec().PortsPerRail(); ++port)
+        for (uint32_t port = 0; port < m_network->GetSpec().PortsPerRail(); ++port)
         {
             ports.emplace_back(ocs, port);
         }

@@ -7,6 +7,7 @@
 
 #include "ns3/eps-channel.h"
 #include "ns3/fault-schedule.h"
+#include "ns3/flow-network.h"
 #include "ns3/nstime.h"
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/opus-control-plane.h"
@@ -22,18 +23,21 @@
 namespace ns3
 {
 
+class FlowFabric;
 class RailFabric;
+class RailNetwork;
 
 /**
  * \ingroup photonic-rails
- * \brief Carries out a fault schedule on a packet-level fabric and records what it did.
+ * \brief Carries out a fault schedule on a fabric, packet-level or flow-level, and records
+ *        what it did.
  *
  * A part fails by cutting cables (a NIC port's, a leaf-spine cable, every cable of a
- * switch) or by failing OCS ports (a NIC port on optical rails is the OCS port it is plugged
- * into); an OCS reconfiguration fault makes the next one that changes circuits fail. A cable
- * or OCS port that several faults take down comes back when the last of them is repaired.
- * After every change, and whenever routing has moved around one, the GPUs' transports are
- * told (the fabric manager's notice).
+ * switch; on the flow model, their links) or by failing OCS ports (a NIC port on optical
+ * rails is the OCS port it is plugged into); an OCS reconfiguration fault makes the next one
+ * that changes circuits fail. A cable, link or OCS port that several faults take down comes
+ * back when the last of them is repaired. After every change, and whenever routing has moved
+ * around one, the GPUs' transports are told (the fabric manager's notice).
  */
 class FaultInjector
 {
@@ -47,10 +51,10 @@ class FaultInjector
     };
 
     /**
-     * \param fabric the fabric the faults hit
+     * \param network the fabric the faults hit (a RailFabric or a FlowFabric)
      * \param schedule the faults (checked against the fabric's spec)
      */
-    FaultInjector(Ptr<RailFabric> fabric, const FaultSchedule& schedule);
+    FaultInjector(Ptr<RailNetwork> network, const FaultSchedule& schedule);
 
     /// Schedules every failure and repair (call before Simulator::Run).
     void Schedule();
@@ -93,13 +97,17 @@ class FaultInjector
     /// Tells every GPU's transport that the fabric changed.
     /// \param restored true if parts came back or routing moved around failed ones
     void NotifyTransports(bool restored);
-    /// \return the cables a fault cuts (electrical rails)
+    /// \return the cables a fault cuts (electrical rails, packet model)
     std::vector<Ptr<EpsChannel>> CablesOf(const Fault& fault) const;
+    /// \return the links a fault takes down (electrical rails, flow model)
+    std::vector<FlowNetwork::LinkId> LinksOf(const Fault& fault) const;
     /// \return the OCS ports a fault fails (optical rails)
     std::vector<std::pair<Ptr<OpticalCircuitSwitch>, uint32_t>> OcsPortsOf(
         const Fault& fault) const;
 
-    Ptr<RailFabric> m_fabric;                        //!< The fabric
+    Ptr<RailNetwork> m_network;                      //!< The fabric
+    Ptr<RailFabric> m_fabric;                        //!< It, if packet-level
+    Ptr<FlowFabric> m_flow;                          //!< It, if flow-level
     std::vector<Fault> m_faults;                     //!< The schedule
     std::vector<Event> m_events;                     //!< What happened
     std::map<Ptr<EpsChannel>, uint32_t> m_cableCuts; //!< Faults holding each cable down

@@ -217,8 +217,13 @@ JobBuilder::WhyInert(const std::string& attribute) const
                         "ns3::OcsNetDevice::FiberDelay"});
     bool dcqcn = type == "ns3::RailTransport" && (attribute.find("::Dcqcn") != std::string::npos ||
                                                   is({"ns3::RailTransport::CnpInterval"}));
+    bool flowOnly = type == "ns3::FlowTransport" || type == "ns3::FlowFabric";
+    if (packet && flowOnly)
+    {
+        return "it belongs to the flow model (--network=flow)";
+    }
     // Opus runs on the flow model's OCSes as on the packet model's.
-    if (!packet && !hopDelay && type != "ns3::OpusController")
+    if (!packet && !hopDelay && !flowOnly && type != "ns3::OpusController")
     {
         return "the flow model has no frames, queues, switches or transport (of the fabric's "
                "attributes it takes the hop delays only)";

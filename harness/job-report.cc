@@ -10,6 +10,8 @@
 #include "ns3/eps-routing.h"
 #include "ns3/experiment-output.h"
 #include "ns3/fault-injector.h"
+#include "ns3/flow-fabric.h"
+#include "ns3/flow-transport.h"
 #include "ns3/job-attribution.h"
 #include "ns3/job-recorder.h"
 #include "ns3/log.h"
@@ -181,7 +183,7 @@ struct Traffic
 
 /// The faults and what the transports and routing did about them, for summary.json.
 nlohmann::ordered_json
-ReportFaults(const FaultInjector& faults, Ptr<RailFabric> fabric)
+ReportFaults(const FaultInjector& faults, Ptr<RailNetwork> network)
 {
     nlohmann::ordered_json report;
     nlohmann::ordered_json schedule = nlohmann::ordered_json::array();
@@ -198,6 +200,25 @@ ReportFaults(const FaultInjector& faults, Ptr<RailFabric> fabric)
     }
     report["schedule"] = schedule;
     report["events"] = faults.GetEvents().size();
+    if (Ptr<FlowFabric> flow = DynamicCast<FlowFabric>(network))
+    {
+        // No frames, timers or routing tables at flow level: what the parts did.
+        FlowTransportCounters total;
+        for (uint32_t gpu = 0; gpu < flow->GetSpec().Gpus(); ++gpu)
+        {
+            const FlowTransportCounters& c = flow->GetFlowTransport(gpu)->GetCounters();
+            total.partsMoved += c.partsMoved;
+            total.bytesMoved += c.bytesMoved;
+            total.detours += c.detours;
+            total.bytesDetoured += c.bytesDetoured;
+        }
+        report["parts_moved"] = total.partsMoved;
+        report["bytes_moved"] = total.bytesMoved;
+        report["detours"] = total.detours;
+        report["bytes_detoured"] = total.bytesDetoured;
+        return report;
+    }
+    Ptr<RailFabric> fabric = DynamicCast<RailFabric>(network);
     uint64_t timeouts = 0;
     uint64_t retransmitted = 0;
     uint64_t partsMoved = 0;
@@ -514,8 +535,7 @@ JobReport::JobReport(const JobOptions& o,
     }
     if (faults)
     {
-        Ptr<RailFabric> fabric = DynamicCast<RailFabric>(job.network);
-        m_measured->faults = ReportFaults(*faults, fabric);
+        m_measured->faults = ReportFaults(*faults, job.network);
         m_measured->faultSpans = FaultSpans(*faults, Seconds(r.makespan));
         r.faultRecovery =
             faults

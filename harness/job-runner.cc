@@ -622,8 +622,7 @@ JobRunner::Run(const JobOptions& o,
     }
     Job job = builder.Install(network, dag);
     CheckPlans(*dag, job.communicators);
-    // Controller faults act on Opus's controller, on every network model; the others on
-    // the packet fabric's parts.
+    // Controller faults act on Opus's controller; the others on the fabric's parts.
     ControllerFailover failover(o.faultSchedule, o.controllerFailoverTime);
     std::unique_ptr<FaultInjector> faults;
     for (const Fault& fault : o.faultSchedule.GetFaults())
@@ -637,8 +636,7 @@ JobRunner::Run(const JobOptions& o,
     }
     if (!failover.GetOtherFaults().IsEmpty())
     {
-        faults = std::make_unique<FaultInjector>(DynamicCast<RailFabric>(network),
-                                                 failover.GetOtherFaults());
+        faults = std::make_unique<FaultInjector>(network, failover.GetOtherFaults());
         faults->Schedule();
     }
     failover.Schedule(DynamicCast<OpusController>(job.controlPlane));
@@ -775,6 +773,7 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
     cmd.Reserve("ns3::OpusShim::Provisioning",
                 "the fabric's name (ocs-provisioning, ocs-oracle, emulated-provisioning)");
     cmd.Reserve("ns3::EpsRouting::DetectionDelay", "--detectionDelay");
+    cmd.Reserve("ns3::FlowFabric::DetectionDelay", "--detectionDelay");
     cmd.Retire("provisioning",
                "Opus's mode is the fabric's name: --fabric=ocs-provisioning, ocs-oracle or "
                "emulated-provisioning");
@@ -833,7 +832,7 @@ JobOptions::AddFlags(StrictCommandLine& cmd)
     cmd.Add("progress", "wall seconds between progress lines on stderr (0: none)", progress);
     cmd.Add("faults",
             "JSON fault schedule: an array of \"KIND:PART@DOWN[-UP]\" or {part, at, until} "
-            "(the network's parts: packet network only)",
+            "(the network's parts, on either network model)",
             faults);
     cmd.Add("fault",
             "inline faults, comma-separated: KIND:PART@DOWN[-UP], e.g. nic:gpu5.port1@1.2s; "

@@ -53,7 +53,12 @@ BuildFlowNetwork(const NetworkBuildOptions& o)
     {
         helper.SetHopDelays(*o.delays);
     }
-    return helper.Build();
+    Ptr<FlowFabric> fabric = helper.Build();
+    if (o.detectionDelay)
+    {
+        fabric->SetAttribute("DetectionDelay", TimeValue(*o.detectionDelay));
+    }
+    return fabric;
 }
 
 } // namespace
@@ -64,7 +69,7 @@ NetworkModelRegistry::All()
     // name, summary, builder, frames, faults, queue pairs, merged ring steps
     static const std::vector<NetworkModelEntry> models = {
         {"packet", "frames, the reference", &BuildPacketNetwork, true, true, true, false},
-        {"flow", "max-min fair flows, for scale", &BuildFlowNetwork, false, false, false, true},
+        {"flow", "max-min fair flows, for scale", &BuildFlowNetwork, false, true, false, true},
     };
     return models;
 }

@@ -55,8 +55,8 @@ struct NetworkModelEntry
  * \brief The network models, in one list: the command line's checks and refusals read it.
  *
  * "packet" moves frames through devices, queues and switches (faults, queue pairs);
- * "flow" shares links max-min fairly among flows (no ports to fail, no queue pairs, but
- * merged ring steps for thousands of GPUs). A new model is a folder under model/ with its
+ * "flow" shares links max-min fairly among flows (faults as failed links, no queue pairs,
+ * but merged ring steps for thousands of GPUs). A new model is a folder under model/ with its
  * RailNetwork and MessageTransport, a helper, and one entry here.
  */
 class NetworkModelRegistry

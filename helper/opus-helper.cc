@@ -4,6 +4,7 @@
 
 #include "opus-helper.h"
 
+#include "ns3/flow-fabric.h"
 #include "ns3/log.h"
 #include "ns3/ocs-net-device.h"
 #include "ns3/rail-fabric.h"
@@ -68,17 +69,25 @@ OpusHelper::SetShimAttribute(std::string name, const AttributeValue& value)
 namespace
 {
 
-/// Opus's Relay trace: the pair's transports detour their traffic to each other, or stop.
+/// Opus's Relay trace: the pair's traffic detours, or stops detouring.
 void
 RelayPair(Ptr<RailNetwork> fabric, uint32_t rail, uint32_t a, uint32_t b, bool relayed)
 {
-    auto transportA = DynamicCast<RailTransport>(fabric->GetMessageTransport(a));
-    auto transportB = DynamicCast<RailTransport>(fabric->GetMessageTransport(b));
-    if (transportA && transportB) // the flow model has no faults
+    if (auto flow = DynamicCast<FlowFabric>(fabric))
     {
-        transportA->SetDetour(b, relayed);
-        transportB->SetDetour(a, relayed);
+        flow->SetDetour(a, b, relayed);
+        return;
     }
+    DynamicCast<RailTransport>(fabric->GetMessageTransport(a))->SetDetour(b, relayed);
+    DynamicCast<RailTransport>(fabric->GetMessageTransport(b))->SetDetour(a, relayed);
+}
+
+/// The flow fabric's CircuitWanted: detoured traffic waits for a circuit between \p gpu and
+/// \p peer, of \p gpu's rail.
+void
+WantFlowCircuit(OpusController* controller, uint32_t gpusPerServer, uint32_t gpu, uint32_t peer)
+{
+    controller->WantCircuit(gpu % gpusPerServer, gpu, peer);
 }
 
 /// A transport's CircuitWanted: detoured data of \p gpu waits on its optical port \p port
@@ -131,7 +140,13 @@ OpusHelper::CreateController(Ptr<RailNetwork> fabric,
             MakeCallback(&OpusController::NotifyPortFailure, PeekPointer(controller)).Bind(rail));
     }
     controller->TraceConnectWithoutContext("Relay", MakeBoundCallback(&RelayPair, fabric));
-    if (auto packets = DynamicCast<RailFabric>(fabric)) // the flow model has no detours
+    if (auto flow = DynamicCast<FlowFabric>(fabric))
+    {
+        flow->TraceConnectWithoutContext(
+            "CircuitWanted",
+            MakeBoundCallback(&WantFlowCircuit, PeekPointer(controller), spec.gpusPerServer));
+    }
+    if (auto packets = DynamicCast<RailFabric>(fabric))
     {
         for (uint32_t gpu = 0; gpu < ports.size(); ++gpu)
         {

@@ -1014,8 +1014,12 @@ photonic_rails_expect_error(example.photonic-rails-sim-controller-static photoni
   "--fabric=ocs-static|--fault=controller@1ms" "fault \"controller@1ms\": fabric ocs-static has no Opus controller")
 photonic_rails_expect_error(example.photonic-rails-sim-controller-eps photonic-rails-sim
   "--fabric=eps|--fault=controller@1ms" "electrical rails have no Opus controller")
-photonic_rails_expect_error(example.photonic-rails-sim-controller-flow-nic photonic-rails-sim
-  "--fabric=ocs|--network=flow|--fault=controller@1ms,nic:gpu0.port0@1ms" "faults run on the packet network only")
+# Issue 30: a controller outage and a NIC fault together on the flow model.
+add_test(NAME example.photonic-rails-sim-controller-flow-nic
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=ocs|--network=flow|--fault=controller@1ms,nic:gpu0.port0@1ms|--progress=0"
+                 "-DFABRICS=." -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-controller-flow-nic
+                 -DEVENTS=1 -P ${PROJECT_SOURCE_DIR}/test/fault-runs-agree.cmake)
 # Merged ring steps (issue 14): the flow model runs with them on both kinds of rails, the
 # summary says so, and the combinations that cannot work are one-line errors.
 add_test(NAME example.photonic-rails-sim-ring-steps-merged
@@ -1333,9 +1337,12 @@ photonic_rails_expect_error(example.photonic-rails-sim-fault-ocs-on-eps photonic
 photonic_rails_expect_error(example.photonic-rails-sim-fault-time photonic-rails-sim
   "--fault=nic:gpu1.port0@1.2x"
   "error: fault \"nic:gpu1.port0@1.2x\": '1.2x' is not a duration")
-photonic_rails_expect_error(example.photonic-rails-sim-fault-flow photonic-rails-sim
-  "--fault=nic:gpu1.port0@1s|--network=flow"
-  "error: faults run on the packet network only \\(--network=packet\\)")
+# Issue 30: the same schedule as example.photonic-rails-sim-faults on the flow model.
+add_test(NAME example.photonic-rails-sim-fault-flow
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-sim>
+                 "-DARGS=--model=llama3-8b|--layers=1|--tp=4|--fsdp=2|--preset=perlmutter|--frameBytes=61440|--fabric=eps,eps-clos,ocs|--radix=4|--network=flow|--faults=${PROJECT_SOURCE_DIR}/test/data/faults.json|--fault=nic:gpu6.port0@30ms-31ms|--progress=0"
+                 "-DFABRICS=eps|eps-clos|ocs" -DOUT_DIR=${CMAKE_BINARY_DIR}/sim-smoke-fault-flow
+                 -DEVENTS=6 -P ${PROJECT_SOURCE_DIR}/test/fault-runs-agree.cmake)
 photonic_rails_expect_error(example.photonic-rails-sim-fault-static photonic-rails-sim
   "--fault=ocs-reconfig:rail0@1s|--fabric=ocs-static"
   "error: fault \"ocs-reconfig:rail0@1s\": fabric ocs-static never reconfigures")

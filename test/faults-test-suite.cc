@@ -196,8 +196,7 @@ RunUnderFaults(const RailFabricSpec& spec,
     std::unique_ptr<FaultInjector> injector;
     if (!faults.empty())
     {
-        injector = std::make_unique<FaultInjector>(DynamicCast<RailFabric>(job.network),
-                                                   FaultSchedule::Read("", faults));
+        injector = std::make_unique<FaultInjector>(job.network, FaultSchedule::Read("", faults));
         injector->Schedule();
     }
     Simulator::Stop(HORIZON);

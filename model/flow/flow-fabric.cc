@@ -9,7 +9,9 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/rail-transport-header.h"
+#include "ns3/simulator.h"
 #include "ns3/splitmix-hash.h"
+#include "ns3/trace-source-accessor.h"
 
 #include <algorithm>
 #include <cmath>
@@ -60,7 +62,20 @@ TypeId
 FlowFabric::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::FlowFabric").SetParent<RailNetwork>().SetGroupName("PhotonicRails");
+        TypeId("ns3::FlowFabric")
+            .SetParent<RailNetwork>()
+            .SetGroupName("PhotonicRails")
+            .AddAttribute("DetectionDelay",
+                          "Time from a link of a Clos rail going down (or up) to routes that "
+                          "avoid (or use) it, as ns3::EpsRouting::DetectionDelay at packet level.",
+                          TimeValue(MilliSeconds(10)),
+                          MakeTimeAccessor(&FlowFabric::m_detectionDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("CircuitWanted",
+                            "Detoured traffic waits for a circuit between two GPUs of a rail "
+                            "that no lit circuit joins (the control plane may light one).",
+                            MakeTraceSourceAccessor(&FlowFabric::m_circuitWantedTrace),
+                            "ns3::FlowFabric::CircuitWantedTracedCallback");
     return tid;
 }
 
@@ -95,6 +110,7 @@ FlowFabric::AddLinks()
     m_closLinks = m_nicLinks + 2 * gpus * m_spec.nicPorts;
     if (m_kind != RailKind::EPS_CLOS)
     {
+        m_faults.Resize(m_closLinks);
         return;
     }
     std::string error =
@@ -107,6 +123,7 @@ FlowFabric::AddLinks()
         m_network->AddLink(nic);
         m_network->AddLink(nic);
     }
+    m_faults.Resize(m_closLinks + 2 * uplinks);
 }
 
 std::vector<FlowRoute>
@@ -188,24 +205,47 @@ FlowFabric::Routes(uint32_t source, uint32_t destination) const
     // PXN: the scale-up hop to the proxy, pipelined with the proxy's rail routes. The
     // sender is told when the rail's ACK reaches the proxy (NCCL passes it on through GPU
     // memory; so does the packet model): the ACK latency is the rail's.
-    Draft first;
-    ScaleUpRoute(source, proxy, first);
     std::vector<Draft> routes = RailRoutes(proxy, destination);
     for (Draft& route : routes)
     {
-        route.route.path.insert(route.route.path.begin(),
-                                first.route.path.begin(),
-                                first.route.path.end());
-        route.scaleUpHops = first.scaleUpHops;
-        route.delays += first.delays;
+        AddScaleUpHops(source, proxy, destination, destination, route);
     }
     return routes;
+}
+
+void
+FlowFabric::AddScaleUpHops(uint32_t source,
+                           uint32_t near,
+                           uint32_t far,
+                           uint32_t destination,
+                           Draft& draft) const
+{
+    std::vector<FlowNetwork::LinkId>& path = draft.route.path;
+    if (source != near)
+    {
+        Draft first;
+        ScaleUpRoute(source, near, first);
+        path.insert(path.begin(), first.route.path.begin(), first.route.path.end());
+        draft.scaleUpHops += first.scaleUpHops;
+        draft.delays += first.delays;
+    }
+    if (far != destination)
+    {
+        // A detour's last hop: its ACK comes back through the scale-up domain too.
+        Draft last;
+        ScaleUpRoute(far, destination, last);
+        path.insert(path.end(), last.route.path.begin(), last.route.path.end());
+        draft.scaleUpHops += last.scaleUpHops;
+        draft.delays += last.delays;
+        draft.route.ackLatency += last.route.ackLatency;
+    }
 }
 
 void
 FlowFabric::ScaleUpRoute(uint32_t source, uint32_t destination, Draft& draft) const
 {
     draft.route.railGpu = source;
+    draft.route.target = destination;
     draft.route.path = {2 * source, 2 * destination + 1};
     draft.scaleUpHops = 2;
     draft.delays = 2 * m_delays.link + m_delays.switching;
@@ -218,9 +258,14 @@ FlowFabric::RailRoutes(uint32_t source, uint32_t destination) const
     std::vector<Draft> routes;
     uint32_t ports = m_spec.nicPorts;
     routes.reserve(ports);
+    std::vector<uint32_t> peerPorts;
+    if (m_kind != RailKind::OCS)
+    {
+        peerPorts = PeerPorts(source, destination);
+    }
     for (uint32_t port = 0; port < ports; ++port)
     {
-        uint32_t peerPort = port; // on a packet switch, port k talks to the peer's port k
+        uint32_t peerPort = m_kind == RailKind::OCS ? FlowRoute::NO_PORT : peerPorts[port];
         if (m_kind == RailKind::OCS)
         {
             // Flows need only the circuit state, not the channel that would carry frames.
@@ -237,13 +282,68 @@ FlowFabric::RailRoutes(uint32_t source, uint32_t destination) const
             }
             peerPort = output % ports;
         }
+        if (peerPort == FlowRoute::NO_PORT)
+        {
+            continue;
+        }
         routes.emplace_back();
-        RailRoute(source, port, destination, peerPort, routes.back());
+        if (!RailRoute(source, port, destination, peerPort, routes.back()) ||
+            (m_faults.Any() && !m_faults.IsUp(routes.back().route.path)))
+        {
+            routes.pop_back(); // a failure is in the way
+        }
     }
     return routes;
 }
 
-void
+std::vector<uint32_t>
+FlowFabric::PeerPorts(uint32_t source, uint32_t destination) const
+{
+    uint32_t ports = m_spec.nicPorts;
+    std::vector<uint32_t> peer(ports, FlowRoute::NO_PORT);
+    std::vector<bool> taken(ports, false);
+    for (uint32_t port = 0; port < ports; ++port)
+    {
+        if (IsPortUp(source, port) && IsPortUp(destination, port))
+        {
+            peer[port] = port;
+            taken[port] = true;
+        }
+    }
+    for (uint32_t port = 0; port < ports; ++port)
+    {
+        for (uint32_t other = 0;
+             IsPortUp(source, port) && peer[port] == FlowRoute::NO_PORT && other < ports;
+             ++other)
+        {
+            if (!taken[other] && IsPortUp(destination, other))
+            {
+                peer[port] = other;
+                taken[other] = true;
+            }
+        }
+    }
+    return peer;
+}
+
+uint32_t
+FlowFabric::PeerPort(uint32_t source, uint32_t port, uint32_t destination) const
+{
+    if (m_kind != RailKind::OCS)
+    {
+        return m_faults.Any() ? PeerPorts(source, destination)[port] : port;
+    }
+    Ptr<OcsCircuitTable> circuits = m_ocs[m_topology.RailOf(source)]->GetCircuitTable();
+    uint32_t input = GetOcsPort(source, port);
+    if (!circuits->IsCircuitUp(input) ||
+        circuits->GetConnection(input) / m_spec.nicPorts != m_topology.ServerOf(destination))
+    {
+        return FlowRoute::NO_PORT;
+    }
+    return circuits->GetConnection(input) % m_spec.nicPorts;
+}
+
+bool
 FlowFabric::RailRoute(uint32_t source,
                       uint32_t port,
                       uint32_t destination,
@@ -256,6 +356,8 @@ FlowFabric::RailRoute(uint32_t source,
     FlowRoute& route = draft.route;
     route.railGpu = source;
     route.port = port;
+    route.target = destination;
+    route.peerPort = peerPort;
     uint32_t from = m_topology.ServerOf(source) * ports + port;
     uint32_t to = m_topology.ServerOf(destination) * ports + peerPort;
     uint32_t fromLeaf = m_kind == RailKind::EPS_CLOS ? from / m_clos.downPerLeaf : 0;
@@ -275,23 +377,327 @@ FlowFabric::RailRoute(uint32_t source,
     }
     else
     {
-        // ECMP: the source leaf hashes the connection onto an uplink (and so a spine), the
-        // spine onto one of its parallel links down to the destination leaf.
         uint64_t label = SplitMix64((uint64_t(source) << 40) ^ (uint64_t(destination) << 16) ^
                                     (uint64_t(port) << 8) ^ peerPort);
-        uint32_t uplinks = m_clos.spines * m_clos.linksPerPair;
-        uint32_t up = static_cast<uint32_t>(label % uplinks);
-        uint32_t spine = up / m_clos.linksPerPair;
-        uint32_t down = spine * m_clos.linksPerPair +
-                        static_cast<uint32_t>(SplitMix64(label) % m_clos.linksPerPair);
-        uint64_t railBase = uint64_t(m_topology.RailOf(source)) * m_clos.leaves * uplinks;
-        uint32_t upLink = m_closLinks + 2 * (railBase + uint64_t(fromLeaf) * uplinks + up);
-        uint32_t downLink = m_closLinks + 2 * (railBase + uint64_t(toLeaf) * uplinks + down) + 1;
-        route.path = {tx, upLink, downLink, rx};
+        route.path = {tx};
+        if (!ClosHops(m_topology.RailOf(source), fromLeaf, toLeaf, label, draft))
+        {
+            return false;
+        }
+        route.path.push_back(rx);
         draft.railHops = 4;
         draft.delays = 4 * m_delays.link + 3 * m_delays.switching;
     }
     route.ackLatency = draft.delays + AckSerialization(m_spec.nicPortBps, draft.railHops);
+    return true;
+}
+
+bool
+FlowFabric::ClosHops(uint32_t rail,
+                     uint32_t fromLeaf,
+                     uint32_t toLeaf,
+                     uint64_t label,
+                     Draft& draft) const
+{
+    // ECMP: the source leaf hashes the connection onto an uplink (and so a spine), the
+    // spine onto one of its parallel links down to the destination leaf; of those routing
+    // has not taken out around a failure.
+    uint32_t perPair = m_clos.linksPerPair;
+    uint32_t uplinks = m_clos.spines * perPair;
+    uint64_t railBase = uint64_t(rail) * m_clos.leaves * uplinks;
+    auto upLink = [&](uint32_t cable) {
+        return static_cast<uint32_t>(m_closLinks +
+                                     2 * (railBase + uint64_t(fromLeaf) * uplinks + cable));
+    };
+    auto downLink = [&](uint32_t cable) {
+        return static_cast<uint32_t>(m_closLinks +
+                                     2 * (railBase + uint64_t(toLeaf) * uplinks + cable) + 1);
+    };
+    auto downsOf = [&](uint32_t spine) {
+        std::vector<uint32_t> downs;
+        for (uint32_t cable = spine * perPair; cable < (spine + 1) * perPair; ++cable)
+        {
+            if (!m_faults.IsRoutedAround(downLink(cable)))
+            {
+                downs.push_back(cable);
+            }
+        }
+        return downs;
+    };
+    if (!m_faults.Any())
+    {
+        uint32_t up = static_cast<uint32_t>(label % uplinks);
+        uint32_t spine = up / perPair;
+        draft.route.path.push_back(upLink(up));
+        draft.route.path.push_back(
+            downLink(spine * perPair + static_cast<uint32_t>(SplitMix64(label) % perPair)));
+        return true;
+    }
+    std::vector<uint32_t> ups;
+    for (uint32_t cable = 0; cable < uplinks; ++cable)
+    {
+        if (!m_faults.IsRoutedAround(upLink(cable)) && !downsOf(cable / perPair).empty())
+        {
+            ups.push_back(cable);
+        }
+    }
+    if (ups.empty())
+    {
+        return false; // no spine reaches the destination's leaf
+    }
+    uint32_t up = ups[label % ups.size()];
+    std::vector<uint32_t> downs = downsOf(up / perPair);
+    uint32_t down = downs[SplitMix64(label) % downs.size()];
+    draft.route.path.push_back(upLink(up));
+    draft.route.path.push_back(downLink(down));
+    return true;
+}
+
+std::vector<FlowRoute>
+FlowFabric::DetourRoutes(uint32_t source, uint32_t destination, uint64_t bytes) const
+{
+    NS_LOG_FUNCTION(this << source << destination << bytes);
+    uint32_t from = m_topology.ServerOf(source);
+    uint32_t to = m_topology.ServerOf(destination);
+    uint32_t failedRail = m_topology.RailOf(destination);
+    uint32_t fewest = 4; // GPU hops: at most scale-up, rail, scale-up
+    std::vector<uint32_t> rails;
+    std::pair<uint32_t, uint32_t> wanted{FlowRoute::NO_PORT, FlowRoute::NO_PORT};
+    for (uint32_t rail = 0; rail < m_spec.gpusPerServer; ++rail)
+    {
+        uint32_t near = m_topology.RankOf(from, rail);
+        uint32_t far = m_topology.RankOf(to, rail);
+        if (rail == failedRail)
+        {
+            continue; // the way that failed
+        }
+        if (RailRoutes(near, far).empty())
+        {
+            if (m_kind == RailKind::OCS && wanted.first == FlowRoute::NO_PORT &&
+                HasLivePort(near) && HasLivePort(far))
+            {
+                wanted = {near, far};
+            }
+            continue;
+        }
+        uint32_t hops = (near != source) + 1 + (far != destination);
+        if (hops < fewest)
+        {
+            fewest = hops;
+            rails.clear();
+        }
+        if (hops == fewest)
+        {
+            rails.push_back(rail);
+        }
+    }
+    if (rails.empty())
+    {
+        if (wanted.first != FlowRoute::NO_PORT)
+        {
+            m_circuitWantedTrace(wanted.first, wanted.second);
+        }
+        return {};
+    }
+    uint32_t rail = rails[(uint64_t(source) + destination) % rails.size()];
+    uint32_t near = m_topology.RankOf(from, rail);
+    uint32_t far = m_topology.RankOf(to, rail);
+    std::vector<Draft> drafts = RailRoutes(near, far);
+    std::vector<FlowRoute> routes;
+    for (std::size_t i = 0; i < drafts.size(); ++i)
+    {
+        Draft& draft = drafts[i];
+        AddScaleUpHops(source, near, far, destination, draft);
+        FlowRoute& route = draft.route;
+        // The queue pair of the rail hop carries it.
+        route.connection = (((uint64_t(near) << 20) | far) << 8) | route.port;
+        route.bytes = Share(i, drafts.size(), bytes, near != source);
+        Timing(draft, bytes);
+        if (route.bytes > 0)
+        {
+            routes.push_back(std::move(route));
+        }
+    }
+    return routes;
+}
+
+bool
+FlowFabric::MayDetour(uint32_t source, uint32_t destination) const
+{
+    if (m_topology.SameServer(source, destination))
+    {
+        return false;
+    }
+    uint32_t railGpu = m_topology.ProxyFor(source, destination);
+    return !HasLivePort(railGpu) || !HasLivePort(destination) ||
+           m_faults.IsDetoured(railGpu, destination);
+}
+
+bool
+FlowFabric::PathOf(uint32_t source,
+                   uint32_t destination,
+                   const FlowRoute& route,
+                   std::vector<FlowNetwork::LinkId>& path,
+                   uint32_t& peerPort) const
+{
+    Draft draft;
+    if (route.port == FlowRoute::SCALE_UP)
+    {
+        ScaleUpRoute(source, destination, draft);
+        path = draft.route.path;
+        return true;
+    }
+    uint32_t peer = PeerPort(route.railGpu, route.port, route.target);
+    if (peer == FlowRoute::NO_PORT ||
+        !RailRoute(route.railGpu, route.port, route.target, peer, draft))
+    {
+        return false;
+    }
+    AddScaleUpHops(source, route.railGpu, route.target, destination, draft);
+    if (m_faults.Any() && !m_faults.IsUp(draft.route.path))
+    {
+        return false;
+    }
+    path = draft.route.path;
+    peerPort = peer;
+    return true;
+}
+
+bool
+FlowFabric::IsPortUp(uint32_t gpu, uint32_t port) const
+{
+    if (m_kind == RailKind::OCS)
+    {
+        return !m_ocs[m_topology.RailOf(gpu)]->IsPortFailed(GetOcsPort(gpu, port));
+    }
+    uint32_t tx = m_nicLinks + 2 * (gpu * m_spec.nicPorts + port);
+    return !m_faults.IsDown(tx) && !m_faults.IsDown(tx + 1);
+}
+
+bool
+FlowFabric::IsPathUp(const std::vector<FlowNetwork::LinkId>& path) const
+{
+    return m_faults.IsUp(path);
+}
+
+bool
+FlowFabric::HasLivePort(uint32_t gpu) const
+{
+    for (uint32_t port = 0; port < m_spec.nicPorts; ++port)
+    {
+        if (IsPortUp(gpu, port))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<FlowNetwork::LinkId>
+FlowFabric::GetNicLinks(uint32_t gpu, uint32_t port) const
+{
+    NS_ABORT_MSG_UNLESS(gpu < m_spec.Gpus() && port < m_spec.nicPorts,
+                        "FlowFabric: no NIC port " << port << " on GPU " << gpu);
+    uint32_t tx = m_nicLinks + 2 * (gpu * m_spec.nicPorts + port);
+    return {tx, tx + 1};
+}
+
+std::vector<FlowNetwork::LinkId>
+FlowFabric::GetCableLinks(uint32_t rail, uint32_t leaf, uint32_t spine, uint32_t cable) const
+{
+    NS_ABORT_MSG_UNLESS(m_kind == RailKind::EPS_CLOS && rail < m_spec.gpusPerServer &&
+                            leaf < m_clos.leaves && spine < m_clos.spines &&
+                            cable < m_clos.linksPerPair,
+                        "FlowFabric: no cable " << cable << " from leaf " << leaf << " to spine "
+                                                << spine << " on rail " << rail);
+    uint64_t uplinks = uint64_t(m_clos.spines) * m_clos.linksPerPair;
+    uint64_t index = (uint64_t(rail) * m_clos.leaves + leaf) * uplinks +
+                     uint64_t(spine) * m_clos.linksPerPair + cable;
+    uint32_t up = static_cast<uint32_t>(m_closLinks + 2 * index);
+    return {up, up + 1};
+}
+
+std::vector<FlowNetwork::LinkId>
+FlowFabric::GetSwitchLinks(uint32_t rail, bool isRail, bool isSpine, uint32_t index) const
+{
+    std::vector<FlowNetwork::LinkId> links;
+    auto add = [&links](const std::vector<FlowNetwork::LinkId>& more) {
+        links.insert(links.end(), more.begin(), more.end());
+    };
+    uint32_t ports = m_spec.nicPorts;
+    for (uint32_t railPort = 0; !isSpine && railPort < m_spec.PortsPerRail(); ++railPort)
+    {
+        // A leaf's NIC cables are those of the rail ports it serves; a rail switch has all.
+        if (isRail || railPort / m_clos.downPerLeaf == index)
+        {
+            add(GetNicLinks(m_topology.RankOf(railPort / ports, rail), railPort % ports));
+        }
+    }
+    for (uint32_t leaf = 0; !isRail && leaf < m_clos.leaves; ++leaf)
+    {
+        for (uint32_t spine = 0; spine < m_clos.spines; ++spine)
+        {
+            for (uint32_t cable = 0; cable < m_clos.linksPerPair; ++cable)
+            {
+                if (isSpine ? spine == index : leaf == index)
+                {
+                    add(GetCableLinks(rail, leaf, spine, cable));
+                }
+            }
+        }
+    }
+    return links;
+}
+
+void
+FlowFabric::SetLinksDown(const std::vector<FlowNetwork::LinkId>& links, bool down)
+{
+    NS_LOG_FUNCTION(this << links.size() << down);
+    for (FlowNetwork::LinkId link : links)
+    {
+        m_faults.Hold(link, down);
+    }
+    if (m_kind == RailKind::EPS_CLOS)
+    {
+        // Routing learns of it one detection delay later (every change: the latest state).
+        Simulator::Schedule(m_detectionDelay, &FlowFabric::Reroute, this);
+    }
+    NotifyFaultChange(down);
+}
+
+void
+FlowFabric::Reroute()
+{
+    m_faults.Reroute();
+    NotifyFaultChange(false);
+}
+
+void
+FlowFabric::NotifyFaultChange(bool failure)
+{
+    NS_LOG_FUNCTION(this << failure);
+    if (failure)
+    {
+        m_lastFailure = Simulator::Now();
+    }
+    for (const Ptr<FlowTransport>& transport : m_transports)
+    {
+        transport->OnFabricChange();
+    }
+}
+
+void
+FlowFabric::SetDetour(uint32_t a, uint32_t b, bool detour)
+{
+    NS_LOG_FUNCTION(this << a << b << detour);
+    m_faults.SetDetour(a, b, detour);
+    NotifyFaultChange(false);
+}
+
+Time
+FlowFabric::GetLastFailure() const
+{
+    return m_lastFailure;
 }
 
 Time

@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ns3
@@ -157,6 +158,15 @@ FlowNetwork::GetRate(TransferId id) const
     return m_transfers.at(id).rate;
 }
 
+uint64_t
+FlowNetwork::GetBytesLeft(TransferId id) const
+{
+    NS_LOG_FUNCTION(this << id);
+    const Transfer& t = m_transfers.at(id);
+    double left = t.remaining - t.rate * (Simulator::Now() - t.since).GetSeconds();
+    return static_cast<uint64_t>(std::ceil(std::max(0.0, left) - 1e-6));
+}
+
 std::size_t
 FlowNetwork::GetTransferCount() const
 {
@@ -229,15 +239,40 @@ FlowNetwork::Drain(TransferId id)
     m_solver.RemoveFlow(t.flow);
     DrainedCallback drained = t.drained;
     uint64_t tag = t.tag;
+    Release(id);
+    RequestSolve();
+    drained(tag);
+}
+
+uint64_t
+FlowNetwork::Withdraw(TransferId id)
+{
+    NS_LOG_FUNCTION(this << id);
+    Transfer& t = Get(id);
+    NS_ABORT_MSG_UNLESS(t.paused, "FlowNetwork::Withdraw: transfer " << id << " is not paused");
+    if (t.flow != NO_FLOW)
+    {
+        return 0; // its last byte is through at this very instant (Pause): it drains
+    }
+    uint64_t left = static_cast<uint64_t>(std::ceil(t.remaining - 1e-6));
+    Release(id);
+    return left;
+}
+
+void
+FlowNetwork::Release(TransferId id)
+{
+    Transfer& t = Get(id);
     auto connection = m_connections.find(t.connection);
-    connection->second.pop_front();
-    if (connection->second.empty())
+    auto& queue = connection->second;
+    queue.erase(std::find(queue.begin(), queue.end(), id));
+    if (queue.empty())
     {
         m_connections.erase(connection);
     }
     else
     {
-        RunIfFirst(connection->second.front());
+        RunIfFirst(queue.front());
     }
     t.active = false;
     t.flow = NO_FLOW;
@@ -245,8 +280,6 @@ FlowNetwork::Drain(TransferId id)
     t.drained = DrainedCallback();
     m_free.push_back(id);
     --m_active;
-    RequestSolve();
-    drained(tag);
 }
 
 FlowNetwork::Transfer&

@@ -81,8 +81,18 @@ class FlowNetwork : public Object
     void Resume(TransferId transfer, const std::vector<LinkId>& path);
     /// \param transfer a transfer \return true if it is paused
     bool IsPaused(TransferId transfer) const;
+    /**
+     * \brief Ends a paused transfer before its drain (its bytes go another way): the next
+     *        transfer of its connection may run; no drained callback.
+     * \param transfer a paused transfer
+     * \return the bytes it had left, rounded up; 0 if its last byte is through at this very
+     *         instant (it drains as usual)
+     */
+    uint64_t Withdraw(TransferId transfer);
     /// \param transfer a transfer \return its rate in bytes per second now
     double GetRate(TransferId transfer) const;
+    /// \param transfer a transfer \return the bytes it has left now, rounded up
+    uint64_t GetBytesLeft(TransferId transfer) const;
 
     /// \return transfers started and not yet drained
     std::size_t GetTransferCount() const;
@@ -114,6 +124,8 @@ class FlowNetwork : public Object
 
     /// Runs \p id if it is first of its connection and not paused.
     void RunIfFirst(TransferId id);
+    /// Takes \p id off its connection (running the next one) and frees its slot.
+    void Release(TransferId id);
     /// Re-solves at the end of this instant (once, however many changes it has).
     void RequestSolve();
     /// Applies the solver's new rates.

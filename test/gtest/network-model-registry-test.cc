@@ -1,6 +1,6 @@
 // The network models' registry: the names the command line accepts and what each model can
 // run, as the design doc describes them (packet: frames, faults, queue pairs; flow: max-min
-// fair flows, no ports to fail, no queue pairs, merged ring steps).
+// fair flows, faults, no queue pairs, merged ring steps).
 #include "ns3/network-model-registry.h"
 
 #include <gtest/gtest.h>
@@ -24,7 +24,7 @@ TEST(NetworkModelRegistry, CapabilitiesMatchTheModels)
     EXPECT_TRUE(packet->faults);
     EXPECT_TRUE(packet->queuePairs);
     EXPECT_FALSE(packet->mergedRingSteps);
-    EXPECT_FALSE(flow->faults);
+    EXPECT_TRUE(flow->faults);
     EXPECT_FALSE(flow->queuePairs);
     EXPECT_TRUE(flow->mergedRingSteps);
     EXPECT_TRUE(packet->frames);
@@ -56,7 +56,8 @@ TEST(NetworkModelRegistry, HelpAndRefusalsComeFromTheEntries)
     // The --network help text the programs printed before it was generated, word for word.
     EXPECT_EQ(NetworkModelRegistry::Describe(),
               "packet (frames, the reference) or flow (max-min fair flows, for scale)");
-    EXPECT_EQ(NetworkModelRegistry::NamesWith(&NetworkModelEntry::faults, " or "), "packet");
+    EXPECT_EQ(NetworkModelRegistry::NamesWith(&NetworkModelEntry::faults, " or "),
+              "packet or flow");
     EXPECT_EQ(NetworkModelRegistry::NamesWith(&NetworkModelEntry::frames, ", "), "packet");
     EXPECT_EQ(NetworkModelRegistry::NamesWith(&NetworkModelEntry::mergedRingSteps, ", "), "flow");
 }
