@@ -327,98 +327,105 @@ Clos(RailFabricSpec spec, uint32_t radix)
 
 /**
  * Jobs under every fault kind of the network on both models: each finishes on both and the
- * flow model delivers every byte sent. Where both models follow the same rules, the flow
- * model's makespan is within 3% of the packet model's. Two cases differ by the packet
- * model's timers, which the flow model leaves out (the design doc's "Faults in the flow
- * model"): a spine down for less than the routing's detection delay (the packet model's QPs
- * that lost frames at it time out and retry; flows resume at the repair), and new messages
- * after a whole OCS died (the packet model counts their wait from Opus's relay, not the
- * failure): those are only required to finish.
+ * flow model delivers every byte sent, in a makespan within 3% of the packet model's (the
+ * whole OCS's runs were 41% apart until the packet transport learnt when an OCS port
+ * without a circuit failed: RailEndpoints::OnOcsPortFailure). On a Clos whose fault-free makespans
+ * already part (ECMP collisions under DCQCN: packet level is 39% slower on this ring), the
+ * cost of a spine outage -- makespan less the fault-free one -- is compared instead, within
+ * 3% of the packet makespan.
  */
 class FlowAgreesWithPacketTestCase : public TestCase
 {
   public:
     FlowAgreesWithPacketTestCase()
         : TestCase("flow faults: jobs under NIC, link, switch, OCS port and whole-OCS faults "
-                   "finish; where the rules are the same, within 3% of the packet model")
+                   "take within 3% of the packet model's time (or cost)")
     {
     }
 
   private:
+    /// What a scenario's runs must agree on.
+    enum Agreement
+    {
+        MAKESPAN, //!< The makespans
+        COST,     //!< The makespans less the fault-free ones
+    };
+
     void DoRun() override
     {
         const uint64_t mib8 = 8 << 20;
-        std::vector<std::pair<Scenario, bool>> scenarios = {
+        RailFabricSpec clos = Clos(Spec(4, RailKind::EPS, 1, 2), 4);
+        std::vector<std::pair<Scenario, Agreement>> scenarios = {
             {{"NIC port, two ports",
               Spec(2, RailKind::EPS, 1, 2),
               "eps",
               AllReduce(2, mib8),
               "nic:gpu0.port1@100us"},
-             true},
+             MAKESPAN},
             {{"only NIC port: detour",
               Spec(2, RailKind::EPS, 2, 1),
               "eps",
               AllReduce(4, mib8),
               "nic:gpu0.port0@100us"},
-             true},
+             MAKESPAN},
             {{"NIC port flaps",
               Spec(2, RailKind::EPS, 2, 2),
               "eps",
               AllReduce(4, mib8),
               "nic:gpu1.port0@100us-400us,nic:gpu1.port0@2ms-5ms"},
-             true},
+             MAKESPAN},
             {{"rail switch",
               Spec(2, RailKind::EPS, 2, 1),
               "eps",
               AllReduce(4, mib8),
               "switch:rail1@200us-3ms"},
-             true},
+             MAKESPAN},
             {{"leaf-spine cable",
-              Clos(Spec(4, RailKind::EPS, 1, 2), 4),
+              clos,
               "eps-clos",
               AllReduce(4, mib8),
               "link:rail0.leaf0-spine1@100us"},
-             true},
+             MAKESPAN},
             {{"leaf",
               Clos(Spec(4, RailKind::EPS, 2, 2), 4),
               "eps-clos",
               AllReduce(8, mib8),
               "switch:rail0.leaf1@100us-3ms"},
-             true},
+             MAKESPAN},
             {{"OCS port",
               Spec(3, RailKind::OCS, 2, 2),
               "ocs",
               RailPairs(mib8),
               "ocs-port:rail0.port1@300us-800us"},
-             true},
+             MAKESPAN},
             {{"GPU's only OCS port",
               Spec(3, RailKind::OCS, 2, 1),
               "ocs",
               RailPairs(mib8),
               "nic:gpu3.port0@300us"},
-             true},
+             MAKESPAN},
             {{"failed reconfiguration",
               Spec(3, RailKind::OCS, 2, 1),
               "ocs",
               RailPairs(mib8),
               "ocs-reconfig:rail0@0s"},
-             true},
+             MAKESPAN},
             {{"spine, back before routing moves",
-              Clos(Spec(4, RailKind::EPS, 1, 2), 4),
+              clos,
               "eps-clos",
               AllReduce(4, mib8),
               "switch:rail0.spine0@100us-2ms"},
-             false},
+             COST},
             {{"whole OCS", Spec(3, RailKind::OCS, 2, 1), "ocs", RailPairs(mib8), "ocs:rail1@300us"},
-             false},
+             MAKESPAN},
             {{"whole OCS, provisioning",
               Spec(3, RailKind::OCS, 2, 1),
               "ocs-provisioning",
               RailPairs(mib8),
               "ocs:rail1@300us-5ms"},
-             false},
+             MAKESPAN},
         };
-        for (const auto& [s, same] : scenarios)
+        for (const auto& [s, agreement] : scenarios)
         {
             ModelRun packet = RunModel(s, "packet");
             ModelRun flow = RunModel(s, "flow");
@@ -427,13 +434,16 @@ class FlowAgreesWithPacketTestCase : public TestCase
                  << flow.makespanNs << " ns";
             NS_TEST_EXPECT_MSG_EQ((packet.finished && flow.finished), true, what.str());
             NS_TEST_EXPECT_MSG_EQ(flow.bytesDelivered, flow.bytesSent, what.str());
-            if (same)
+            double packetNs = packet.makespanNs;
+            double flowNs = flow.makespanNs;
+            if (agreement == COST)
             {
-                NS_TEST_EXPECT_MSG_EQ_TOL(flow.makespanNs,
-                                          packet.makespanNs,
-                                          0.03 * packet.makespanNs,
-                                          what.str());
+                Scenario clean = s;
+                clean.faults = "";
+                packetNs -= RunModel(clean, "packet").makespanNs;
+                flowNs -= RunModel(clean, "flow").makespanNs;
             }
+            NS_TEST_EXPECT_MSG_EQ_TOL(flowNs, packetNs, 0.03 * packet.makespanNs, what.str());
         }
     }
 };

@@ -286,11 +286,11 @@ FlowFabric::RailRoutes(uint32_t source, uint32_t destination) const
         {
             continue;
         }
+        // A link that died inside a Clos stays on the route until routing goes around it.
         routes.emplace_back();
-        if (!RailRoute(source, port, destination, peerPort, routes.back()) ||
-            (m_faults.Any() && !m_faults.IsUp(routes.back().route.path)))
+        if (!RailRoute(source, port, destination, peerPort, routes.back()))
         {
-            routes.pop_back(); // a failure is in the way
+            routes.pop_back(); // routing has no way between the leaves
         }
     }
     return routes;
@@ -657,7 +657,10 @@ FlowFabric::SetLinksDown(const std::vector<FlowNetwork::LinkId>& links, bool dow
     {
         m_faults.Hold(link, down);
     }
-    if (m_kind == RailKind::EPS_CLOS)
+    bool routed = std::any_of(links.begin(), links.end(), [this](FlowNetwork::LinkId link) {
+        return link >= m_closLinks; // a leaf-spine link: NIC links are the transports' to avoid
+    });
+    if (routed)
     {
         // Routing learns of it one detection delay later (every change: the latest state).
         Simulator::Schedule(m_detectionDelay, &FlowFabric::Reroute, this);

@@ -228,7 +228,8 @@ class FlowFabric : public RailNetwork
     void AddLinks();
     /// The routes from \p source to \p destination usable now, before shares.
     std::vector<Draft> Routes(uint32_t source, uint32_t destination) const;
-    /// Routes over the rail shared by \p source and \p destination, that work now.
+    /// Routes over the rail shared by \p source and \p destination, between live ports
+    /// (one may cross a Clos link that died and that routing has not gone around yet).
     std::vector<Draft> RailRoutes(uint32_t source, uint32_t destination) const;
     /**
      * \return per NIC port of \p source, the port of \p destination (same rail) it talks to

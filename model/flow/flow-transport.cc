@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace ns3
 {
@@ -103,6 +104,7 @@ FlowTransport::DoSend(uint64_t id, uint32_t peer, uint64_t bytes)
     {
         NS_LOG_INFO("GPU " << m_gpu << ": no circuit reaches GPU " << peer << " yet; message " << id
                            << " waits");
+        m_outgoing.at(id).waitingSince = Simulator::Now();
         m_waiting.push_back(id);
     }
 }
@@ -152,6 +154,13 @@ FlowTransport::StartParts(uint64_t id, const std::vector<FlowRoute>& routes)
         part.route = route;
         part.transfer = transfer;
         message.parts.push_back(tag);
+        if (!m_fabric->IsPathUp(route.path))
+        {
+            // ECMP hashed it onto a dead link inside a Clos: it waits for routing to move.
+            m_fabric->GetNetwork()->Pause(transfer);
+            part.running = false;
+            part.stoppedAt = Simulator::Now();
+        }
     }
 }
 
@@ -240,27 +249,10 @@ void
 FlowTransport::OnPortChange(uint32_t railGpu, uint32_t port)
 {
     NS_LOG_FUNCTION(this << railGpu << port);
-    // In message order, so that the network sees the same changes in the same order on
-    // every run (the table is unordered).
-    std::vector<uint64_t> ids;
-    for (const auto& [id, message] : m_outgoing)
-    {
-        ids.push_back(id);
-    }
-    std::sort(ids.begin(), ids.end());
-    for (uint64_t id : ids)
-    {
-        for (uint64_t tag : std::vector<uint64_t>(m_outgoing.at(id).parts))
-        {
-            // A part that gave up on its path may take this circuit around the failure.
-            const Part& part = m_parts.at(tag);
-            bool onPort = part.route.railGpu == railGpu && part.route.port == port;
-            if (!part.done && (onPort || part.gaveUp))
-            {
-                Revisit(tag);
-            }
-        }
-    }
+    // A part that gave up on its path may take this circuit around the failure.
+    RevisitParts([railGpu, port](const Part& part) {
+        return (part.route.railGpu == railGpu && part.route.port == port) || part.gaveUp;
+    });
     ScheduleRetry();
 }
 
@@ -268,6 +260,15 @@ void
 FlowTransport::OnFabricChange()
 {
     NS_LOG_FUNCTION(this);
+    RevisitParts([](const Part&) { return true; });
+    ScheduleRetry();
+}
+
+void
+FlowTransport::RevisitParts(const std::function<bool(const Part&)>& concerned)
+{
+    // In message order, so that the network sees the same changes in the same order on
+    // every run (the table is unordered).
     std::vector<uint64_t> ids;
     for (const auto& [id, message] : m_outgoing)
     {
@@ -279,13 +280,13 @@ FlowTransport::OnFabricChange()
         // A moved part adds parts to its message: those are new, and checked as they start.
         for (uint64_t tag : std::vector<uint64_t>(m_outgoing.at(id).parts))
         {
-            if (!m_parts.at(tag).done)
+            const Part& part = m_parts.at(tag);
+            if (!part.done && concerned(part))
             {
                 Revisit(tag);
             }
         }
     }
-    ScheduleRetry();
 }
 
 void
@@ -311,7 +312,9 @@ FlowTransport::RetryWaiting()
         if (!Dispatch(id))
         {
             m_waiting.push_back(id);
+            continue;
         }
+        Recovered(m_outgoing.at(id).waitingSince); // traffic a failure held moves
     }
 }
 

@@ -9,6 +9,7 @@
 #include "ns3/message-transport.h"
 
 #include <deque>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -109,12 +110,13 @@ class FlowTransport : public MessageTransport
     /// A message between Send() and its sent callback.
     struct Outgoing
     {
-        uint32_t peer;               //!< Destination
-        uint64_t bytes;              //!< Size
-        std::vector<uint64_t> parts; //!< Its parts' tags (empty while it waits)
-        uint32_t partsLeft{0};       //!< Parts not yet drained
-        Time arrival;                //!< Latest arrival of a drained part
-        Time acknowledged;           //!< Latest ACK of a drained part at the sender
+        uint32_t peer;                  //!< Destination
+        uint64_t bytes;                 //!< Size
+        std::vector<uint64_t> parts;    //!< Its parts' tags (empty while it waits)
+        uint32_t partsLeft{0};          //!< Parts not yet drained
+        Time arrival;                   //!< Latest arrival of a drained part
+        Time acknowledged;              //!< Latest ACK of a drained part at the sender
+        Time waitingSince{Seconds(-1)}; //!< When it found no route, if it did
     };
 
     /// Starts \p id's transfers on the routes usable now; false if there is none.
@@ -140,6 +142,8 @@ class FlowTransport : public MessageTransport
     void RetryWaiting();
     /// Retries the waiting messages at the end of this instant (once).
     void ScheduleRetry();
+    /// Revisits the parts not done for which \p concerned is true, in message order.
+    void RevisitParts(const std::function<bool(const Part&)>& concerned);
     /// Resumes, re-routes or pauses part \p tag after a change of its path.
     void Revisit(uint64_t tag);
     /// \return true if a NIC port of \p part's rail hop failed

@@ -10,6 +10,8 @@
 #include "ns3/optical-circuit-switch.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -36,6 +38,7 @@ RailEndpoints::DoDispose()
     m_owners.clear();
     m_members.clear();
     m_changeCallbacks.clear();
+    m_ocsPorts.clear();
     Object::DoDispose();
 }
 
@@ -56,6 +59,21 @@ RailEndpoints::AddPort(uint32_t gpu, Ptr<NetDevice> port, uint32_t plane)
     m_planes[gpu].push_back(plane);
     m_members[plane].emplace_back(gpu, index);
     port->AddLinkChangeCallback(MakeCallback(&RailEndpoints::OnLinkChange, this).Bind(gpu, index));
+    Ptr<OcsNetDevice> optical = DynamicCast<OcsNetDevice>(port);
+    if (optical && optical->GetSwitch())
+    {
+        const OpticalCircuitSwitch* ocs = PeekPointer(optical->GetSwitch());
+        bool first = std::none_of(m_ocsPorts.begin(), m_ocsPorts.end(), [ocs](const auto& entry) {
+            return entry.first.first == ocs;
+        });
+        m_ocsPorts[{ocs, optical->GetPort()}] = {gpu, index};
+        if (first)
+        {
+            optical->GetSwitch()->TraceConnectWithoutContext(
+                "PortFailure",
+                MakeCallback(&RailEndpoints::OnOcsPortFailure, this).Bind(ocs));
+        }
+    }
     return index;
 }
 
@@ -73,6 +91,24 @@ RailEndpoints::OnLinkChange(uint32_t gpu, uint32_t index)
     for (const Callback<void>& callback : m_changeCallbacks)
     {
         callback();
+    }
+}
+
+void
+RailEndpoints::OnOcsPortFailure(const OpticalCircuitSwitch* ocs, uint32_t port, bool failed)
+{
+    auto nic = m_ocsPorts.find({ocs, port});
+    if (nic == m_ocsPorts.end())
+    {
+        return; // no GPU's port is plugged into it
+    }
+    if (failed)
+    {
+        m_downSince.emplace(nic->second, Simulator::Now());
+    }
+    else
+    {
+        m_downSince.erase(nic->second);
     }
 }
 

@@ -17,6 +17,8 @@
 namespace ns3
 {
 
+class OpticalCircuitSwitch;
+
 /**
  * \ingroup photonic-rails
  * \brief The directory of a fabric's GPU endpoints: which NIC ports belong to which GPU.
@@ -117,6 +119,9 @@ class RailEndpoints : public Object
   private:
     /// A port's link changed: notes when it went down.
     void OnLinkChange(uint32_t gpu, uint32_t index);
+    /// Port \p port of OCS \p ocs failed or came back: notes it for the NIC plugged into it
+    /// (whose link changes only if a circuit went: a dark port fails unseen by its NIC).
+    void OnOcsPortFailure(const OpticalCircuitSwitch* ocs, uint32_t port, bool failed);
 
     std::vector<std::vector<Ptr<NetDevice>>> m_ports; //!< Ports per GPU
     std::vector<std::vector<uint32_t>> m_planes;      //!< Plane of each port
@@ -125,6 +130,9 @@ class RailEndpoints : public Object
     std::map<Mac48Address, std::pair<uint32_t, uint32_t>> m_owners; //!< Address -> GPU, index
     std::map<std::pair<uint32_t, uint32_t>, Time> m_downSince;      //!< Ports down, since when
     std::vector<Callback<void>> m_changeCallbacks;                  //!< AddChangeCallback
+    /// (OCS, OCS port) -> (GPU, port index) of the NIC plugged into it
+    std::map<std::pair<const OpticalCircuitSwitch*, uint32_t>, std::pair<uint32_t, uint32_t>>
+        m_ocsPorts;
 };
 
 } // namespace ns3
