@@ -1397,6 +1397,13 @@ add_test(NAME example.photonic-rails-fault-sweep-one-leaf
                  "-DEXPECT_STDERR=\\[fault-sweep\\] eps-clos: no link row: at --radix=64 a rail's 6 ports fit on one leaf, which has no spine to cable to \\(a smaller --radix makes spines\\); its switch row fails that leaf\n"
                  "-DEXPECT_STDOUT=\neps-clos +switch +switch:rail0\\.leaf0@10us-60us +[0-9]"
                  -DEXISTS=fault-sweep.csv -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
+# Issue 30: the fault sweep on the flow model (every fabric, every kind of part).
+add_test(NAME example.photonic-rails-fault-sweep-flow
+         COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-fault-sweep>
+                 -DWORKDIR=${CMAKE_BINARY_DIR} -DOUT_DIR=${CMAKE_BINARY_DIR}/fault-sweep-flow
+                 "-DARGS=--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--gpusPerServer=1|--nicPorts=2|--failGpu=1|--at=10us|--duration=50us|--network=flow|--plot=0|--out=${CMAKE_BINARY_DIR}/fault-sweep-flow"
+                 "-DEXPECT_STDOUT=\nocs +ocs +ocs:rail0@10us-60us +[0-9]"
+                 -DEXISTS=fault-sweep.csv -P ${PROJECT_SOURCE_DIR}/test/expect-files.cmake)
 # Issue 34, item 7: the output folder's error gives the system's reason; the generator's ep
 # error says which condition fails and what to change.
 photonic_rails_expect_error(example.photonic-rails-sim-out-not-a-directory photonic-rails-sim

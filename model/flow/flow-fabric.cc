@@ -511,6 +511,7 @@ FlowFabric::DetourRoutes(uint32_t source, uint32_t destination, uint64_t bytes) 
         FlowRoute& route = draft.route;
         // The queue pair of the rail hop carries it.
         route.connection = (((uint64_t(near) << 20) | far) << 8) | route.port;
+        route.detour = true;
         route.bytes = Share(i, drafts.size(), bytes, near != source);
         Timing(draft, bytes);
         if (route.bytes > 0)

@@ -46,6 +46,7 @@ struct FlowRoute
     uint32_t port{SCALE_UP}; //!< That NIC port, or SCALE_UP
     uint32_t target{0};      //!< GPU the rail hop reaches: the destination, or a detour's last hop
     uint32_t peerPort{0};    //!< Its NIC port there (on a rail)
+    bool detour{false};      //!< A way around a failure (DetourRoutes)
     std::vector<FlowNetwork::LinkId> path; //!< Links crossed, in order
     /// The packet model's queue pair it stands for: (railGpu, port, destination); messages
     /// on one run in order

@@ -368,6 +368,14 @@ FlowTransport::Revisit(uint64_t tag)
         bool broken = failed || !m_fabric->IsPathUp(part.route.path);
         part.stoppedAt = broken ? Simulator::Now() : Seconds(-1);
     }
+    if (!failed && part.route.detour)
+    {
+        // The circuit a detour borrowed went to others (Opus dropped the hold once the pair
+        // had its own again): what is left goes the way that works now.
+        part.gaveUp = true;
+        TryMove(tag);
+        return;
+    }
     if (failed && !part.giveUp.IsRunning())
     {
         part.giveUp = Simulator::Schedule(m_retransmitTimeout, &FlowTransport::GiveUp, this, tag);
