@@ -7,6 +7,7 @@
  * both network models, which must agree within 3%.
  */
 
+#include "fault-test-bed.h"
 #include "job-test-bed.h"
 
 #include "ns3/fault-injector.h"
@@ -216,15 +217,6 @@ class FlowNewMessageDetoursTestCase : public TestCase
 namespace
 {
 
-/// What a job under faults did on one network model.
-struct ModelRun
-{
-    bool finished{false};       //!< Every rank ran every op
-    double makespanNs{0};       //!< The job's end
-    uint64_t bytesSent{0};      //!< By the communicators
-    uint64_t bytesDelivered{0}; //!< At the final GPUs
-};
-
 /// A job under faults, for both models.
 struct Scenario
 {
@@ -236,50 +228,10 @@ struct Scenario
 };
 
 /// Runs \p s on \p network ("packet" or "flow"), Opus reconfiguring in \p delay.
-ModelRun
+FaultRun
 RunModel(const Scenario& s, const std::string& network, Time delay = MicroSeconds(1))
 {
-    JobBuilder builder = JobBed::Builder(s.spec, s.fabric);
-    builder.SetNetworkModel(network);
-    builder.SetReconfigurationDelay(delay);
-    Job job = builder.Build(std::make_shared<const WorkloadDag>(s.dag));
-    JobRecorder recorder;
-    recorder.Attach(job.runtimes, s.dag.GetIterationCount(), 1);
-    FaultInjector injector(job.network, FaultSchedule::Read("", s.faults));
-    injector.Schedule();
-    Simulator::Stop(Seconds(10));
-    Simulator::Run();
-    ModelRun run;
-    run.finished = AllRanksFinished(job.runtimes);
-    run.makespanNs = recorder.GetMakespan() * 1e9;
-    for (uint32_t gpu = 0; gpu < job.network->GetGpus().GetN(); ++gpu)
-    {
-        run.bytesSent += job.communicators[gpu]->GetCounters().bytesSent;
-        run.bytesDelivered +=
-            job.network->GetMessageTransport(gpu)->GetMessageCounters().payloadBytesDelivered;
-    }
-    Simulator::Destroy();
-    return run;
-}
-
-/// A ring all-reduce of \p bytes on \p ranks ranks.
-WorkloadDag
-AllReduce(uint32_t ranks, uint64_t bytes)
-{
-    std::vector<WorkloadOp> ops;
-    std::vector<uint32_t> all;
-    for (uint32_t r = 0; r < ranks; ++r)
-    {
-        WorkloadOp op;
-        op.rank = r;
-        op.type = WorkloadOpType::ALLREDUCE;
-        op.bytes = bytes;
-        op.group = "all";
-        op.algorithm = WorkloadAlgorithm::RING;
-        ops.push_back(op);
-        all.push_back(r);
-    }
-    return WorkloadDag(ranks, {{"all", all}}, ops);
+    return RunUnderFaults(s.spec, s.fabric, s.dag, s.faults, delay, network);
 }
 
 /**
@@ -300,15 +252,7 @@ RailPairs(uint64_t bytes)
     {
         for (uint32_t rank : members)
         {
-            WorkloadOp op;
-            op.rank = rank;
-            op.id = next[rank]++;
-            op.deps = op.id == 0 ? std::vector<uint32_t>{} : std::vector<uint32_t>{op.id - 1};
-            op.type = WorkloadOpType::ALLREDUCE;
-            op.bytes = bytes;
-            op.group = name;
-            op.algorithm = WorkloadAlgorithm::RING;
-            ops.push_back(op);
+            ops.push_back(JobOp(rank, next[rank]++, WorkloadOpType::ALLREDUCE, bytes, name));
         }
     }
     return WorkloadDag(6, {groups.begin(), groups.end()}, ops);
@@ -359,37 +303,37 @@ class FlowAgreesWithPacketTestCase : public TestCase
             {{"NIC port, two ports",
               Spec(2, RailKind::EPS, 1, 2),
               "eps",
-              AllReduce(2, mib8),
+              RingAllReduce(2, mib8),
               "nic:gpu0.port1@100us"},
              MAKESPAN},
             {{"only NIC port: detour",
               Spec(2, RailKind::EPS, 2, 1),
               "eps",
-              AllReduce(4, mib8),
+              RingAllReduce(4, mib8),
               "nic:gpu0.port0@100us"},
              MAKESPAN},
             {{"NIC port flaps",
               Spec(2, RailKind::EPS, 2, 2),
               "eps",
-              AllReduce(4, mib8),
+              RingAllReduce(4, mib8),
               "nic:gpu1.port0@100us-400us,nic:gpu1.port0@2ms-5ms"},
              MAKESPAN},
             {{"rail switch",
               Spec(2, RailKind::EPS, 2, 1),
               "eps",
-              AllReduce(4, mib8),
+              RingAllReduce(4, mib8),
               "switch:rail1@200us-3ms"},
              MAKESPAN},
             {{"leaf-spine cable",
               clos,
               "eps-clos",
-              AllReduce(4, mib8),
+              RingAllReduce(4, mib8),
               "link:rail0.leaf0-spine1@100us"},
              MAKESPAN},
             {{"leaf",
               Clos(Spec(4, RailKind::EPS, 2, 2), 4),
               "eps-clos",
-              AllReduce(8, mib8),
+              RingAllReduce(8, mib8),
               "switch:rail0.leaf1@100us-3ms"},
              MAKESPAN},
             {{"OCS port",
@@ -413,7 +357,7 @@ class FlowAgreesWithPacketTestCase : public TestCase
             {{"spine, back before routing moves",
               clos,
               "eps-clos",
-              AllReduce(4, mib8),
+              RingAllReduce(4, mib8),
               "switch:rail0.spine0@100us-2ms"},
              COST},
             {{"whole OCS", Spec(3, RailKind::OCS, 2, 1), "ocs", RailPairs(mib8), "ocs:rail1@300us"},
@@ -427,8 +371,8 @@ class FlowAgreesWithPacketTestCase : public TestCase
         };
         for (const auto& [s, agreement] : scenarios)
         {
-            ModelRun packet = RunModel(s, "packet");
-            ModelRun flow = RunModel(s, "flow");
+            FaultRun packet = RunModel(s, "packet");
+            FaultRun flow = RunModel(s, "flow");
             std::ostringstream what;
             what << s.name << " (" << s.faults << "): packet " << packet.makespanNs << " ns, flow "
                  << flow.makespanNs << " ns";
@@ -470,26 +414,9 @@ class FlowDetourCircuitTakenTestCase : public TestCase
   private:
     void DoRun() override
     {
-        auto exchange = [](uint32_t rank, uint32_t id, uint64_t bytes, const std::string& group) {
-            WorkloadOp op;
-            op.rank = rank;
-            op.id = id;
-            op.deps = id == 0 ? std::vector<uint32_t>{} : std::vector<uint32_t>{id - 1};
-            op.type = WorkloadOpType::ALLTOALL;
-            op.bytes = bytes;
-            op.group = group;
-            return op;
-        };
-        WorkloadDag dag(6,
-                        {{"dp0", {0, 2}}, {"dp1", {1, 3}}, {"pp", {2, 4}}},
-                        {exchange(0, 0, 32 << 20, "dp0"),
-                         exchange(2, 0, 32 << 20, "dp0"),
-                         exchange(2, 1, 128 << 10, "pp"),
-                         exchange(4, 0, 128 << 10, "pp"),
-                         exchange(1, 0, 64 << 20, "dp1"),
-                         exchange(3, 0, 64 << 20, "dp1")});
+        WorkloadDag dag = DetourCircuitJob();
         Scenario s{"", Spec(3, RailKind::OCS, 2, 1), "ocs", dag, "nic:gpu1.port0@300us-2ms"};
-        ModelRun run = RunModel(s, "flow", MicroSeconds(100));
+        FaultRun run = RunModel(s, "flow", MicroSeconds(100));
         NS_TEST_ASSERT_MSG_EQ(run.finished, true, "every rank finished");
         NS_TEST_EXPECT_MSG_EQ(run.bytesDelivered, run.bytesSent, "bytes delivered = bytes sent");
     }

@@ -258,30 +258,9 @@ FlowFabric::RailRoutes(uint32_t source, uint32_t destination) const
     std::vector<Draft> routes;
     uint32_t ports = m_spec.nicPorts;
     routes.reserve(ports);
-    std::vector<uint32_t> peerPorts;
-    if (m_kind != RailKind::OCS)
-    {
-        peerPorts = PeerPorts(source, destination);
-    }
     for (uint32_t port = 0; port < ports; ++port)
     {
-        uint32_t peerPort = m_kind == RailKind::OCS ? FlowRoute::NO_PORT : peerPorts[port];
-        if (m_kind == RailKind::OCS)
-        {
-            // Flows need only the circuit state, not the channel that would carry frames.
-            Ptr<OcsCircuitTable> circuits = m_ocs[m_topology.RailOf(source)]->GetCircuitTable();
-            uint32_t input = GetOcsPort(source, port);
-            if (!circuits->IsCircuitUp(input))
-            {
-                continue;
-            }
-            uint32_t output = circuits->GetConnection(input);
-            if (output / ports != m_topology.ServerOf(destination))
-            {
-                continue;
-            }
-            peerPort = output % ports;
-        }
+        uint32_t peerPort = PeerPort(source, port, destination);
         if (peerPort == FlowRoute::NO_PORT)
         {
             continue;
@@ -333,6 +312,8 @@ FlowFabric::PeerPort(uint32_t source, uint32_t port, uint32_t destination) const
     {
         return m_faults.Any() ? PeerPorts(source, destination)[port] : port;
     }
+    // Wherever the port's circuit leads (flows need only the circuit state, not the channel
+    // that would carry frames).
     Ptr<OcsCircuitTable> circuits = m_ocs[m_topology.RailOf(source)]->GetCircuitTable();
     uint32_t input = GetOcsPort(source, port);
     if (!circuits->IsCircuitUp(input) ||
