@@ -7,12 +7,15 @@
  * reductions, and a 2-D trace whose process groups are a server's GPUs and a rail.
  */
 
+#include "chakra-et.pb.h"
 #include "job-test-bed.h"
 
+#include "ns3/chakra-trace-file.h"
 #include "ns3/core-module.h"
 #include "ns3/photonic-rails-module.h"
 #include "ns3/test.h"
 
+#include <cstdio>
 #include <string>
 
 using namespace ns3;
@@ -131,6 +134,111 @@ class ChakraRingSendRecvTestCase : public TestCase
 };
 
 /**
+ * A trace as PyTorch's converter writes it (four ranks, each: c10d::allreduce_ recorded twice
+ * on the CPU as COMM_COLL nodes without comm_type, the NCCL kernel of 1 MiB after the first,
+ * 10 us of compute after the kernel), on one 100 G electrical rail: the launches take no
+ * time, so the all-reduce ends at the microbenchmark's closed form, 2(n-1) steps of S/n plus
+ * the last frame's trip, and the compute 10 us later.
+ */
+class ChakraPyTorchLaunchesTestCase : public TestCase
+{
+  public:
+    ChakraPyTorchLaunchesTestCase()
+        : TestCase("a PyTorch-converted trace: CPU launches take no time, the kernels are the "
+                   "collectives")
+    {
+    }
+
+  private:
+    /// A node of \p type, after \p data.
+    static ChakraProtoMsg::Node Node(uint64_t id,
+                                     ChakraProtoMsg::NodeType type,
+                                     const std::string& name,
+                                     std::vector<uint64_t> data)
+    {
+        ChakraProtoMsg::Node node;
+        node.set_id(id);
+        node.set_name(name);
+        node.set_type(type);
+        for (uint64_t d : data)
+        {
+            node.add_data_deps(d);
+        }
+        return node;
+    }
+
+    /// Adds attribute \p name to \p node: an int64, or a bool if \p isBool.
+    static void Attr(ChakraProtoMsg::Node& node,
+                     const std::string& name,
+                     int64_t value,
+                     bool isBool)
+    {
+        auto* attr = node.add_attr();
+        attr->set_name(name);
+        if (isBool)
+        {
+            attr->set_bool_val(value != 0);
+        }
+        else
+        {
+            attr->set_int64_val(value);
+        }
+    }
+
+    void DoRun() override
+    {
+        const uint32_t n = 4;
+        std::string prefix = CreateTempDirFilename("pytorch");
+        for (uint32_t rank = 0; rank < n; ++rank)
+        {
+            ChakraTraceOutput out(prefix + "." + std::to_string(rank) + ".et", false);
+            out.Write(ChakraProtoMsg::GlobalMetadata());
+            auto first = Node(1, ChakraProtoMsg::COMM_COLL_NODE, "c10d::allreduce_(0)", {});
+            auto second = Node(2, ChakraProtoMsg::COMM_COLL_NODE, "c10d::allreduce_(1)", {1});
+            for (auto* launch : {&first, &second})
+            {
+                Attr(*launch, "is_cpu_op", 1, true);
+                launch->set_duration_micros(85);
+            }
+            auto kernel = Node(3, ChakraProtoMsg::COMM_COLL_NODE, "ncclKernel_AllReduce", {1});
+            Attr(kernel, "comm_type", 0, false);
+            Attr(kernel, "comm_size", int64_t(S), false);
+            auto compute = Node(4, ChakraProtoMsg::COMP_NODE, "after", {3});
+            compute.set_duration_micros(10);
+            for (const auto& node : {first, second, kernel, compute})
+            {
+                out.Write(node);
+            }
+            out.Close();
+        }
+        ChakraReadOptions options;
+        options.gpusPerServer = 1;
+        ChakraReadReport report;
+        WorkloadDag dag = ChakraReader::Read(prefix, options, &report);
+        for (uint32_t rank = 0; rank < n; ++rank)
+        {
+            std::remove((prefix + "." + std::to_string(rank) + ".et").c_str());
+        }
+        NS_TEST_ASSERT_MSG_EQ(report.collectiveStubs, 2 * n, "two launches per rank");
+        JobBed bed(Spec(n, RailKind::EPS), dag);
+        bed.Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.AllFinished(), true, "every rank finished");
+        NS_TEST_EXPECT_MSG_EQ(bed.BytesSent(), bed.BytesReceived(), "bytes conserved");
+        const double frame = FrameNs(100e9);
+        double allReduce = 2 * (n - 1) * (S / n / MTU) * frame + frame + SWITCH_NS + 2 * LINK_NS;
+        NS_TEST_EXPECT_MSG_EQ_TOL(bed.LastEndNs(dag.GetOps(0)[2].id),
+                                  allReduce,
+                                  0.02 * allReduce,
+                                  "the kernel's all-reduce");
+        NS_TEST_EXPECT_MSG_EQ_TOL(bed.LastEndNs(dag.GetOps(0)[3].id) -
+                                      bed.LastEndNs(dag.GetOps(0)[2].id),
+                                  10000.0,
+                                  1.0,
+                                  "then the compute");
+    }
+};
+
+/**
  * The 2-D sample on 4 servers x 4 GPUs: a row all-reduce inside each server (scale-up,
  * 800 Gb/s), 100 us of compute, a column all-reduce on each rail (4 ranks at 100 G): the
  * two rings' 2(n-1)/n S/B plus the compute.
@@ -180,6 +288,7 @@ class ChakraTestSuite : public TestSuite
     {
         AddTestCase(new ChakraMicrobenchmarkTestCase, TestCase::QUICK);
         AddTestCase(new ChakraRingSendRecvTestCase, TestCase::QUICK);
+        AddTestCase(new ChakraPyTorchLaunchesTestCase, TestCase::QUICK);
         AddTestCase(new ChakraProcessGroupTestCase, TestCase::QUICK);
     }
 };

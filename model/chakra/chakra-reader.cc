@@ -95,6 +95,7 @@ class RankConverter
     {
         ReadNodes();
         LinkNodes();
+        FindCollectiveStubs();
         Order();
         Emit();
     }
@@ -202,6 +203,66 @@ class RankConverter
                 {
                     listedBy[it->second] = i;
                     m_ctrlPred[i].push_back(it->second);
+                }
+            }
+        }
+    }
+
+    /**
+     * Marks the CPU-side launches of collectives in traces converted from PyTorch: a CPU
+     * COMM_COLL node without comm_type (c10d::allreduce_ and the like) that the GPU kernel
+     * carrying the collective (a COMM_COLL node with comm_type) depends on, or that depends
+     * on such a launch (PyTorch records a c10d op twice, the second after the first). The
+     * kernel is the collective; a launch is a zero-time step on the CPU. A COMM_COLL without
+     * comm_type and no such kernel is still refused (ConvertCollective).
+     */
+    void FindCollectiveStubs()
+    {
+        std::size_t n = m_nodes.size();
+        m_stub.assign(n, false);
+        auto candidate = [this](uint32_t i) {
+            const Raw& raw = m_nodes[i];
+            return raw.type == Raw::COMM_COLL_NODE && raw.cpu && raw.commType == Raw::ABSENT;
+        };
+        std::vector<uint32_t> found;
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            const Raw& kernel = m_nodes[j];
+            if (kernel.type != Raw::COMM_COLL_NODE || kernel.commType == Raw::ABSENT)
+            {
+                continue;
+            }
+            for (const auto* preds : {&m_dataPred[j], &m_ctrlPred[j]})
+            {
+                for (uint32_t p : *preds)
+                {
+                    if (candidate(p) && !m_stub[p])
+                    {
+                        m_stub[p] = true;
+                        found.push_back(p);
+                    }
+                }
+            }
+        }
+        // The launches recorded after a marked one, through data_deps, until none is left.
+        std::vector<std::vector<uint32_t>> dataSucc(n);
+        for (uint32_t i = 0; i < n && !found.empty(); ++i)
+        {
+            for (uint32_t p : m_dataPred[i])
+            {
+                dataSucc[p].push_back(i);
+            }
+        }
+        while (!found.empty())
+        {
+            uint32_t p = found.back();
+            found.pop_back();
+            for (uint32_t i : dataSucc[p])
+            {
+                if (candidate(i) && !m_stub[i])
+                {
+                    m_stub[i] = true;
+                    found.push_back(i);
                 }
             }
         }
@@ -368,6 +429,13 @@ class RankConverter
             ConvertCompute(raw, op);
             break;
         case Raw::COMM_COLL_NODE:
+            if (m_stub[i])
+            {
+                ++m_trace.report.collectiveStubs;
+                op.type = WorkloadOpType::COMPUTE; // a launch: its kernel is the collective
+                op.stream = "cpu";
+                break;
+            }
             ConvertCollective(raw, op);
             break;
         case Raw::COMM_SEND_NODE:
@@ -647,6 +715,7 @@ class RankConverter
     std::unordered_map<uint64_t, uint32_t> m_index; //!< id -> index in m_nodes
     std::vector<std::vector<uint32_t>> m_dataPred;  //!< Per node: data_deps, as indices
     std::vector<std::vector<uint32_t>> m_ctrlPred;  //!< Per node: ctrl_deps kept
+    std::vector<bool> m_stub;                       //!< Per node: a collective's CPU launch
     std::vector<uint32_t> m_order;                  //!< Indices in issue order
     std::vector<uint32_t> m_position;               //!< Per index: place in m_order
     bool m_keepIds{true};                           //!< Ids kept (else renumbered)
@@ -684,6 +753,13 @@ ChakraReadReport::Lines() const
     {
         lines.push_back(std::to_string(computeFromNumOps) +
                         " COMP nodes without a duration timed from num_ops at " + computeSource);
+    }
+    if (collectiveStubs > 0)
+    {
+        lines.push_back(std::to_string(collectiveStubs) +
+                        " CPU-side collective launches (COMM_COLL without comm_type, e.g. "
+                        "c10d::allreduce_) kept as zero-time CPU steps: their GPU kernels "
+                        "carry the collectives");
     }
     if (zeroTimeNodes > 0)
     {

@@ -51,12 +51,15 @@ struct ChakraReadOptions
  */
 struct ChakraReadReport
 {
-    std::string prefix;              //!< The trace
-    uint32_t ranks{0};               //!< Files found
-    uint64_t nodes{0};               //!< Nodes read, every rank
-    uint64_t gzipFiles{0};           //!< Files that were gzip-compressed
-    uint64_t computeFromNumOps{0};   //!< COMP nodes timed from num_ops
-    uint64_t zeroTimeNodes{0};       //!< METADATA, MEM_* and INVALID nodes: zero-time steps
+    std::string prefix;            //!< The trace
+    uint32_t ranks{0};             //!< Files found
+    uint64_t nodes{0};             //!< Nodes read, every rank
+    uint64_t gzipFiles{0};         //!< Files that were gzip-compressed
+    uint64_t computeFromNumOps{0}; //!< COMP nodes timed from num_ops
+    uint64_t zeroTimeNodes{0};     //!< METADATA, MEM_* and INVALID nodes: zero-time steps
+    /// CPU-side COMM_COLL launch stubs (no comm_type) whose GPU kernel carries the
+    /// collective: zero-time CPU steps
+    uint64_t collectiveStubs{0};
     uint64_t ctrlDepsHonoured{0};    //!< ctrl_deps kept as dependencies
     uint64_t ctrlDepsDangling{0};    //!< ctrl_deps naming a node not in the file
     uint64_t ctrlDepsSelf{0};        //!< ctrl_deps naming the node itself

@@ -557,6 +557,102 @@ TEST(ChakraReader, CommTypeMissingOrInvalid)
               dir / "untyped" + ".0.et: node 1: COMM_COLL node without comm_type");
 }
 
+namespace
+{
+
+/// A CPU-side collective launch as PyTorch's converter writes it: COMM_COLL, is_cpu_op, no
+/// comm_type or comm_size, its CPU time as duration.
+Node
+LaunchStub(uint64_t id, const std::string& name, std::vector<uint64_t> data = {})
+{
+    Node node = MakeNode(id, ChakraProtoMsg::COMM_COLL_NODE, data);
+    node.set_name(name);
+    node.set_duration_micros(85);
+    auto* cpu = node.add_attr();
+    cpu->set_name("is_cpu_op");
+    cpu->set_bool_val(true);
+    return node;
+}
+
+/**
+ * One rank of a PyTorch-converted all-reduce of \p bytes: c10d::allreduce_ recorded twice
+ * on the CPU (the second after the first; the first names itself in ctrl_deps, as the
+ * converter's output does), the NCCL kernel on the GPU after the first, then 10 us of
+ * compute.
+ */
+std::vector<Node>
+PyTorchAllReduce(int64_t bytes)
+{
+    Node first = LaunchStub(1, "c10d::allreduce_(0)");
+    first.add_ctrl_deps(1);
+    Node second = LaunchStub(2, "c10d::allreduce_(1)", {1});
+    Node kernel = Collective(3, 0, bytes, {1});
+    kernel.set_name("ncclKernel_AllReduce_RING_LL_Sum_float");
+    kernel.add_ctrl_deps(2);
+    return {first, second, kernel, Compute(4, 10, {3})};
+}
+
+} // namespace
+
+// Issue 31, item 4: in traces converted from PyTorch, a collective's CPU launches are
+// COMM_COLL nodes without comm_type; the GPU kernel that depends on them is the collective.
+// The launches are zero-time CPU steps (counted); the kernel is read as before; the job takes
+// what the same trace without launches takes (the network-free estimator).
+TEST(ChakraReader, PyTorchLaunchesAreZeroTimeCpuSteps)
+{
+    TempDir dir;
+    const int64_t bytes = 1 << 20;
+    for (uint32_t rank = 0; rank < 4; ++rank)
+    {
+        WriteRank(dir / "pytorch", rank, PyTorchAllReduce(bytes));
+        WriteRank(dir / "plain", rank, {Collective(3, 0, bytes), Compute(4, 10, {3})});
+    }
+    ChakraReadReport report;
+    WorkloadDag dag = ChakraReader::Read(dir / "pytorch", {}, &report);
+    EXPECT_EQ(report.collectiveStubs, 8u);
+    for (uint32_t rank = 0; rank < 4; ++rank)
+    {
+        auto ops = dag.GetOps(rank);
+        ASSERT_EQ(ops.size(), 4u);
+        for (std::size_t i : {0, 1})
+        {
+            EXPECT_EQ(ops[i].type, WorkloadOpType::COMPUTE) << ops[i].label;
+            EXPECT_EQ(ops[i].durationUs, 0.0) << ops[i].label;
+            EXPECT_EQ(ops[i].stream, "cpu") << ops[i].label;
+        }
+        EXPECT_EQ(ops[2].type, WorkloadOpType::ALLREDUCE);
+        EXPECT_EQ(ops[2].bytes, uint64_t(bytes));
+        EXPECT_EQ(ops[3].durationUs, 10.0);
+    }
+    std::vector<std::string> lines = report.Lines();
+    EXPECT_NE(std::find(lines.begin(),
+                        lines.end(),
+                        "8 CPU-side collective launches (COMM_COLL without comm_type, e.g. "
+                        "c10d::allreduce_) kept as zero-time CPU steps: their GPU kernels "
+                        "carry the collectives"),
+              lines.end());
+    WorkloadEstimatorConfig config;
+    config.gpusPerServer = 1;
+    WorkloadDag plain = ChakraReader::Read(dir / "plain", {});
+    double withLaunches = WorkloadEstimator(config).Run(dag).makespanS;
+    EXPECT_DOUBLE_EQ(withLaunches, WorkloadEstimator(config).Run(plain).makespanS);
+    EXPECT_GT(withLaunches, 10e-6); // the all-reduce and the compute after it
+}
+
+// A launch whose kernel is missing, or a GPU-side COMM_COLL without comm_type, is refused as
+// any COMM_COLL without comm_type.
+TEST(ChakraReader, LaunchesWithoutAKernelAreRefused)
+{
+    TempDir dir;
+    WriteRank(dir / "alone", 0, {LaunchStub(1, "c10d::allreduce_(0)"), Compute(2, 10, {1})});
+    EXPECT_EQ(ReadError(dir / "alone"),
+              dir / "alone" + ".0.et: node 1: COMM_COLL node without comm_type");
+    Node gpu = MakeNode(1, ChakraProtoMsg::COMM_COLL_NODE);
+    WriteRank(dir / "gpu", 0, {gpu, Collective(2, 0, 64, {1})});
+    EXPECT_EQ(ReadError(dir / "gpu"),
+              dir / "gpu" + ".0.et: node 1: COMM_COLL node without comm_type");
+}
+
 // Issue 33, item 3: a key given twice in a comm-group file or in a METADATA node's JSON
 // was taken silently (the later ranks won); refused as in every JSON input.
 TEST(ChakraReader, DuplicateKeysInGroupJsonAreRefused)
