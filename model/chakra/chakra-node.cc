@@ -141,6 +141,12 @@ class AttributeReader
         ThrowWorkloadError(m_file, Where(a) + ": expected a list of booleans");
     }
 
+    /// Refuses attribute \p a of this node, saying \p why.
+    [[noreturn]] void Refuse(const AttributeProto& a, const std::string& why) const
+    {
+        ThrowWorkloadError(m_file, Where(a) + ": " + why);
+    }
+
   private:
     int64_t Unsigned(const AttributeProto& a, uint64_t value) const
     {
@@ -223,6 +229,13 @@ ReadAttributes(const ChakraProtoMsg::Node& node, const std::string& file, Chakra
         {
         case Attribute::COMM_TYPE:
             raw.commType = read.Integer(a);
+            if (raw.commType == ChakraNodeFields::ABSENT)
+            {
+                // The one value that would read as "not given".
+                read.Refuse(a,
+                            std::to_string(raw.commType) + " names no CollectiveCommType (0 to " +
+                                std::to_string(ChakraNodeFields::COLLECTIVE_TYPES - 1) + ")");
+            }
             break;
         case Attribute::COMM_SIZE:
             raw.commSize = read.Count(a);

@@ -211,10 +211,10 @@ class RankConverter
     /**
      * Marks the CPU-side launches of collectives in traces converted from PyTorch: a CPU
      * COMM_COLL node without comm_type (c10d::allreduce_ and the like) that the GPU kernel
-     * carrying the collective (a COMM_COLL node with comm_type) depends on, or that depends
-     * on such a launch (PyTorch records a c10d op twice, the second after the first). The
-     * kernel is the collective; a launch is a zero-time step on the CPU. A COMM_COLL without
-     * comm_type and no such kernel is still refused (ConvertCollective).
+     * carrying the collective (a COMM_COLL node with comm_type, not a CPU op) depends on, or
+     * that depends on such a launch (PyTorch records a c10d op twice, the second after the
+     * first). The kernel is the collective; a launch is a zero-time step on the CPU. A
+     * COMM_COLL without comm_type and no such kernel is still refused (ConvertCollective).
      */
     void FindCollectiveStubs()
     {
@@ -228,7 +228,7 @@ class RankConverter
         for (uint32_t j = 0; j < n; ++j)
         {
             const Raw& kernel = m_nodes[j];
-            if (kernel.type != Raw::COMM_COLL_NODE || kernel.commType == Raw::ABSENT)
+            if (kernel.type != Raw::COMM_COLL_NODE || kernel.cpu || kernel.commType == Raw::ABSENT)
             {
                 continue;
             }

@@ -651,6 +651,21 @@ TEST(ChakraReader, LaunchesWithoutAKernelAreRefused)
     WriteRank(dir / "gpu", 0, {gpu, Collective(2, 0, 64, {1})});
     EXPECT_EQ(ReadError(dir / "gpu"),
               dir / "gpu" + ".0.et: node 1: COMM_COLL node without comm_type");
+    // The kernel is a GPU node: a CPU node with comm_type after a launch is not one.
+    Node cpuKernel = Collective(2, 0, 64, {1});
+    auto* cpu = cpuKernel.add_attr();
+    cpu->set_name("is_cpu_op");
+    cpu->set_bool_val(true);
+    WriteRank(dir / "cpuKernel", 0, {LaunchStub(1, "c10d::allreduce_(0)"), cpuKernel});
+    EXPECT_EQ(ReadError(dir / "cpuKernel"),
+              dir / "cpuKernel" + ".0.et: node 1: COMM_COLL node without comm_type");
+    // A comm_type given as the one value that reads as "not given" is refused as given.
+    Node lowest = LaunchStub(1, "c10d::allreduce_(0)");
+    IntAttr(lowest, "comm_type", INT64_MIN);
+    WriteRank(dir / "lowest", 0, {lowest, Collective(2, 0, 64, {1})});
+    EXPECT_EQ(ReadError(dir / "lowest"),
+              dir / "lowest" + ".0.et: node 1: attribute 'comm_type': " +
+                  std::to_string(INT64_MIN) + " names no CollectiveCommType (0 to 9)");
 }
 
 // Issue 33, item 3: a key given twice in a comm-group file or in a METADATA node's JSON
