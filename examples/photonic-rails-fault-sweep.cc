@@ -288,15 +288,8 @@ main(int argc, char* argv[])
             cmd.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);
         },
         [&o](const StrictCommandLine& cmd) {
-            for (const char* flag : {"fault", "faults"})
-            {
-                if (cmd.IsGiven(flag))
-                {
-                    throw std::invalid_argument(std::string("--") + flag +
-                                                " is what the sweep sets: use --at, --duration "
-                                                "and --failGpu");
-                }
-            }
+            cmd.RefuseGiven({"fault", "faults"},
+                            "is what the sweep sets: use --at, --duration and --failGpu");
             if (o.source.ApplyDefault(cmd, o) && !cmd.IsGiven("radix"))
             {
                 o.radix = 4;

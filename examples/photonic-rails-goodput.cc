@@ -431,24 +431,11 @@ main(int argc, char* argv[])
             cmd.Add("plot", "render the PNG with gnuplot when it is installed", o.plot);
         },
         [&o](const StrictCommandLine& cmd) {
-            for (const char* flag : {"fault", "faults"})
-            {
-                if (cmd.IsGiven(flag))
-                {
-                    throw std::invalid_argument(std::string("--") + flag +
-                                                " is not for the goodput study: it draws its "
-                                                "failures from the per-part rates");
-                }
-            }
-            for (const char* flag : {"controllerFailover", "detectionDelay"})
-            {
-                if (cmd.IsGiven(flag))
-                {
-                    throw std::invalid_argument(std::string("--") + flag +
-                                                " acts on simulated faults, and the goodput "
-                                                "study simulates none");
-                }
-            }
+            cmd.RefuseGiven({"fault", "faults"},
+                            "is not for the goodput study: it draws its failures from the "
+                            "per-part rates");
+            cmd.RefuseGiven({"controllerFailover", "detectionDelay"},
+                            "acts on simulated faults, and the goodput study simulates none");
             o.source.ApplyDefault(cmd, o);
             o.Check();
             StrictCommandLine::ParseTime("repairTime", o.repairTime);

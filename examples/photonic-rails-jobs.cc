@@ -368,14 +368,8 @@ main(int argc, char* argv[])
                 throw std::invalid_argument("--iterations: each job's replays are its "
                                             "\"iterations\" in the jobs file");
             }
-            for (const char* flag : {"oversubscription", "ocsSwitching"})
-            {
-                if (cmd.IsGiven(flag))
-                {
-                    throw std::invalid_argument(std::string("--") + flag +
-                                                " is the variants' (see --variants)");
-                }
-            }
+            cmd.RefuseGiven({"oversubscription", "ocsSwitching"},
+                            "is the variants' (see --variants)");
             std::vector<Variant> variants = ParseVariants(o.variants);
             bool clos = std::any_of(variants.begin(), variants.end(), [](const Variant& v) {
                 return v.fabric == "eps-clos";

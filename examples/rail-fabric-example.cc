@@ -120,13 +120,10 @@ CheckFlagsApply(const StrictCommandLine& cmd, RailKind kind)
     {
         throw std::invalid_argument("--ocs applies to --rail=ocs only");
     }
-    for (const char* flag : {"radix", "oversubscription"})
+    if (optical)
     {
-        if (optical && cmd.IsGiven(flag))
-        {
-            throw std::invalid_argument(std::string("--") + flag +
-                                        " applies to electrical rails (eps, eps-clos) only");
-        }
+        cmd.RefuseGiven({"radix", "oversubscription"},
+                        "applies to electrical rails (eps, eps-clos) only");
     }
     // The other kind's devices and switches are not built: their attributes change nothing.
     const std::vector<std::string> opticalTypes = {"ns3::OcsNetDevice::",

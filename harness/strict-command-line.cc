@@ -374,6 +374,19 @@ StrictCommandLine::IsGiven(const std::string& name) const
     return m_given.count(name) > 0;
 }
 
+void
+StrictCommandLine::RefuseGiven(std::initializer_list<const char*> flags,
+                               const std::string& reason) const
+{
+    for (const char* flag : flags)
+    {
+        if (IsGiven(flag))
+        {
+            throw std::invalid_argument(std::string("--") + flag + " " + reason);
+        }
+    }
+}
+
 bool
 StrictCommandLine::Check(const std::string& arg)
 {

@@ -11,6 +11,7 @@
 #include "ns3/type-id.h"
 
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <optional>
@@ -188,6 +189,14 @@ class StrictCommandLine
 
     /// \param name a flag \return true if it was on the command line
     bool IsGiven(const std::string& name) const;
+
+    /**
+     * \brief Refuses the first of \p flags that was on the command line, if any.
+     * \param flags flags that do not apply here
+     * \param reason why, after "--FLAG "
+     * \throws std::invalid_argument "--FLAG reason"
+     */
+    void RefuseGiven(std::initializer_list<const char*> flags, const std::string& reason) const;
 
     /// \return the attributes given, as ns3::Type::Attribute, on the command line or in
     ///         NS_ATTRIBUTE_DEFAULT, in that order

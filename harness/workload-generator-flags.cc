@@ -165,14 +165,11 @@ WorkloadGeneratorFlags::ApplyJob(const StrictCommandLine& cmd)
     // FSDP's own flags given for a job without FSDP would change nothing: say so (after a
     // bad value has been named as such).
     WorkloadGenerator::ParseReshard(reshard);
-    for (const char* flag : {"reshard", "gatherPrefetch"})
+    if (fsdp <= 1)
     {
-        if (cmd.IsGiven(flag) && fsdp <= 1)
-        {
-            throw std::invalid_argument(std::string("--") + flag +
-                                        " applies to FSDP, which this job does not use (--fsdp=" +
-                                        std::to_string(fsdp) + ")");
-        }
+        cmd.RefuseGiven(
+            {"reshard", "gatherPrefetch"},
+            "applies to FSDP, which this job does not use (--fsdp=" + std::to_string(fsdp) + ")");
     }
     return gpusPerServer;
 }
