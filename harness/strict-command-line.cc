@@ -127,6 +127,10 @@ StrictCommandLine::Parse(int argc, char* argv[])
     std::vector<std::string> beyondType;
     for (int i = 1; i < argc; ++i)
     {
+        if (TakeRepeated(argv[i]))
+        {
+            continue;
+        }
         if (Check(argv[i]))
         {
             kept.push_back(argv[i]);
@@ -360,6 +364,43 @@ StrictCommandLine::CheckGlobal(const GlobalValue& global, const std::string& val
                                     " (expected an integer in [1, " + std::to_string(RNG_SEED_MAX) +
                                     "])");
     }
+}
+
+void
+StrictCommandLine::AddRepeated(const std::string& name,
+                               const std::string& help,
+                               std::vector<std::string>& values)
+{
+    if (m_kinds.count(name) > 0 || m_repeated.count(name) > 0)
+    {
+        throw std::logic_error("flag --" + name + " is registered twice");
+    }
+    m_repeated[name] = &values;
+    // Shown in --help only: Parse() never hands these flags to CommandLine, which would
+    // keep the last value.
+    m_cmd.AddValue(name, help + " (may be given several times)", m_repeatedShown[name]);
+}
+
+bool
+StrictCommandLine::TakeRepeated(const std::string& arg)
+{
+    if (arg.rfind("--", 0) != 0)
+    {
+        return false;
+    }
+    std::size_t equal = arg.find('=');
+    auto found = m_repeated.find(arg.substr(2, equal == std::string::npos ? equal : equal - 2));
+    if (found == m_repeated.end())
+    {
+        return false;
+    }
+    if (equal == std::string::npos || equal + 1 == arg.size())
+    {
+        throw std::invalid_argument("bad value for --" + found->first + ": it is empty");
+    }
+    m_given.insert(found->first);
+    found->second->push_back(arg.substr(equal + 1));
+    return true;
 }
 
 void

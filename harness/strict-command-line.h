@@ -111,6 +111,18 @@ class StrictCommandLine
     }
 
     /**
+     * \brief Registers a flag that may be given several times, e.g. --vary=a=1,2
+     *        --vary=b=3: each value is appended to \p values, in the order given (an empty
+     *        value is refused).
+     * \param name flag name
+     * \param help help text
+     * \param values receives the values
+     */
+    void AddRepeated(const std::string& name,
+                     const std::string& help,
+                     std::vector<std::string>& values);
+
+    /**
      * \brief Registers a flag with the range of values it accepts; the help text ends with
      *        it, e.g. "replays of the workload (in [1, 1000000])".
      * \param name flag name
@@ -290,6 +302,9 @@ class StrictCommandLine
      */
     bool Check(const std::string& arg);
 
+    /// \return true if \p arg is a flag of AddRepeated (its value taken)
+    bool TakeRepeated(const std::string& arg);
+
     /// \throws std::invalid_argument for the first of these flags, then for any flag given
     ///         outside its range
     void CheckRanges(const std::vector<std::string>& beyondType) const;
@@ -335,8 +350,10 @@ class StrictCommandLine
     std::optional<std::vector<TypeId>> m_created;         //!< Types the program creates (Creates)
     std::vector<std::string> m_attributes;                //!< Attributes given (GetAttributes)
     std::map<std::string, std::pair<long double, long double>> m_ranges; //!< Integer flags
-    std::set<std::string> m_given;          //!< Flags on the command line
-    std::map<std::string, Ranged> m_ranged; //!< Flags registered with a range
+    std::set<std::string> m_given;                               //!< Flags on the command line
+    std::map<std::string, Ranged> m_ranged;                      //!< Flags registered with a range
+    std::map<std::string, std::vector<std::string>*> m_repeated; //!< AddRepeated's flags
+    std::map<std::string, std::string> m_repeatedShown; //!< What --help shows as their default
     std::vector<std::string> m_rangedOrder; //!< Their names, in the order of registration
 };
 

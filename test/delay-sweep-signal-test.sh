@@ -3,9 +3,10 @@
 # Usage: delay-sweep-signal-test.sh SWEEP DAG OUT SIGNAL
 #
 # Starts photonic-rails-delay-sweep on a small job whose runs last seconds (DAG with 20000
-# iterations), sends SIGNAL (TERM, INT or HUP) to it once it runs its 2 child simulations,
-# and checks that it ends with a one-line message and exit status 128 + the signal's number,
-# and that none of its children is left running.
+# iterations), sends SIGNAL (TERM, INT or HUP) to it once it runs its 2 child simulations
+# (each a point's command.sh and the simulation it started), and checks that it ends with a
+# one-line message and exit status 128 + the signal's number, and that none of its children
+# or their simulations is left running.
 set -u
 sweep=$1
 dag=$2
@@ -39,7 +40,7 @@ rm -rf "$out" "$out.stderr"
 # A shell without job control starts background commands with SIGINT ignored (which the
 # sweep respects): env gives it the default action back.
 env --default-signal="$signal" "$sweep" --dag="$dag" --gpusPerServer=1 --nicPorts=1 \
-    --nicRate=100 --iterations=20000 --delays=0,1 --jobs=2 --plot=0 --out="$out" \
+    --nicRate=100 --iterations=20000 --delays=0,1 --workers=2 --plot=0 --out="$out" \
     >/dev/null 2>"$out.stderr" &
 sweep_pid=$!
 
@@ -53,15 +54,39 @@ while [ "$(children_of | wc -l)" -lt 2 ]; do
     sleep 0.1
 done
 children=$(children_of)
+# Each child is a point's command.sh (sh), running the simulation in a process of its own:
+# wait (at most 20 s) until both run, and stop them too.
+for child in $children; do
+    parent=$child
+    tries=0
+    while [ -z "$(children_of)" ]; do
+        tries=$((tries + 1))
+        [ "$tries" -le 200 ] || fail "child $child did not start its simulation in 20 s"
+        sleep 0.1
+    done
+    children="$children $(children_of)"
+done
 
 kill -s "$signal" "$sweep_pid"
 wait "$sweep_pid"
 status=$?
 
 # Children still there after the sweep ended were left behind: stop them (they are ours).
+# A simulation, no child of the sweep's, may take a moment to die of the signal it was sent,
+# and an ended process stays a zombie until init reaps it: neither is left running.
+running() {
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    set -- ${stat##*) }
+    [ "$1" != Z ] && [ "$1" != X ]
+}
 survivors=""
 for child in $children; do
-    if kill -0 "$child" 2>/dev/null; then
+    tries=0
+    while running "$child" && [ "$tries" -lt 20 ]; do
+        tries=$((tries + 1))
+        sleep 0.1
+    done
+    if running "$child"; then
         survivors="$survivors $child"
         kill -s KILL "$child" 2>/dev/null
     fi

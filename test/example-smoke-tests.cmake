@@ -672,7 +672,7 @@ list(APPEND pr_review_tests example.photonic-rails-workload-figure-dash)
 # 6 significant digits get their own folders (25 and 25.000001 ms shared one).
 add_test(NAME example.photonic-rails-delay-sweep-run-logs
          COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:photonic-rails-delay-sweep>
-                 "-DARGS=--dag=${pr_review_data}/two-phases.json|--gpusPerServer=1|--nicPorts=1|--nicRate=100|--iterations=2|--delays=0,25,25.000001|--jobs=2|--plot=0"
+                 "-DARGS=--dag=${pr_review_data}/two-phases.json|--gpusPerServer=1|--nicPorts=1|--nicRate=100|--iterations=2|--delays=0,25,25.000001|--workers=2|--plot=0"
                  -DOUT_DIR=${CMAKE_BINARY_DIR}/sweep-smoke-run-logs
                  "-DRUNS=eps|ocs-0ms|ocs-provisioning-0ms|ocs-25ms|ocs-provisioning-25ms|ocs-25.000001ms|ocs-provisioning-25.000001ms"
                  -P ${PROJECT_SOURCE_DIR}/test/sweep-logs.cmake)
@@ -681,7 +681,7 @@ list(APPEND pr_review_tests example.photonic-rails-delay-sweep-run-logs)
 # op of 10^6 s replayed 10^4 times passes the simulator's clock (see
 # example.photonic-rails-sim-flags-compute-past-clock); --jobs=1: the baseline fails first.
 pr_review_error(example.photonic-rails-delay-sweep-failed-run photonic-rails-delay-sweep
-  "--dag=${pr_review_data}/long-compute.json|--gpusPerServer=1|--iterations=10000|--delays=0|--jobs=1|--plot=0|--out=${CMAKE_BINARY_DIR}/sweep-smoke-failed-run"
+  "--dag=${pr_review_data}/long-compute.json|--gpusPerServer=1|--iterations=10000|--delays=0|--workers=1|--plot=0|--out=${CMAKE_BINARY_DIR}/sweep-smoke-failed-run"
   "\nphotonic-rails-delay-sweep: error: eps at 0 ms: rank 0 op 0 \\(compute\\): a duration of 1e\\+06 s at 9\\.214e\\+09 s ends past the simulator's time range \\(2\\^63 ns, about 292 years\\) \\(its messages: [^\n]*/runs/eps/run\\.log\\)\n$")
 # rail-fabric-example: two GPUs on an optical rail with 2 x 200G ports use both (port 0 alone
 # gave 2727.623 us, 196.8 Gb/s). Each port carries half of 64 MiB, 8192 frames of 4096 + 62 B,
@@ -1518,3 +1518,94 @@ photonic_rails_expect_error(example.photonic-rails-goodput-gpus photonic-rails-g
 photonic_rails_expect_error(example.photonic-rails-goodput-attribute photonic-rails-goodput
   "--ns3::RailTransport::Window=4|--iterationTime=1s|--out=${CMAKE_BINARY_DIR}/goodput-smoke-bad"
   "^photonic-rails-goodput: error: --ns3::RailTransport::Window would change nothing: --iterationTime skips the simulation\n$")
+
+# Issue 31: photonic-rails-sweep. ------------------------------------------------------------
+# A cartesian sweep of photonic-rails-sim on test/data/two-phases.json (see
+# example.photonic-rails-delay-sweep): at a delay d of 10 and 25 ms, Opus on demand takes
+# 20.011 ms + 2 d per iteration (40.011, 70.011 ms) and exposes 3 d over both iterations;
+# with provisioning 20.011 ms + d + max(0, d - 10 ms) (30.011, 60.011 ms), exposing 2 d +
+# max(0, d - 10 ms) (20, 65 ms; the simulator's 65.000001 is 1 ns of rounding). Rows in point order, the first --vary slowest; --only
+# keeps 3 of the 4.
+add_test(NAME example.photonic-rails-sweep-closed-form
+         COMMAND photonic-rails-sweep --vary=reconfigDelay=10ms,25ms
+                 --vary=fabric=ocs,ocs-provisioning
+                 --only=reconfigDelay=25ms --only=fabric=ocs --plot=0
+                 --out=${CMAKE_BINARY_DIR}/sweep-closed-form --
+                 --dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json --gpusPerServer=1
+                 --nicPorts=1 --nicRate=100 --iterations=2)
+add_test(NAME example.photonic-rails-sweep-closed-form-csv
+         COMMAND ${CMAKE_COMMAND} -DFILE=${CMAKE_BINARY_DIR}/sweep-closed-form/sweep.csv
+                 "-DPATTERN=^point,state,reconfigDelay,fabric,[^\n]*\n0000,finished,10ms,ocs,[^\n]*,0\.03,[^\n]*,0\.040011[0-9]*,[^\n]*\n0001,finished,25ms,ocs,[^\n]*,0\.075,[^\n]*,0\.070011[0-9]*,[^\n]*\n0002,finished,25ms,ocs-provisioning,[^\n]*,0\.06500000[01],[^\n]*,0\.060011[0-9]*,[^\n]*\n$"
+                 -P ${PROJECT_SOURCE_DIR}/test/file-matches.cmake)
+set_tests_properties(example.photonic-rails-sweep-closed-form-csv PROPERTIES
+                     DEPENDS example.photonic-rails-sweep-closed-form)
+# Ctrl-C stops the running point and writes nothing half-way; the same command resumes.
+add_test(NAME example.photonic-rails-sweep-resume
+         COMMAND sh ${PROJECT_SOURCE_DIR}/test/sweep-resume-test.sh
+                 $<TARGET_FILE:photonic-rails-sweep>
+                 ${PROJECT_SOURCE_DIR}/test/data/two-phases.json ${CMAKE_BINARY_DIR}/sweep-resume)
+# On a real Slurm (a one-node cluster the test starts and stops; skipped where it cannot
+# start): the merged CSV equals --workers=1's but for wall times.
+add_test(NAME example.photonic-rails-sweep-slurm
+         COMMAND bash ${PROJECT_SOURCE_DIR}/test/slurm/sweep-on-slurm.sh
+                 $<TARGET_FILE:photonic-rails-sweep> ${PROJECT_SOURCE_DIR}/test/data)
+set_tests_properties(example.photonic-rails-sweep-slurm PROPERTIES SKIP_RETURN_CODE 77
+                     TIMEOUT 300)
+# The presets print the programs' tables (see example.photonic-rails-delay-sweep).
+add_test(NAME example.photonic-rails-sweep-preset-delay
+         COMMAND photonic-rails-sweep --preset=delay
+                 --dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json --gpusPerServer=1
+                 --nicPorts=1 --nicRate=100 --iterations=2 --delays=0,10,25 --plot=0
+                 --out=${CMAKE_BINARY_DIR}/sweep-preset-delay)
+set_tests_properties(example.photonic-rails-sweep-preset-delay PROPERTIES PASS_REGULAR_EXPRESSION
+  "25\\.000 +ocs +70\\.011 +[^ ]+ +3 +75\\.000 [^\n]*\n +25\\.000 +ocs-provisioning +60\\.011 +[^ ]+ +3 +65\\.000 .*\nocs +2\\.000 [^\n]*\nocs-provisioning +1\\.632 ")
+add_test(NAME example.photonic-rails-sweep-preset-fault
+         COMMAND photonic-rails-sweep --preset=fault
+                 --dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json --gpusPerServer=1
+                 --failGpu=0 --fabrics=eps --plot=0 --out=${CMAKE_BINARY_DIR}/sweep-preset-fault)
+set_tests_properties(example.photonic-rails-sweep-preset-fault PROPERTIES PASS_REGULAR_EXPRESSION
+  "eps +none +- +0\\.020010 +- +-\neps +nic +nic:gpu0\\.port0@1s-1100ms +0\\.020010 +0\\.000 +0\\.000\neps +switch +switch:rail0@1s-1100ms +0\\.020010 +0\\.000 +0\\.000\n")
+# One-line errors for what the sweep cannot run.
+set(pr_sweep_job "--|--dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json|--gpusPerServer=1")
+photonic_rails_expect_error(example.photonic-rails-sweep-nothing-varies photonic-rails-sweep
+  "--out=${CMAKE_BINARY_DIR}/sweep-errors|${pr_sweep_job}"
+  "^photonic-rails-sweep: error: nothing varies: give --vary=flag=value1,value2 \\(or a sweep file's \"vary\"\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sweep-vary-out photonic-rails-sweep
+  "--vary=out=a,b"
+  "^photonic-rails-sweep: error: --out is the sweep's: each point writes in its own run folder\n$")
+photonic_rails_expect_error(example.photonic-rails-sweep-vary-twice photonic-rails-sweep
+  "--vary=fabric=eps,ocs|--vary=fabric=eps-clos"
+  "^photonic-rails-sweep: error: --fabric is varied twice \\(give one --vary per flag\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sweep-same-value photonic-rails-sweep
+  "--vary=fabric=eps,eps"
+  "^photonic-rails-sweep: error: --vary fabric: 'eps' is given twice\n$")
+photonic_rails_expect_error(example.photonic-rails-sweep-skip-typo photonic-rails-sweep
+  "--vary=fabric=eps,ocs|--skip=fabric=epz"
+  "^photonic-rails-sweep: error: --skip 'fabric=epz': --fabric takes no value 'epz' here\n$")
+photonic_rails_expect_error(example.photonic-rails-sweep-skip-all photonic-rails-sweep
+  "--vary=fabric=eps,ocs|--only=fabric!=eps,fabric!=ocs"
+  "^photonic-rails-sweep: error: the filters leave no point to run\n$")
+photonic_rails_expect_error(example.photonic-rails-sweep-varied-and-fixed photonic-rails-sweep
+  "--vary=fabric=eps,ocs|--|--fabric=eps"
+  "^photonic-rails-sweep: error: --fabric is both varied and set for every point\n$")
+photonic_rails_expect_error(example.photonic-rails-sweep-slurm-workers photonic-rails-sweep
+  "--vary=fabric=eps,ocs|--slurm|--workers=2"
+  "^photonic-rails-sweep: error: --workers is for points run here: Slurm places the tasks\n$")
+photonic_rails_expect_error(example.photonic-rails-sweep-mem-semicolon photonic-rails-sweep
+  "--vary=fabric=eps,ocs|--slurm|--mem=4G#x"
+  "^photonic-rails-sweep: error: --mem '4G#x': one sbatch value, without blanks or quotes\n$")
+photonic_rails_expect_error(example.photonic-rails-sweep-partition-alone photonic-rails-sweep
+  "--vary=fabric=eps,ocs|--partition=gpu"
+  "^photonic-rails-sweep: error: --partition is for --slurm\n$")
+photonic_rails_expect_error(example.photonic-rails-sweep-merge-nothing photonic-rails-sweep
+  "--merge|--out=${CMAKE_BINARY_DIR}/sweep-no-such-folder"
+  "^photonic-rails-sweep: error: [^\n]*sweep-no-such-folder: no sweep here \\(no sweep\\.json\\)\n$")
+photonic_rails_expect_error(example.photonic-rails-sweep-bad-preset photonic-rails-sweep
+  "--preset=delays"
+  "^photonic-rails-sweep: error: --preset takes delay or fault\n$")
+photonic_rails_expect_error(example.photonic-rails-sweep-bad-point photonic-rails-sweep
+  "--vary=fabric=eps,ocs|--points=2|--out=${CMAKE_BINARY_DIR}/sweep-bad-point|${pr_sweep_job}"
+  "^photonic-rails-sweep: error: --points '2': the sweep's points are 0 to 1\n$")
+photonic_rails_expect_error(example.photonic-rails-sweep-delay-jobs photonic-rails-delay-sweep
+  "--jobs=2"
+  "^photonic-rails-delay-sweep: error: --jobs is gone: use --workers \\(runs at once\\)\n$")

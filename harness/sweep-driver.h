@@ -1,0 +1,99 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef SWEEP_DRIVER_H
+#define SWEEP_DRIVER_H
+
+#include "slurm-array.h"
+#include "sweep-runner.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class StrictCommandLine;
+
+/**
+ * \ingroup photonic-rails
+ * \brief Where a sweep's points run, and following them: on this machine (--workers at a
+ *        time) or as a Slurm job array (--slurm, waited for or not), each ended point on a
+ *        progress line (done/total, failures, time left). The flags are the same in every
+ *        sweep program (photonic-rails-sweep and its presets).
+ */
+class SweepDriver
+{
+  public:
+    /**
+     * \param program the program's name, for the messages that tell what to run next
+     * \param tag the message prefix, e.g. "[sweep]"
+     */
+    SweepDriver(std::string program, std::string tag);
+
+    /// Registers --workers, --points, --slurm, --wait, --partition, --time, --mem, --poll.
+    void AddFlags(StrictCommandLine& cmd);
+
+    /// Refuses flags that do not go together, and sbatch values it would misread.
+    void CheckFlags(const StrictCommandLine& cmd) const;
+
+    /// \return true if --slurm was given
+    bool OnSlurm() const;
+
+    /**
+     * \brief Runs the points not finished (or --points) and follows them to their end.
+     * \param runner the sweep, prepared
+     * \param out the sweep's folder as given (for the messages)
+     * \return false if the points were submitted to Slurm and not waited for (--wait=0):
+     *         their results are not there yet
+     * \throws StopSignalReceived if a stop signal ended the points run here
+     */
+    bool Run(const SweepRunner& runner, const std::string& out) const;
+
+    /**
+     * \brief The arguments a preset's points run with: \p preset (if not ""), then the
+     *        program's own arguments but the driver's flags and \p dropped.
+     * \param argc main()'s argument count
+     * \param argv main()'s arguments
+     * \param preset "--preset=NAME" when photonic-rails-sweep runs the preset, else ""
+     * \param dropped other flags the points do not take (their --out, --plot...)
+     * \return the arguments
+     */
+    static std::vector<std::string> Forwarded(int argc,
+                                              char* argv[],
+                                              const std::string& preset,
+                                              const std::vector<std::string>& dropped);
+
+    /**
+     * \brief Lists the points that failed or did not run, and how to run them again.
+     * \return the number of points that failed
+     */
+    std::size_t ReportUnfinished(const SweepRunner& runner) const;
+
+  private:
+    /// \return the points to run: --points, or every one not finished
+    std::vector<std::size_t> PointsToRun(const SweepRunner& runner) const;
+
+    /// Runs \p which here.
+    void RunHere(const SweepRunner& runner, const std::vector<std::size_t>& which) const;
+
+    /// Submits \p which; with --wait, follows the job to its end. \return false if not waited
+    bool RunOnSlurm(const SweepRunner& runner,
+                    const std::vector<std::size_t>& which,
+                    const std::string& out) const;
+
+    std::string m_program;       //!< For messages
+    std::string m_tag;           //!< Message prefix
+    uint32_t m_workers{2};       //!< Points at once here (two: this machine's cores)
+    std::string m_points;        //!< --points
+    bool m_slurm{false};         //!< --slurm
+    bool m_wait{true};           //!< --wait
+    SlurmArray::Options m_batch; //!< --partition, --time, --mem
+    double m_poll{5};            //!< s between squeue calls
+};
+
+} // namespace ns3
+
+#endif /* SWEEP_DRIVER_H */

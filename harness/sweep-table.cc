@@ -1,0 +1,266 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "sweep-table.h"
+
+#include "experiment-output.h"
+
+#include "ns3/json-input.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Appends the scalars of \p value under \p name to \p out.
+void
+Flatten(const std::string& name,
+        const nlohmann::json& value,
+        std::vector<std::pair<std::string, std::string>>& out)
+{
+    if (value.is_object())
+    {
+        for (const auto& [key, item] : value.items())
+        {
+            Flatten(name.empty() ? key : name + "." + key, item, out);
+        }
+    }
+    else if (value.is_string())
+    {
+        out.emplace_back(name, value.get<std::string>());
+    }
+    else if (value.is_number_float())
+    {
+        // The shortest text that reads back the same double (dump() may print 17 digits:
+        // 0.07000573199999999 for 0.070005732).
+        char text[32];
+        auto end = std::to_chars(text, text + sizeof(text), value.get<double>()).ptr;
+        out.emplace_back(name, std::string(text, end));
+    }
+    else if (value.is_number() || value.is_boolean())
+    {
+        out.emplace_back(name, value.dump());
+    }
+}
+
+/// \return \p text as a CSV field: quoted when it holds a comma, a quote or a line break
+std::string
+CsvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+    {
+        return text;
+    }
+    std::string quoted = "\"";
+    for (char c : text)
+    {
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return quoted + "\"";
+}
+
+/// \return true if \p text is a whole number as strtod reads it
+bool
+IsNumber(const std::string& text, double& value)
+{
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    return !text.empty() && end == text.c_str() + text.size();
+}
+
+const char* const STATE_NAMES[] = {"pending", "finished", "failed"};
+
+} // namespace
+
+std::vector<std::pair<std::string, std::string>>
+SweepTable::Scalars(const nlohmann::json& summary)
+{
+    std::vector<std::pair<std::string, std::string>> scalars;
+    Flatten("", summary, scalars);
+    return scalars;
+}
+
+SweepTable::SweepTable(const SweepRunner& runner)
+    : m_runner(runner)
+{
+    for (std::size_t i = 0; i < runner.GetPoints().size(); ++i)
+    {
+        std::filesystem::path path = runner.FolderOf(i) / "summary.json";
+        std::vector<std::pair<std::string, std::string>> row;
+        if (runner.StateOf(i) != SweepRunner::PENDING && std::filesystem::exists(path))
+        {
+            try
+            {
+                row = Scalars(JsonInput::ReadFile(path.string(), "summary"));
+            }
+            catch (const std::exception&)
+            {
+                row.clear(); // not a whole summary: no values, rather than wrong ones
+            }
+        }
+        for (const auto& [name, text] : row)
+        {
+            if (std::find(m_columns.begin(), m_columns.end(), name) == m_columns.end())
+            {
+                m_columns.push_back(name);
+            }
+        }
+        m_rows.push_back(std::move(row));
+    }
+}
+
+std::string
+SweepTable::Cell(std::size_t i, const std::string& column) const
+{
+    for (const auto& [name, text] : m_rows.at(i))
+    {
+        if (name == column)
+        {
+            return text;
+        }
+    }
+    return "";
+}
+
+void
+SweepTable::WriteCsv(const std::string& path) const
+{
+    const std::vector<SweepPoint>& points = m_runner.GetPoints();
+    std::string part = path + ".part";
+    {
+        std::ofstream csv(part);
+        csv << "point,state";
+        for (const auto& [flag, value] : points.front().labels)
+        {
+            csv << ',' << CsvField(flag);
+        }
+        for (const std::string& column : m_columns)
+        {
+            csv << ',' << CsvField(column);
+        }
+        csv << '\n';
+        for (std::size_t i = 0; i < points.size(); ++i)
+        {
+            csv << CsvField(points[i].folder) << ',' << STATE_NAMES[m_runner.StateOf(i)];
+            for (const auto& [flag, value] : points[i].labels)
+            {
+                csv << ',' << CsvField(value);
+            }
+            for (const std::string& column : m_columns)
+            {
+                csv << ',' << CsvField(Cell(i, column));
+            }
+            csv << '\n';
+        }
+        if (!csv.flush())
+        {
+            throw std::runtime_error(part + ": cannot write the file");
+        }
+    }
+    std::error_code error;
+    std::filesystem::rename(part, path, error);
+    if (error)
+    {
+        throw std::runtime_error(path + ": cannot write the file (" + error.message() + ")");
+    }
+}
+
+void
+SweepTable::Plot(const std::string& metric,
+                 const ExperimentOutput& out,
+                 const std::string& stem,
+                 bool render) const
+{
+    const std::vector<SweepPoint>& points = m_runner.GetPoints();
+    // x: the first varied flag's values, as numbers if they all are, else in order.
+    std::vector<std::string> xs;
+    bool numeric = true;
+    for (const SweepPoint& p : points)
+    {
+        const std::string& x = p.labels.front().second;
+        double number = 0;
+        numeric = numeric && IsNumber(x, number);
+        if (std::find(xs.begin(), xs.end(), x) == xs.end())
+        {
+            xs.push_back(x);
+        }
+    }
+    std::vector<std::string> series; // the other flags' values, in first-seen order
+    std::map<std::string, std::vector<std::pair<std::string, std::string>>> data;
+    for (std::size_t i = 0; i < points.size(); ++i)
+    {
+        double y = 0;
+        std::string cell = Cell(i, metric);
+        if (m_runner.StateOf(i) != SweepRunner::FINISHED || !IsNumber(cell, y))
+        {
+            continue;
+        }
+        std::string name;
+        for (std::size_t l = 1; l < points[i].labels.size(); ++l)
+        {
+            name += (name.empty() ? "" : " ") + points[i].labels[l].first + "=" +
+                    points[i].labels[l].second;
+        }
+        if (data.count(name) == 0)
+        {
+            series.push_back(name);
+        }
+        data[name].emplace_back(points[i].labels.front().second, cell);
+    }
+    if (series.empty())
+    {
+        throw std::invalid_argument("--metric " + metric +
+                                    ": no finished point has it as a number (see the CSV's "
+                                    "columns)");
+    }
+    const std::string& xFlag = points.front().labels.front().first;
+    out.WriteFigure(
+        stem,
+        900,
+        560,
+        [&](std::ostream& plt) {
+            plt << "set title \"" << metric << " against " << xFlag << "\" noenhanced\n"
+                << "set xlabel \"" << xFlag << "\" noenhanced\nset ylabel \"" << metric
+                << "\" noenhanced\nset grid\nset key outside right noenhanced\n";
+            if (!numeric)
+            {
+                plt << "set xtics (";
+                for (std::size_t x = 0; x < xs.size(); ++x)
+                {
+                    plt << (x == 0 ? "" : ", ") << "\"" << xs[x] << "\" " << x;
+                }
+                plt << ")\nset xrange [-0.5:" << xs.size() - 0.5 << "]\n";
+            }
+            plt << "plot ";
+            for (std::size_t s = 0; s < series.size(); ++s)
+            {
+                plt << (s == 0 ? "" : ", ") << "'-' using 1:2 with linespoints title \""
+                    << (series[s].empty() ? metric : series[s]) << "\"";
+            }
+            plt << "\n";
+            for (const std::string& name : series)
+            {
+                for (const auto& [x, y] : data[name])
+                {
+                    plt << (numeric
+                                ? x
+                                : std::to_string(std::find(xs.begin(), xs.end(), x) - xs.begin()))
+                        << ' ' << y << '\n';
+                }
+                plt << "e\n";
+            }
+        },
+        render);
+}
+
+} // namespace ns3
