@@ -224,9 +224,5 @@ function(photonic_rails_standalone_tests)
     get_property(all_tests DIRECTORY ${PROJECT_SOURCE_DIR} PROPERTY TESTS)
     # Appended: a test may set variables of its own (NS_ATTRIBUTE_DEFAULT).
     set_property(TEST ${all_tests} APPEND PROPERTY ENVIRONMENT ${sanitizer_environment})
-    # Its error is thrown from inside an event, which ns-3's event loop then never releases
-    # (nor the devices it holds): the one leak LeakSanitizer would report is that, by design.
-    set_property(TEST example.photonic-rails-sim-flags-compute-past-clock APPEND PROPERTY
-                 ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0:exitcode=23")
   endif()
 endfunction()

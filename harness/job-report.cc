@@ -343,9 +343,19 @@ WriteSummary(const std::string& path,
 {
     const RailFabricSpec& spec = builder.GetSpec();
     nlohmann::ordered_json j;
-    j["iteration_times_s"] = r.iterationTimes;
-    j["iteration_time_s"] = r.steadyIterationTime;
-    j["makespan_s"] = r.makespan;
+    if (r.stuck.empty())
+    {
+        j["iteration_times_s"] = r.iterationTimes;
+        j["iteration_time_s"] = r.steadyIterationTime;
+        j["makespan_s"] = r.makespan;
+    }
+    else
+    {
+        // No iteration ended for every rank: what the run finished before it stopped.
+        j["finished"] = false;
+        j["stuck"] = r.stuck;
+        j["ops_finished"] = r.opsFinished;
+    }
     j["reconfigurations"] = r.reconfigurations;
     j["exposed_reconfiguration_s"] = r.exposedReconfiguration;
     if (optical)

@@ -488,8 +488,8 @@ LastActivity(Ptr<RailNetwork> network,
     return last.GetSeconds();
 }
 
-/// Prints what blocked ranks and transfers wait for and throws the one-line reason.
-void
+/// Prints what blocked ranks and transfers wait for. \return the one-line reason
+std::string
 ReportStuck(const ApplicationContainer& runtimes,
             const std::vector<Ptr<CollectiveCommunicator>>& communicators,
             Ptr<OpusControlPlane> controller,
@@ -540,7 +540,7 @@ ReportStuck(const ApplicationContainer& runtimes,
         reason << "; transfers between " << waitingTransfers.size()
                << " pairs of GPUs wait for failed parts";
     }
-    throw std::runtime_error(reason.str());
+    return reason.str();
 }
 
 /// Gives every job's ranks its replays and start; GPUs of no job have no op.
@@ -651,24 +651,29 @@ JobRunner::Run(const JobOptions& o,
 
     Simulator::Run();
 
+    if (!horizon.GetFailure().empty())
+    {
+        throw std::runtime_error(horizon.GetFailure()); // an event could not go on
+    }
     if (horizon.Reached())
     {
         throw std::runtime_error(
             "the job runs past the simulator's time range (2^63 ns, about 292 years): at " +
             std::to_string(Simulator::Now().GetSeconds()) + " s it still had work to do");
     }
-    for (uint32_t i = 0; i < job.runtimes.GetN(); ++i)
+    JobResult r;
+    for (uint32_t i = 0; i < job.runtimes.GetN() && r.stuck.empty(); ++i)
     {
         if (!DynamicCast<RankRuntime>(job.runtimes.Get(i))->IsFinished())
         {
-            ReportStuck(job.runtimes,
-                        job.communicators,
-                        job.controlPlane,
-                        DescribeWaitingTransfers(network),
-                        LastActivity(network, recorder, faults.get(), job.controlPlane));
+            r.stuck = ReportStuck(job.runtimes,
+                                  job.communicators,
+                                  job.controlPlane,
+                                  DescribeWaitingTransfers(network),
+                                  LastActivity(network, recorder, faults.get(), job.controlPlane));
+            r.opsFinished = recorder.GetOpsDone();
         }
     }
-    JobResult r;
     JobReport report(o, f, builder, job, recorder, circuits, faults.get(), r, jobs);
     report.SetControllerFailover(&failover);
     if (!failover.IsEmpty())
@@ -684,6 +689,12 @@ JobRunner::Run(const JobOptions& o,
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     report.Write(outDir, r);
     Simulator::Destroy();
+    if (!r.stuck.empty())
+    {
+        std::cerr << "[sim] " << f.name << ": what the run finished is in " << outDir
+                  << "/ (summary.json: \"finished\": false)\n";
+        throw std::runtime_error(r.stuck);
+    }
     std::cerr << "[sim] " << f.name << ": iteration " << std::setprecision(6)
               << r.steadyIterationTime << " s; " << r.events << " events in " << r.wall
               << " s wall (" << std::setprecision(3) << r.events / std::max(r.wall, 1e-9) / 1e6

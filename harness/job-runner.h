@@ -160,6 +160,10 @@ struct JobResult
     /// GPU and server failures: the restarts they caused (attempts 0 without any); the
     /// other fields are then those of the last attempt, from its restart
     RestartOutcome restarts;
+    /// Why the run could not finish ("" if it did): its summary.json then says so
+    /// ("finished": false, "stuck": why) beside what it finished, without iteration times
+    std::string stuck;
+    uint64_t opsFinished{0}; //!< When stuck: the ops (of every rank and replay) that ended
 };
 
 /**
@@ -170,7 +174,8 @@ struct JobResult
  * simulation with progress on stderr, and has a JobReport write summary.json,
  * collectives.csv, reconfigurations.csv and timeline.json into the output folder (the
  * main program's CONTRACT). A run that cannot finish prints what every blocked rank
- * waits for and throws std::runtime_error.
+ * waits for, writes what it finished (summary.json says "finished": false and why) and
+ * throws std::runtime_error.
  */
 class JobRunner
 {

@@ -1609,3 +1609,16 @@ photonic_rails_expect_error(example.photonic-rails-sweep-bad-point photonic-rail
 photonic_rails_expect_error(example.photonic-rails-sweep-delay-jobs photonic-rails-delay-sweep
   "--jobs=2"
   "^photonic-rails-delay-sweep: error: --jobs is gone: use --workers \\(runs at once\\)\n$")
+# A run that cannot finish writes what it finished: test/data/ring-allreduce-four.json on
+# one-GPU servers (one rail, one switch) whose switch dies for good at 10 us. Each rank's
+# only op is the all-reduce, which needs every rank's data: no op ends (ops_finished 0), and
+# of the 16 MiB sent only what crossed the switch in its 10 us arrived.
+photonic_rails_expect_error(example.photonic-rails-sim-stuck-summary photonic-rails-sim
+  "--dag=${PROJECT_SOURCE_DIR}/test/data/ring-allreduce-four.json|--gpusPerServer=1|--fabric=eps|--fault=switch:rail0@10us|--out=${CMAKE_BINARY_DIR}/sim-stuck-summary"
+  "\\[sim\\] eps: what the run finished is in [^\n]*sim-stuck-summary/ \\(summary\\.json: \"finished\": false\\)\nphotonic-rails-sim: error: the simulation is stuck after [^\n]*\n$")
+add_test(NAME example.photonic-rails-sim-stuck-summary-json
+         COMMAND ${CMAKE_COMMAND} -DFILE=${CMAKE_BINARY_DIR}/sim-stuck-summary/summary.json
+                 "-DPATTERN=^{\n  \"finished\": false,\n  \"stuck\": \"the simulation is stuck after [^\n]*\",\n  \"ops_finished\": 0,\n[^$]*\"bytes_sent\": 16777216,\n  \"bytes_delivered\": [0-9]+,"
+                 -P ${PROJECT_SOURCE_DIR}/test/file-matches.cmake)
+set_tests_properties(example.photonic-rails-sim-stuck-summary-json PROPERTIES
+                     DEPENDS example.photonic-rails-sim-stuck-summary)

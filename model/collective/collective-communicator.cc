@@ -437,12 +437,17 @@ CollectiveCommunicator::StartTask(uint64_t id, uint32_t index)
         }
         else
         {
-            Time duration =
-                DelayWithinHorizon(task.bytes / m_reductionBandwidth * 1e9, [this, &exec, &task]() {
-                    return "rank " + std::to_string(m_rank) + ", " + exec.call.instance +
-                           ": reduction of " + std::to_string(task.bytes) + " bytes";
-                });
-            Simulator::Schedule(duration, &CollectiveCommunicator::FinishTask, this, id, index);
+            Time duration;
+            if (EventDelayWithinHorizon(
+                    task.bytes / m_reductionBandwidth * 1e9,
+                    [this, &exec, &task]() {
+                        return "rank " + std::to_string(m_rank) + ", " + exec.call.instance +
+                               ": reduction of " + std::to_string(task.bytes) + " bytes";
+                    },
+                    duration))
+            {
+                Simulator::Schedule(duration, &CollectiveCommunicator::FinishTask, this, id, index);
+            }
         }
         break;
     }

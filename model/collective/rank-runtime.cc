@@ -257,10 +257,17 @@ RankRuntime::StartOp(uint32_t index)
     m_opStart(op, m_replay);
     if (op.type == WorkloadOpType::COMPUTE)
     {
-        Time duration = DelayWithinHorizon(op.durationUs * 1e3, [this, &op]() {
-            return "rank " + std::to_string(m_rank) + " op " + std::to_string(op.id) + " (compute)";
-        });
-        Simulator::Schedule(duration, &RankRuntime::FinishOp, this, index);
+        Time duration;
+        if (EventDelayWithinHorizon(
+                op.durationUs * 1e3,
+                [this, &op]() {
+                    return "rank " + std::to_string(m_rank) + " op " + std::to_string(op.id) +
+                           " (compute)";
+                },
+                duration))
+        {
+            Simulator::Schedule(duration, &RankRuntime::FinishOp, this, index);
+        }
         return;
     }
     auto done = MakeCallback(&RankRuntime::FinishOp, this).Bind(index);

@@ -42,10 +42,57 @@ DelayWithinHorizon(double nanoseconds, const std::function<std::string()>& what)
     throw std::runtime_error(reason.str());
 }
 
+bool
+EventDelayWithinHorizon(double nanoseconds, const std::function<std::string()>& what, Time& delay)
+{
+    try
+    {
+        delay = DelayWithinHorizon(nanoseconds, what);
+        return true;
+    }
+    catch (const std::runtime_error& e)
+    {
+        HorizonGuard::StopRun(e.what());
+        return false;
+    }
+}
+
+HorizonGuard* HorizonGuard::s_armed = nullptr;
+
+HorizonGuard::~HorizonGuard()
+{
+    if (s_armed == this)
+    {
+        s_armed = nullptr;
+    }
+}
+
+void
+HorizonGuard::StopRun(const std::string& reason)
+{
+    NS_LOG_FUNCTION(reason);
+    if (s_armed == nullptr)
+    {
+        throw std::runtime_error(reason);
+    }
+    if (s_armed->m_failure.empty()) // the first reason: later ones follow from it
+    {
+        s_armed->m_failure = reason;
+    }
+    Simulator::Stop();
+}
+
+const std::string&
+HorizonGuard::GetFailure() const
+{
+    return m_failure;
+}
+
 void
 HorizonGuard::Arm()
 {
     NS_LOG_FUNCTION(this);
+    s_armed = this;
     Simulator::Schedule(NanoSeconds(HORIZON_NS) - Simulator::Now(), &HorizonGuard::Stop, this);
 }
 

@@ -28,19 +28,36 @@ constexpr int64_t HORIZON_NS = std::numeric_limits<int64_t>::max() - (int64_t(1)
 
 /**
  * \ingroup photonic-rails
- * \brief Stops a simulation at HORIZON_NS and says whether it had work left then.
+ * \brief Stops a simulation at HORIZON_NS and says whether it had work left then; ends it
+ *        early, with the reason, when an event cannot go on (StopRun).
  */
 class HorizonGuard
 {
   public:
-    /// Schedules the stop (call before Simulator::Run).
+    ~HorizonGuard();
+
+    /// Schedules the stop (call before Simulator::Run); StopRun reports to this guard.
     void Arm();
     /// \return true if the simulation reached the horizon with events still to run
     bool Reached() const;
+    /// \return why StopRun ended the run ("" if it did not)
+    const std::string& GetFailure() const;
+
+    /**
+     * \brief Ends the run after the running event, for \p reason, which the armed guard
+     *        keeps (its owner throws it once Simulator::Run returns). An exception thrown
+     *        from an event instead would leave ns-3's running event, and every object it
+     *        holds, never released (DefaultSimulatorImpl::ProcessOneEvent unrefs it after
+     *        the call). Without an armed guard it throws std::runtime_error(reason).
+     * \param reason one line
+     */
+    static void StopRun(const std::string& reason);
 
   private:
     void Stop();
-    bool m_reached{false}; //!< Work was left at the horizon
+    bool m_reached{false};        //!< Work was left at the horizon
+    std::string m_failure;        //!< StopRun's reason
+    static HorizonGuard* s_armed; //!< The guard of the running simulation
 };
 
 /**
@@ -59,6 +76,19 @@ class HorizonGuard
  *         with a one-line reason
  */
 Time DelayWithinHorizon(double nanoseconds, const std::function<std::string()>& what);
+
+/**
+ * \ingroup photonic-rails
+ * \brief DelayWithinHorizon for an event: a duration that does not fit ends the run
+ *        (HorizonGuard::StopRun) rather than throwing out of the event.
+ * \param nanoseconds the duration
+ * \param what names the event for the error
+ * \param delay receives the duration
+ * \return false if the run ends (the event must schedule nothing more)
+ */
+bool EventDelayWithinHorizon(double nanoseconds,
+                             const std::function<std::string()>& what,
+                             Time& delay);
 
 } // namespace ns3
 

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -67,4 +68,35 @@ TEST(SimulationHorizon, TheRangeLeftShrinksWithTheClock)
     EXPECT_EQ(wraps,
               "rank 3 op 7 (compute): a duration of 2.2e+08 s at 9e+09 s ends past the "
               "simulator's time range (2^63 ns, about 292 years)");
+}
+
+TEST(SimulationHorizon, AnEventThatCannotGoOnEndsTheRunWithItsReason)
+{
+    // Issue 31: the reason is kept and the run ends after that event (at 2 us, the event at
+    // 3 us never runs); throwing out of the event instead left ns-3's running event leaked.
+    std::vector<int> ran;
+    HorizonGuard guard;
+    guard.Arm();
+    Time delay;
+    Simulator::Schedule(MicroSeconds(1), [&]() { ran.push_back(1); });
+    Simulator::Schedule(MicroSeconds(2), [&]() {
+        ran.push_back(2);
+        bool goesOn = EventDelayWithinHorizon(
+            -5,
+            []() { return std::string("op 4"); },
+            delay);
+        EXPECT_FALSE(goesOn);
+        HorizonGuard::StopRun("a second reason"); // the first one stays
+    });
+    Simulator::Schedule(MicroSeconds(3), [&]() { ran.push_back(3); });
+    Simulator::Run();
+    EXPECT_EQ(Simulator::Now(), MicroSeconds(2));
+    Simulator::Destroy();
+    EXPECT_EQ(ran, (std::vector<int>{1, 2}));
+    EXPECT_EQ(guard.GetFailure(), "op 4: -5e-09 s is not a duration");
+}
+
+TEST(SimulationHorizon, WithoutAGuardStopRunThrows)
+{
+    EXPECT_THROW(HorizonGuard::StopRun("no run"), std::runtime_error);
 }
