@@ -113,6 +113,12 @@ std::string
 SlurmArray::Submit(const std::string& script)
 {
     std::string output;
+    if (Capture("command -v sbatch", output) != 0)
+    {
+        throw std::runtime_error("--slurm: sbatch is not installed here (Debian: slurm-client); "
+                                 "submit from a machine of the cluster");
+    }
+    output.clear();
     int status = Capture("sbatch --parsable " + SweepRunner::ShellQuote(script), output);
     std::string id = output.substr(0, output.find_first_of(";\n"));
     if (status != 0 || id.empty() || id.find_first_not_of("0123456789") != std::string::npos)

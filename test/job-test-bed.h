@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <utility>
 
 namespace ns3
@@ -171,9 +172,17 @@ struct JobBed
         return builder.BuildNetwork();
     }
 
+    /// Runs the job; an event that cannot go on (HorizonGuard::StopRun) ends it and its
+    /// reason is thrown here, as JobRunner does.
     void Run()
     {
+        HorizonGuard guard;
+        guard.Arm();
         Simulator::Run();
+        if (!guard.GetFailure().empty())
+        {
+            throw std::runtime_error(guard.GetFailure());
+        }
     }
 
     bool AllFinished() const
