@@ -25,6 +25,7 @@ def build(bld):
     module = bld.create_ns3_module('photonic-rails', ['core', 'network'])
     module.source = [
         # model/common
+        'model/common/csv-field.cc',
         'model/common/input-text.cc',
         'model/common/json-input.cc',
         'model/common/line-rate.cc',
@@ -244,6 +245,7 @@ def build(bld):
     headers.source = [
         # model/common
         'model/common/attribute-default.h',
+        'model/common/csv-field.h',
         'model/common/input-text.h',
         'model/common/json-input.h',
         'model/common/line-rate.h',

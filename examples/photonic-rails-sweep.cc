@@ -17,7 +17,6 @@
  * ones, which run again next time. Errors are one line on stderr with a non-zero exit status.
  */
 
-#include "ns3/child-processes.h"
 #include "ns3/core-module.h"
 #include "ns3/delay-sweep-preset.h"
 #include "ns3/experiment-output.h"
@@ -30,6 +29,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -220,18 +220,12 @@ main(int argc, char* argv[])
                 List(runner);
                 return 0;
             }
-            try
+            if (!o.merge)
             {
-                if (!o.merge && !driver.Run(runner, o.out))
+                if (std::optional<int> status = driver.RunToEnd(runner, o.out))
                 {
-                    return 0; // submitted, not waited for
+                    return *status;
                 }
-            }
-            catch (const StopSignalReceived& stopped)
-            {
-                std::cerr << PROGRAM << ": " << stopped.what()
-                          << "; the same command resumes the sweep\n";
-                return stopped.ExitStatus();
             }
             return Merge(o, runner, driver);
         });

@@ -4,7 +4,6 @@
 
 #include "delay-sweep-preset.h"
 
-#include "child-processes.h"
 #include "delay-ms-list.h"
 #include "experiment-output.h"
 #include "job-runner.h"
@@ -509,17 +508,9 @@ DelaySweepPreset::Main(int argc,
                             SweepDriver::Forwarded(argc, argv, preset, {"out", "plot", "point"}),
                             outDir));
             runner.Prepare();
-            try
+            if (std::optional<int> status = driver.RunToEnd(runner, o.out))
             {
-                if (!driver.Run(runner, o.out))
-                {
-                    return 0; // on Slurm, not waited for: the same command collects it
-                }
-            }
-            catch (const StopSignalReceived& stopped)
-            {
-                std::cerr << program << ": " << stopped.what() << "\n";
-                return stopped.ExitStatus();
+                return *status;
             }
             for (std::size_t i = 0; i < points.size(); ++i)
             {

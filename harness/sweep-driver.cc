@@ -4,6 +4,7 @@
 
 #include "sweep-driver.h"
 
+#include "child-processes.h"
 #include "strict-command-line.h"
 #include "sweep-progress.h"
 
@@ -239,6 +240,25 @@ SweepDriver::Run(const SweepRunner& runner, const std::string& out) const
     }
     RunHere(runner, which);
     return true;
+}
+
+std::optional<int>
+SweepDriver::RunToEnd(const SweepRunner& runner, const std::string& out) const
+{
+    try
+    {
+        if (!Run(runner, out))
+        {
+            return 0; // on Slurm, not waited for: --merge or the same command collects it
+        }
+    }
+    catch (const StopSignalReceived& stopped)
+    {
+        std::cerr << m_program << ": " << stopped.what()
+                  << "; the same command resumes the sweep\n";
+        return stopped.ExitStatus();
+    }
+    return std::nullopt;
 }
 
 std::size_t

@@ -9,6 +9,7 @@
 #include "sweep-runner.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,17 @@ class SweepDriver
                                               char* argv[],
                                               const std::string& preset,
                                               const std::vector<std::string>& dropped);
+
+    /**
+     * \brief Run(), for a program that goes on with the results.
+     * \param runner the sweep, prepared
+     * \param out the sweep's folder as given
+     * \return nothing once every point has ended (their results are there), or the exit
+     *         status the program ends with: 0 when submitted to Slurm and not waited for;
+     *         128 + the signal when a stop signal stopped the points here (after one line
+     *         on stderr)
+     */
+    std::optional<int> RunToEnd(const SweepRunner& runner, const std::string& out) const;
 
     /**
      * \brief Lists the points that failed or did not run, and how to run them again.

@@ -6,6 +6,7 @@
 
 #include "experiment-output.h"
 
+#include "ns3/csv-field.h"
 #include "ns3/json-input.h"
 
 #include <algorithm>
@@ -51,22 +52,6 @@ Flatten(const std::string& name,
     {
         out.emplace_back(name, value.dump());
     }
-}
-
-/// \return \p text as a CSV field: quoted when it holds a comma, a quote or a line break
-std::string
-CsvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-    {
-        return text;
-    }
-    std::string quoted = "\"";
-    for (char c : text)
-    {
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    }
-    return quoted + "\"";
 }
 
 /// \return true if \p text is a whole number as strtod reads it

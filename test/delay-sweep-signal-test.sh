@@ -97,7 +97,7 @@ done
 [ "$status" -eq "$expected_status" ] || fail "exit status $status, expected $expected_status"
 last=$(tail -n 1 "$out.stderr")
 case "$last" in
-"photonic-rails-delay-sweep: stopped by SIG$signal: 2 running simulations stopped") ;;
+"photonic-rails-delay-sweep: stopped by SIG$signal: 2 running simulations stopped; the same command resumes the sweep") ;;
 *) fail "last line of stderr is '$last'" ;;
 esac
 echo "PASS: SIG$signal stopped the sweep (status $status) and its children$(echo " $children" | tr '\n' ' ')"

@@ -4,6 +4,7 @@
 
 #include "workload-window-cdf.h"
 
+#include "ns3/csv-field.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -17,22 +18,6 @@ NS_LOG_COMPONENT_DEFINE("WorkloadWindowCdf");
 
 namespace
 {
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-std::string
-CsvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-    {
-        return text;
-    }
-    std::string quoted = "\"";
-    for (char c : text)
-    {
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    }
-    return quoted + "\"";
-}
 
 /// Milliseconds rounded to the nanosecond, the timelines' resolution (it also drops the
 /// rounding noise of subtracting large clock values).
