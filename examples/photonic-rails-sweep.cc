@@ -21,6 +21,7 @@
 #include "ns3/delay-sweep-preset.h"
 #include "ns3/experiment-output.h"
 #include "ns3/fault-sweep-preset.h"
+#include "ns3/folder-lock.h"
 #include "ns3/strict-command-line.h"
 #include "ns3/sweep-driver.h"
 #include "ns3/sweep-plan.h"
@@ -58,11 +59,12 @@ struct Options
     std::vector<std::string> simFlags;           //!< After "--"
 };
 
-/// \return the sweep the flags describe, or the one saved in --out for a bare --merge
+/// \return the sweep the flags describe, or the one saved in --out for a bare --merge or
+///         --list
 SweepRunner
 MakeRunner(const Options& o, const StrictCommandLine& cmd)
 {
-    if (o.merge && o.vary.empty() && o.file.empty())
+    if ((o.merge || o.list) && o.vary.empty() && o.file.empty())
     {
         cmd.RefuseGiven({"skip", "only", "simulator"}, "needs the sweep's --vary or --file");
         if (!o.simFlags.empty())
@@ -94,9 +96,7 @@ MakeRunner(const Options& o, const StrictCommandLine& cmd)
     }
     std::string simulator = o.simulator.empty() ? SweepRunner::FindSimulator(PROGRAM) : o.simulator;
     std::filesystem::path dir = std::filesystem::absolute(o.out).lexically_normal();
-    SweepRunner runner(dir, simulator, plan.Points((dir / "runs").string()));
-    runner.Prepare(); // refuses a folder of another sweep, --merge included
-    return runner;
+    return SweepRunner(dir, simulator, plan.Points((dir / "runs").string()));
 }
 
 /// Prints the points and where each stands.
@@ -111,13 +111,27 @@ List(const SweepRunner& runner)
     }
 }
 
-/// Writes the CSV and the plot of what finished. \return the exit status
+/**
+ * \brief Writes the CSV and the plot of what finished.
+ * \param ran every point was run (here, or on Slurm and waited for): one that did not
+ *        finish is then an error; else (--merge, --points) a failed one is (pending ones
+ *        may still run, or were not asked for)
+ * \return the exit status
+ */
 int
-Merge(const Options& o, const SweepRunner& runner, const SweepDriver& driver)
+Merge(const Options& o, const SweepRunner& runner, const SweepDriver& driver, bool ran)
 {
     ExperimentOutput out(o.out, TAG);
     SweepTable table(runner);
     table.WriteCsv((out.GetDir() / "sweep.csv").string());
+    std::vector<std::size_t> empty = table.FinishedWithoutSummary();
+    for (std::size_t i : empty)
+    {
+        std::cerr << TAG << " point " << runner.GetPoints()[i].folder << " (" << runner.Describe(i)
+                  << ") ended with status 0 but wrote no readable "
+                  << (runner.FolderOf(i) / "summary.json").string()
+                  << " (several fabrics or networks in one point write one per subfolder)\n";
+    }
     std::size_t total = runner.GetPoints().size();
     std::size_t finished = 0;
     for (std::size_t i = 0; i < total; ++i)
@@ -129,14 +143,22 @@ Merge(const Options& o, const SweepRunner& runner, const SweepDriver& driver)
               << " points finished, " << failed << " failed, " << total - finished - failed
               << " not run\n";
     std::cerr << TAG << " wrote " << (out.GetDir() / "sweep.csv").string() << "\n";
-    if (finished > 0)
+    for (const char* stale : {"sweep.png", "sweep.plt"})
+    {
+        std::error_code error; // a figure of an earlier merge is not this one's
+        std::filesystem::remove(out.GetDir() / stale, error);
+    }
+    if (finished > empty.size())
     {
         table.Plot(o.metric, out, "sweep", o.plot);
     }
-    if (failed > 0)
+    std::size_t unfinished = ran ? total - finished : failed;
+    if (unfinished + empty.size() > 0)
     {
-        throw std::runtime_error(std::to_string(failed) + " of " + std::to_string(total) +
-                                 " points failed (listed above)");
+        throw std::runtime_error(std::to_string(unfinished + empty.size()) + " of " +
+                                 std::to_string(total) + " points " +
+                                 (ran ? "did not finish" : "failed") +
+                                 (empty.empty() ? "" : " or wrote no summary") + " (listed above)");
     }
     return 0;
 }
@@ -166,7 +188,7 @@ main(int argc, char* argv[])
         }
     }
     Options o;
-    SweepDriver driver(PROGRAM, TAG);
+    SweepDriver driver(PROGRAM, TAG, "--merge with the same --out");
     int own = argc;
     for (int i = 1; i < argc; ++i)
     {
@@ -214,19 +236,26 @@ main(int argc, char* argv[])
                                 o.merge ? "runs points: --merge collects what finished"
                                         : "runs points: --list runs nothing");
             }
+            if (o.merge && o.list)
+            {
+                throw std::invalid_argument("--list and --merge: give one");
+            }
             SweepRunner runner = MakeRunner(o, cmd);
             if (o.list)
             {
-                List(runner);
+                List(runner); // reads the folder, changes nothing
                 return 0;
             }
+            FolderLock lock(runner.GetDir());
             if (!o.merge)
             {
+                runner.Prepare();
                 if (std::optional<int> status = driver.RunToEnd(runner, o.out))
                 {
                     return *status;
                 }
             }
-            return Merge(o, runner, driver);
+            // With --points the others may rightly be pending: only failures count then.
+            return Merge(o, runner, driver, !o.merge && !cmd.IsGiven("points"));
         });
 }

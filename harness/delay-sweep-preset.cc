@@ -6,6 +6,7 @@
 
 #include "delay-ms-list.h"
 #include "experiment-output.h"
+#include "folder-lock.h"
 #include "job-runner.h"
 #include "job-workload.h"
 #include "strict-command-line.h"
@@ -409,12 +410,12 @@ DelaySweepPreset::Main(int argc,
                        const std::string& preset)
 {
     Options o;
-    SweepDriver driver(program, "[sweep]");
+    SweepDriver driver(program, "[sweep]", "the same command");
     return RunProgram(
         argc,
         argv,
         program,
-        __FILE__,
+        program,
         "Iteration time vs OCS reconfiguration delay for Opus on demand "
         "and with provisioning, normalized to electrical rails (paper "
         "Fig. 8).\nWithout --dag or generator flags it runs the paper's "
@@ -507,11 +508,13 @@ DelaySweepPreset::Main(int argc,
                 SweepPoints(points,
                             SweepDriver::Forwarded(argc, argv, preset, {"out", "plot", "point"}),
                             outDir));
+            FolderLock lock(runner.GetDir());
             runner.Prepare();
             if (std::optional<int> status = driver.RunToEnd(runner, o.out))
             {
                 return *status;
             }
+            driver.CheckAllRan(runner);
             for (std::size_t i = 0; i < points.size(); ++i)
             {
                 if (runner.StateOf(i) != SweepRunner::FINISHED)

@@ -5,6 +5,7 @@
 #include "fault-sweep-preset.h"
 
 #include "experiment-output.h"
+#include "folder-lock.h"
 #include "job-runner.h"
 #include "job-workload.h"
 #include "network-model-registry.h"
@@ -323,12 +324,12 @@ FaultSweepPreset::Main(int argc,
                        const std::string& preset)
 {
     Options o;
-    SweepDriver driver(program, "[fault-sweep]");
+    SweepDriver driver(program, "[fault-sweep]", "the same command");
     return RunProgram(
         argc,
         argv,
         program,
-        __FILE__,
+        program,
         "What one failure costs a training job, packet by packet: the "
         "job without faults, then with one failure of each kind at --at "
         "(repaired --duration later), on each fabric.\nWithout --dag or "
@@ -405,14 +406,25 @@ FaultSweepPreset::Main(int argc,
                 SweepPoints(points,
                             SweepDriver::Forwarded(argc, argv, preset, {"out", "plot", "point"}),
                             outDir));
+            FolderLock lock(runner.GetDir());
             runner.Prepare();
             if (std::optional<int> status = driver.RunToEnd(runner, o.out))
             {
                 return *status;
             }
+            driver.CheckAllRan(runner);
             for (std::size_t i = 0; i < points.size(); ++i)
             {
                 ReadPoint(runner, i, program, points[i]);
+                if (points[i].kind == "none" && points[i].result &&
+                    points[i].result->makespan <=
+                        StrictCommandLine::ParseTime("at", o.at).GetSeconds())
+                {
+                    std::cerr << "[fault-sweep] note: on " << points[i].fabric.name
+                              << " the job ends at " << points[i].result->makespan
+                              << " s, before --at=" << o.at
+                              << ": no failure strikes it (give an earlier --at)\n";
+                }
             }
             ExperimentOutput out(o.out, "[fault-sweep]");
             std::ofstream csv = out.Open("fault-sweep.csv");

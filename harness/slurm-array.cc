@@ -70,10 +70,42 @@ SlurmArray::ArrayList(const std::vector<std::size_t>& which)
     return list;
 }
 
+void
+SlurmArray::Remember(const std::string& job) const
+{
+    std::ofstream(m_runner.GetDir() / "slurm" / "job") << job << "\n";
+}
+
+void
+SlurmArray::CheckNoneQueued() const
+{
+    std::ifstream in(m_runner.GetDir() / "slurm" / "job");
+    std::string job;
+    if (!std::getline(in, job) || job.empty())
+    {
+        return;
+    }
+    bool queued = false;
+    try
+    {
+        queued = InQueue(job);
+    }
+    catch (const std::runtime_error&)
+    {
+        return; // no Slurm to ask here (the folder came from a cluster): nothing runs twice
+    }
+    if (queued)
+    {
+        throw std::runtime_error("Slurm job " + job + " of this sweep is still queued or " +
+                                 "running: wait for it to end ('scancel " + job +
+                                 "' stops it), then run what it left");
+    }
+}
+
 std::string
 SlurmArray::WriteScript(const std::vector<std::size_t>& which, const Options& options) const
 {
-    std::filesystem::path dir = m_runner.FolderOf(0).parent_path().parent_path();
+    std::filesystem::path dir = m_runner.GetDir();
     std::filesystem::create_directories(dir / "slurm");
     std::ostringstream s;
     s << "#!/bin/sh\n"

@@ -56,6 +56,19 @@ class SlurmArray
      */
     static bool InQueue(const std::string& job);
 
+    /**
+     * \brief Writes the sweep's job id (DIR/slurm/job), for CheckNoneQueued.
+     * \param job its id
+     */
+    void Remember(const std::string& job) const;
+
+    /**
+     * \brief Refuses to run points while the sweep's last job array is still queued: they
+     *        would run twice, into the same folders.
+     * \throws std::runtime_error naming the job
+     */
+    void CheckNoneQueued() const;
+
     /// \return \p which as an --array list: "0-3,5,7-9"
     static std::string ArrayList(const std::vector<std::size_t>& which);
 

@@ -17,9 +17,10 @@
 namespace ns3
 {
 
-SweepDriver::SweepDriver(std::string program, std::string tag)
+SweepDriver::SweepDriver(std::string program, std::string tag, std::string collect)
     : m_program(std::move(program)),
-      m_tag(std::move(tag))
+      m_tag(std::move(tag)),
+      m_collect(std::move(collect))
 {
 }
 
@@ -181,12 +182,12 @@ SweepDriver::RunOnSlurm(const SweepRunner& runner,
     }
     std::string script = SlurmArray(runner).WriteScript(which, m_batch);
     std::string job = SlurmArray::Submit(script);
+    SlurmArray(runner).Remember(job);
     std::cerr << m_tag << " submitted Slurm job " << job << ": " << which.size() << " task"
               << (which.size() == 1 ? "" : "s") << " (" << script << ")\n";
     if (!m_wait)
     {
-        std::cerr << m_tag << " not waiting: once it ends, the same command with --merge "
-                  << "(or '" << m_program << " --merge --out=" << out << "') collects it\n";
+        std::cerr << m_tag << " not waiting: once it ends, " << m_collect << " collects it\n";
         return false;
     }
     std::cerr << m_tag << " waiting for it (Ctrl-C stops the waiting, not the job; 'scancel " << job
@@ -223,11 +224,16 @@ SweepDriver::RunOnSlurm(const SweepRunner& runner,
 bool
 SweepDriver::Run(const SweepRunner& runner, const std::string& out) const
 {
+    SlurmArray(runner).CheckNoneQueued();
     std::vector<std::size_t> which = PointsToRun(runner);
-    std::size_t skipped = runner.GetPoints().size() - which.size();
-    if (skipped > 0)
+    std::size_t finished = 0;
+    for (std::size_t i = 0; i < runner.GetPoints().size(); ++i)
     {
-        std::cerr << m_tag << " " << skipped << " of " << runner.GetPoints().size()
+        finished += runner.StateOf(i) == SweepRunner::FINISHED ? 1 : 0;
+    }
+    if (finished > 0 && m_points.empty())
+    {
+        std::cerr << m_tag << " " << finished << " of " << runner.GetPoints().size()
                   << " points already finished in " << out << ": skipped\n";
     }
     if (which.empty())
@@ -259,6 +265,28 @@ SweepDriver::RunToEnd(const SweepRunner& runner, const std::string& out) const
         return stopped.ExitStatus();
     }
     return std::nullopt;
+}
+
+void
+SweepDriver::CheckAllRan(const SweepRunner& runner) const
+{
+    std::size_t pending = 0;
+    std::string first;
+    for (std::size_t i = 0; i < runner.GetPoints().size(); ++i)
+    {
+        if (runner.StateOf(i) == SweepRunner::PENDING)
+        {
+            first = pending++ == 0 ? runner.GetPoints()[i].folder : first;
+        }
+    }
+    if (pending > 0)
+    {
+        throw std::runtime_error(std::to_string(pending) + " of " +
+                                 std::to_string(runner.GetPoints().size()) +
+                                 " points did not run (the first: " + first +
+                                 "; left out by --points, or stopped): the same command "
+                                 "without --points runs them");
+    }
 }
 
 std::size_t

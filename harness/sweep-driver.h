@@ -31,8 +31,9 @@ class SweepDriver
     /**
      * \param program the program's name, for the messages that tell what to run next
      * \param tag the message prefix, e.g. "[sweep]"
+     * \param collect what collects a job array not waited for, e.g. "the same command"
      */
-    SweepDriver(std::string program, std::string tag);
+    SweepDriver(std::string program, std::string tag, std::string collect);
 
     /// Registers --workers, --points, --slurm, --wait, --partition, --time, --mem, --poll.
     void AddFlags(StrictCommandLine& cmd);
@@ -79,6 +80,13 @@ class SweepDriver
     std::optional<int> RunToEnd(const SweepRunner& runner, const std::string& out) const;
 
     /**
+     * \brief Refuses to report a sweep with points that did not run (left out by --points,
+     *        stopped, or killed on Slurm): a preset's tables need every point.
+     * \throws std::runtime_error naming how many and what runs them
+     */
+    void CheckAllRan(const SweepRunner& runner) const;
+
+    /**
      * \brief Lists the points that failed or did not run, and how to run them again.
      * \return the number of points that failed
      */
@@ -98,6 +106,7 @@ class SweepDriver
 
     std::string m_program;       //!< For messages
     std::string m_tag;           //!< Message prefix
+    std::string m_collect;       //!< What collects a job array not waited for
     uint32_t m_workers{2};       //!< Points at once here (two: this machine's cores)
     std::string m_points;        //!< --points
     bool m_slurm{false};         //!< --slurm

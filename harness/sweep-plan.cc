@@ -8,6 +8,9 @@
 #include "ns3/strict-command-line.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 
@@ -24,7 +27,11 @@ FlagName(const std::string& text)
     return text.rfind("--", 0) == 0 ? text.substr(2) : text;
 }
 
-/// \return a JSON string or number as the text a flag takes (numbers as the file wrote them)
+/**
+ * \return a JSON string, number or boolean as the text a flag takes: a whole number as an
+ *         integer (1e1 and 10.0 as 10, which integer flags take), another as the shortest
+ *         text that reads back the same double
+ */
 std::string
 ValueText(const nlohmann::json& value, const std::string& where)
 {
@@ -32,11 +39,38 @@ ValueText(const nlohmann::json& value, const std::string& where)
     {
         return value.get<std::string>();
     }
-    if (value.is_number())
+    if (value.is_number_float())
+    {
+        double number = value.get<double>();
+        if (std::abs(number) < 0x1p53 && number == std::trunc(number))
+        {
+            return std::to_string(int64_t(number));
+        }
+        char text[32];
+        return std::string(text, std::to_chars(text, text + sizeof(text), number).ptr);
+    }
+    if (value.is_number() || value.is_boolean())
     {
         return value.dump();
     }
-    throw std::invalid_argument(where + ": expected a string or a number, got " + value.dump());
+    throw std::invalid_argument(where + ": expected a string, a number or a boolean, got " +
+                                value.dump());
+}
+
+/// Refuses a flag or value with a control character (a line break, a NUL): the shell that
+/// runs a point would split or cut it.
+void
+CheckPrintable(const std::string& what, const std::string& text)
+{
+    for (char c : text)
+    {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+        {
+            throw std::invalid_argument(what + " " + StrictCommandLine::Quote(text) +
+                                        ": a control character (a line break, a tab, a NUL) "
+                                        "cannot be passed to a run");
+        }
+    }
 }
 
 } // namespace
@@ -99,12 +133,14 @@ void
 SweepPlan::AddAxis(const std::string& flag, const std::vector<std::string>& values)
 {
     CheckNewFlag(flag, true);
+    CheckPrintable("--vary", flag);
     if (values.empty())
     {
         throw std::invalid_argument("--vary " + flag + ": no value");
     }
     for (std::size_t i = 0; i < values.size(); ++i)
     {
+        CheckPrintable("--vary " + flag + ":", values[i]);
         if (values[i].empty())
         {
             throw std::invalid_argument("--vary " + flag + ": value " + std::to_string(i + 1) +
@@ -131,6 +167,7 @@ SweepPlan::AddFixed(const std::string& argument)
     std::size_t equal = argument.find('=');
     std::string flag = argument.substr(2, equal == std::string::npos ? equal : equal - 2);
     CheckNewFlag(flag, false);
+    CheckPrintable("flag", argument);
     m_fixed.emplace_back(flag, argument);
 }
 
@@ -298,6 +335,17 @@ SweepPlan::Points(const std::string& runs) const
     {
         only.push_back(ParseFilter("--only", text));
     }
+    double product = 1;
+    for (const auto& [flag, values] : m_axes)
+    {
+        product *= double(values.size());
+    }
+    if (product > MAX_PRODUCT)
+    {
+        throw std::invalid_argument("the axes make " + std::to_string(uint64_t(product)) +
+                                    " combinations (at most " + std::to_string(MAX_PRODUCT) +
+                                    "): split the sweep");
+    }
     std::vector<SweepPoint> points;
     std::vector<std::size_t> at(m_axes.size(), 0); // the product's odometer, last axis fastest
     while (true)
@@ -339,6 +387,12 @@ SweepPlan::Points(const std::string& runs) const
     if (points.empty())
     {
         throw std::invalid_argument("the filters leave no point to run");
+    }
+    if (points.size() > MAX_POINTS)
+    {
+        throw std::invalid_argument("the sweep has " + std::to_string(points.size()) +
+                                    " points (at most " + std::to_string(MAX_POINTS) +
+                                    "): filter it or split it");
     }
     return points;
 }

@@ -5,6 +5,7 @@
 #ifndef SWEEP_PLAN_H
 #define SWEEP_PLAN_H
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,11 @@ class SweepPlan
 
     using Filter = std::vector<Condition>; //!< Conditions that all hold
 
+    /// Combinations of the axes at most (before the filters): each is looked at
+    static constexpr uint64_t MAX_PRODUCT = 1000000;
+    /// Points at most (after the filters): each is a folder, a process, an array task
+    static constexpr std::size_t MAX_POINTS = 100000;
+
     /**
      * \brief Adds an axis from "flag=v1,v2,...".
      * \throws std::invalid_argument with a one-line reason (no '=', an empty value, a flag
@@ -75,7 +81,7 @@ class SweepPlan
      * \brief Reads a sweep file: a JSON object with "vary" (an object of flag -> list of
      *        values, in the order of the axes), optional "flags" (flag -> value, for every
      *        point), "skip" and "only" (lists of filters as on the command line). Values may
-     *        be strings or numbers.
+     *        be strings, numbers (a whole number as an integer, 1e1 as 10) or booleans.
      * \throws std::invalid_argument with the file's name and a one-line reason
      */
     void ReadFile(const std::string& path);

@@ -191,6 +191,12 @@ SweepRunner::Forget(std::size_t i) const
     std::filesystem::remove(FolderOf(i) / EXIT_STATUS, error);
 }
 
+const std::filesystem::path&
+SweepRunner::GetDir() const
+{
+    return m_dir;
+}
+
 const std::vector<SweepPoint>&
 SweepRunner::GetPoints() const
 {
@@ -207,9 +213,9 @@ SweepRunner::State
 SweepRunner::StateOf(std::size_t i) const
 {
     std::filesystem::path path = FolderOf(i) / EXIT_STATUS;
-    if (!std::filesystem::exists(path))
+    if (!std::filesystem::exists(path) || ReadText(FolderOf(i) / SCRIPT) != Script(i))
     {
-        return PENDING;
+        return PENDING; // not run, stopped, or run with other flags (another sweep's)
     }
     return ReadText(path) == "0\n" ? FINISHED : FAILED;
 }

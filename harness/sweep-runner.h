@@ -63,13 +63,17 @@ class SweepRunner
      */
     void Prepare() const;
 
+    /// \return the sweep's folder (absolute)
+    const std::filesystem::path& GetDir() const;
+
     /// \return the points
     const std::vector<SweepPoint>& GetPoints() const;
 
     /// \return point \p i's run folder
     std::filesystem::path FolderOf(std::size_t i) const;
 
-    /// \return where point \p i stands, from its exit-status file
+    /// \return where point \p i stands, from its exit-status file (PENDING if its
+    ///         command.sh is not this sweep's: a run of other flags)
     State StateOf(std::size_t i) const;
 
     /// \return point \p i's labels as "flag=value flag=value"

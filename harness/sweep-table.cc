@@ -65,6 +65,19 @@ IsNumber(const std::string& text, double& value)
 
 const char* const STATE_NAMES[] = {"pending", "finished", "failed"};
 
+/// \return \p text as a gnuplot string: double-quoted, with the characters gnuplot would
+///         read (quotes, backslashes, backquotes: command substitution) replaced by '_'
+std::string
+GnuplotText(const std::string& text)
+{
+    std::string quoted = "\"";
+    for (char c : text)
+    {
+        quoted += c == '"' || c == '\\' || c == '`' || c == '\'' ? '_' : c;
+    }
+    return quoted + "\"";
+}
+
 } // namespace
 
 std::vector<std::pair<std::string, std::string>>
@@ -86,7 +99,8 @@ SweepTable::SweepTable(const SweepRunner& runner)
         {
             try
             {
-                row = Scalars(JsonInput::ReadFile(path.string(), "summary"));
+                nlohmann::json summary = JsonInput::ReadFile(path.string(), "summary");
+                row = summary.is_object() ? Scalars(summary) : row;
             }
             catch (const std::exception&)
             {
@@ -102,6 +116,20 @@ SweepTable::SweepTable(const SweepRunner& runner)
         }
         m_rows.push_back(std::move(row));
     }
+}
+
+std::vector<std::size_t>
+SweepTable::FinishedWithoutSummary() const
+{
+    std::vector<std::size_t> empty;
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+    {
+        if (m_rows[i].empty() && m_runner.StateOf(i) == SweepRunner::FINISHED)
+        {
+            empty.push_back(i);
+        }
+    }
+    return empty;
 }
 
 std::string
@@ -123,9 +151,21 @@ SweepTable::WriteCsv(const std::string& path) const
     const std::vector<SweepPoint>& points = m_runner.GetPoints();
     std::string part = path + ".part";
     {
+        // The varied flags of every point (a preset's baseline has fewer), in order.
+        std::vector<std::string> flags;
+        for (const SweepPoint& p : points)
+        {
+            for (const auto& [flag, value] : p.labels)
+            {
+                if (std::find(flags.begin(), flags.end(), flag) == flags.end())
+                {
+                    flags.push_back(flag);
+                }
+            }
+        }
         std::ofstream csv(part);
         csv << "point,state";
-        for (const auto& [flag, value] : points.front().labels)
+        for (const std::string& flag : flags)
         {
             csv << ',' << CsvField(flag);
         }
@@ -137,9 +177,12 @@ SweepTable::WriteCsv(const std::string& path) const
         for (std::size_t i = 0; i < points.size(); ++i)
         {
             csv << CsvField(points[i].folder) << ',' << STATE_NAMES[m_runner.StateOf(i)];
-            for (const auto& [flag, value] : points[i].labels)
+            for (const std::string& flag : flags)
             {
-                csv << ',' << CsvField(value);
+                auto label = std::find_if(points[i].labels.begin(),
+                                          points[i].labels.end(),
+                                          [&flag](const auto& l) { return l.first == flag; });
+                csv << ',' << (label == points[i].labels.end() ? "" : CsvField(label->second));
             }
             for (const std::string& column : m_columns)
             {
@@ -214,33 +257,38 @@ SweepTable::Plot(const std::string& metric,
         900,
         560,
         [&](std::ostream& plt) {
-            plt << "set title \"" << metric << " against " << xFlag << "\" noenhanced\n"
-                << "set xlabel \"" << xFlag << "\" noenhanced\nset ylabel \"" << metric
-                << "\" noenhanced\nset grid\nset key outside right noenhanced\n";
+            plt << "set title " << GnuplotText(metric + " against " + xFlag) << " noenhanced\n"
+                << "set xlabel " << GnuplotText(xFlag) << " noenhanced\nset ylabel "
+                << GnuplotText(metric) << " noenhanced\nset grid\nset key outside right "
+                << "noenhanced\n";
             if (!numeric)
             {
                 plt << "set xtics (";
                 for (std::size_t x = 0; x < xs.size(); ++x)
                 {
-                    plt << (x == 0 ? "" : ", ") << "\"" << xs[x] << "\" " << x;
+                    plt << (x == 0 ? "" : ", ") << GnuplotText(xs[x]) << " " << x;
                 }
                 plt << ")\nset xrange [-0.5:" << xs.size() - 0.5 << "]\n";
             }
             plt << "plot ";
             for (std::size_t s = 0; s < series.size(); ++s)
             {
-                plt << (s == 0 ? "" : ", ") << "'-' using 1:2 with linespoints title \""
-                    << (series[s].empty() ? metric : series[s]) << "\"";
+                plt << (s == 0 ? "" : ", ") << "'-' using 1:2 with linespoints title "
+                    << GnuplotText(series[s].empty() ? metric : series[s]);
             }
             plt << "\n";
             for (const std::string& name : series)
             {
                 for (const auto& [x, y] : data[name])
                 {
-                    plt << (numeric
-                                ? x
-                                : std::to_string(std::find(xs.begin(), xs.end(), x) - xs.begin()))
-                        << ' ' << y << '\n';
+                    // The number as read (0x10 is 16 to strtod, not to gnuplot), or the
+                    // value's place on the axis.
+                    double position = 0;
+                    if (!numeric || !IsNumber(x, position))
+                    {
+                        position = double(std::find(xs.begin(), xs.end(), x) - xs.begin());
+                    }
+                    plt << position << ' ' << y << '\n';
                 }
                 plt << "e\n";
             }

@@ -46,6 +46,9 @@ class SweepTable
      */
     void WriteCsv(const std::string& path) const;
 
+    /// \return the finished points without a readable summary.json (empty rows)
+    std::vector<std::size_t> FinishedWithoutSummary() const;
+
     /**
      * \brief Writes STEM.plt (and STEM.png if \p render and gnuplot is installed): \p metric
      *        against the first varied flag, a line per combination of the others.

@@ -181,6 +181,44 @@ TEST(SweepPlan, ASweepFileHoldsAxesFlagsAndFilters)
     std::remove(path.c_str());
 }
 
+TEST(SweepPlan, FileNumbersAreTheTextFlagsTake)
+{
+    // Whole numbers as integers (integer flags refuse 10.0), others as the shortest text
+    // reading back the same double; booleans as true and false.
+    std::string path = WriteFile("sweep-plan-numbers.json",
+                                 R"({"vary": [{"flag": "iterations", "values": [1e1, 2.0, 3]},
+                                              {"flag": "ratio", "values": [0.1, 1e-7]},
+                                              {"flag": "recompute", "values": [true, false]}]})");
+    SweepPlan plan;
+    plan.ReadFile(path);
+    std::vector<SweepPoint> points = plan.Points("/r");
+    ASSERT_EQ(points.size(), 12u);
+    EXPECT_EQ(Labels({points[0], points[3], points[4], points[11]}),
+              (std::vector<std::string>{"iterations=10 ratio=0.1 recompute=true",
+                                        "iterations=10 ratio=1e-07 recompute=false",
+                                        "iterations=2 ratio=0.1 recompute=true",
+                                        "iterations=3 ratio=1e-07 recompute=false"}));
+    std::remove(path.c_str());
+}
+
+TEST(SweepPlan, TooManyPointsAreRefusedBeforeAnyIsMade)
+{
+    // 100^4 = 10^8 combinations: refused before they are enumerated (that took 2.7 GB).
+    SweepPlan plan;
+    std::string hundred;
+    for (int v = 0; v < 100; ++v)
+    {
+        hundred += (v == 0 ? "" : ",") + std::to_string(v);
+    }
+    for (const char* flag : {"a", "b", "c", "d"})
+    {
+        plan.AddAxis(std::string(flag) + "=" + hundred);
+    }
+    plan.AddOnly("a=1,b=1,c=1,d=1");
+    EXPECT_EQ(PointsError(plan),
+              "the axes make 100000000 combinations (at most 1000000): split the sweep");
+}
+
 TEST(SweepPlan, ABadSweepFileIsRefusedWithItsName)
 {
     std::string path = WriteFile("sweep-plan-bad.json", R"({"vary": {"fabric": ["eps"]}})");
@@ -193,7 +231,12 @@ TEST(SweepPlan, ABadSweepFileIsRefusedWithItsName)
               path + ": unknown key \"repeat\" (expected vary, flags, skip, only)");
     std::ofstream(path) << R"({"vary": [{"flag": "seed", "values": [1, null]}]})";
     EXPECT_EQ(Error([&] { plan.ReadFile(path); }),
-              path + ": vary[0].values: expected a string or a number, got null");
+              path + ": vary[0].values: expected a string, a number or a boolean, got null");
+    // A line break would end the run's command line (the rest ran as a command of its own).
+    std::ofstream(path) << R"({"vary": [{"flag": "seed", "values": ["1\ntouch x", "2"]}]})";
+    EXPECT_EQ(Error([&] { plan.ReadFile(path); }),
+              path + ": --vary seed: '1\\x0atouch x': a control character (a line break, a tab, a "
+                     "NUL) cannot be passed to a run");
     std::remove(path.c_str());
 }
 
