@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,6 +69,14 @@ SweepRunner::SweepRunner(std::filesystem::path dir,
       m_program(std::move(program)),
       m_points(std::move(points))
 {
+    // A rebuilt program may print other numbers: its size and time make the points' scripts
+    // differ, so that they run anew rather than mix with the old build's results.
+    struct stat info;
+    m_build = stat(m_program.c_str(), &info) != 0
+                  ? "unknown"
+                  : std::to_string(info.st_size) + " bytes, modified at " +
+                        std::to_string(info.st_mtim.tv_sec) + "." +
+                        std::to_string(info.st_mtim.tv_nsec) + " s (Unix time)";
 }
 
 std::string
@@ -101,6 +110,7 @@ SweepRunner::Script(std::size_t i) const
       << "# Its exit status goes to " << EXIT_STATUS
       << " last, by a rename: a point without one did not end.\n"
       << "# It runs where the sweep started, so that relative paths in its flags hold.\n"
+      << "# The program's build: " << m_build << "\n"
       << "cd " << ShellQuote(m_workdir) << " || exit 1\n"
       << "folder=" << ShellQuote(FolderOf(i).string()) << "\n"
       << "rm -f \"$folder/" << EXIT_STATUS << "\"\n"

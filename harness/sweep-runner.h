@@ -25,11 +25,13 @@ namespace ns3
  * Slurm task runs), from the folder the sweep started in (relative paths in the arguments
  * hold); its messages go to the run folder's run.log, its outputs (summary.json...) beside
  * them (its arguments say so), and its exit status to exit-status, written last by a rename. A
- * point is finished when exit-status says 0: a sweep started again skips those (resume), and a
- * point stopped half-way (Ctrl-C, a killed task) has no exit-status and runs again. DIR/points.txt
- * lists the folders, one per line, in point order (a Slurm array task runs line TASK_ID + 1);
- * DIR/sweep.json keeps the points (folders, varied flags, arguments) and the program, so that a
- * later --merge needs only the folder.
+ * point is finished when exit-status says 0 and its command.sh is this sweep's: a sweep started
+ * again skips those (resume); a point stopped half-way (Ctrl-C, a killed task) has no
+ * exit-status and runs again, as does one whose command.sh differs (other flags, another
+ * folder started from, another build of the program: the script names its size and time).
+ * DIR/points.txt lists the folders, one per line, in point order (a Slurm array task runs line
+ * TASK_ID + 1); DIR/sweep.json keeps the points (folders, varied flags, arguments) and the program,
+ * so that a later --merge needs only the folder.
  */
 class SweepRunner
 {
@@ -118,6 +120,7 @@ class SweepRunner
     std::filesystem::path m_dir;      //!< The sweep's folder
     std::string m_workdir;            //!< Where the points run (where the sweep started)
     std::string m_program;            //!< What each point runs
+    std::string m_build;              //!< Its size and time (a rebuild runs points anew)
     std::vector<SweepPoint> m_points; //!< The points
 };
 

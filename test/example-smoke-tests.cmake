@@ -1559,6 +1559,19 @@ add_test(NAME example.photonic-rails-sweep-preset-delay
                  --out=${CMAKE_BINARY_DIR}/sweep-preset-delay)
 set_tests_properties(example.photonic-rails-sweep-preset-delay PROPERTIES PASS_REGULAR_EXPRESSION
   "25\\.000 +ocs +70\\.011 +[^ ]+ +3 +75\\.000 [^\n]*\n +25\\.000 +ocs-provisioning +60\\.011 +[^ ]+ +3 +65\\.000 .*\nocs +2\\.000 [^\n]*\nocs-provisioning +1\\.632 ")
+# --merge on a preset's folder (its sweep.json): the baseline has no delay, an empty cell.
+add_test(NAME example.photonic-rails-sweep-preset-merge
+         COMMAND photonic-rails-sweep --merge --plot=0
+                 --out=${CMAKE_BINARY_DIR}/sweep-preset-delay)
+set_tests_properties(example.photonic-rails-sweep-preset-merge PROPERTIES
+                     DEPENDS example.photonic-rails-sweep-preset-delay
+                     PASS_REGULAR_EXPRESSION "sweep [^\n]*: 7 of 7 points finished, 0 failed, 0 not run\n")
+add_test(NAME example.photonic-rails-sweep-preset-merge-csv
+         COMMAND ${CMAKE_COMMAND} -DFILE=${CMAKE_BINARY_DIR}/sweep-preset-delay/sweep.csv
+                 "-DPATTERN=^point,state,fabric,delay_ms,[^\n]*\neps,finished,eps,,[^\n]*\nocs-0ms,finished,ocs,0,[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\nocs-25ms,finished,ocs,25,"
+                 -P ${PROJECT_SOURCE_DIR}/test/file-matches.cmake)
+set_tests_properties(example.photonic-rails-sweep-preset-merge-csv PROPERTIES
+                     DEPENDS example.photonic-rails-sweep-preset-merge)
 add_test(NAME example.photonic-rails-sweep-preset-fault
          COMMAND photonic-rails-sweep --preset=fault
                  --dag=${PROJECT_SOURCE_DIR}/test/data/two-phases.json --gpusPerServer=1

@@ -6,7 +6,8 @@
 # time, each about 2 s: test/data/two-phases.json for 15000 iterations): it ends with exit
 # status 130 and a one-line message, writes no sweep.csv, and leaves the point it stopped
 # without an exit-status. The same command again skips the finished point, runs the other,
-# and writes the CSV with both points finished.
+# and writes the CSV with both points finished. A second sweep started in the folder while
+# the first runs is refused (the folder's lock names the first's process).
 set -u
 sweep=$1
 dag=$2
@@ -18,7 +19,7 @@ fail() {
     exit 1
 }
 
-rm -rf "$out" "$out".stderr "$out".again
+rm -rf "$out" "$out".stderr "$out".again "$out".second
 run() {
     "$sweep" --vary=fabric=eps,ocs --workers=1 --plot=0 --out="$out" -- --dag="$dag" \
         --gpusPerServer=1 --iterations=15000 "$@"
@@ -36,6 +37,12 @@ until [ -f "$out/runs/0000/exit-status" ]; do
     sleep 0.1
 done
 sleep 0.3 # the second point starts
+# One program at a time in a sweep's folder: a second one would run the same points.
+if run >/dev/null 2>"$out".second; then
+    fail "a second sweep ran in the folder of a running one"
+fi
+grep -q "^photonic-rails-sweep: error: $out is in use by another sweep (process $pid): wait for it to end, or give another --out$" \
+    "$out".second || fail "the second sweep's error: $(cat "$out".second)"
 kill -s INT "$pid"
 wait "$pid"
 status=$?
