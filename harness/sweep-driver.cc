@@ -31,7 +31,7 @@ SweepDriver::AddFlags(StrictCommandLine& cmd)
             "points at once on this machine (child processes)",
             m_workers,
             FlagRange{1, 256, "points at once"});
-    cmd.Add("points", "run these points only (their numbers, comma-separated)", m_points);
+    cmd.Add("points", "run these points only (numbers or folder names, comma-separated)", m_points);
     cmd.Add("slurm", "submit the points as a Slurm job array (sbatch --array)", m_slurm);
     cmd.Add("wait", "with --slurm: wait for the job array to end, then merge", m_wait);
     cmd.Add("partition", "with --slurm: sbatch --partition", m_batch.partition);
@@ -97,12 +97,6 @@ SweepDriver::Forwarded(int argc,
     return forwarded;
 }
 
-bool
-SweepDriver::OnSlurm() const
-{
-    return m_slurm;
-}
-
 std::vector<std::size_t>
 SweepDriver::PointsToRun(const SweepRunner& runner) const
 {
@@ -119,15 +113,22 @@ SweepDriver::PointsToRun(const SweepRunner& runner) const
         }
         return which;
     }
+    const std::vector<SweepPoint>& points = runner.GetPoints();
     for (const std::string& text : StrictCommandLine::SplitList("points", m_points))
     {
+        // A folder's name (a preset's ocs-10ms, or 0003), or a point's number.
+        auto named = std::find_if(points.begin(), points.end(), [&text](const SweepPoint& p) {
+            return p.folder == text;
+        });
         bool digits = text.find_first_not_of("0123456789") == std::string::npos;
-        std::size_t i = digits && text.size() < 10 ? std::stoul(text) : total;
+        std::size_t i = named != points.end()        ? std::size_t(named - points.begin())
+                        : digits && text.size() < 10 ? std::stoul(text)
+                                                     : total;
         if (i >= total)
         {
             throw std::invalid_argument("--points " + StrictCommandLine::Quote(text) +
                                         ": the sweep's points are 0 to " +
-                                        std::to_string(total - 1));
+                                        std::to_string(total - 1) + " (or their folders' names)");
         }
         if (std::find(which.begin(), which.end(), i) == which.end())
         {

@@ -41,9 +41,6 @@ class SweepDriver
     /// Refuses flags that do not go together, and sbatch values it would misread.
     void CheckFlags(const StrictCommandLine& cmd) const;
 
-    /// \return true if --slurm was given
-    bool OnSlurm() const;
-
     /**
      * \brief Runs the points not finished (or --points) and follows them to their end.
      * \param runner the sweep, prepared

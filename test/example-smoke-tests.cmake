@@ -1618,7 +1618,7 @@ photonic_rails_expect_error(example.photonic-rails-sweep-bad-preset photonic-rai
   "^photonic-rails-sweep: error: --preset takes delay or fault\n$")
 photonic_rails_expect_error(example.photonic-rails-sweep-bad-point photonic-rails-sweep
   "--vary=fabric=eps,ocs|--points=2|--out=${CMAKE_BINARY_DIR}/sweep-bad-point|${pr_sweep_job}"
-  "^photonic-rails-sweep: error: --points '2': the sweep's points are 0 to 1\n$")
+  "^photonic-rails-sweep: error: --points '2': the sweep's points are 0 to 1 \\(or their folders' names\\)\n$")
 photonic_rails_expect_error(example.photonic-rails-sweep-delay-jobs photonic-rails-delay-sweep
   "--jobs=2"
   "^photonic-rails-delay-sweep: error: --jobs is gone: use --workers \\(runs at once\\)\n$")
