@@ -104,12 +104,10 @@ MakePoints(const Options& o, const std::string& outDir)
     return points;
 }
 
-/// The points as SweepRunner's: each runs this program again with the same flags and
-/// --point=FOLDER, which runs that point alone (RunPoint).
+/// The points' folders and labels (SweepDriver::PresetPoints gives them their arguments:
+/// this program again with --point=FOLDER, which runs that point alone, RunPoint).
 std::vector<SweepPoint>
-SweepPoints(const std::vector<Point>& points,
-            const std::vector<std::string>& forwarded,
-            const std::string& outDir)
+SweepPoints(const std::vector<Point>& points)
 {
     std::vector<SweepPoint> sweep;
     for (const Point& p : points)
@@ -121,9 +119,6 @@ SweepPoints(const std::vector<Point>& points,
         {
             point.labels.emplace_back("delay_ms", DelayText(p.delayMs, 0));
         }
-        point.arguments = forwarded;
-        point.arguments.push_back("--out=" + outDir);
-        point.arguments.push_back("--point=" + point.folder);
         sweep.push_back(std::move(point));
     }
     return sweep;
@@ -505,9 +500,7 @@ DelaySweepPreset::Main(int argc,
             SweepRunner runner(
                 outDir,
                 SweepRunner::ThisProgram(),
-                SweepPoints(points,
-                            SweepDriver::Forwarded(argc, argv, preset, {"out", "plot", "point"}),
-                            outDir));
+                SweepDriver::PresetPoints(SweepPoints(points), argc, argv, preset, outDir));
             FolderLock lock(runner.GetDir());
             runner.Prepare();
             if (std::optional<int> status = driver.RunToEnd(runner, o.out))

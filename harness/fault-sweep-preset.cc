@@ -187,11 +187,10 @@ RunPoint(const Options& o,
                                 ": the sweep has no such point");
 }
 
-/// The points as SweepRunner's: each runs this program again with --point=FOLDER.
+/// The points' folders and labels (SweepDriver::PresetPoints gives them their arguments:
+/// this program again with --point=FOLDER, which runs that point alone, RunPoint).
 std::vector<SweepPoint>
-SweepPoints(const std::vector<Point>& points,
-            const std::vector<std::string>& forwarded,
-            const std::string& outDir)
+SweepPoints(const std::vector<Point>& points)
 {
     std::vector<SweepPoint> sweep;
     for (const Point& p : points)
@@ -199,9 +198,6 @@ SweepPoints(const std::vector<Point>& points,
         SweepPoint point;
         point.folder = p.Folder();
         point.labels = {{"fabric", p.fabric.name}, {"fault", p.fault.empty() ? "none" : p.fault}};
-        point.arguments = forwarded;
-        point.arguments.push_back("--out=" + outDir);
-        point.arguments.push_back("--point=" + point.folder);
         sweep.push_back(std::move(point));
     }
     return sweep;
@@ -403,9 +399,7 @@ FaultSweepPreset::Main(int argc,
             SweepRunner runner(
                 outDir,
                 SweepRunner::ThisProgram(),
-                SweepPoints(points,
-                            SweepDriver::Forwarded(argc, argv, preset, {"out", "plot", "point"}),
-                            outDir));
+                SweepDriver::PresetPoints(SweepPoints(points), argc, argv, preset, outDir));
             FolderLock lock(runner.GetDir());
             runner.Prepare();
             if (std::optional<int> status = driver.RunToEnd(runner, o.out))

@@ -68,14 +68,24 @@ SweepDriver::CheckFlags(const StrictCommandLine& cmd) const
     }
 }
 
-std::vector<std::string>
-SweepDriver::Forwarded(int argc,
-                       char* argv[],
-                       const std::string& preset,
-                       const std::vector<std::string>& dropped)
+std::vector<SweepPoint>
+SweepDriver::PresetPoints(std::vector<SweepPoint> points,
+                          int argc,
+                          char* argv[],
+                          const std::string& preset,
+                          const std::string& out)
 {
-    static const std::vector<std::string> driverFlags =
-        {"workers", "points", "slurm", "wait", "partition", "time", "mem", "poll"};
+    static const std::vector<std::string> dropped = {"workers",
+                                                     "points",
+                                                     "slurm",
+                                                     "wait",
+                                                     "partition",
+                                                     "time",
+                                                     "mem",
+                                                     "poll",
+                                                     "out",
+                                                     "plot",
+                                                     "point"};
     std::vector<std::string> forwarded;
     if (!preset.empty())
     {
@@ -84,17 +94,20 @@ SweepDriver::Forwarded(int argc,
     for (int i = 1; i < argc; ++i)
     {
         std::string arg = argv[i];
-        std::string name =
-            arg.substr(2,
-                       arg.find('=') == std::string::npos ? std::string::npos : arg.find('=') - 2);
-        bool drop = std::find(driverFlags.begin(), driverFlags.end(), name) != driverFlags.end() ||
-                    std::find(dropped.begin(), dropped.end(), name) != dropped.end();
-        if (!drop)
+        std::size_t equal = arg.find('=');
+        std::string name = arg.substr(2, equal == std::string::npos ? equal : equal - 2);
+        if (std::find(dropped.begin(), dropped.end(), name) == dropped.end())
         {
             forwarded.push_back(arg);
         }
     }
-    return forwarded;
+    for (SweepPoint& point : points)
+    {
+        point.arguments = forwarded;
+        point.arguments.push_back("--out=" + out);
+        point.arguments.push_back("--point=" + point.folder);
+    }
+    return points;
 }
 
 std::vector<std::size_t>

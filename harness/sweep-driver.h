@@ -52,18 +52,21 @@ class SweepDriver
     bool Run(const SweepRunner& runner, const std::string& out) const;
 
     /**
-     * \brief The arguments a preset's points run with: \p preset (if not ""), then the
-     *        program's own arguments but the driver's flags and \p dropped.
+     * \brief Gives a preset's points (their folders and labels set) their arguments: the
+     *        preset's program runs again with \p preset (if not ""), its own arguments but
+     *        the driver's flags, --out, --plot and --point, then --out=OUT --point=FOLDER.
+     * \param points the points
      * \param argc main()'s argument count
      * \param argv main()'s arguments
      * \param preset "--preset=NAME" when photonic-rails-sweep runs the preset, else ""
-     * \param dropped other flags the points do not take (their --out, --plot...)
-     * \return the arguments
+     * \param out the sweep's folder, absolute
+     * \return the points
      */
-    static std::vector<std::string> Forwarded(int argc,
-                                              char* argv[],
-                                              const std::string& preset,
-                                              const std::vector<std::string>& dropped);
+    static std::vector<SweepPoint> PresetPoints(std::vector<SweepPoint> points,
+                                                int argc,
+                                                char* argv[],
+                                                const std::string& preset,
+                                                const std::string& out);
 
     /**
      * \brief Run(), for a program that goes on with the results.
