@@ -33,6 +33,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -95,8 +96,21 @@ MakeRunner(const Options& o, const StrictCommandLine& cmd)
         plan.AddOnly(filter);
     }
     std::string simulator = o.simulator.empty() ? SweepRunner::FindSimulator(PROGRAM) : o.simulator;
+    if (access(simulator.c_str(), X_OK) != 0)
+    {
+        throw std::invalid_argument("--simulator " + StrictCommandLine::Quote(simulator) +
+                                    ": not a program this user can run");
+    }
     std::filesystem::path dir = std::filesystem::absolute(o.out).lexically_normal();
-    return SweepRunner(dir, simulator, plan.Points((dir / "runs").string()));
+    SweepRunner runner(dir, simulator, plan.Points((dir / "runs").string()));
+    if (o.merge && std::filesystem::exists(dir / "sweep.json") &&
+        !runner.SamePoints(SweepRunner::Load(dir)))
+    {
+        // Its CSV would call every point pending.
+        throw std::invalid_argument("the flags describe another sweep than the one in " +
+                                    dir.string() + " (its sweep.json): give its flags, or none");
+    }
+    return runner;
 }
 
 /// Prints the points and where each stands.
@@ -143,14 +157,17 @@ Merge(const Options& o, const SweepRunner& runner, const SweepDriver& driver, bo
               << " points finished, " << failed << " failed, " << total - finished - failed
               << " not run\n";
     std::cerr << TAG << " wrote " << (out.GetDir() / "sweep.csv").string() << "\n";
-    for (const char* stale : {"sweep.png", "sweep.plt"})
-    {
-        std::error_code error; // a figure of an earlier merge is not this one's
-        std::filesystem::remove(out.GetDir() / stale, error);
-    }
     if (finished > empty.size())
     {
         table.Plot(o.metric, out, "sweep", o.plot);
+    }
+    else
+    {
+        for (const char* stale : {"sweep.png", "sweep.plt"})
+        {
+            std::error_code error; // an earlier merge's figure is not this one's
+            std::filesystem::remove(out.GetDir() / stale, error);
+        }
     }
     std::size_t unfinished = ran ? total - finished : failed;
     if (unfinished + empty.size() > 0)
@@ -249,7 +266,6 @@ main(int argc, char* argv[])
             FolderLock lock(runner.GetDir());
             if (!o.merge)
             {
-                runner.Prepare();
                 if (std::optional<int> status = driver.RunToEnd(runner, o.out))
                 {
                     return *status;

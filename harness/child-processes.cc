@@ -15,8 +15,29 @@ namespace ns3
 namespace
 {
 
+/// \return SIGINT, SIGTERM and SIGHUP, but those ignored when the program started (nohup
+///         ignores SIGHUP; a shell without job control starts background commands with
+///         SIGINT ignored): one ignored on purpose stays ignored
+sigset_t
+StopSignalSet()
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (int signal : {SIGINT, SIGTERM, SIGHUP})
+    {
+        struct sigaction action;
+        if (sigaction(signal, nullptr, &action) == 0 && action.sa_handler != SIG_IGN)
+        {
+            sigaddset(&set, signal);
+        }
+    }
+    return set;
+}
+
+} // namespace
+
 std::string
-SignalName(int signal)
+StopSignalReceived::SignalName(int signal)
 {
     return signal == SIGINT    ? "SIGINT"
            : signal == SIGTERM ? "SIGTERM"
@@ -24,11 +45,35 @@ SignalName(int signal)
                                : "signal " + std::to_string(signal);
 }
 
-} // namespace
+StopSignalReceived::StopSignalReceived(int signal, const std::string& what)
+    : std::runtime_error("stopped by " + SignalName(signal) + ": " + what),
+      m_signal(signal)
+{
+}
+
+StopSignals::StopSignals()
+    : m_signals(StopSignalSet())
+{
+    sigprocmask(SIG_BLOCK, &m_signals, &m_previousMask);
+}
+
+StopSignals::~StopSignals()
+{
+    sigprocmask(SIG_SETMASK, &m_previousMask, nullptr);
+}
+
+int
+StopSignals::WaitFor(double seconds)
+{
+    timespec wait{static_cast<time_t>(seconds), static_cast<long>((seconds - long(seconds)) * 1e9)};
+    int signal = sigtimedwait(&m_signals, nullptr, &wait);
+    return signal > 0 ? signal : 0;
+}
 
 StopSignalReceived::StopSignalReceived(int signal, std::size_t stopped)
     : std::runtime_error("stopped by " + SignalName(signal) + ": " + std::to_string(stopped) +
-                         " running simulation" + (stopped == 1 ? "" : "s") + " stopped"),
+                         " running simulation" + (stopped == 1 ? "" : "s") +
+                         " stopped; the same command resumes the sweep"),
       m_signal(signal)
 {
 }
@@ -40,18 +85,8 @@ StopSignalReceived::ExitStatus() const
 }
 
 ChildProcesses::ChildProcesses()
+    : m_stopSignals(StopSignalSet())
 {
-    sigemptyset(&m_stopSignals);
-    for (int signal : {SIGINT, SIGTERM, SIGHUP})
-    {
-        // One ignored on purpose stays ignored (nohup ignores SIGHUP; a shell without job
-        // control starts background commands with SIGINT ignored).
-        struct sigaction action;
-        if (sigaction(signal, nullptr, &action) == 0 && action.sa_handler != SIG_IGN)
-        {
-            sigaddset(&m_stopSignals, signal);
-        }
-    }
     m_awaited = m_stopSignals;
     sigaddset(&m_awaited, SIGCHLD);
     sigprocmask(SIG_BLOCK, &m_awaited, &m_previousMask);

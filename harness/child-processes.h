@@ -30,11 +30,42 @@ class StopSignalReceived : public std::runtime_error
      */
     StopSignalReceived(int signal, std::size_t stopped);
 
+    /**
+     * \param signal the signal received
+     * \param what what it stopped, after "stopped by SIGNAME: "
+     */
+    StopSignalReceived(int signal, const std::string& what);
+
+    /// \return the signal's name, e.g. SIGINT
+    static std::string SignalName(int signal);
+
     /// \return the exit status a shell reports for a program ended by the signal (128 + it)
     int ExitStatus() const;
 
   private:
     int m_signal; //!< The signal received
+};
+
+/**
+ * \ingroup photonic-rails
+ * \brief Waits for a stop signal (SIGINT, SIGTERM, SIGHUP not ignored) for a while, the
+ *        signals blocked while the object lives: a wait between two polls of a job that
+ *        ends with a line, not silently.
+ */
+class StopSignals
+{
+  public:
+    StopSignals();
+    ~StopSignals();
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+    /// \return the stop signal that came within \p seconds, or 0 if none did
+    int WaitFor(double seconds);
+
+  private:
+    sigset_t m_signals;      //!< The stop signals not ignored
+    sigset_t m_previousMask; //!< The mask before
 };
 
 /**

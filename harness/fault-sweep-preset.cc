@@ -401,7 +401,6 @@ FaultSweepPreset::Main(int argc,
                 SweepRunner::ThisProgram(),
                 SweepDriver::PresetPoints(SweepPoints(points), argc, argv, preset, outDir));
             FolderLock lock(runner.GetDir());
-            runner.Prepare();
             if (std::optional<int> status = driver.RunToEnd(runner, o.out))
             {
                 return *status;

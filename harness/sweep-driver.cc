@@ -12,7 +12,6 @@
 #include <chrono>
 #include <iostream>
 #include <stdexcept>
-#include <thread>
 
 namespace ns3
 {
@@ -210,9 +209,16 @@ SweepDriver::RunOnSlurm(const SweepRunner& runner,
     SweepProgress progress(total, total - which.size());
     auto start = std::chrono::steady_clock::now();
     std::vector<std::size_t> waiting = which;
+    StopSignals stops;
     for (bool queued = true; !waiting.empty() && queued;)
     {
-        std::this_thread::sleep_for(std::chrono::duration<double>(m_poll));
+        if (int signal = stops.WaitFor(m_poll))
+        {
+            throw StopSignalReceived(signal,
+                                     "stopped waiting; Slurm job " + job + " goes on ('scancel " +
+                                         job + "' stops it), and once it ends " + m_collect +
+                                         " collects it");
+        }
         queued = SlurmArray::InQueue(job); // first: a task that left the queue has ended
         for (auto it = waiting.begin(); it != waiting.end();)
         {
@@ -238,7 +244,9 @@ SweepDriver::RunOnSlurm(const SweepRunner& runner,
 bool
 SweepDriver::Run(const SweepRunner& runner, const std::string& out) const
 {
+    // Before anything is written: the queued job's tasks read these folders.
     SlurmArray(runner).CheckNoneQueued();
+    runner.Prepare();
     std::vector<std::size_t> which = PointsToRun(runner);
     std::size_t finished = 0;
     for (std::size_t i = 0; i < runner.GetPoints().size(); ++i)
@@ -274,8 +282,7 @@ SweepDriver::RunToEnd(const SweepRunner& runner, const std::string& out) const
     }
     catch (const StopSignalReceived& stopped)
     {
-        std::cerr << m_program << ": " << stopped.what()
-                  << "; the same command resumes the sweep\n";
+        std::cerr << m_program << ": " << stopped.what() << "\n";
         return stopped.ExitStatus();
     }
     return std::nullopt;

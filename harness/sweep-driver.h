@@ -42,8 +42,10 @@ class SweepDriver
     void CheckFlags(const StrictCommandLine& cmd) const;
 
     /**
-     * \brief Runs the points not finished (or --points) and follows them to their end.
-     * \param runner the sweep, prepared
+     * \brief Prepares the sweep's folder (SweepRunner::Prepare), once no job array of it is
+     *        queued on Slurm, then runs the points not finished (or --points) and follows
+     *        them to their end.
+     * \param runner the sweep
      * \param out the sweep's folder as given (for the messages)
      * \return false if the points were submitted to Slurm and not waited for (--wait=0):
      *         their results are not there yet
@@ -70,7 +72,7 @@ class SweepDriver
 
     /**
      * \brief Run(), for a program that goes on with the results.
-     * \param runner the sweep, prepared
+     * \param runner the sweep
      * \param out the sweep's folder as given
      * \return nothing once every point has ended (their results are there), or the exit
      *         status the program ends with: 0 when submitted to Slurm and not waited for;

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 
 namespace ns3
@@ -138,6 +139,12 @@ SweepPlan::AddAxis(const std::string& flag, const std::vector<std::string>& valu
     {
         throw std::invalid_argument("--vary " + flag + ": no value");
     }
+    if (values.size() > MAX_POINTS)
+    {
+        throw std::invalid_argument("--vary " + flag + ": " + std::to_string(values.size()) +
+                                    " values (at most " + std::to_string(MAX_POINTS) + ")");
+    }
+    std::set<std::string> seen;
     for (std::size_t i = 0; i < values.size(); ++i)
     {
         CheckPrintable("--vary " + flag + ":", values[i]);
@@ -146,7 +153,7 @@ SweepPlan::AddAxis(const std::string& flag, const std::vector<std::string>& valu
             throw std::invalid_argument("--vary " + flag + ": value " + std::to_string(i + 1) +
                                         " is empty");
         }
-        if (std::find(values.begin(), values.begin() + i, values[i]) != values.begin() + i)
+        if (!seen.insert(values[i]).second)
         {
             // Two points would be one run twice.
             throw std::invalid_argument("--vary " + flag + ": " +
@@ -373,6 +380,12 @@ SweepPlan::Points(const std::string& runs) const
             point.folder = folder;
             point.arguments.push_back("--out=" + runs + "/" + point.folder);
             points.push_back(std::move(point));
+            if (points.size() > MAX_POINTS)
+            {
+                throw std::invalid_argument("the sweep has more than " +
+                                            std::to_string(MAX_POINTS) +
+                                            " points: filter it or split it");
+            }
         }
         std::size_t a = m_axes.size();
         while (a > 0 && ++at[a - 1] == m_axes[a - 1].second.size())
@@ -387,12 +400,6 @@ SweepPlan::Points(const std::string& runs) const
     if (points.empty())
     {
         throw std::invalid_argument("the filters leave no point to run");
-    }
-    if (points.size() > MAX_POINTS)
-    {
-        throw std::invalid_argument("the sweep has " + std::to_string(points.size()) +
-                                    " points (at most " + std::to_string(MAX_POINTS) +
-                                    "): filter it or split it");
     }
     return points;
 }

@@ -8,6 +8,7 @@
 
 #include "ns3/json-input.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <map>
@@ -185,6 +186,7 @@ SweepRunner::Load(const std::filesystem::path& dir)
         }
         SweepRunner runner(dir, saved.at("program").get<std::string>(), points);
         runner.m_workdir = saved.at("workdir").get<std::string>();
+        runner.m_asSaved = true;
         return runner;
     }
     catch (const std::exception& e)
@@ -199,6 +201,19 @@ SweepRunner::Forget(std::size_t i) const
 {
     std::error_code error;
     std::filesystem::remove(FolderOf(i) / EXIT_STATUS, error);
+}
+
+bool
+SweepRunner::SamePoints(const SweepRunner& other) const
+{
+    return std::equal(m_points.begin(),
+                      m_points.end(),
+                      other.m_points.begin(),
+                      other.m_points.end(),
+                      [](const SweepPoint& a, const SweepPoint& b) {
+                          return a.folder == b.folder && a.labels == b.labels &&
+                                 a.arguments == b.arguments;
+                      });
 }
 
 const std::filesystem::path&
@@ -223,7 +238,10 @@ SweepRunner::State
 SweepRunner::StateOf(std::size_t i) const
 {
     std::filesystem::path path = FolderOf(i) / EXIT_STATUS;
-    if (!std::filesystem::exists(path) || ReadText(FolderOf(i) / SCRIPT) != Script(i))
+    // A sweep read back from its folder (--merge --out=DIR) takes what each run folder says:
+    // the folder may have moved (copied off a cluster), which changes every script's paths.
+    if (!std::filesystem::exists(path) ||
+        (!m_asSaved && ReadText(FolderOf(i) / SCRIPT) != Script(i)))
     {
         return PENDING; // not run, stopped, or run with other flags (another sweep's)
     }

@@ -52,7 +52,9 @@ class SweepRunner
     SweepRunner(std::filesystem::path dir, std::string program, std::vector<SweepPoint> points);
 
     /**
-     * \brief Reads the sweep that Prepare() wrote in \p dir.
+     * \brief Reads the sweep that Prepare() wrote in \p dir, for --merge and --list: a
+     *        point's state is then what its exit-status says (the folder may have moved,
+     *        which changes the scripts' paths).
      * \throws std::runtime_error if DIR/sweep.json is missing or not one
      */
     static SweepRunner Load(const std::filesystem::path& dir);
@@ -64,6 +66,9 @@ class SweepRunner
      * \throws std::runtime_error if a file cannot be written
      */
     void Prepare() const;
+
+    /// \return true if \p other has the same points (folders, varied flags, arguments)
+    bool SamePoints(const SweepRunner& other) const;
 
     /// \return the sweep's folder (absolute)
     const std::filesystem::path& GetDir() const;
@@ -121,6 +126,7 @@ class SweepRunner
     std::string m_workdir;            //!< Where the points run (where the sweep started)
     std::string m_program;            //!< What each point runs
     std::string m_build;              //!< Its size and time (a rebuild runs points anew)
+    bool m_asSaved{false};            //!< Read back by Load (states from exit-status alone)
     std::vector<SweepPoint> m_points; //!< The points
 };
 
