@@ -4,7 +4,8 @@
  * photonic-rails-sweep: runs photonic-rails-sim over a cartesian product of its flags, on
  * this machine or as a Slurm job array, and merges every run's summary.json into one CSV.
  *
- *   photonic-rails-sweep --vary=fabric=eps,ocs --vary=reconfigDelay=1ms,10ms -- --job=b16
+ *   photonic-rails-sweep --vary=fabric=ocs,ocs-provisioning --vary=reconfigDelay=1ms,10ms \
+ *       -- --job=b16
  *   photonic-rails-sweep --file=sweep.json --workers=2 --out=s1
  *   photonic-rails-sweep --file=sweep.json --slurm --partition=gpu --time=30 --mem=4G
  *   photonic-rails-sweep --merge --out=s1              # collect what a cluster finished
