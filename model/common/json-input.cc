@@ -133,7 +133,22 @@ FindBinaryByte(const std::string& text)
 }
 
 /**
- * \brief Explains why a text is not JSON: empty, binary, or the parser's own reason.
+ * \param text a text with a control byte at \p binary
+ * \param kind what it should hold
+ * \param binary that byte's offset
+ * \return why it is not JSON, naming that byte
+ */
+std::string
+ExplainBinary(const std::string& text, const std::string& kind, std::size_t binary)
+{
+    char hex[8];
+    std::snprintf(hex, sizeof(hex), "0x%02x", static_cast<unsigned char>(text[binary]));
+    return "not a JSON text (binary data: byte " + std::string(hex) + " at offset " +
+           std::to_string(binary) + "; a " + kind + " is UTF-8 JSON)";
+}
+
+/**
+ * \brief Explains why a text is not JSON: empty, or the parser's own reason.
  * \param text the text
  * \param kind what it should hold
  * \param e the parser's exception
@@ -145,16 +160,6 @@ ExplainParseFailure(const std::string& text, const std::string& kind, const Json
     if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     {
         return "the file is empty (expected a JSON " + kind + ")";
-    }
-    // A control byte is invalid anywhere in JSON (strings escape them): the parser's
-    // complaint about its first odd byte would only confuse.
-    std::size_t binary = FindBinaryByte(text);
-    if (binary != std::string::npos)
-    {
-        char hex[8];
-        std::snprintf(hex, sizeof(hex), "0x%02x", static_cast<unsigned char>(text[binary]));
-        return "not a JSON text (binary data: byte " + std::string(hex) + " at offset " +
-               std::to_string(binary) + "; a " + kind + " is UTF-8 JSON)";
     }
     // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 5: ..."
     std::string what = e.what();
@@ -185,6 +190,14 @@ JsonInput::ParseDocument(const std::string& text, const std::string& file, const
     NS_LOG_FUNCTION(text.size() << file << kind);
     Document document;
     DuplicateKeyFinder finder;
+    // A control byte is invalid anywhere in JSON (strings escape them), and the parser takes
+    // a NUL for the end of the text: a document followed by a NUL and more was read without
+    // what followed. Its complaint about a first odd byte would only confuse.
+    std::size_t binary = FindBinaryByte(text);
+    if (binary != std::string::npos && text.find_first_not_of(" \t\r\n") != std::string::npos)
+    {
+        throw InputFileError(file, ExplainBinary(text, kind, binary));
+    }
     try
     {
         document.root = Json::parse(text, [&finder](int, Json::parse_event_t event, Json& parsed) {

@@ -97,6 +97,10 @@ TEST(JsonInput, SaysWhyATextIsNotJson)
     EXPECT_EQ(ParseError(std::string("[\"a\0\"]", 5)),
               "f.json: not a JSON text (binary data: byte 0x00 at offset 3; a fault list is UTF-8 "
               "JSON)");
+    // A NUL after a whole document: the parser stopped there, and took [1] alone (issue 31).
+    EXPECT_EQ(ParseError(std::string("[1]\0[2]", 7)),
+              "f.json: not a JSON text (binary data: byte 0x00 at offset 3; a fault list is UTF-8 "
+              "JSON)");
     // '[1,' then the end: the parser's reason, after the file (its column count is its own).
     EXPECT_EQ(ParseError("[1,").rfind("f.json: invalid JSON: parse error at line 1, column ", 0),
               0u)
