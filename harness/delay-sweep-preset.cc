@@ -158,15 +158,6 @@ RunPoint(Options o,
                                 ": the sweep has no such point");
 }
 
-/// \return why point \p i failed, as its error line says it (without the program's name)
-std::string
-Failure(const SweepRunner& runner, std::size_t i, const std::string& program)
-{
-    std::string why = runner.FailureOf(i);
-    const std::string prefix = "exit status 1: " + program + ": error: ";
-    return why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why;
-}
-
 /// Reads what a child wrote.
 JobResult
 ReadPoint(const Point& point)
@@ -513,7 +504,7 @@ DelaySweepPreset::Main(int argc,
                 {
                     // The first failure is the error (the others are listed above it).
                     driver.ReportUnfinished(runner);
-                    throw std::runtime_error(Failure(runner, i, program));
+                    throw std::runtime_error(driver.PointError(runner, i));
                 }
                 points[i].result = ReadPoint(points[i]);
             }

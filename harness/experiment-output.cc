@@ -16,23 +16,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("ExperimentOutput");
 
-namespace
-{
-
-/// Single-quotes a path for the shell.
-std::string
-ShellQuote(const std::string& text)
-{
-    std::string quoted = "'";
-    for (char c : text)
-    {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
-}
-
-} // namespace
-
 ExperimentOutput::ExperimentOutput(const std::filesystem::path& dir, std::string tag)
     : m_dir(dir),
       m_tag(std::move(tag))
@@ -54,6 +37,38 @@ ExperimentOutput::MakeFolder(const std::filesystem::path& dir)
         // The system's reason says what to fix: "Permission denied", "Not a directory"...
         throw std::runtime_error(dir.string() +
                                  ": cannot create the output folder: " + error.message());
+    }
+}
+
+std::string
+ExperimentOutput::ShellQuote(const std::string& text)
+{
+    std::string quoted = "'";
+    for (char c : text)
+    {
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return quoted + "'";
+}
+
+void
+ExperimentOutput::WriteAtomically(const std::filesystem::path& path, const std::string& text)
+{
+    std::filesystem::path part = path.string() + ".part";
+    {
+        std::ofstream out(part);
+        out << text;
+        if (!out.flush())
+        {
+            throw std::runtime_error(part.string() + ": cannot write the file");
+        }
+    }
+    std::error_code error;
+    std::filesystem::rename(part, path, error);
+    if (error)
+    {
+        throw std::runtime_error(path.string() + ": cannot write the file (" + error.message() +
+                                 ")");
     }
 }
 

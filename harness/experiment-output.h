@@ -46,6 +46,16 @@ class ExperimentOutput
     const std::filesystem::path& GetDir() const;
 
     /**
+     * \brief Writes \p text to \p path through a temporary file (PATH.part) and a rename:
+     *        an interrupted program never leaves half a file there.
+     * \throws std::runtime_error with a one-line reason if it cannot be written
+     */
+    static void WriteAtomically(const std::filesystem::path& path, const std::string& text);
+
+    /// \return \p text single-quoted for sh (a quote inside as '\\'')
+    static std::string ShellQuote(const std::string& text);
+
+    /**
      * \brief Opens a file of the folder for writing.
      * \param name file name
      * \return the stream (std::runtime_error if the file cannot be opened)

@@ -205,13 +205,11 @@ SweepPoints(const std::vector<Point>& points)
 
 /// Reads point \p i's result, or why it did not finish (the last line of its run.log).
 void
-ReadPoint(const SweepRunner& runner, std::size_t i, const std::string& program, Point& p)
+ReadPoint(const SweepRunner& runner, std::size_t i, const SweepDriver& driver, Point& p)
 {
     if (runner.StateOf(i) != SweepRunner::FINISHED)
     {
-        std::string why = runner.FailureOf(i);
-        const std::string prefix = "exit status 1: " + program + ": error: ";
-        p.failure = why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why;
+        p.failure = driver.PointError(runner, i);
         std::cerr << "[fault-sweep] " << p.fabric.name << " " << p.kind
                   << ": did not finish: " << p.failure << "\n";
         return;
@@ -408,7 +406,7 @@ FaultSweepPreset::Main(int argc,
             driver.CheckAllRan(runner);
             for (std::size_t i = 0; i < points.size(); ++i)
             {
-                ReadPoint(runner, i, program, points[i]);
+                ReadPoint(runner, i, driver, points[i]);
                 if (points[i].kind == "none" && points[i].result &&
                     points[i].result->makespan <=
                         StrictCommandLine::ParseTime("at", o.at).GetSeconds())

@@ -4,6 +4,8 @@
 
 #include "slurm-array.h"
 
+#include "experiment-output.h"
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -128,16 +130,11 @@ SlurmArray::WriteScript(const std::vector<std::size_t>& which, const Options& op
     s << "# One point of the sweep per task (photonic-rails-sim is single-threaded): task N\n"
       << "# runs the point on line N + 1 of points.txt, as photonic-rails-sweep does here.\n"
       << "folder=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" "
-      << SweepRunner::ShellQuote((dir / "points.txt").string()) << ")\n"
+      << ExperimentOutput::ShellQuote((dir / "points.txt").string()) << ")\n"
       << "exec sh "
-      << SweepRunner::ShellQuote((dir / "runs").string()) + "/\"$folder\"/command.sh\n";
+      << ExperimentOutput::ShellQuote((dir / "runs").string()) + "/\"$folder\"/command.sh\n";
     std::string path = (dir / "sweep.sbatch").string();
-    std::ofstream out(path);
-    out << s.str();
-    if (!out.flush())
-    {
-        throw std::runtime_error(path + ": cannot write the file");
-    }
+    ExperimentOutput::WriteAtomically(path, s.str());
     return path;
 }
 
@@ -151,7 +148,7 @@ SlurmArray::Submit(const std::string& script)
                                  "submit from a machine of the cluster");
     }
     output.clear();
-    int status = Capture("sbatch --parsable " + SweepRunner::ShellQuote(script), output);
+    int status = Capture("sbatch --parsable " + ExperimentOutput::ShellQuote(script), output);
     std::string id = output.substr(0, output.find_first_of(";\n"));
     if (status != 0 || id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
     {

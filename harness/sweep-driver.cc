@@ -179,7 +179,7 @@ SweepDriver::RunHere(const SweepRunner& runner, const std::vector<std::size_t>& 
               << std::min<std::size_t>(m_workers, which.size()) << " at a time\n";
     SweepProgress progress(total, total - which.size());
     auto start = std::chrono::steady_clock::now();
-    runner.RunHere(which, m_workers, [&](std::size_t i, double) {
+    runner.RunHere(which, m_workers, [&](std::size_t i) {
         SayEnded(m_tag, runner, i, progress, start);
     });
 }
@@ -308,6 +308,14 @@ SweepDriver::CheckAllRan(const SweepRunner& runner) const
                                  "; left out by --points, or stopped): the same command "
                                  "without --points runs them");
     }
+}
+
+std::string
+SweepDriver::PointError(const SweepRunner& runner, std::size_t i) const
+{
+    std::string why = runner.FailureOf(i);
+    const std::string prefix = "exit status 1: " + m_program + ": error: ";
+    return why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why;
 }
 
 std::size_t

@@ -89,6 +89,14 @@ class SweepDriver
     void CheckAllRan(const SweepRunner& runner) const;
 
     /**
+     * \param runner a preset's sweep
+     * \param i a point that did not finish
+     * \return why, as the preset's run of it said in its error line (the program's name
+     *         left out), or SweepRunner::FailureOf's line
+     */
+    std::string PointError(const SweepRunner& runner, std::size_t i) const;
+
+    /**
      * \brief Lists the points that failed or did not run, and how to run them again.
      * \return the number of points that failed
      */

@@ -5,13 +5,12 @@
 #include "sweep-runner.h"
 
 #include "child-processes.h"
+#include "experiment-output.h"
 
 #include "ns3/json-input.h"
 
 #include <algorithm>
-#include <chrono>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -38,28 +37,6 @@ ReadText(const std::filesystem::path& path)
     return text.str();
 }
 
-/// Writes \p text to \p path through a temporary file and a rename: never half a file.
-void
-WriteAtomically(const std::filesystem::path& path, const std::string& text)
-{
-    std::filesystem::path part = path.string() + ".part";
-    {
-        std::ofstream out(part);
-        out << text;
-        if (!out.flush())
-        {
-            throw std::runtime_error(part.string() + ": cannot write the file");
-        }
-    }
-    std::error_code error;
-    std::filesystem::rename(part, path, error);
-    if (error)
-    {
-        throw std::runtime_error(path.string() + ": cannot write the file (" + error.message() +
-                                 ")");
-    }
-}
-
 } // namespace
 
 SweepRunner::SweepRunner(std::filesystem::path dir,
@@ -78,17 +55,6 @@ SweepRunner::SweepRunner(std::filesystem::path dir,
                   : std::to_string(info.st_size) + " bytes, modified at " +
                         std::to_string(info.st_mtim.tv_sec) + "." +
                         std::to_string(info.st_mtim.tv_nsec) + " s (Unix time)";
-}
-
-std::string
-SweepRunner::ShellQuote(const std::string& text)
-{
-    std::string quoted = "'";
-    for (char c : text)
-    {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
 }
 
 std::string
@@ -112,13 +78,13 @@ SweepRunner::Script(std::size_t i) const
       << " last, by a rename: a point without one did not end.\n"
       << "# It runs where the sweep started, so that relative paths in its flags hold.\n"
       << "# The program's build: " << m_build << "\n"
-      << "cd " << ShellQuote(m_workdir) << " || exit 1\n"
-      << "folder=" << ShellQuote(FolderOf(i).string()) << "\n"
+      << "cd " << ExperimentOutput::ShellQuote(m_workdir) << " || exit 1\n"
+      << "folder=" << ExperimentOutput::ShellQuote(FolderOf(i).string()) << "\n"
       << "rm -f \"$folder/" << EXIT_STATUS << "\"\n"
-      << ShellQuote(m_program);
+      << ExperimentOutput::ShellQuote(m_program);
     for (const std::string& argument : m_points[i].arguments)
     {
-        s << " \\\n  " << ShellQuote(argument);
+        s << " \\\n  " << ExperimentOutput::ShellQuote(argument);
     }
     s << " >\"$folder/" << RUN_LOG << "\" 2>&1\n"
       << "status=$?\n"
@@ -147,10 +113,10 @@ SweepRunner::Prepare() const
             throw std::runtime_error(folder.string() + ": cannot make the folder (" +
                                      error.message() + ")");
         }
-        WriteAtomically(folder / SCRIPT, script);
+        ExperimentOutput::WriteAtomically(folder / SCRIPT, script);
         list += m_points[i].folder + "\n";
     }
-    WriteAtomically(m_dir / "points.txt", list);
+    ExperimentOutput::WriteAtomically(m_dir / "points.txt", list);
     nlohmann::json saved = {{"program", m_program},
                             {"workdir", m_workdir},
                             {"points", nlohmann::json::array()}};
@@ -159,7 +125,7 @@ SweepRunner::Prepare() const
         saved["points"].push_back(
             {{"folder", p.folder}, {"labels", p.labels}, {"arguments", p.arguments}});
     }
-    WriteAtomically(m_dir / "sweep.json", saved.dump(1) + "\n");
+    ExperimentOutput::WriteAtomically(m_dir / "sweep.json", saved.dump(1) + "\n");
 }
 
 SweepRunner
@@ -270,11 +236,9 @@ SweepRunner::FailureOf(std::size_t i) const
 void
 SweepRunner::RunHere(const std::vector<std::size_t>& which,
                      uint32_t workers,
-                     const std::function<void(std::size_t, double)>& ended) const
+                     const std::function<void(std::size_t)>& ended) const
 {
-    using Clock = std::chrono::steady_clock;
     ChildProcesses children;
-    std::map<std::size_t, Clock::time_point> started;
     std::size_t next = 0;
     while (next < which.size() || children.Running() > 0)
     {
@@ -282,15 +246,13 @@ SweepRunner::RunHere(const std::vector<std::size_t>& which,
         {
             std::size_t i = which[next++];
             std::string script = (FolderOf(i) / SCRIPT).string();
-            started[i] = Clock::now();
             children.Start(i, [&script]() {
                 execl("/bin/sh", "sh", script.c_str(), static_cast<char*>(nullptr));
                 return 127; // no shell: the point failed without a run
             });
         }
         int status = 0;
-        std::size_t i = children.Wait(status);
-        ended(i, std::chrono::duration<double>(Clock::now() - started[i]).count());
+        ended(children.Wait(status)); // its exit-status file says how it ended
     }
     children.ThrowIfStopped(); // one that came after the last child ended
 }

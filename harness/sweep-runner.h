@@ -98,11 +98,11 @@ class SweepRunner
      *        StopSignalReceived (they run again next time).
      * \param which the points to run, in order
      * \param workers how many at once
-     * \param ended called as each ends, with its index and its wall time (s)
+     * \param ended called with its index as each ends
      */
     void RunHere(const std::vector<std::size_t>& which,
                  uint32_t workers,
-                 const std::function<void(std::size_t, double)>& ended) const;
+                 const std::function<void(std::size_t)>& ended) const;
 
     /**
      * \brief Finds photonic-rails-sim beside the running program, whose name (in a build
@@ -114,9 +114,6 @@ class SweepRunner
 
     /// \return the running program's path (for points that run it again)
     static std::string ThisProgram();
-
-    /// \return \p text single-quoted for sh
-    static std::string ShellQuote(const std::string& text);
 
   private:
     /// \return the text of point \p i's command.sh

@@ -13,8 +13,8 @@
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -114,7 +114,7 @@ SweepTable::SweepTable(const SweepRunner& runner)
                 m_columns.push_back(name);
             }
         }
-        m_rows.push_back(std::move(row));
+        m_rows.emplace_back(row.begin(), row.end());
     }
 }
 
@@ -135,72 +135,52 @@ SweepTable::FinishedWithoutSummary() const
 std::string
 SweepTable::Cell(std::size_t i, const std::string& column) const
 {
-    for (const auto& [name, text] : m_rows.at(i))
-    {
-        if (name == column)
-        {
-            return text;
-        }
-    }
-    return "";
+    auto found = m_rows.at(i).find(column);
+    return found == m_rows[i].end() ? "" : found->second;
 }
 
 void
 SweepTable::WriteCsv(const std::string& path) const
 {
     const std::vector<SweepPoint>& points = m_runner.GetPoints();
-    std::string part = path + ".part";
+    // The varied flags of every point (a preset's baseline has fewer), in order.
+    std::vector<std::string> flags;
+    for (const SweepPoint& p : points)
     {
-        // The varied flags of every point (a preset's baseline has fewer), in order.
-        std::vector<std::string> flags;
-        for (const SweepPoint& p : points)
+        for (const auto& [flag, value] : p.labels)
         {
-            for (const auto& [flag, value] : p.labels)
+            if (std::find(flags.begin(), flags.end(), flag) == flags.end())
             {
-                if (std::find(flags.begin(), flags.end(), flag) == flags.end())
-                {
-                    flags.push_back(flag);
-                }
+                flags.push_back(flag);
             }
         }
-        std::ofstream csv(part);
-        csv << "point,state";
+    }
+    std::ostringstream csv;
+    csv << "point,state";
+    for (const std::string& flag : flags)
+    {
+        csv << ',' << CsvField(flag);
+    }
+    for (const std::string& column : m_columns)
+    {
+        csv << ',' << CsvField(column);
+    }
+    csv << '\n';
+    for (std::size_t i = 0; i < points.size(); ++i)
+    {
+        csv << CsvField(points[i].folder) << ',' << STATE_NAMES[m_runner.StateOf(i)];
+        std::map<std::string, std::string> labels(points[i].labels.begin(), points[i].labels.end());
         for (const std::string& flag : flags)
         {
-            csv << ',' << CsvField(flag);
+            csv << ',' << CsvField(labels[flag]);
         }
         for (const std::string& column : m_columns)
         {
-            csv << ',' << CsvField(column);
+            csv << ',' << CsvField(Cell(i, column));
         }
         csv << '\n';
-        for (std::size_t i = 0; i < points.size(); ++i)
-        {
-            csv << CsvField(points[i].folder) << ',' << STATE_NAMES[m_runner.StateOf(i)];
-            for (const std::string& flag : flags)
-            {
-                auto label = std::find_if(points[i].labels.begin(),
-                                          points[i].labels.end(),
-                                          [&flag](const auto& l) { return l.first == flag; });
-                csv << ',' << (label == points[i].labels.end() ? "" : CsvField(label->second));
-            }
-            for (const std::string& column : m_columns)
-            {
-                csv << ',' << CsvField(Cell(i, column));
-            }
-            csv << '\n';
-        }
-        if (!csv.flush())
-        {
-            throw std::runtime_error(part + ": cannot write the file");
-        }
     }
-    std::error_code error;
-    std::filesystem::rename(part, path, error);
-    if (error)
-    {
-        throw std::runtime_error(path + ": cannot write the file (" + error.message() + ")");
-    }
+    ExperimentOutput::WriteAtomically(path, csv.str());
 }
 
 void

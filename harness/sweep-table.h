@@ -7,6 +7,7 @@
 
 #include "sweep-runner.h"
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -63,9 +64,9 @@ class SweepTable
     /// \return the cell of \p column in row \p i, "" if none
     std::string Cell(std::size_t i, const std::string& column) const;
 
-    const SweepRunner& m_runner;                                          //!< The sweep
-    std::vector<std::string> m_columns;                                   //!< Summary scalars
-    std::vector<std::vector<std::pair<std::string, std::string>>> m_rows; //!< Per point
+    const SweepRunner& m_runner;                            //!< The sweep
+    std::vector<std::string> m_columns;                     //!< Summary scalars
+    std::vector<std::map<std::string, std::string>> m_rows; //!< Per point: scalar -> text
 };
 
 } // namespace ns3
